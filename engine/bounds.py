@@ -1,0 +1,185 @@
+"""Sensitivity and utility bounds of the Riemannian Laplace mechanism, as pure functions.
+
+References: Reimherr, Bharath & Soto (2021), "Differential privacy over Riemannian manifolds"
+(Assumption 1, Theorems 2–4, supplement §1.2.2, §1.3.2 and Figure 1 of the supplement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.validation import check_int, check_positive
+
+
+@dataclass(frozen=True)
+class RadiusLimits:
+    """Largest admissible data radius r for a curvature bound κ and injectivity radius.
+
+    ``unique_mean`` = ½ min{inj, π/√κ} (Afsari 2011: existence and uniqueness of the mean);
+    ``sensitivity`` = r* = min{inj/2, π/(4√κ)} (Assumption 1, needed by Theorem 2).
+    """
+
+    unique_mean: float
+    sensitivity: float
+
+
+def radius_limits(kappa_max: float, injectivity_radius: float = np.inf) -> RadiusLimits:
+    """Radius limits of Assumption 1 for sectional curvature ≤ ``kappa_max``."""
+    curvature_limit = np.pi / np.sqrt(kappa_max) if kappa_max > 0 else np.inf
+    return RadiusLimits(
+        unique_mean=0.5 * min(injectivity_radius, curvature_limit),
+        sensitivity=min(injectivity_radius / 2, curvature_limit / 4),
+    )
+
+
+def check_radius(manifold, radius: float, *, purpose: str = "mean") -> float:
+    """Return ``radius`` if data in B_r(m0) satisfy the assumption named by ``purpose``.
+
+    ``purpose="mean"`` checks r < ½ min{inj, π/√κ} (unique Fréchet mean);
+    ``purpose="sensitivity"`` checks r < r* = min{inj/2, π/(4√κ)} (Theorem 2). Raises ``ValueError``
+    naming the limit that fails.
+    """
+    r = check_positive("radius", radius)
+    limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
+    if purpose == "mean":
+        limit, rule = limits.unique_mean, "½·min{inj, π/√κ} for a unique Fréchet mean"
+    elif purpose == "sensitivity":
+        limit, rule = limits.sensitivity, "r* = min{inj/2, π/(4√κ)} of Assumption 1 (Theorem 2)"
+    else:
+        raise ValueError(f"purpose must be 'mean' or 'sensitivity', got {purpose!r}")
+    if not r < limit:
+        raise ValueError(
+            f"radius {r:.4g} is at or beyond the limit {limit:.4g} = {rule} on {manifold.name} "
+            f"(curvature ≤ {manifold.kappa_max:g}, injectivity radius {manifold.injectivity_radius:g})"
+        )
+    return r
+
+
+def curvature_factor(radius, kappa_max) -> np.ndarray:
+    """h(r, κ) of Theorem 2: 2r√κ·cot(2r√κ) for κ > 0 and 1 for κ ≤ 0 (broadcasts).
+
+    Positive only while 2r√κ < π/2, i.e. r < π/(4√κ).
+    """
+    r = np.asarray(radius, dtype=float)
+    kappa = np.asarray(kappa_max, dtype=float)
+    t = 2.0 * r * np.sqrt(np.maximum(kappa, 0.0))
+    # t / tan(t) -> 1 as t -> 0; the where avoids 0/0 for κ ≤ 0 or r = 0.
+    safe_t = np.where(t > 0, t, 1.0)
+    return np.where(t > 0, safe_t / np.tan(safe_t), 1.0)
+
+
+def frechet_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
+    """Theorem 2 of Reimherr et al.: ρ(x̄, x̄′) ≤ 2r(2 − h)/(n h), h = h(r, κ_max).
+
+    Valid for data in B_r(m0) with r < π/(4√κ) (κ > 0); ``ValueError`` beyond it.
+    Examples: κ = 1, r = π/8, n = 10 gives 0.121460; κ ≤ 0, r = 1, n = 20 gives 0.1.
+    """
+    n = np.asarray(n, dtype=float)
+    if np.any(n < 1):
+        raise ValueError(f"n must be >= 1, got {n}")
+    r = np.asarray(radius, dtype=float)
+    if np.any(r <= 0):
+        raise ValueError(f"radius must be > 0, got {radius}")
+    h = curvature_factor(r, kappa_max)
+    if np.any(h <= 0):
+        raise ValueError(
+            f"radius {radius} is at or beyond π/(4√κ) for κ = {kappa_max}: Theorem 2 does not apply"
+        )
+    return 2.0 * r * (2.0 - h) / (n * h)
+
+
+def ambient_radius(manifold_name: str, radius) -> np.ndarray:
+    """Radius r_E of the smallest ambient ball containing the geodesic ball B_r(m0).
+
+    SPD affine-invariant around I: r_E = e^r − 1 (supplement, Proposition 1);
+    unit sphere: the chord r_E = 2 sin(r/2) (supplement §1.3.2).
+    """
+    r = np.asarray(radius, dtype=float)
+    if manifold_name.startswith("SPD"):
+        return np.expm1(r)
+    if manifold_name.startswith("Sphere"):
+        return 2.0 * np.sin(np.minimum(r, np.pi) / 2.0)
+    raise ValueError(f"no ambient radius is known for {manifold_name!r}")
+
+
+def ambient_sensitivity(n, ambient_radius_value) -> np.ndarray:
+    """Sensitivity of the ambient (Euclidean) mean for data in a ball of radius r_E: 2 r_E / n."""
+    return 2.0 * np.asarray(ambient_radius_value, dtype=float) / np.asarray(n, dtype=float)
+
+
+def _sn_ratio(rho: np.ndarray, kappa: float) -> np.ndarray:
+    """sn_κ(ρ)/ρ, the radial Jacobian factor of exp on the model space of curvature κ."""
+    rho = np.maximum(np.asarray(rho, dtype=float), 1e-12)
+    if kappa > 0:
+        s = np.sqrt(kappa)
+        return np.sin(s * rho) / (s * rho)
+    if kappa < 0:
+        s = np.sqrt(-kappa)
+        return np.sinh(s * rho) / (s * rho)
+    return np.ones_like(rho)
+
+
+def jacobian_ratio(dim: int, radius: float, kappa_min: float, kappa_max: float) -> float:
+    """C₂/C₁ of the proof of Theorem 3: the spread of the Jacobian of exp over a ball of radius 2r.
+
+    By the Rauch/Bishop comparison, det D exp at distance ρ lies between (sn_{κmax}(ρ)/ρ)^{d−1}
+    and (sn_{κmin}(ρ)/ρ)^{d−1}; the ratio of the largest upper to the smallest lower value on
+    [0, 2r] bounds C₂/C₁.
+    """
+    d = check_int("dim", dim)
+    r = check_positive("radius", radius)
+    rho = np.linspace(0.0, 2.0 * r, 401)
+    upper = _sn_ratio(rho, kappa_min) ** (d - 1)
+    lower = _sn_ratio(rho, kappa_max) ** (d - 1)
+    if lower.min() <= 0:
+        raise ValueError(f"radius {r:g} is too large for curvature {kappa_max:g}: exp is not a diffeomorphism on B_2r")
+    return float(upper.max() / lower.min())
+
+
+def laplace_utility_bound(sigma, dim: int, radius: float, kappa_min: float, kappa_max: float) -> np.ndarray:
+    """Theorem 3: E ρ(x̃, x̄)² ≤ (C₂/C₁) · d(d + 1) σ² for the ball-conditioned Laplace mechanism.
+
+    d(d + 1)σ² is E‖σZ‖² for the d-dimensional Euclidean Laplace (|Z| ~ Gamma(d, 1)).
+    """
+    d = check_int("dim", dim)
+    sigma = np.asarray(sigma, dtype=float)
+    return jacobian_ratio(d, radius, kappa_min, kappa_max) * d * (d + 1) * sigma**2
+
+
+def ambient_inflation_factor(dim: int, ambient_dim: int) -> float:
+    """Theorem 4: projecting an ambient ℓ2-Laplace onto a d-dim subspace of R^D inflates
+    E‖error‖² by (D + 1)/(d + 1) relative to the intrinsic Laplace of the same scale.
+
+    (E‖P(σRU)‖² = σ² D(D+1)·d/D = σ² d(D+1) against σ² d(d+1), R ~ Gamma(D, 1).)
+    """
+    d = check_int("dim", dim)
+    big_d = check_int("ambient_dim", ambient_dim)
+    if big_d < d:
+        raise ValueError(f"ambient_dim must be >= dim = {d}, got {ambient_dim}")
+    return (big_d + 1) / (d + 1)
+
+
+def boundary_log_constant(manifold, center, radius: float, *, grid: int = 48, rng=None) -> float:
+    """Supplement Figure 1's empirical constant: max ‖log_{x1}(x_i) − log_{x1}(x_j)‖ over
+    x1, x_i, x_j on a grid of the boundary ∂B_r(center).
+
+    For dim = 2 the grid is ``grid`` equally spaced directions; otherwise ``grid`` random ones.
+    Theorem 2 replaces it by 2r(2 − h); the paper's sphere study used this constant instead.
+    """
+    r = check_positive("radius", radius)
+    g = check_int("grid", grid, minimum=3)
+    center = manifold.check_points(center, "center")
+    basis = manifold.tangent_basis(center)
+    if manifold.dim == 2:
+        angle = np.linspace(0.0, 2.0 * np.pi, g, endpoint=False)
+        coef = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    else:
+        coef = np.random.default_rng(rng).standard_normal((g, manifold.dim))
+        coef /= np.linalg.norm(coef, axis=-1, keepdims=True)
+    idx = "abcd"[: manifold.point_ndim]
+    boundary = manifold.exp(center, r * np.einsum(f"gi,i{idx}->g{idx}", coef, basis))
+    logs = manifold.log(boundary[:, None], boundary[None, :])  # logs[a, b] = log_{x_a}(x_b)
+    diff = logs[:, :, None] - logs[:, None, :]
+    return float(manifold.norm(boundary[:, None, None], diff).max())

@@ -1,0 +1,143 @@
+"""The manifold contract every space of the engine implements.
+
+Arrays are batched over leading axes: a single point has shape ``point_shape`` and any array of
+shape ``(..., *point_shape)`` is a batch of points. Outputs never squeeze. Tangent vectors are
+stored in the same ambient representation as points (``to_tangent`` projects onto T_xM).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from engine.validation import check_finite_array
+
+
+class Manifold(ABC):
+    """Abstract Riemannian manifold with batched exp/log/dist.
+
+    Subclasses set ``dim`` (intrinsic dimension), ``point_shape``, ``kappa_min``/``kappa_max``
+    (bounds on sectional curvature), ``injectivity_radius`` and ``name``, and implement the
+    abstract methods. Defaults below are correct for any subclass and may be overridden for speed.
+    """
+
+    dim: int
+    point_shape: tuple[int, ...]
+    kappa_min: float
+    kappa_max: float
+    injectivity_radius: float
+    name: str
+
+    # ----- geometry every space must give -------------------------------------------------
+    @abstractmethod
+    def belongs(self, x, atol: float = 1e-8) -> np.ndarray:
+        """Boolean array of shape ``x.shape[:-point_ndim]``: is each point on the manifold."""
+
+    @abstractmethod
+    def projection(self, x) -> np.ndarray:
+        """Nearest point of the manifold (in the ambient representation)."""
+
+    @abstractmethod
+    def to_tangent(self, x, v) -> np.ndarray:
+        """Orthogonal projection of an ambient vector ``v`` onto T_xM (horizontal space)."""
+
+    @abstractmethod
+    def exp(self, x, v) -> np.ndarray:
+        """Riemannian exponential Exp_x(v)."""
+
+    @abstractmethod
+    def log(self, x, y) -> np.ndarray:
+        """Riemannian logarithm Log_x(y), the inverse of ``exp`` inside the injectivity radius."""
+
+    @abstractmethod
+    def tangent_basis(self, x) -> np.ndarray:
+        """Orthonormal basis of T_xM, shape ``(..., dim, *point_shape)``."""
+
+    @abstractmethod
+    def to_ambient(self, x) -> np.ndarray:
+        """Flat coordinates ``(..., D)`` used by Euclidean (extrinsic) baselines."""
+
+    @abstractmethod
+    def from_ambient(self, a) -> np.ndarray:
+        """Inverse of ``to_ambient`` (the result need not lie on the manifold)."""
+
+    @abstractmethod
+    def random_point(self, n: int, rng=None) -> np.ndarray:
+        """``n`` points of a simple reference law, shape ``(n, *point_shape)``."""
+
+    @property
+    @abstractmethod
+    def origin(self) -> np.ndarray:
+        """A canonical base point (north pole, identity, Lorentz origin, ...)."""
+
+    # ----- defaults ------------------------------------------------------------------------
+    @property
+    def point_ndim(self) -> int:
+        return len(self.point_shape)
+
+    @property
+    def ambient_dim(self) -> int:
+        """Dimension D of the flat coordinates returned by ``to_ambient``."""
+        return int(self.to_ambient(self.origin).shape[-1])
+
+    def _sum_point_axes(self, a: np.ndarray) -> np.ndarray:
+        return a.sum(axis=tuple(range(-self.point_ndim, 0)))
+
+    def inner(self, x, u, v) -> np.ndarray:
+        """Riemannian inner product <u, v>_x (Frobenius by default)."""
+        return self._sum_point_axes(np.asarray(u) * np.asarray(v))
+
+    def norm(self, x, v) -> np.ndarray:
+        """Riemannian norm of ``v`` at ``x``."""
+        return np.sqrt(np.maximum(self.inner(x, v, v), 0.0))
+
+    def dist(self, x, y) -> np.ndarray:
+        """Geodesic distance, ``norm(x, log(x, y))``."""
+        return self.norm(x, self.log(x, y))
+
+    def geodesic(self, x, v, t) -> np.ndarray:
+        """Points Exp_x(t v) for times ``t`` of shape ``(T,)``; result ``(T, ..., *point_shape)``."""
+        t = np.asarray(t, dtype=float).reshape((-1,) + (1,) * np.ndim(v))
+        return self.exp(x, t * np.asarray(v))
+
+    def random_unit_tangent(self, x, rng=None) -> np.ndarray:
+        """Direction uniform on the unit sphere of T_xM (Gaussian coefficients, normalised)."""
+        rng = np.random.default_rng(rng)
+        basis = self.tangent_basis(x)
+        coef = rng.standard_normal(basis.shape[: -self.point_ndim])
+        coef /= np.linalg.norm(coef, axis=-1, keepdims=True)
+        return self.from_coordinates(x, coef)
+
+    def from_coordinates(self, x, coef) -> np.ndarray:
+        """Tangent vector sum_i coef_i e_i(x) for coefficients ``(..., dim)`` in ``tangent_basis``."""
+        idx = "abcd"[: self.point_ndim]
+        return np.einsum(f"...i,...i{idx}->...{idx}", coef, self.tangent_basis(x))
+
+    def parallel_transport(self, x, y, v) -> np.ndarray:
+        """Transport of ``v`` in T_xM to T_yM along the minimising geodesic."""
+        raise ValueError(f"parallel transport is not available on {self.name}")
+
+    # ----- validation ----------------------------------------------------------------------
+    def check_points(self, x, name: str = "points", atol: float = 1e-6) -> np.ndarray:
+        """Return ``x`` as a float array after checking shape, finiteness and membership.
+
+        Raises ``ValueError`` that quotes the offending shape or point.
+        """
+        arr = np.asarray(x, dtype=float)
+        if arr.ndim < self.point_ndim or arr.shape[arr.ndim - self.point_ndim:] != self.point_shape:
+            raise ValueError(
+                f"{name} must have trailing shape {self.point_shape} for {self.name}, got shape {arr.shape}"
+            )
+        check_finite_array(name, arr)
+        ok = np.asarray(self.belongs(arr, atol=atol))
+        if not ok.all():
+            first = tuple(int(i) for i in np.argwhere(~ok)[0]) if ok.ndim else ()
+            bad = arr[first] if first else arr
+            raise ValueError(
+                f"{name} has a point off {self.name} at index {first}: {np.array2string(bad, precision=4)}"
+            )
+        return arr
+
+    def __repr__(self) -> str:
+        return self.name
