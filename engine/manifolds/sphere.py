@@ -113,6 +113,5 @@ class Sphere(Manifold):
         """S^2 point at polar angle (from the north pole) and azimuth, shape ``(..., 3)``."""
         if self.dim != 2:
             raise ValueError(f"polar_point needs Sphere(2), got {self.name}")
-        polar = np.asarray(polar, dtype=float)
-        azimuth = np.asarray(azimuth, dtype=float)
+        polar, azimuth = np.broadcast_arrays(np.asarray(polar, dtype=float), np.asarray(azimuth, dtype=float))
         return np.stack([np.sin(polar) * np.cos(azimuth), np.sin(polar) * np.sin(azimuth), np.cos(polar)], axis=-1)

@@ -1,0 +1,1 @@
+"""Speed benchmarks behind README's table (`make bench`)."""

@@ -1,0 +1,23 @@
+"""Run every benchmark and print a Markdown table: ``python -m benchmarks [area ...]``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+AREAS = ["frechet", "samplers", "studies", "dp_rgd", "pages"]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("areas", nargs="*", default=AREAS, choices=AREAS)
+    args = parser.parse_args(argv)
+    print("| task | measured | target | note |")
+    print("| --- | ---: | --- | --- |")
+    for area in args.areas:
+        for row in importlib.import_module(f"benchmarks.{area}").run():
+            print(f"| {row.task} | {row.seconds:.3f} s | {row.target} | {row.note} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Bounds against their closed values and against brute force."""
+
+import numpy as np
+import pytest
+
+from engine import bounds
+from engine.manifolds import Euclidean, Hyperbolic, Kendall, Sphere
+
+
+def test_theorem2_closed_values():
+    np.testing.assert_allclose(bounds.frechet_mean_sensitivity(10, np.pi / 8, 1.0), 0.121460, atol=5e-7)
+    np.testing.assert_allclose(bounds.frechet_mean_sensitivity(300, np.pi / 8, 1.0), 0.004049, atol=5e-7)
+    np.testing.assert_allclose(bounds.frechet_mean_sensitivity(20, 1.0, 0.0), 0.1)
+    np.testing.assert_allclose(bounds.frechet_mean_sensitivity(20, 1.0, -0.5), 0.1)
+    np.testing.assert_allclose(bounds.curvature_factor(np.pi / 8, 1.0), np.pi / 4)
+
+
+def test_theorem2_refuses_radius_beyond_limit():
+    with pytest.raises(ValueError, match="π/\\(4√κ\\)"):
+        bounds.frechet_mean_sensitivity(10, np.pi / 4 + 0.01, 1.0)
+
+
+def test_radius_limits_and_check_radius():
+    limits = bounds.radius_limits(1.0, np.pi)
+    assert limits.unique_mean == pytest.approx(np.pi / 2)
+    assert limits.sensitivity == pytest.approx(np.pi / 4)
+    assert bounds.radius_limits(4.0, np.pi / 2).sensitivity == pytest.approx(np.pi / 8)
+    assert bounds.check_radius(Sphere(2), np.pi / 8, purpose="sensitivity") == np.pi / 8
+    with pytest.raises(ValueError, match="unique Fréchet mean"):
+        bounds.check_radius(Sphere(2), 1.6)
+    with pytest.raises(ValueError, match="Theorem 2"):
+        bounds.check_radius(Kendall(4), 0.5, purpose="sensitivity")
+    assert bounds.check_radius(Hyperbolic(2), 50.0, purpose="sensitivity") == 50.0
+    with pytest.raises(ValueError, match="purpose"):
+        bounds.check_radius(Sphere(2), 0.1, purpose="other")
+
+
+def test_ambient_radii():
+    np.testing.assert_allclose(bounds.ambient_radius("SPD(2)", 1.5), np.e**1.5 - 1)
+    np.testing.assert_allclose(bounds.ambient_radius("Sphere(2)", np.pi / 8), 2 * np.sin(np.pi / 16))
+    with pytest.raises(ValueError, match="Hyperbolic"):
+        bounds.ambient_radius("Hyperbolic(2)", 1.0)
+
+
+def test_spd_ambient_radius_by_brute_force():
+    """Proposition 1: the largest ‖X − I‖_F over ‖log X‖_F ≤ r, searched over eigenvalue angles."""
+    r = 1.5
+    phi = np.linspace(0, 2 * np.pi, 20001)
+    lam = np.exp(r * np.stack([np.cos(phi), np.sin(phi)], -1))
+    assert np.sqrt(((lam - 1) ** 2).sum(-1)).max() == pytest.approx(bounds.ambient_radius("SPD(2)", r), rel=1e-6)
+
+
+def test_sphere_ambient_radius_contains_the_ball():
+    sphere, r = Sphere(2), np.pi / 8
+    boundary = sphere.polar_point(r, np.linspace(0, 2 * np.pi, 100))
+    chord = np.linalg.norm(boundary - sphere.origin, axis=-1)
+    np.testing.assert_allclose(chord, bounds.ambient_radius("Sphere(2)", r))
+
+
+def test_boundary_constant_between_2r_and_theorem_constant():
+    """On S^2 with r = π/8 the empirical constant exceeds 2r (curvature spreads logs) but stays
+    below the Theorem 2 constant 2r(2 − h)."""
+    sphere, r = Sphere(2), np.pi / 8
+    c = bounds.boundary_log_constant(sphere, sphere.origin, r, grid=60)
+    h = bounds.curvature_factor(r, 1.0)
+    assert 2 * r <= c <= 2 * r * (2 - h)
+
+
+def test_boundary_constant_is_2r_in_flat_space():
+    c = bounds.boundary_log_constant(Euclidean(2), np.zeros(2), 0.7, grid=36)
+    assert c == pytest.approx(2 * 0.7, rel=1e-6)
+
+
+def test_utility_bound_flat_equals_laplace_second_moment():
+    # Flat space: C2/C1 = 1 and E‖σZ‖² = d(d+1)σ² for Z ~ Laplace in R^d (|Z| ~ Gamma(d, 1)).
+    assert bounds.laplace_utility_bound(0.1, 3, 1.0, 0.0, 0.0) == pytest.approx(12 * 0.01)
+    z = np.random.default_rng(0).gamma(3, 1.0, size=200_000)
+    assert (z**2).mean() == pytest.approx(12, rel=0.02)
+    assert bounds.laplace_utility_bound(0.1, 2, np.pi / 8, 1.0, 1.0) > 6 * 0.01
+
+
+def test_ambient_inflation_factor_by_simulation():
+    rng = np.random.default_rng(1)
+    big_d, d = 3, 2
+    u = rng.standard_normal((200_000, big_d))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    ambient = rng.gamma(big_d, 1.0, size=(200_000, 1)) * u
+    intrinsic = rng.gamma(d, 1.0, size=200_000)
+    ratio = (ambient[:, :d] ** 2).sum(1).mean() / (intrinsic**2).mean()
+    assert ratio == pytest.approx(bounds.ambient_inflation_factor(d, big_d), rel=0.02)
