@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from benchmarks.timing import Row, best_of
-from engine.data import sphere_cap, wishart_ball
+from engine.data import sphere_cap, spd_wishart
 from engine.estimators import frechet_mean
 from engine.manifolds import SPD, Sphere
 
@@ -15,7 +15,7 @@ from engine.manifolds import SPD, Sphere
 def run() -> list[Row]:
     rng = np.random.default_rng(0)
     sphere_data = sphere_cap(100, np.pi / 8, size=(1000,), rng=rng)
-    spd_data = wishart_ball(100, 2, radius=1.5, size=(1000,), rng=rng)
+    spd_data = spd_wishart(100, k=2, radius=1.5, size=(1000,), rng=rng)
     sphere, spd = Sphere(2), SPD(2)
     t_sphere = best_of(lambda: frechet_mean(sphere, sphere_data))
     t_spd = best_of(lambda: frechet_mean(spd, spd_data))

@@ -78,14 +78,16 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
             .reshape((-1,) + manifold.point_shape)).copy()
     n_iter = np.zeros(len(flat_pts), dtype=int)
     converged = np.zeros(len(flat_pts), dtype=bool)
-    w_axes = (slice(None), slice(None)) + (None,) * nd
 
     active = np.arange(len(flat_pts))
     for _ in range(max_iter):
         if active.size == 0:
             break
-        m = mean[active]
-        grad = (flat_w[active][w_axes] * manifold.log(m[:, None], flat_pts[active])).sum(axis=1)
+        # Index only once some data sets have converged: fancy indexing copies the whole batch.
+        everyone = active.size == len(flat_pts)
+        m = mean if everyone else mean[active]
+        grad = manifold.weighted_log_sum(m, flat_pts if everyone else flat_pts[active],
+                                         flat_w if everyone else flat_w[active])
         new = manifold.exp(m, step * grad)
         moved = manifold.dist(m, new)
         mean[active] = new
@@ -94,7 +96,7 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
         converged[active[done]] = True
         active = active[~done]
 
-    grad = (flat_w[w_axes] * manifold.log(mean[:, None], flat_pts)).sum(axis=1)
+    grad = manifold.weighted_log_sum(mean, flat_pts, flat_w)
     return FrechetMeanResult(
         mean=mean.reshape(batch_shape + manifold.point_shape),
         n_iter=n_iter.reshape(batch_shape),

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from engine import bounds
-from engine.data import sphere_cap, wishart_ball
+from engine.data import sphere_cap, spd_wishart
 from engine.estimators import frechet_mean
 from engine.manifolds import SPD, Sphere
 from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace
@@ -39,7 +39,7 @@ class SpaceSetting:
 
     def sample(self, n: int, reps: int, rng) -> np.ndarray:
         if self.key == "spd":
-            return wishart_ball(n, 2, radius=self.radius, size=(reps,), rng=rng)
+            return spd_wishart(n, k=2, radius=self.radius, size=(reps,), rng=rng)
         return sphere_cap(n, self.radius, size=(reps,), rng=rng)
 
 

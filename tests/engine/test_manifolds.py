@@ -121,3 +121,13 @@ def test_bad_points_are_refused_with_the_value(space):
         off = -3.0 * x + 0.5
         with pytest.raises(ValueError, match="off"):
             manifold.check_points(off)
+
+
+def test_weighted_log_sum_equals_sum_of_logs(space):
+    manifold, scale = space
+    rng = np.random.default_rng(13)
+    x, _, y = _pair(manifold, scale, n=4, seed=14)
+    points = np.stack([y, manifold.exp(x, 0.5 * scale * manifold.random_unit_tangent(x, rng))], axis=1)
+    w = rng.uniform(-0.5, 1.0, size=(4, 2))
+    expected = (w[(...,) + (None,) * manifold.point_ndim] * manifold.log(x[:, None], points)).sum(axis=1)
+    np.testing.assert_allclose(manifold.weighted_log_sum(x, points, w), expected, atol=1e-9)

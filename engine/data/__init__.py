@@ -1,0 +1,47 @@
+"""Data generators (synthetic, as in the papers) and loaders of real data sets that ship inside
+installed packages or ``assets/``.
+
+Generators return arrays of shape ``(*size, n, *point_shape)`` (``size`` batches independent data
+sets), take an explicit ``rng`` and validate their parameters with ``ValueError``s that quote the
+bad value; ball radii are checked by ``engine.bounds.check_radius``.
+"""
+
+from engine.data.grassmann import SpikedSample, random_subspace, spiked_gaussian, top_subspace
+from engine.data.hyperbolic import hyperbolic_ball, hyperbolic_wrapped_gaussian
+from engine.data.kendall import kendall_noisy, load_outline, resample_closed_curve, shape_template, template_names
+from engine.data.real import (
+    Airports,
+    TreeEmbedding,
+    airport_states,
+    image_covariances,
+    load_airports,
+    load_feature_matrix,
+    tree_embedding,
+)
+from engine.data.spd import spd_wishart
+from engine.data.sphere import sphere_ball, sphere_cap, sphere_vmf
+
+__all__ = [
+    "Airports",
+    "SpikedSample",
+    "TreeEmbedding",
+    "airport_states",
+    "hyperbolic_ball",
+    "hyperbolic_wrapped_gaussian",
+    "image_covariances",
+    "kendall_noisy",
+    "load_airports",
+    "load_feature_matrix",
+    "load_outline",
+    "random_subspace",
+    "resample_closed_curve",
+    "shape_template",
+    "spd_wishart",
+    "spiked_gaussian",
+    "sphere_ball",
+    "sphere_cap",
+    "sphere_vmf",
+    "template_names",
+    "top_subspace",
+    "tree_embedding",
+]
