@@ -1,0 +1,52 @@
+"""Sidebar widgets shared by the pages, each bound to the URL (``ui.state``) with a help tooltip."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import state
+
+SPACES = {
+    "sphere": "Sphere S²",
+    "spd": "SPD(2) matrices (affine-invariant)",
+    "hyperbolic": "Hyperbolic plane H² (Poincaré disk)",
+    "kendall": "Kendall planar shapes",
+}
+
+
+def select(label: str, key: str, options: dict, default: str, help: str) -> str:
+    """A selectbox over ``options`` (value -> label) bound to the URL parameter ``key``."""
+    state.init(key, default, options=list(options))
+    return st.sidebar.selectbox(label, list(options), format_func=options.__getitem__, key=key, help=help)
+
+
+def space(key: str = "space", default: str = "sphere", options: dict = SPACES) -> str:
+    return select("Space", key, options, default,
+                  "The curved space the statistic lives on; each has its own plot and curvature.")
+
+
+def slider(label: str, key: str, *, min_value, max_value, default, step, help: str, fmt: str | None = None):
+    """A sidebar slider bound to the URL; a URL value outside the range falls back to ``default``."""
+    value = state.init(key, default)
+    if not min_value <= value <= max_value:
+        st.warning(f"Ignored {key}={value!r} from the address: it must lie in [{min_value}, {max_value}].")
+        st.session_state[key] = default
+    return st.sidebar.slider(label, min_value=min_value, max_value=max_value, step=step, key=key,
+                             help=help, format=fmt)
+
+
+def epsilon(key: str = "eps", default: float = 1.0, *, min_value: float = 0.05, max_value: float = 10.0) -> float:
+    return slider("Privacy budget ε", key, min_value=min_value, max_value=max_value, default=default, step=0.05,
+                  help="Smaller ε means stronger privacy and more noise. ε-DP bounds how much one person's "
+                       "record can change the probability of any release, by a factor e^ε.")
+
+
+def sample_size(key: str = "n", default: int = 50, *, min_value: int = 5, max_value: int = 500) -> int:
+    return slider("Sample size n", key, min_value=min_value, max_value=max_value, default=default, step=5,
+                  help="Number of records. The sensitivity of the mean, and so the noise, shrinks like 1/n.")
+
+
+def seed(key: str = "seed", default: int = 0) -> int:
+    state.init(key, default)
+    return int(st.sidebar.number_input("Random seed", min_value=0, max_value=2**31 - 1, step=1, key=key,
+                                       help="Same seed, same data and releases: copy the address to share the view."))
