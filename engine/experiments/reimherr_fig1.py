@@ -72,10 +72,13 @@ def _random_neighbours(setting: SpaceSetting, data: np.ndarray, rng) -> np.ndarr
 
 
 def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
-    """C with Δ(n) = C/n: 2r(2 − h)/h of Theorem 2, or the supplement's boundary constant."""
+    """C with Δ(n) = C/n: 2r(2 − h)/h of Theorem 2, or, for the sphere study, the supplement's
+    boundary constant in place of 2r(2 − h), i.e. C = max‖log_{x1}x_i − log_{x1}x_j‖ / h."""
+    m = setting.manifold
     if setting.key == "sphere" and sphere_constant == "empirical":
-        return bounds.boundary_log_constant(setting.manifold, setting.manifold.origin, setting.radius, grid=60)
-    return float(bounds.frechet_mean_sensitivity(1, setting.radius, setting.manifold.kappa_max))
+        h = float(bounds.curvature_factor(setting.radius, m.kappa_max))
+        return bounds.boundary_log_constant(m, m.origin, setting.radius, grid=60) / h
+    return float(bounds.frechet_mean_sensitivity(1, setting.radius, m.kappa_max))
 
 
 def run(*, reps: int = 1000, seed: int = 0, ns=DEFAULT_NS, epsilon: float = 1.0,
@@ -140,3 +143,37 @@ def run(*, reps: int = 1000, seed: int = 0, ns=DEFAULT_NS, epsilon: float = 1.0,
         "utility": pd.concat(util_rows, ignore_index=True),
         "summary": pd.DataFrame(summary_rows),
     }
+
+
+def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:
+    """Mean empirical sensitivity and its SE per space, n and neighbour kind, with the bound."""
+    grouped = sensitivity.groupby(["space", "n", "neighbour"], sort=False)
+    out = grouped.agg(mean=("sensitivity", "mean"), sd=("sensitivity", "std"), count=("sensitivity", "size"),
+                      maximum=("sensitivity", "max"), bound=("bound", "first")).reset_index()
+    out["se"] = out["sd"].fillna(0.0) / np.sqrt(out["count"])
+    return out.drop(columns=["sd", "count"])
+
+
+def figures(results: dict[str, pd.DataFrame]) -> dict:
+    """The four panels as plotly figures (panels 1/3: sensitivity, 2/4: utility)."""
+    from engine.viz.curves import band_figure
+
+    titles = {"spd": "SPD(2), affine-invariant, r = 1.5", "sphere": "S², r = π/8"}
+    sens = sensitivity_summary(results["sensitivity"])
+    summary = results["summary"]
+    out = {}
+    for panel, key in ((1, "spd"), (3, "sphere")):
+        rows = sens[sens.space == key].assign(group=lambda d: "neighbour: " + d.neighbour)
+        colors = {"neighbour: random": "#009E73", "neighbour: adversarial": "#CC79A7"}
+        out[f"panel{panel}-{key}-sensitivity"] = band_figure(
+            rows, x="n", y="mean", se="se", group="group", colors=colors,
+            bound=rows.drop_duplicates("n")[["n", "bound"]], bound_name="Theorem 2 bound", log_x=True, log_y=True,
+            title=f"Sensitivity of the Fréchet mean — {titles[key]}", x_title="sample size n",
+            y_title="ρ(x̄, x̄′)")
+    for panel, key in ((2, "spd"), (4, "sphere")):
+        rows = summary[summary.space == key]
+        out[f"panel{panel}-{key}-utility"] = band_figure(
+            rows, x="n", y="mean_error", se="se", group="mechanism", log_x=True, log_y=True,
+            title=f"Error of the private mean — {titles[key]}", x_title="sample size n",
+            y_title="Euclidean distance ‖x̄ − x̃‖")
+    return out
