@@ -1,0 +1,54 @@
+"""Privacy mechanisms on manifolds: Riemannian and Euclidean Laplace, tangent Gaussian, MCMC.
+
+Every sampler takes an explicit ``rng`` and says in its docstring whether it is exact or
+approximate; every mechanism class validates eagerly and states its guarantee through
+``privacy_guarantee()``.
+"""
+
+from engine.mechanisms.gaussian import (
+    TangentGaussian,
+    analytic_gaussian_sigma,
+    classical_gaussian_sigma,
+    gaussian_delta,
+    tangent_gaussian,
+)
+from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.laplace import (
+    EuclideanLaplace,
+    RiemannianLaplace,
+    euclidean_laplace,
+    fraction_off_manifold,
+    is_homogeneous,
+    off_manifold,
+    radial_law,
+    riemannian_laplace,
+    scale_limit,
+)
+from engine.mechanisms.mcmc import MHResult, effective_sample_size, laplace_mh
+from engine.mechanisms.radial import RadialLaw, sample_radius
+from engine.mechanisms.spd_laplace import sample_eigenlog, spd_growth
+
+__all__ = [
+    "EuclideanLaplace",
+    "MHResult",
+    "PrivacyGuarantee",
+    "RadialLaw",
+    "RiemannianLaplace",
+    "TangentGaussian",
+    "analytic_gaussian_sigma",
+    "classical_gaussian_sigma",
+    "effective_sample_size",
+    "euclidean_laplace",
+    "fraction_off_manifold",
+    "gaussian_delta",
+    "is_homogeneous",
+    "laplace_mh",
+    "off_manifold",
+    "radial_law",
+    "riemannian_laplace",
+    "sample_eigenlog",
+    "sample_radius",
+    "scale_limit",
+    "spd_growth",
+    "tangent_gaussian",
+]

@@ -1,0 +1,359 @@
+"""Riemannian Laplace mechanism and the Euclidean (ambient) Laplace baseline.
+
+Reimherr, Bharath & Soto (2021): the Laplace distribution with footpoint η and scale σ has density
+∝ exp(−ρ(x, η)/σ) w.r.t. the Riemannian volume (Definition 3). Theorem 1: releasing a draw around
+a summary of global sensitivity Δ is ε-DP with σ = 2Δ/ε, and with σ = Δ/ε when the normalising
+constant does not depend on the footpoint. Theorem 3: the same holds for the law conditioned on a
+ball B_r(m0) (σ = 2Δ/ε, the conditioned constant depends on η). The baseline adds the K-norm
+(ℓ2) Laplace noise σ·R·u, R ~ Gamma(D, 1), in flat ambient coordinates (supplement §1.4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.manifolds import SPD, Euclidean, Grassmann, Hyperbolic, Kendall, Sphere
+from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.mcmc import check_ball, laplace_mh
+from engine.mechanisms.radial import (
+    RadialLaw,
+    euclidean_law,
+    hyperbolic_law,
+    kendall_law,
+    sample_radius,
+    sphere_law,
+)
+from engine.mechanisms.spd_laplace import spd_growth, spd_laplace_points
+from engine.validation import check_finite_array, check_int, check_positive
+
+METHODS = ("exact", "mh")
+# The ball-conditioned sampler gives up when fewer draws than this fraction land in the ball.
+MIN_BALL_ACCEPTANCE = 1e-4
+
+
+def _is_affine_spd(manifold) -> bool:
+    return isinstance(manifold, SPD) and manifold.metric == "affine" and manifold.k >= 2
+
+
+def _is_flat(manifold) -> bool:
+    """Complete, simply connected and flat: Exp_x is a global isometry of T_xM onto M."""
+    return manifold.kappa_min == 0 and manifold.kappa_max == 0 and np.isinf(manifold.injectivity_radius)
+
+
+def is_homogeneous(manifold) -> bool:
+    """Whether isometries act transitively, so ∫ exp(−ρ(x, η)/σ) dv(x) is the same for every η."""
+    if isinstance(manifold, SPD):
+        return manifold.metric in ("affine", "log-euclidean")
+    return isinstance(manifold, (Euclidean, Sphere, Hyperbolic, Kendall, Grassmann))
+
+
+def radial_law(manifold) -> RadialLaw:
+    """The radial law of the Laplace distribution on a two-point homogeneous (or flat) space.
+
+    Raises ``ValueError`` for spaces whose volume density around a point depends on the direction
+    (SPD affine-invariant has its own sampler; Grassmann and Bures–Wasserstein need ``"mh"``).
+    """
+    if isinstance(manifold, Sphere):
+        return sphere_law(manifold.dim)
+    if isinstance(manifold, Hyperbolic):
+        return hyperbolic_law(manifold.dim)
+    if isinstance(manifold, Kendall):
+        return kendall_law(manifold.k)
+    if _is_flat(manifold):
+        return euclidean_law(manifold.dim)
+    raise ValueError(
+        f"no exact sampler of the Laplace law on {manifold.name}: its volume density around a point "
+        f"depends on more than the distance; use method='mh'"
+    )
+
+
+def scale_limit(manifold) -> float:
+    """Supremum of the scales σ for which the unconditioned Laplace law is normalisable.
+
+    1/(d − 1) on H^d (volume growth e^{(d−1)ρ}), 1/c_k = 1/√(k(k² − 1)/12) on SPD(k) with the
+    affine-invariant metric, ``inf`` elsewhere.
+    """
+    if isinstance(manifold, Hyperbolic) and manifold.dim > 1:
+        return 1.0 / (manifold.dim - 1)
+    if _is_affine_spd(manifold):
+        return 1.0 / spd_growth(manifold.k)
+    return np.inf
+
+
+def _exact(manifold, eta, sigma, rng, max_radius) -> np.ndarray:
+    """One exact draw per footpoint in ``eta`` (``(*batch, *point_shape)``), radii <= max_radius."""
+    if _is_affine_spd(manifold):
+        return spd_laplace_points(eta, sigma, rng, max_radius=max_radius)
+    batch = eta.shape[: eta.ndim - manifold.point_ndim]
+    rho = sample_radius(radial_law(manifold), sigma, batch, rng, max_radius=max_radius)
+    direction = manifold.random_unit_tangent(eta, rng)
+    return manifold.exp(eta, rho.reshape(batch + (1,) * manifold.point_ndim) * direction)
+
+
+def _exact_in_ball(manifold, eta, sigma, rng, center, radius) -> np.ndarray:
+    """Exact draws conditioned on B_r(m0): radial law truncated at R = r + max ρ(η, m0) (a ball
+    around η containing B_r(m0), which keeps H^d and SPD normalisable), then rejection of draws
+    outside B_r(m0), vectorised over footpoints with several candidates per round."""
+    pnd = manifold.point_ndim
+    batch = eta.shape[: eta.ndim - pnd]
+    flat = eta.reshape((-1,) + manifold.point_shape)
+    outer = radius + float(np.max(manifold.dist(flat, center), initial=0.0))
+    out = np.empty_like(flat)
+    todo = np.arange(len(flat))
+    proposed = accepted = 0
+    reps = 1
+    while todo.size:
+        rate = accepted / proposed if proposed else 1.0
+        # Candidates per footpoint: enough for ~1.5 hits at the observed rate, growing at most
+        # tenfold per round (so a hopeless ball is detected early) and bounded in memory.
+        reps = int(np.clip(np.ceil(1.5 / max(rate, 1e-9)), 1, min(10 * reps, max(1, 2_000_000 // todo.size))))
+        pending = flat[todo]
+        cand = _exact(manifold, np.broadcast_to(pending, (reps,) + pending.shape), sigma, rng, outer)
+        inside = manifold.dist(cand, center) <= radius
+        hit = inside.any(axis=0)
+        cols = np.flatnonzero(hit)
+        out[todo[cols]] = cand[inside.argmax(axis=0)[cols], cols]
+        proposed += inside.size
+        accepted += int(inside.sum())
+        todo = todo[~hit]
+        if todo.size and proposed >= 10_000 and accepted < MIN_BALL_ACCEPTANCE * proposed:
+            raise ValueError(
+                f"only {accepted} of {proposed} Laplace draws fell inside the ball of radius {radius:g}: "
+                f"the conditioned law has too little mass there (footpoints up to {outer - radius:.4g} "
+                f"from the centre, sigma={sigma:g})"
+            )
+    return out.reshape(batch + manifold.point_shape)
+
+
+def riemannian_laplace(
+    manifold,
+    footpoint,
+    sigma,
+    *,
+    size=None,
+    rng=None,
+    method: str = "exact",
+    ball_center=None,
+    ball_radius=None,
+    step=None,
+    burn_in: int = 10_000,
+    thin: int = 100,
+):
+    """Draws from the Laplace law ∝ exp(−ρ(x, η)/σ) w.r.t. the Riemannian volume.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    footpoint : array_like, shape ``(*batch, *point_shape)``
+        Footpoints η (a batch gives independent draws around each).
+    sigma : float
+        Scale σ > 0.
+    size : int or None
+        ``None``: one draw per footpoint, shape ``(*batch, *point_shape)``; an int m: shape
+        ``(m, *batch, *point_shape)`` (never squeezed).
+    rng : numpy.random.Generator, int or None
+    method : {"exact", "mh"}
+        "exact": direction uniform in T_ηM times an exact radial draw (sphere, hyperbolic, Kendall,
+        flat spaces; the eigen-log sampler on SPD affine-invariant). "mh": the random-walk
+        Metropolis–Hastings sampler of ``mcmc.laplace_mh`` (approximate; any space).
+    ball_center, ball_radius : optional
+        Condition on B_r(m0) (Theorem 3); exact by rejection from the law truncated at
+        r + ρ(η, m0), so it works on H^d and SPD at any σ.
+    step, burn_in, thin
+        Passed to ``laplace_mh`` when ``method="mh"``.
+
+    Returns
+    -------
+    ndarray
+        Points on the manifold.
+
+    Raises
+    ------
+    ValueError
+        Bad σ, size, method or footpoint; a non-normalisable unconditioned law (σ at or beyond
+        ``scale_limit``); a ball with too little mass; ``"exact"`` on a space without exact sampler.
+    """
+    sigma = check_positive("sigma", sigma)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    eta = manifold.check_points(footpoint, "footpoint")
+    ball = check_ball(manifold, ball_center, ball_radius)
+    if method == "mh":
+        return laplace_mh(
+            manifold, eta, sigma, size=size, rng=rng, step=step, burn_in=burn_in, thin=thin,
+            ball_center=ball_center, ball_radius=ball_radius,
+        ).samples
+    rng = np.random.default_rng(rng)
+    batch = eta.shape[: eta.ndim - manifold.point_ndim]
+    out_batch = batch if size is None else (check_int("size", size),) + batch
+    eta = np.broadcast_to(eta, out_batch + manifold.point_shape)
+    if ball is None:
+        return _exact(manifold, eta, sigma, rng, np.inf)
+    return _exact_in_ball(manifold, eta, sigma, rng, *ball)
+
+
+def euclidean_laplace(manifold, footpoint, sigma, *, size=None, rng=None) -> np.ndarray:
+    """K-norm (ℓ2 Laplace) noise in the flat coordinates ``manifold.to_ambient`` (exact).
+
+    release = from_ambient(a + σ R u), a = to_ambient(footpoint) ∈ R^D, u uniform on S^{D−1},
+    R ~ Gamma(D, 1) (Reimherr et al. supplement §1.4). ``footpoint`` needs the point shape but not
+    membership (an extrinsic mean may lie off the manifold); releases generally leave the manifold.
+    Shapes follow ``riemannian_laplace``.
+    """
+    sigma = check_positive("sigma", sigma)
+    arr = check_finite_array("footpoint", footpoint)
+    pnd = manifold.point_ndim
+    if arr.ndim < pnd or arr.shape[arr.ndim - pnd :] != manifold.point_shape:
+        raise ValueError(f"footpoint must have trailing shape {manifold.point_shape}, got shape {arr.shape}")
+    rng = np.random.default_rng(rng)
+    a = manifold.to_ambient(arr)
+    out_batch = a.shape[:-1] if size is None else (check_int("size", size),) + a.shape[:-1]
+    g = rng.standard_normal(out_batch + a.shape[-1:])
+    radius = rng.gamma(a.shape[-1], 1.0, size=out_batch)
+    return manifold.from_ambient(a + sigma * radius[..., None] * g / np.linalg.norm(g, axis=-1, keepdims=True))
+
+
+def off_manifold(manifold, releases, *, atol: float = 1e-8) -> np.ndarray:
+    """Boolean mask ``(*batch,)``: which releases fail ``manifold.belongs(x, atol)`` (non-PD on SPD,
+    |x| ≠ 1 on the sphere, not a centred unit pre-shape on Kendall, ...)."""
+    return ~np.asarray(manifold.belongs(np.asarray(releases, dtype=float), atol=atol))
+
+
+def fraction_off_manifold(manifold, releases, *, atol: float = 1e-8) -> float:
+    """Share of releases off the manifold (the mean of ``off_manifold``), reported, never hidden."""
+    return float(np.mean(off_manifold(manifold, releases, atol=atol)))
+
+
+def _check_budget(epsilon, sensitivity) -> tuple[float, float]:
+    return check_positive("epsilon", epsilon), check_positive("sensitivity", sensitivity)
+
+
+class RiemannianLaplace:
+    """ε-DP release of a manifold-valued summary with the Riemannian Laplace mechanism.
+
+    Parameters (keyword-only)
+    -------------------------
+    manifold : Manifold
+    epsilon : float > 0
+    sensitivity : float > 0
+        Public bound Δ on ρ(f(D), f(D')) over neighbouring data sets (e.g. Theorem 2).
+    ball_center, ball_radius : optional
+        Condition releases on B_r(m0) (Theorem 3); both public.
+    footpoint_dependent : bool or None
+        Whether the normalising constant depends on the footpoint. ``None`` decides: it does not on
+        homogeneous spaces without a ball (σ = Δ/ε), it does otherwise (σ = 2Δ/ε). ``True`` forces
+        the conservative 2Δ/ε; ``False`` is refused where it is not true.
+
+    Raises
+    ------
+    ValueError
+        Invalid ε or Δ, or a σ at which the unconditioned law is not normalisable.
+    """
+
+    def __init__(self, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None, footpoint_dependent=None):
+        self.epsilon, self.sensitivity = _check_budget(epsilon, sensitivity)
+        self.manifold = manifold
+        self.ball = check_ball(manifold, ball_center, ball_radius)
+        free = is_homogeneous(manifold) and self.ball is None
+        if footpoint_dependent is False and not free:
+            why = "it is conditioned on a ball" if self.ball else f"{manifold.name} is not homogeneous"
+            raise ValueError(
+                f"footpoint_dependent=False is not valid here: the normalising constant depends on the "
+                f"footpoint because {why}"
+            )
+        self.footpoint_dependent = (not free) if footpoint_dependent is None else bool(footpoint_dependent)
+        self.sigma = (2.0 if self.footpoint_dependent else 1.0) * self.sensitivity / self.epsilon
+        limit = scale_limit(manifold)
+        if self.ball is None and self.sigma >= limit:
+            raise ValueError(
+                f"sigma = {self.sigma:.6g} (sensitivity={self.sensitivity:g}, epsilon={self.epsilon:g}) makes the "
+                f"Laplace law on {manifold.name} non-normalisable: it needs sigma < {limit:.6g}, the inverse "
+                f"exponential volume growth (1/(d-1) on H^d, 1/sqrt(k(k^2-1)/12) on SPD(k)); raise epsilon above "
+                f"{self.sigma * self.epsilon / limit:.6g} or pass ball_center/ball_radius for the ball-conditioned "
+                f"mechanism (Theorem 3, sigma = 2*sensitivity/epsilon)"
+            )
+
+    def release(self, footpoint, *, size=None, rng=None, method="exact", step=None, burn_in=10_000, thin=100):
+        """Private release(s) around ``footpoint`` = f(D); shapes as in ``riemannian_laplace``."""
+        center, radius = self.ball if self.ball else (None, None)
+        return riemannian_laplace(
+            self.manifold, footpoint, self.sigma, size=size, rng=rng, method=method,
+            ball_center=center, ball_radius=radius, step=step, burn_in=burn_in, thin=thin,
+        )
+
+    def privacy_guarantee(self) -> PrivacyGuarantee:
+        theorem = "Theorem 1 (Reimherr, Bharath & Soto 2021)"
+        ratio = "by the triangle inequality the density ratio is at most exp(sensitivity/sigma)"
+        if not self.footpoint_dependent:
+            rule = "sigma = sensitivity / epsilon"
+            why = (
+                f"{theorem}: isometries of {self.manifold.name} act transitively, so the normalising constant "
+                f"does not depend on the footpoint and only the density ratio counts; {ratio}"
+            )
+        else:
+            rule = "sigma = 2 * sensitivity / epsilon"
+            if self.ball:
+                cause = (
+                    "the law is conditioned on a ball (Theorem 3), so its normalising constant depends "
+                    "on the footpoint"
+                )
+            elif not is_homogeneous(self.manifold):
+                cause = f"{self.manifold.name} is not homogeneous, so the normalising constant depends on the footpoint"
+            else:
+                cause = (
+                    "the conservative rule was requested (footpoint_dependent=True; sensitivity/epsilon "
+                    "would suffice)"
+                )
+            why = f"{theorem}: {cause}; {ratio} and the ratio of normalising constants by the same factor"
+        assumptions = [
+            f"sensitivity {self.sensitivity:g} is a public, data-independent bound on rho(f(D), f(D')) for "
+            "neighbouring D, D' (e.g. Theorem 2 for Frechet means: data in B_r(m0) with r < r* = "
+            "min{inj/2, pi/(4 sqrt(kappa))}, and the mean computed exactly)",
+            "the footpoint is f(D) itself and only the release is published",
+            "method='exact': the draw follows the Laplace law exactly; method='mh' only approximately, so "
+            "the guarantee then holds only up to the unquantified MCMC error",
+        ]
+        if self.ball:
+            assumptions.append(f"the ball (radius {self.ball[1]:g}) and its centre are public and data-independent")
+        return PrivacyGuarantee(
+            mechanism=f"Riemannian Laplace on {self.manifold.name}",
+            epsilon=self.epsilon, delta=0.0, sigma=self.sigma, rule=rule, reason=why, assumptions=tuple(assumptions),
+        )
+
+
+class EuclideanLaplace:
+    """ε-DP baseline: ℓ2 Laplace (K-norm) noise in the ambient coordinates, σ = Δ_E/ε.
+
+    Parameters (keyword-only)
+    -------------------------
+    manifold : Manifold
+        Supplies ``to_ambient``/``from_ambient`` (D = ``manifold.ambient_dim``).
+    epsilon : float > 0
+    sensitivity : float > 0
+        Public bound Δ_E on ‖to_ambient(f(D)) − to_ambient(f(D'))‖_2 (e.g. from the ambient radius
+        r_E = e^r − 1 on SPD, 2 sin(r/2) on the sphere; ``engine.bounds``).
+    """
+
+    def __init__(self, *, manifold, epsilon, sensitivity):
+        self.epsilon, self.sensitivity = _check_budget(epsilon, sensitivity)
+        self.manifold = manifold
+        self.sigma = self.sensitivity / self.epsilon
+
+    def release(self, footpoint, *, size=None, rng=None):
+        """Releases ``from_ambient(a + noise)``: arrays that may lie off the manifold."""
+        return euclidean_laplace(self.manifold, footpoint, self.sigma, size=size, rng=rng)
+
+    def privacy_guarantee(self) -> PrivacyGuarantee:
+        return PrivacyGuarantee(
+            mechanism=f"Euclidean (ambient l2) Laplace for {self.manifold.name}",
+            epsilon=self.epsilon, delta=0.0, sigma=self.sigma, rule="sigma = sensitivity / epsilon",
+            reason=(
+                f"K-norm mechanism with the l2 norm in R^{self.manifold.ambient_dim} (Hardt & Talwar 2010; "
+                "Reimherr et al. supplement 1.4): translation invariance makes the normaliser footpoint-free"
+            ),
+            assumptions=(
+                f"sensitivity {self.sensitivity:g} is a public bound on the ambient l2 distance between "
+                "to_ambient(f(D)) and to_ambient(f(D')) for neighbouring data sets",
+                "releases are reported as they are (possibly off the manifold); any projection is post-processing",
+            ),
+        )

@@ -1,0 +1,112 @@
+"""Tangent-space Gaussian: the noise law, the calibrations and the mechanism class."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from engine.manifolds import SPD, Grassmann, Hyperbolic, Kendall, Sphere
+from engine.mechanisms import (
+    TangentGaussian,
+    analytic_gaussian_sigma,
+    classical_gaussian_sigma,
+    gaussian_delta,
+    tangent_gaussian,
+)
+from tests.engine.test_laplace import _coefficients
+
+SPACES = [Sphere(2), Hyperbolic(3), SPD(3), Kendall(5), Grassmann(5, 2)]
+M = 4000
+
+
+@pytest.mark.parametrize("seed, manifold", enumerate(SPACES), ids=[m.name for m in SPACES])
+def test_noise_is_tangent_isotropic_gaussian(seed, manifold):
+    rng = np.random.default_rng(40 + seed)
+    x = manifold.random_point(1, rng)[0]
+    sigma = 0.3
+    xi = tangent_gaussian(manifold, x, sigma, size=M, rng=rng)
+    assert xi.shape == (M, *manifold.point_shape)
+    np.testing.assert_allclose(manifold.to_tangent(x, xi), xi, atol=1e-10)
+    # ‖ξ‖²/σ² ~ χ²_dim: its mean over M draws is dim ± sqrt(2 dim / M).
+    sq = manifold.norm(x, xi) ** 2 / sigma**2
+    assert abs(sq.mean() - manifold.dim) < 5 * np.sqrt(2 * manifold.dim / M)
+    coef = _coefficients(manifold, x, xi).ravel()
+    assert stats.kstest(coef, stats.norm(scale=sigma).cdf).pvalue > 0.01
+    assert stats.kstest(coef, stats.norm(scale=1.1 * sigma).cdf).pvalue < 0.01
+
+
+def test_batched_shapes():
+    s2 = Sphere(2)
+    x = s2.random_point(4, 0)
+    assert tangent_gaussian(s2, x, 0.1, rng=0).shape == (4, 3)
+    xi = tangent_gaussian(s2, x, 0.1, size=3, rng=0)
+    assert xi.shape == (3, 4, 3)
+    np.testing.assert_allclose(np.sum(xi * x, axis=-1), 0.0, atol=1e-12)
+    with pytest.raises(ValueError, match="sigma.*-0.1"):
+        tangent_gaussian(s2, x, -0.1)
+
+
+def test_classical_calibration_and_its_epsilon_limit():
+    assert classical_gaussian_sigma(0.5, 1e-5, 2.0) == pytest.approx(2.0 * np.sqrt(2 * np.log(1.25e5)) / 0.5)
+    assert classical_gaussian_sigma(1.0, 1e-3, 1.0) == pytest.approx(np.sqrt(2 * np.log(1250)))
+    with pytest.raises(ValueError, match=r"epsilon <= 1.*epsilon=2\.0.*analytic"):
+        classical_gaussian_sigma(2.0, 1e-5, 1.0)
+    # Why the limit matters: the classical sigma at ε = 10, δ = 0.5 has true δ(ε) ≈ 0.985.
+    assert gaussian_delta(np.sqrt(2 * np.log(2.5)) / 10, 10.0, 1.0) == pytest.approx(0.985, abs=0.002)
+
+
+@pytest.mark.parametrize("epsilon, delta", [(0.1, 1e-5), (1.0, 1e-3), (5.0, 1e-6), (20.0, 0.1)])
+def test_analytic_calibration_is_tight(epsilon, delta):
+    sigma = analytic_gaussian_sigma(epsilon, delta, 0.7)
+    assert gaussian_delta(sigma, epsilon, 0.7) <= delta
+    assert gaussian_delta(sigma * 0.999, epsilon, 0.7) > delta
+    if epsilon <= 1:
+        assert sigma < classical_gaussian_sigma(epsilon, delta, 0.7)
+
+
+def test_gaussian_delta_matches_monte_carlo_privacy_loss():
+    """δ(ε) = E[(1 − e^{ε − L})_+] for the privacy loss L ~ N(μ²/2, μ²), μ = Δ/σ."""
+    mu, eps = 1.3, 0.8
+    loss = mu**2 / 2 + mu * np.random.default_rng(0).standard_normal(2_000_000)
+    monte_carlo = np.mean(np.maximum(0.0, 1.0 - np.exp(eps - loss)))
+    assert gaussian_delta(1 / mu, eps, 1.0) == pytest.approx(monte_carlo, abs=2e-3)
+
+
+def test_mechanism_class_release_and_guarantee():
+    s2 = Sphere(2)
+    mech = TangentGaussian(manifold=s2, epsilon=0.5, delta=1e-5, sensitivity=0.1)
+    assert mech.sigma == pytest.approx(classical_gaussian_sigma(0.5, 1e-5, 0.1))
+    eta = s2.polar_point(0.3, 0.2)
+    x = mech.release(eta, size=10, rng=3)
+    assert x.shape == (10, 3) and s2.belongs(x).all()
+    g = mech.privacy_guarantee()
+    assert (g.epsilon, g.delta) == (0.5, 1e-5)
+    assert "Proposition 2" in g.reason
+    assert any("not proven" in a for a in g.assumptions)
+
+    based = TangentGaussian(manifold=s2, epsilon=0.5, delta=1e-5, sensitivity=0.1, base_point=s2.origin)
+    w = s2.origin
+    expected = s2.exp(w, s2.log(w, eta) + tangent_gaussian(s2, w, based.sigma, size=10, rng=4))
+    np.testing.assert_allclose(based.release(eta, size=10, rng=4), expected)
+    assert any("public and data-independent" in a for a in based.privacy_guarantee().assumptions)
+
+    analytic = TangentGaussian(manifold=s2, epsilon=3.0, delta=1e-5, sensitivity=0.1, calibration="analytic")
+    assert analytic.sigma == pytest.approx(analytic_gaussian_sigma(3.0, 1e-5, 0.1))
+    assert "Balle & Wang" in analytic.privacy_guarantee().reason
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(delta=0.0), "delta.*0.0"),
+        (dict(delta=1.5), "delta.*1.5"),
+        (dict(epsilon=float("nan")), "epsilon.*nan"),
+        (dict(sensitivity=-2), "sensitivity.*-2"),
+        (dict(epsilon=1.5), "epsilon=1.5"),
+        (dict(calibration="rdp"), "calibration.*'rdp'"),
+        (dict(base_point=np.array([1.0, 0.0, 1.0])), "base_point"),
+    ],
+)
+def test_mechanism_validation(kwargs, message):
+    args = dict(manifold=Sphere(2), epsilon=0.5, delta=1e-5, sensitivity=0.1) | kwargs
+    with pytest.raises(ValueError, match=message):
+        TangentGaussian(**args)
