@@ -1,0 +1,99 @@
+"""Start the app with ``streamlit run`` on a free loopback port and drive Debian's Chromium.
+
+Used by the browser tests and by ``benchmarks/pages.py`` (time to first chart per page).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+
+
+def chromium_missing_reason() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if not Path(CHROMIUM).exists():
+        return f"Debian chromium is not installed at {CHROMIUM} (apt-get install chromium; .ci/run does it)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the Python package playwright is not installed (pip install -r requirements-test.txt)"
+    return None
+
+
+def page_paths() -> dict[str, str]:
+    """URL path of every page: '' for app.py, then pages/N_Title.py -> 'Title'."""
+    paths = {"Home": ""}
+    for file in sorted((ROOT / "pages").glob("*.py")):
+        title = file.stem.split("_", 1)[1] if "_" in file.stem else file.stem
+        paths[title] = title
+    return paths
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def streamlit_server(timeout: float = 60.0):
+    """Yield the base URL of a fresh ``streamlit run app.py`` server; stop it afterwards."""
+    port = _free_port()
+    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
+    cmd = [streamlit, "run", str(ROOT / "app.py"), "--server.headless", "true", "--server.address", "127.0.0.1",
+           "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as reply:
+                    if reply.read().decode().strip() == "ok":
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not start: {proc.stderr.read().decode()[-2000:]}") from None
+                time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+# A short fingerprint of the data of every plotly chart on the page (changes when a chart updates).
+_SIGNATURE = """Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .map(el => JSON.stringify((el.data || []).map(t => [t.name, t.x, t.y, t.z])).slice(0, 4000)).join('|')"""
+_IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+
+
+def chart_signature(page) -> str:
+    return page.evaluate(f"() => {_SIGNATURE}")
+
+
+def wait_for_app(page, timeout_ms: float = 30_000) -> None:
+    """Wait until Streamlit has finished running the script and drawn at least one plotly chart."""
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
+    page.wait_for_function(_IDLE, timeout=timeout_ms)
+
+
+def wait_for_chart_change(page, before: str, timeout_ms: float = 30_000) -> None:
+    """Wait (retrying) until the charts' fingerprint differs from ``before`` and the script is idle."""
+    page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms)
+    page.wait_for_function(_IDLE, timeout=timeout_ms)

@@ -1,0 +1,53 @@
+"""Every page in a real headless Chromium: renders, reacts to ε and space, never shows a traceback.
+
+Screenshots land in docs/screenshots/ for README.md.
+"""
+
+import pytest
+
+from tests.browser.harness import ROOT, chart_signature, page_paths, wait_for_app, wait_for_chart_change
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = ROOT / "docs" / "screenshots"
+PAGES = page_paths()
+
+
+def _no_exception(page):
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def _changes_chart(page, action):
+    """Run ``action`` and wait (retrying) until some plotly chart's data differ."""
+    before = chart_signature(page)
+    action()
+    wait_for_chart_change(page, before)
+
+
+@pytest.mark.parametrize("title", list(PAGES))
+def test_page_renders_and_reacts(page, app_url, title):
+    page.goto(f"{app_url}/{PAGES[title]}")
+    wait_for_app(page)
+    _no_exception(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{title or 'Home'}.png"), full_page=True)
+
+    epsilon = page.get_by_test_id("stSlider").filter(has_text="Privacy budget ε").get_by_role("slider")
+    if epsilon.count():
+        def move():
+            epsilon.first.focus()
+            for _ in range(5):
+                epsilon.first.press("ArrowLeft")
+        _changes_chart(page, move)
+        _no_exception(page)
+
+    space = page.get_by_test_id("stSelectbox").filter(has_text="Space")
+    if space.count():
+        def switch():
+            space.first.click()
+            options = page.get_by_role("option")
+            options.nth(1).click()
+        _changes_chart(page, switch)
+        _no_exception(page)
