@@ -1,0 +1,179 @@
+"""One fixed colour-blind-safe colour and marker per mechanism, and the shared plotly layout.
+
+Colours are the Okabe–Ito palette (Okabe & Ito, *Color Universal Design*, 2008), distinguishable
+under the common forms of colour-vision deficiency and on a washed-out classroom projector. Each
+key below keeps its colour on every page, so "Euclidean Laplace" is vermillion everywhere. Yellow
+(#F0E442) is left out: it vanishes on a white background. "True mean" and "bound" share black but
+never share a mark: the mean is a large diamond, the bound a dashed line.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+#: Okabe–Ito colour for each key (lower case).
+COLORS = MappingProxyType(
+    {
+        "data": "#999999",
+        "true mean": "#000000",
+        "riemannian laplace": "#0072B2",
+        "riemannian laplace (mh)": "#56B4E9",
+        "euclidean laplace": "#D55E00",
+        "tangent gaussian": "#009E73",
+        "dp-rgd": "#CC79A7",
+        "non-private": "#E69F00",
+        "bound": "#000000",
+    }
+)
+
+#: Legend label shown for each key.
+LABELS = MappingProxyType(
+    {
+        "data": "Data",
+        "true mean": "True mean",
+        "riemannian laplace": "Riemannian Laplace",
+        "riemannian laplace (mh)": "Riemannian Laplace (MH)",
+        "euclidean laplace": "Euclidean Laplace",
+        "tangent gaussian": "Tangent Gaussian",
+        "dp-rgd": "DP-RGD",
+        "non-private": "Non-private",
+        "bound": "Bound",
+    }
+)
+
+#: Marker symbol for each key. Only symbols that WebGL 3D scatters draw from common fonts are
+#: used (plotly draws ``"x"`` in 3D as the emoji ❌, a blank box without an emoji font).
+SYMBOLS = MappingProxyType(
+    {
+        "data": "circle",
+        "true mean": "diamond",
+        "riemannian laplace": "circle",
+        "riemannian laplace (mh)": "circle-open",
+        "euclidean laplace": "square",
+        "tangent gaussian": "cross",
+        "dp-rgd": "square-open",
+        "non-private": "diamond",
+        "bound": "circle-open",
+    }
+)
+
+#: Symbol marking a point that breaks a constraint (outside the SPD cone, off the manifold).
+VIOLATION_SYMBOL = "diamond-open"
+
+FONT_FAMILY = "Inter, Helvetica, Arial, sans-serif"
+FONT_SIZE = 16
+TITLE_SIZE = 20
+
+
+def _key(name: str) -> str:
+    if not isinstance(name, str):
+        raise ValueError(f"a palette name must be a string, got {name!r}")
+    key = name.strip().lower()
+    if key not in COLORS:
+        known = ", ".join(repr(k) for k in COLORS)
+        raise ValueError(f"no palette entry for {name!r}; known names are {known}")
+    return key
+
+
+def color(name: str) -> str:
+    """Hex colour of a palette key (case-insensitive); ``ValueError`` for an unknown name.
+
+    There is deliberately no fallback colour: a mechanism without an entry would get a different
+    colour on different pages. Add it to ``COLORS``, ``LABELS`` and ``SYMBOLS`` instead.
+    """
+    return COLORS[_key(name)]
+
+
+def label(name: str) -> str:
+    """Legend label of a palette key, e.g. ``"dp-rgd"`` -> ``"DP-RGD"``."""
+    return LABELS[_key(name)]
+
+
+def symbol(name: str) -> str:
+    """Marker symbol of a palette key."""
+    return SYMBOLS[_key(name)]
+
+
+def rgba(hex_color: str, alpha: float) -> str:
+    """``"#RRGGBB"`` -> ``"rgba(r, g, b, alpha)"`` for translucent fills.
+
+    Raises
+    ------
+    ValueError
+        If ``hex_color`` is not of the form ``#RRGGBB`` or ``alpha`` is outside [0, 1].
+    """
+    if not (isinstance(hex_color, str) and len(hex_color) == 7 and hex_color.startswith("#")):
+        raise ValueError(f"hex_color must look like '#RRGGBB', got {hex_color!r}")
+    try:
+        r, g, b = (int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
+    except ValueError:
+        raise ValueError(f"hex_color must look like '#RRGGBB', got {hex_color!r}") from None
+    if not 0.0 <= float(alpha) <= 1.0:
+        raise ValueError(f"alpha must lie in [0, 1], got {alpha!r}")
+    return f"rgba({r}, {g}, {b}, {float(alpha):g})"
+
+
+def _template() -> go.layout.Template:
+    """Light theme with projector-sized fonts (≥ 14 px everywhere) and the palette as colorway."""
+    base = pio.templates["plotly_white"]
+    axis = dict(
+        title_font=dict(size=FONT_SIZE + 2),
+        tickfont=dict(size=FONT_SIZE - 1),
+        gridcolor="#E5E5E5",
+        zerolinecolor="#BDBDBD",
+        linecolor="#444444",
+        showline=True,
+        ticks="outside",
+    )
+    layout_copy = go.Layout(base.layout)  # a copy: the global plotly_white stays untouched
+    return go.layout.Template(
+        data=base.data,
+        layout=layout_copy.update(
+            font=dict(family=FONT_FAMILY, size=FONT_SIZE, color="#222222"),
+            title=dict(font=dict(size=TITLE_SIZE), x=0.02, xanchor="left", xref="container"),
+            colorway=[COLORS[k] for k in LABELS if k not in ("data", "true mean", "bound")],
+            hoverlabel=dict(font=dict(size=FONT_SIZE - 1)),
+            legend=dict(font=dict(size=FONT_SIZE - 1)),
+            xaxis=axis,
+            yaxis=axis,
+        ),
+    )
+
+
+#: The shared plotly template (built once; treat as read-only).
+TEMPLATE = _template()
+
+
+def layout(title: str | None = None, *, scene: bool = False, height: int = 600) -> go.Layout:
+    """Shared layout: the template, a title, and a legend that never covers the data.
+
+    The legend sits in its own horizontal strip below the plotting area, for 3D scenes too:
+    a legend column beside a scene would halve its width on a projector.
+
+    Parameters
+    ----------
+    title : str, optional
+        Figure title.
+    scene : bool
+        True for a 3D figure (``go.Scatter3d``/``go.Mesh3d``): no axis margins are reserved.
+    height : int
+        Figure height in pixels.
+
+    Returns
+    -------
+    go.Layout
+    """
+    legend = dict(orientation="h", x=0.0, xanchor="left", y=-0.02 if scene else -0.18,
+                  yanchor="top", itemsizing="constant", traceorder="normal")
+    top = 60 if title else 20
+    margin = dict(l=10, r=10, t=top, b=90) if scene else dict(l=70, r=20, t=top + 10, b=110)
+    return go.Layout(
+        template=TEMPLATE,
+        title=dict(text=title) if title else None,
+        legend=legend,
+        margin=margin,
+        height=height,
+    )

@@ -1,0 +1,211 @@
+"""Interactive 3D figure of S^2: surface, geodesic ball B_r(m0), data, mean and release clouds.
+
+The surface is a pyvista ``pv.Sphere`` triangulated and handed to ``go.Mesh3d`` (pyvista builds
+meshes, plotly draws them in the browser). Releases are plotted exactly as
+given: intrinsic mechanisms put them on the sphere, the Euclidean Laplace baseline of Reimherr,
+Bharath & Soto (2021) adds noise in R^3 and its releases float off the sphere; thin segments to
+their radial projections x/|x| make that gap visible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pyvista as pv
+
+from engine.manifolds.sphere import Sphere
+from engine.validation import check_int, check_positive
+from engine.viz import palette
+from engine.viz._common import as_clouds, as_points, mesh_arrays, mesh_trace, segments
+
+_S2 = Sphere(2)
+SURFACE_COLOR = "#DCE3EA"
+CAP_LIFT = 1.002  # the cap sits just above the surface mesh so the two never z-fight
+ON_SPHERE_ATOL = 1e-6
+
+
+def sphere_mesh(resolution: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """Triangulated unit sphere from ``pv.Sphere``.
+
+    Parameters
+    ----------
+    resolution : int
+        Number of meridians and of parallels (at least 8).
+
+    Returns
+    -------
+    points : ndarray, shape ``(V, 3)``
+        Vertices, float64 and renormalised to |x| = 1 (pyvista stores float32).
+    triangles : ndarray, shape ``(F, 3)``
+        Vertex indices of each triangle.
+    """
+    res = check_int("resolution", resolution, minimum=8)
+    mesh = pv.Sphere(radius=1.0, theta_resolution=res, phi_resolution=res).triangulate()
+    points, triangles = mesh_arrays(mesh)
+    return points / np.linalg.norm(points, axis=1, keepdims=True), triangles
+
+
+def ball_boundary(center, radius: float, n: int = 181) -> np.ndarray:
+    """Closed curve ∂B_r(m0) = {exp_m0(r (cos φ e1 + sin φ e2)) : φ ∈ [0, 2π]}, shape ``(n, 3)``.
+
+    (e1, e2) is ``Sphere(2).tangent_basis(center)``; the last point repeats the first.
+    """
+    center = _S2.check_points(as_points("center", center, (3,), single=True), "center")
+    radius = check_positive("radius", radius)
+    phi = np.linspace(0.0, 2.0 * np.pi, check_int("n", n, minimum=4))
+    basis = _S2.tangent_basis(center)
+    directions = np.cos(phi)[:, None] * basis[0] + np.sin(phi)[:, None] * basis[1]
+    curve = _S2.exp(center, radius * directions)
+    curve[-1] = curve[0]
+    return curve
+
+
+def cap_mesh(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Geodesic cap B_r(m0) as a triangulated mesh, lifted by ``CAP_LIFT`` above the sphere.
+
+    A flat ``pv.Disc`` of radius r in the tangent plane (coordinates in the basis of
+    ``tangent_basis(center)``) is mapped onto the sphere by exp_m0, so rings are geodesic circles.
+    """
+    center = _S2.check_points(as_points("center", center, (3,), single=True), "center")
+    radius = check_positive("radius", radius)
+    disc = pv.Disc(center=(0.0, 0.0, 0.0), inner=0.0, outer=radius, normal=(0.0, 0.0, 1.0),
+                   r_res=12, c_res=96).triangulate()
+    flat, triangles = mesh_arrays(disc)
+    basis = _S2.tangent_basis(center)
+    points = _S2.exp(center, flat[:, :1] * basis[0] + flat[:, 1:2] * basis[1])
+    return CAP_LIFT * points, triangles
+
+
+def view_direction(center, tilt_deg: float = 30.0) -> tuple[np.ndarray, np.ndarray]:
+    """Unit eye direction looking at m0 from outside, tilted towards "up", and that up vector.
+
+    Looking straight down the radius would hide radial offsets (Euclidean releases above the
+    surface); the tilt keeps them visible. "Up" is the z axis, or the y axis when m0 is near a
+    pole.
+    """
+    center = np.asarray(center, dtype=float)
+    up = np.array([0.0, 0.0, 1.0]) if abs(center[2]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    toward_up = _S2.to_tangent(center, up)
+    toward_up /= np.linalg.norm(toward_up)
+    tilt = np.deg2rad(tilt_deg)
+    return np.cos(tilt) * center + np.sin(tilt) * toward_up, up
+
+
+def _camera(center: np.ndarray, distance: float = 1.5) -> dict:
+    """Plotly scene camera at ``distance`` along ``view_direction(center)``."""
+    eye, up = view_direction(center)
+    return dict(eye=dict(zip("xyz", (distance * eye).tolist())), up=dict(zip("xyz", up.tolist())),
+                center=dict(x=0.0, y=0.0, z=0.0))
+
+
+def _scatter(points: np.ndarray, *, name: str, key: str, size: float, customdata=None,
+             hovertemplate: str | None = None, opacity: float = 0.85) -> go.Scatter3d:
+    return go.Scatter3d(
+        x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers", name=name,
+        legendgroup=name, customdata=customdata, hovertemplate=hovertemplate,
+        marker=dict(size=size, color=palette.color(key), symbol=palette.symbol(key),
+                    opacity=opacity, line=dict(width=0)),
+    )
+
+
+def _release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bool) -> list:
+    """Markers of one release cloud (+ segments to x/|x| when it is off the sphere)."""
+    shown = palette.label(name)
+    norms = np.linalg.norm(cloud, axis=1)
+    if np.all(np.abs(norms - 1.0) <= ON_SPHERE_ATOL):
+        error = _S2.dist(mean, cloud)
+        return [_scatter(cloud, name=shown, key=name, size=3.5, customdata=error,
+                         hovertemplate="geodesic error %{customdata:.3f}<extra>%{fullData.name}</extra>")]
+    if np.any(norms == 0.0):
+        raise ValueError(f"releases[{name!r}] contains the origin, which has no radial projection")
+    projected = cloud / norms[:, None]
+    custom = np.stack([norms, _S2.dist(mean, projected)], axis=1)
+    traces = [_scatter(cloud, name=shown, key=name, size=3.5, customdata=custom,
+                       hovertemplate="|x| = %{customdata[0]:.3f} (off the sphere)<br>"
+                                     "geodesic error of x/|x| %{customdata[1]:.3f}"
+                                     "<extra>%{fullData.name}</extra>")]
+    if show_gaps:
+        line = segments(cloud, projected)
+        traces.append(go.Scatter3d(
+            x=line[:, 0], y=line[:, 1], z=line[:, 2], mode="lines", name=f"{shown}: gap to the sphere",
+            legendgroup=shown, hoverinfo="skip",
+            line=dict(color=palette.rgba(palette.color(name), 0.45), width=2),
+        ))
+    return traces
+
+
+def sphere_figure(*, data, mean, releases, center, radius: float, title: str | None = None,
+                  show_cap: bool = True, show_gaps: bool = True, resolution: int = 64,
+                  height: int = 650) -> go.Figure:
+    """Interactive S^2 figure of a private Fréchet mean experiment.
+
+    Parameters
+    ----------
+    data : array_like, shape ``(n, 3)``, or None
+        Data points on the unit sphere.
+    mean : array_like, shape ``(3,)``
+        The true (non-private) Fréchet mean; hover texts report geodesic errors against it.
+    releases : mapping str -> array_like, shape ``(m, 3)``
+        Release clouds keyed by palette name (``"riemannian laplace"``, ``"euclidean laplace"``,
+        ...). Plotted as given: a cloud whose points are not all unit vectors (Euclidean releases)
+        floats off the sphere and is joined to its radial projection by thin segments.
+    center : array_like, shape ``(3,)``
+        Centre m0 of the data ball B_r(m0); the camera looks at it.
+    radius : float
+        Radius r of the ball, 0 < r < π.
+    title : str, optional
+    show_cap : bool
+        Shade the cap B_r(m0) in addition to drawing its boundary circle.
+    show_gaps : bool
+        Draw segments from off-sphere releases to their radial projections.
+    resolution : int
+        Meridians and parallels of the surface mesh.
+    height : int
+        Figure height in pixels.
+
+    Returns
+    -------
+    go.Figure
+        Traces in order: surface, [cap], ball boundary, [data], true mean, then each release
+        cloud (and its gap segments when off the sphere).
+
+    Raises
+    ------
+    ValueError
+        On wrong shapes, points off the sphere (data, mean, center), a radius outside (0, π),
+        or a release name without a palette entry.
+    """
+    r = check_positive("radius", radius)
+    if not r < np.pi:
+        raise ValueError(f"radius must be < π on the unit sphere, got {radius!r}")
+    center = _S2.check_points(as_points("center", center, (3,), single=True), "center")
+    mean = _S2.check_points(as_points("mean", mean, (3,), single=True), "mean")
+    clouds = as_clouds(releases, (3,))
+
+    points, triangles = sphere_mesh(resolution)
+    traces = [mesh_trace(points, triangles, name="sphere", color=SURFACE_COLOR, opacity=0.35)]
+    if show_cap:
+        cap_points, cap_triangles = cap_mesh(center, r)
+        traces.append(mesh_trace(cap_points, cap_triangles, name="B_r(m₀)",
+                                 color=palette.color("data"), opacity=0.25))
+    circle = ball_boundary(center, r)
+    traces.append(go.Scatter3d(
+        x=circle[:, 0], y=circle[:, 1], z=circle[:, 2], mode="lines",
+        name=f"∂B_r(m₀), r = {r:.3g}", hoverinfo="skip", line=dict(color="#444444", width=4),
+    ))
+    if data is not None:
+        data = _S2.check_points(as_points("data", data, (3,)), "data")
+        traces.append(_scatter(data, name=palette.label("data"), key="data", size=3,
+                               customdata=_S2.dist(center, data), opacity=0.7,
+                               hovertemplate="distance to m₀ %{customdata:.3f}<extra>data</extra>"))
+    traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=9,
+                           hovertemplate="true Fréchet mean<extra></extra>", opacity=1.0))
+    for name, cloud in clouds.items():
+        traces.extend(_release_traces(name, cloud, mean, show_gaps))
+
+    extent = max([1.15] + [1.05 * float(np.abs(c).max()) for c in clouds.values() if c.size])
+    axis = dict(range=[-extent, extent], visible=False)
+    fig = go.Figure(data=traces, layout=palette.layout(title, scene=True, height=height))
+    fig.update_layout(scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube",
+                                 camera=_camera(center)))
+    return fig

@@ -1,0 +1,348 @@
+"""Figure builders of engine.viz: traces, geometry of what is drawn, exports."""
+
+import re
+import struct
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from engine.manifolds.hyperbolic import Hyperbolic
+from engine.manifolds.kendall import Kendall
+from engine.manifolds.sphere import Sphere
+from engine.viz import palette
+from engine.viz.curves import band_figure, histogram_with_density, trace_figure
+from engine.viz.export import (
+    figure_to_html,
+    figure_to_png,
+    offscreen_rendering_available,
+    png_export_available,
+    scene_png,
+)
+from engine.viz.poincare import geodesic_arc, poincare_figure
+from engine.viz.shapes import shapes_figure
+from engine.viz.spd_cone import spd_cone_figure
+from engine.viz.sphere import CAP_LIFT, ball_boundary, sphere_figure
+
+S2 = Sphere(2)
+H2 = Hyperbolic(2)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _xyz(trace) -> np.ndarray:
+    return np.stack([np.asarray(trace[c], dtype=float) for c in "xyz"], axis=-1)
+
+
+def _xy(trace) -> np.ndarray:
+    return np.stack([np.asarray(trace[c], dtype=float) for c in "xy"], axis=-1)
+
+
+def _by_name(fig: go.Figure, name: str):
+    matches = [t for t in fig.data if t.name == name]
+    assert len(matches) == 1, (name, [t.name for t in fig.data])
+    return matches[0]
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    assert png[:8] == PNG_SIGNATURE
+    return struct.unpack(">II", png[16:24])
+
+
+# ----- palette ---------------------------------------------------------------------------------
+def test_palette_has_one_colour_per_mechanism_and_large_fonts():
+    mechanisms = ["riemannian laplace", "riemannian laplace (mh)", "euclidean laplace",
+                  "tangent gaussian", "dp-rgd", "non-private"]
+    colours = [palette.color(m) for m in mechanisms + ["data", "true mean"]]
+    assert len(set(colours)) == len(colours)
+    assert set(palette.COLORS) == set(palette.LABELS) == set(palette.SYMBOLS)
+    assert palette.color("Euclidean Laplace") == palette.color("euclidean laplace")
+    assert palette.rgba("#D55E00", 0.5) == "rgba(213, 94, 0, 0.5)"
+    assert palette.TEMPLATE.layout.font.size >= 14
+    assert palette.TEMPLATE.layout.xaxis.tickfont.size >= 14
+    assert palette.layout("t").legend.y < 0  # the legend sits below the plotting area
+
+
+def test_palette_refuses_unknown_names_and_bad_colours():
+    with pytest.raises(ValueError, match="'kng'"):
+        palette.color("kng")
+    with pytest.raises(ValueError, match="'red'"):
+        palette.rgba("red", 0.5)
+
+
+# ----- sphere ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sphere_case():
+    rng = np.random.default_rng(0)
+    center = S2.polar_point(0.6, 0.4)
+    data = S2.exp(center, 0.4 * S2.to_tangent(center, rng.standard_normal((40, 3))))
+    intrinsic = S2.exp(center, 0.1 * S2.to_tangent(center, rng.standard_normal((25, 3))))
+    euclidean = center + 0.2 * rng.standard_normal((25, 3))
+    fig = sphere_figure(data=data, mean=center, center=center, radius=0.7, title="S²",
+                        releases={"riemannian laplace": intrinsic, "euclidean laplace": euclidean})
+    return dict(center=center, data=data, intrinsic=intrinsic, euclidean=euclidean, fig=fig)
+
+
+def test_sphere_figure_traces(sphere_case):
+    fig = sphere_case["fig"]
+    assert isinstance(fig, go.Figure)
+    assert [t.type for t in fig.data] == ["mesh3d", "mesh3d"] + ["scatter3d"] * 6
+    names = [t.name for t in fig.data]
+    assert names[2:] == ["∂B_r(m₀), r = 0.7", "Data", "True mean", "Riemannian Laplace",
+                         "Euclidean Laplace", "Euclidean Laplace: gap to the sphere"]
+    assert fig.layout.scene.aspectmode == "cube"
+    eye = np.array([fig.layout.scene.camera.eye[c] for c in "xyz"])
+    assert eye @ sphere_case["center"] / np.linalg.norm(eye) > 0.8  # looking at m0
+
+
+def test_sphere_points_and_mesh_lie_on_the_unit_sphere(sphere_case):
+    fig = sphere_case["fig"]
+    for name in ["Data", "True mean", "Riemannian Laplace"]:
+        np.testing.assert_allclose(np.linalg.norm(_xyz(_by_name(fig, name)), axis=1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(_xyz(_by_name(fig, "sphere")), axis=1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(_xyz(fig.data[1]), axis=1), CAP_LIFT, atol=1e-12)
+    mesh = _by_name(fig, "sphere")
+    assert max(max(mesh.i), max(mesh.j), max(mesh.k)) < len(mesh.x)
+    assert 0 < mesh.opacity < 1
+
+
+def test_sphere_ball_boundary_is_the_geodesic_circle(sphere_case):
+    center = sphere_case["center"]
+    circle = _xyz(_by_name(sphere_case["fig"], "∂B_r(m₀), r = 0.7"))
+    np.testing.assert_allclose(S2.dist(center, circle), 0.7, atol=1e-12)
+    np.testing.assert_allclose(circle[0], circle[-1])
+    np.testing.assert_allclose(ball_boundary(center, 0.7), circle)
+
+
+def test_sphere_euclidean_releases_are_not_projected(sphere_case):
+    fig, euclidean = sphere_case["fig"], sphere_case["euclidean"]
+    np.testing.assert_array_equal(_xyz(_by_name(fig, "Euclidean Laplace")), euclidean)
+    gaps = _xyz(_by_name(fig, "Euclidean Laplace: gap to the sphere")).reshape(-1, 3, 3)
+    np.testing.assert_array_equal(gaps[:, 0], euclidean)
+    np.testing.assert_allclose(gaps[:, 1], euclidean / np.linalg.norm(euclidean, axis=1, keepdims=True))
+    assert np.isnan(gaps[:, 2]).all()
+    errors = np.asarray(_by_name(fig, "Riemannian Laplace").customdata, dtype=float)
+    np.testing.assert_allclose(errors, S2.dist(sphere_case["center"], sphere_case["intrinsic"]))
+
+
+@pytest.mark.parametrize("bad", [dict(radius=0.0), dict(radius=3.5), dict(center=[0.0, 0.0, 2.0]),
+                                 dict(releases={"kng": np.zeros((2, 3))}),
+                                 dict(data=np.ones((4, 2)))])
+def test_sphere_figure_rejects_bad_input(bad):
+    args = dict(data=None, mean=[0.0, 0.0, 1.0], releases={}, center=[0.0, 0.0, 1.0], radius=0.5)
+    with pytest.raises(ValueError):
+        sphere_figure(**{**args, **bad})
+
+
+# ----- SPD cone --------------------------------------------------------------------------------
+def test_spd_cone_counts_releases_outside_the_cone():
+    rng = np.random.default_rng(1)
+    g = 0.5 * rng.standard_normal((30, 2, 2))
+    data = g @ np.swapaxes(g, -1, -2) + 0.2 * np.eye(2)
+    mean = data.mean(axis=0)
+    noise = 0.7 * rng.standard_normal((200, 2, 2))
+    euclidean = mean + 0.5 * (noise + np.swapaxes(noise, -1, -2))
+    fig = spd_cone_figure(data=data, mean=mean,
+                          releases={"riemannian laplace": data[:10], "euclidean laplace": euclidean})
+    outside = int((np.linalg.eigvalsh(euclidean)[:, 0] <= 0).sum())
+    assert 0 < outside < 200
+    names = [t.name for t in fig.data]
+    assert "Riemannian Laplace — 0 of 10 not positive definite" in names
+    label = next(n for n in names if n.startswith("Euclidean Laplace —"))
+    assert int(re.search(r"— (\d+) of 200 not positive definite", label).group(1)) == outside
+    flagged = _by_name(fig, "Euclidean Laplace: outside the cone")
+    assert len(flagged.x) == outside and flagged.marker.symbol == palette.VIOLATION_SYMBOL
+    assert len(_by_name(fig, label).x) == 200 - outside
+    # plot coordinates are (a, √2 b, c) and the cone surface is det = 0
+    xyz = _xyz(flagged)
+    assert np.all((xyz[:, 0] <= 0) | (xyz[:, 0] * xyz[:, 2] - xyz[:, 1] ** 2 / 2 <= 0))
+    cone = _xyz(fig.data[0])
+    np.testing.assert_allclose(cone[:, 0] * cone[:, 2], cone[:, 1] ** 2 / 2, atol=1e-9)
+    assert fig.layout.scene.aspectmode == "data"
+
+
+def test_spd_cone_rejects_asymmetric_and_indefinite_input():
+    eye = np.eye(2)
+    with pytest.raises(ValueError, match="symmetric"):
+        spd_cone_figure(data=None, mean=[[1.0, 0.5], [0.0, 1.0]], releases={})
+    with pytest.raises(ValueError, match="positive definite"):
+        spd_cone_figure(data=np.stack([eye, -eye]), mean=eye, releases={})
+
+
+# ----- Poincaré disk ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def hyperbolic_case():
+    rng = np.random.default_rng(2)
+    disk = rng.uniform(-0.5, 0.5, (20, 2))
+    return dict(data=H2.from_poincare(disk), mean=H2.from_poincare(np.array([0.3, -0.2])),
+                releases=H2.from_poincare(0.6 * rng.uniform(-1, 1, (15, 2)) / np.sqrt(2)))
+
+
+def test_poincare_figure_points_inside_and_equal_axes(hyperbolic_case):
+    c = hyperbolic_case
+    edges = np.array([[0, i] for i in range(1, 20)])
+    fig = poincare_figure(data=c["data"], mean=c["mean"], releases={"riemannian laplace": c["releases"]},
+                          edges=edges)
+    for name in ["Data", "True mean", "Riemannian Laplace"]:
+        assert np.all(np.linalg.norm(_xy(_by_name(fig, name)), axis=1) < 1.0)
+    np.testing.assert_allclose(_xy(_by_name(fig, "Riemannian Laplace")), H2.to_poincare(c["releases"]))
+    assert list(fig.layout.xaxis.range) == list(fig.layout.yaxis.range) == [-1.05, 1.05]
+    assert fig.layout.yaxis.scaleanchor == "x"
+    circles = [t for t in fig.data if t.meta == "geodesic circle"]
+    assert [t.name for t in circles] == ["ρ = 0.5", "ρ = 1", "ρ = 2"]
+    for rho, trace in zip([0.5, 1.0, 2.0], circles):
+        np.testing.assert_allclose(H2.dist(c["mean"], H2.from_poincare(_xy(trace))), rho, atol=1e-9)
+    edge_path = _xy(_by_name(fig, "edges (geodesics)"))
+    assert np.isnan(edge_path[:, 0]).sum() == len(edges)
+
+
+def test_poincare_circle_about_the_origin_has_radius_tanh_half_rho():
+    fig = poincare_figure(data=None, mean=H2.origin, releases={}, circle_radii=(0.3, 1.7))
+    for rho in (0.3, 1.7):
+        circle = _xy(_by_name(fig, f"ρ = {rho:g}"))
+        np.testing.assert_allclose(np.linalg.norm(circle, axis=1), np.tanh(rho / 2), rtol=1e-12)
+
+
+def test_poincare_geodesic_arc_is_a_geodesic():
+    p, q = np.array([0.5, 0.1]), np.array([-0.2, 0.6])
+    arc = H2.from_poincare(geodesic_arc(p, q, n=9))
+    total = H2.dist(arc[0], arc[-1])
+    np.testing.assert_allclose(H2.dist(arc[0], arc) + H2.dist(arc, arc[-1]), total, rtol=1e-9)
+    np.testing.assert_allclose(H2.dist(arc[:-1], arc[1:]), total / 8, rtol=1e-9)
+
+
+def test_poincare_accepts_disk_coordinates_and_rejects_points_outside():
+    fig = poincare_figure(data=None, mean=[0.0, 0.0], releases={"tangent gaussian": [[0.1, 0.2]]},
+                          coords="poincare")
+    np.testing.assert_allclose(_xy(_by_name(fig, "Tangent Gaussian")), [[0.1, 0.2]])
+    with pytest.raises(ValueError, match="unit disk"):
+        poincare_figure(data=None, mean=[0.0, 0.0], releases={"dp-rgd": [[1.0, 0.2]]}, coords="poincare")
+    with pytest.raises(ValueError, match="coords"):
+        poincare_figure(data=None, mean=[0.0, 0.0], releases={}, coords="klein")
+
+
+# ----- Kendall shapes --------------------------------------------------------------------------
+def test_shapes_outlines_are_closed_and_optimally_rotated():
+    rng = np.random.default_rng(3)
+    space = Kendall(5)
+    mean = space.preshape(rng.standard_normal((5, 2)))
+    noisy = space.exp(mean, 0.15 * space.to_tangent(mean, rng.standard_normal((4, 5, 2))))
+    theta = rng.uniform(0, 2 * np.pi, 4)
+    rot = np.stack([np.stack([np.cos(theta), -np.sin(theta)], -1),
+                    np.stack([np.sin(theta), np.cos(theta)], -1)], -2)
+    releases = noisy @ np.swapaxes(rot, -1, -2)  # the same shapes, turned by random angles
+    fig = shapes_figure(mean=mean, releases={"riemannian laplace": releases}, data=noisy)
+    assert [t.name for t in fig.data] == ["data shapes", "Riemannian Laplace", "true mean shape"]
+    outline = _xy(_by_name(fig, "true mean shape"))
+    np.testing.assert_allclose(outline[0], outline[-1])
+    np.testing.assert_allclose(outline[:-1], mean)
+    overlays = _xy(_by_name(fig, "Riemannian Laplace")).reshape(4, 7, 2)
+    np.testing.assert_allclose(overlays[:, 0], overlays[:, 5])
+    assert np.isnan(overlays[:, 6]).all()
+    angles = np.linspace(0, 2 * np.pi, 7200, endpoint=False)
+    turn = np.stack([np.stack([np.cos(angles), -np.sin(angles)], -1),
+                     np.stack([np.sin(angles), np.cos(angles)], -1)], -2)
+    for release, drawn in zip(releases, overlays[:, :5]):
+        candidates = release @ np.swapaxes(turn, -1, -2)
+        brute = np.linalg.norm(candidates - mean, axis=(-2, -1)).min()
+        assert np.linalg.norm(drawn - mean) <= brute + 1e-12
+        assert np.linalg.norm(drawn - mean) >= brute - 1e-5  # grid spacing 2π/7200
+        np.testing.assert_allclose(np.linalg.norm(drawn), 1.0)  # a rotation: size kept
+    assert fig.layout.yaxis.scaleanchor == "x"
+
+
+# ----- curves ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def study():
+    ns = [10, 30, 100, 300]
+    mechs = ["riemannian laplace", "euclidean laplace", "tangent gaussian"]
+    summary = pd.DataFrame([dict(n=n, mechanism=m, error=(i + 1) / np.sqrt(n), se=0.3 / np.sqrt(n))
+                            for i, m in enumerate(mechs) for n in ns])
+    rng = np.random.default_rng(4)
+    reps = pd.DataFrame([dict(n=n, mechanism="riemannian laplace", error=rng.uniform(0.01, 1) / np.sqrt(n))
+                         for n in ns for _ in range(5)])
+    bound = pd.DataFrame(dict(n=np.geomspace(10, 300, 20), bound=4 / np.sqrt(np.geomspace(10, 300, 20))))
+    return summary, reps, bound
+
+
+def test_band_figure_has_one_band_per_group(study):
+    summary, reps, bound = study
+    fig = band_figure(summary, x="n", y="error", se="se", group="mechanism", bound=bound,
+                      bound_name="Theorem 2 bound", points=reps, log_x=True, log_y=True)
+    bands = [t for t in fig.data if t.meta == "band"]
+    assert [t.name for t in bands] == ["Riemannian Laplace ± 2 SE", "Euclidean Laplace ± 2 SE",
+                                       "Tangent Gaussian ± 2 SE"]
+    assert all(t.fill == "toself" for t in bands)
+    assert [t.line.color for t in fig.data if t.meta == "mean"] == [
+        palette.color("riemannian laplace"), palette.color("euclidean laplace"), palette.color("tangent gaussian")]
+    assert len([t for t in fig.data if t.meta == "points"]) == 1
+    bound_trace = _by_name(fig, "Theorem 2 bound")
+    assert bound_trace.line.dash == "dash" and bound_trace.line.color == palette.color("bound")
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert all(np.all(np.asarray(t.y, dtype=float) > 0) for t in bands)
+    rows = summary[summary.mechanism == "euclidean laplace"]
+    np.testing.assert_allclose(np.asarray(bands[1].y, dtype=float)[:4], rows.error + 2 * rows.se)
+
+
+def test_band_figure_colours_and_errors(study):
+    summary = study[0].assign(mechanism=lambda d: d.mechanism.map(
+        {"riemannian laplace": "κ = 1", "euclidean laplace": "κ = 2", "tangent gaussian": "κ = 4"}))
+    with pytest.raises(ValueError, match="κ = 1"):
+        band_figure(summary, x="n", y="error", se="se", group="mechanism")
+    colours = {"κ = 1": "#0072B2", "κ = 2": "#D55E00", "κ = 4": "#009E73"}
+    fig = band_figure(summary, x="n", y="error", se="se", group="mechanism", colors=colours)
+    assert [t.name for t in fig.data if t.meta == "mean"] == ["κ = 1", "κ = 2", "κ = 4"]
+    with pytest.raises(ValueError, match="'sd'"):
+        band_figure(summary, x="n", y="error", se="sd", group="mechanism", colors=colours)
+
+
+def test_histogram_is_a_density_and_trace_has_a_row_per_quantity():
+    rng = np.random.default_rng(5)
+    samples = rng.exponential(0.5, 500)
+    grid = np.linspace(0, 4, 100)
+    fig = histogram_with_density(samples, grid, 2 * np.exp(-2 * grid))
+    bars = fig.data[0]
+    assert bars.meta == "histogram" and fig.data[1].meta == "density"
+    np.testing.assert_allclose(np.sum(np.asarray(bars.y) * np.asarray(bars.width)), 1.0)
+    chain = pd.DataFrame(dict(iteration=np.tile(np.arange(50), 2), value=rng.standard_normal(100),
+                              quantity=np.repeat(["radius", "log density"], 50)))
+    fig = trace_figure(chain, quantity="quantity", burn_in=10)
+    assert [t.name for t in fig.data] == ["radius", "log density"]
+    assert {t.yaxis for t in fig.data} == {"y", "y2"}
+
+
+# ----- exports ---------------------------------------------------------------------------------
+def test_html_export_is_self_contained(sphere_case):
+    html = figure_to_html(sphere_case["fig"])
+    assert "plotly" in html and html.lstrip().lower().startswith("<!doctype html>")
+    assert not re.search(r"<script[^>]+src=", html)  # plotly.js inlined: works offline
+    assert len(html) > 1_000_000
+    with pytest.raises(ValueError):
+        figure_to_html({"data": []})
+
+
+@pytest.mark.slow
+def test_png_export_produces_a_png(study):
+    ok, reason = png_export_available()
+    if not ok:
+        pytest.skip(f"PNG export unavailable: {reason}")
+    fig = band_figure(study[0], x="n", y="error", se="se", group="mechanism")
+    assert _png_size(figure_to_png(fig, scale=1, width=500, height=400)) == (500, 400)
+
+
+@pytest.mark.slow
+def test_offscreen_probe_reports_a_reason_and_is_cached():
+    ok, reason = offscreen_rendering_available()
+    assert isinstance(ok, bool) and isinstance(reason, str) and reason
+    assert offscreen_rendering_available() is offscreen_rendering_available()
+
+
+@pytest.mark.slow
+def test_offscreen_scene_has_the_requested_size(sphere_case):
+    ok, reason = offscreen_rendering_available()
+    if not ok:
+        pytest.skip(f"off-screen rendering unavailable: {reason}")
+    png = scene_png(points={"data": sphere_case["data"], "true mean": sphere_case["center"][None]},
+                    center=sphere_case["center"], curves={"ball": ball_boundary(sphere_case["center"], 0.7)},
+                    window_size=(320, 240))
+    assert _png_size(png) == (320, 240)
