@@ -10,10 +10,10 @@ from tests.browser.harness import (CHROMIUM, LAUNCH_ARGS, chart_signature, chrom
                                    streamlit_server, wait_for_app, wait_for_chart_change)
 
 
-def _load(page, url: str) -> float:
+def _load(page, url: str, chart: bool) -> float:
     start = time.perf_counter()
     page.goto(url)
-    wait_for_app(page, timeout_ms=120_000)
+    wait_for_app(page, timeout_ms=120_000, chart=chart)
     return time.perf_counter() - start
 
 
@@ -48,10 +48,10 @@ def run() -> list[Row]:
             for attempt in range(3):
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
                 page = context.new_page()
-                first.append(_load(page, url))
+                first.append(_load(page, url, chart=title != "Home"))
                 cached.append(_cached_rerender(page))
                 context.close()
-            rows.append(Row(f"page {title}: first chart (cold cache on run 1)", statistics.median(first), "< 2 s",
+            rows.append(Row(f"page {title}: first chart (cold cache on run 1)" if title != "Home" else "page Home: rendered", statistics.median(first), "< 2 s",
                             f"runs: {', '.join(f'{t:.2f}' for t in first)}"))
             rows.append(Row(f"page {title}: cached re-render", statistics.median(cached), "< 0.5 s",
                             "first sidebar slider moved back to a computed value"))

@@ -15,18 +15,19 @@ def app_url():
 
 
 @pytest.fixture(scope="session")
-def browser(app_url):
+def chromium(app_url):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+def app_page(chromium):
+    """A fresh browser tab (own context); named apart from pytest-playwright's ``page`` fixture."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     yield page
     context.close()

@@ -87,9 +87,11 @@ def chart_signature(page) -> str:
     return page.evaluate(f"() => {_SIGNATURE}")
 
 
-def wait_for_app(page, timeout_ms: float = 30_000) -> None:
-    """Wait until Streamlit has finished running the script and drawn at least one plotly chart."""
-    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
+def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> None:
+    """Wait until Streamlit has finished running the script and drawn its title (and a plotly chart)."""
+    page.wait_for_selector("h1", timeout=timeout_ms)
+    if chart:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
     page.wait_for_function(_IDLE, timeout=timeout_ms)
 
 

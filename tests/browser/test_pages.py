@@ -27,9 +27,10 @@ def _changes_chart(page, action):
 
 
 @pytest.mark.parametrize("title", list(PAGES))
-def test_page_renders_and_reacts(page, app_url, title):
+def test_page_renders_and_reacts(app_page, app_url, title):
+    page = app_page
     page.goto(f"{app_url}/{PAGES[title]}")
-    wait_for_app(page)
+    wait_for_app(page, chart=title != "Home")
     _no_exception(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{title or 'Home'}.png"), full_page=True)
