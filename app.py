@@ -1,0 +1,88 @@
+"""Home page of Manifold Privacy Explorer: what the tool is, one card per page, and presets that
+open a page with a paper's settings."""
+
+from pathlib import Path
+
+import streamlit as st
+
+LOGO = Path(__file__).resolve().parent / "assets" / "logo.svg"
+
+PAGES = (
+    ("1 · Private mean playground", "/Private_mean_playground",
+     "Release the mean of data on a sphere, on SPD matrices, in the hyperbolic plane or on planar shapes, and "
+     "watch the Riemannian Laplace mechanism keep its releases on the manifold while the Euclidean one leaves it."),
+    ("2 · Sensitivity", "/Sensitivity",
+     "How much one person can move a Fréchet mean: Theorem 2's bound 2r(2 − h)/(nh) against the worst case "
+     "found by swapping a record, and why positive curvature makes the bound grow."),
+    ("3 · Utility", "/Utility",
+     "How the error of a private mean shrinks with n and ε, and the paper's comparison of intrinsic and "
+     "ambient noise, replicated with confidence bands."),
+    ("4 · Samplers", "/Samplers",
+     "How the Laplace law on a manifold is actually drawn: exact samplers against Metropolis–Hastings, with "
+     "histograms, traces and the normalisability limits on H² and SPD."),
+    ("5 · Private optimization", "/Private_optimization",
+     "Differentially private Riemannian gradient descent: noisy steps on the manifold, privacy accounting over "
+     "iterations, and how it compares with releasing the answer once."),
+)
+
+PRESETS = (
+    ("Reimherr et al. §5, SPD(2) with n = 20: about a quarter of the Euclidean releases are not positive definite",
+     "/Private_mean_playground?space=spd&source=wishart&r=1.5&n=20&eps=1.0&mech=exact,euclid"),
+    ("Reimherr et al. §5, the sphere: cap sampler of radius π/8, intrinsic against ambient noise",
+     "/Private_mean_playground?space=sphere&source=cap&r=0.39269908169872414&n=20&eps=1.0&mech=exact,euclid"),
+    ("Han et al., SPD Fréchet mean at ε = 0.1, δ = 10⁻³ with data within distance 1 of I",
+     "/Private_mean_playground?space=spd&source=wishart&r=1.0&n=100&eps=0.1&mech=exact,mh,gauss&delta=0.001"
+     "&burn=5000&thin=20&m=100"),
+    ("Reimherr et al. Theorem 2 on the sphere: the sensitivity bound against swapped records",
+     "/Sensitivity?preset=reimherr-theorem2&space=sphere"),
+    ("Reimherr et al. Figure 1 (SPD): utility of intrinsic against Euclidean Laplace",
+     "/Utility?preset=reimherr-fig1&space=spd"),
+    ("Reimherr et al. Figure 1 (sphere): the same comparison on S²",
+     "/Utility?preset=reimherr-fig1&space=sphere"),
+    ("Reimherr et al. supplement: Metropolis–Hastings with burn-in 10,000 and thinning 100",
+     "/Samplers?preset=reimherr-mh&space=sphere"),
+    ("Han et al. §6.1: DP-RGD for the SPD Fréchet mean at ε = 0.1, δ = 10⁻³",
+     "/Private_optimization?preset=han-frechet-mean"),
+)
+
+st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+
+intro, picture = st.columns([3, 1], gap="large", vertical_alignment="center")
+with intro:
+    st.title("Manifold Privacy Explorer")
+    st.markdown(
+        "Many statistics live on curved spaces: directions on a sphere, covariance matrices, hierarchies in "
+        "hyperbolic space, shapes. This tool shows how to publish such statistics with **differential privacy**, "
+        "adding noise that respects the geometry instead of pretending the space is flat. Every page runs the "
+        "papers' mechanisms live, so you can change ε, the sample size and the data and see what privacy costs."
+    )
+with picture:
+    st.image(str(LOGO), width=180, caption="Private releases scattered around a mean on the sphere")
+
+with st.expander("How differential privacy works here"):
+    st.markdown(
+        "A mechanism is **ε-differentially private** if replacing one person's record changes the probability of "
+        "any output by at most a factor $e^{\\varepsilon}$. For a mean $\\bar x$ on a manifold with geodesic "
+        "distance $\\rho$, the **Riemannian Laplace mechanism** (Reimherr, Bharath & Soto, 2021) releases one draw "
+        "from the density"
+    )
+    st.latex(r"p(x \mid \bar x) \;\propto\; \exp\!\left(-\frac{\rho(x, \bar x)}{\sigma}\right),"
+             r"\qquad \sigma = \frac{\Delta}{\varepsilon},")
+    st.markdown(
+        "taken with respect to the manifold's volume. The **sensitivity** $\\Delta$ bounds how far one record can "
+        "move the mean; for data in a ball $B_r(m_0)$ it is $\\Delta = 2r(2-h)/(nh)$, where $h \\le 1$ accounts "
+        "for positive curvature. Both $r$ and $m_0$ must be fixed in public before looking at the data. Smaller ε "
+        "or smaller n means a larger σ, and more noise."
+    )
+
+st.header("Pages")
+columns = st.columns(3)
+for i, (title, path, teaches) in enumerate(PAGES):
+    with columns[i % 3], st.container(border=True):
+        st.subheader(title)
+        st.markdown(teaches)
+        st.markdown(f"[Open the page →]({path})")
+
+st.header("Presets from the papers")
+st.markdown("Each link opens a page with a paper's settings already in place; change anything from there.")
+st.markdown("\n".join(f"- [{label}]({link})" for label, link in PRESETS))

@@ -1,0 +1,62 @@
+"""Private mean playground: release the Fréchet mean of a data set on a curved space privately and
+compare the Riemannian Laplace mechanism with its Euclidean and Gaussian alternatives."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui import playground, state
+from ui.downloads import download_row
+from ui.errors import shown_as_error
+
+LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
+
+st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(LOGO),
+                   layout="wide")
+st.title("Private mean playground")
+st.markdown(
+    "Pick a curved space and a data set, then release its **Fréchet mean** (the point minimising the sum of "
+    "squared geodesic distances) with differential privacy. Each mechanism is run many times on the same data, so "
+    "the clouds show how far a single private release typically lands from the true mean."
+)
+
+settings, keys = playground.sidebar()
+
+with st.spinner("Computing the mean and drawing the releases…"), shown_as_error("compute the private means"):
+    result = playground.private_means(settings)
+    fig = playground.figure(settings)
+
+playground.show_data_note(result)
+if not settings.mechanisms:
+    st.warning("No mechanism is selected: pick at least one under **Mechanisms to compare** in the sidebar.")
+
+view, numbers = st.columns([3, 2], gap="large")
+with view:
+    st.plotly_chart(fig, key="playground-chart", config={"displaylogo": False})
+    hidden = playground.hidden_releases(result)
+    caption = playground.CAPTIONS[settings.space]
+    if hidden:
+        caption += f" {hidden} releases lie more than {playground.POINCARE_MAX_DIST:g} from the mean and are not drawn."
+    st.caption(caption)
+    st.subheader("How far the releases land")
+    table = playground.error_table(result)
+    if table.empty:
+        st.caption("No releases to summarise.")
+    else:
+        st.dataframe(table, hide_index=True, key="playground-errors")
+        st.caption("Look at the geodesic error: the typical distance, along the manifold, from a release to the true "
+                   "Fréchet mean (Euclidean releases are projected back onto the sphere; on SPD only positive "
+                   "definite ones count). Ambient error is the straight-line distance in flat coordinates.")
+with numbers:
+    st.subheader("Noise scale")
+    playground.show_noise_scale(result, settings)
+    st.subheader("Assumptions checked")
+    playground.show_checks(result)
+    st.subheader("Privacy guarantees")
+    playground.show_guarantees(result)
+
+st.subheader("Downloads")
+download_row(f"playground-{settings.space}", fig=fig, data=playground.releases_table(result),
+             settings=state.settings(keys))
+if settings.space == "sphere":
+    playground.slides_button(settings)

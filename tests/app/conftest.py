@@ -1,0 +1,32 @@
+"""Shared AppTest helpers: absolute paths of the app's scripts and a runner that fails on exceptions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+HOME = ROOT / "app.py"
+PLAYGROUND = ROOT / "pages" / "1_Private_mean_playground.py"
+TIMEOUT = 30
+
+
+def run_page(path: Path, query_params: dict | None = None) -> AppTest:
+    """Run a page once (with optional URL query parameters) and assert it raised no exception."""
+    at = AppTest.from_file(str(path), default_timeout=TIMEOUT)
+    for key, value in (query_params or {}).items():
+        at.query_params[key] = value
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    """Fail with the exception messages if the last run raised."""
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def messages(at: AppTest, *kinds: str) -> list[str]:
+    """Texts of the error/warning/info/success boxes of the last run (default: errors and warnings)."""
+    return [element.value for kind in (kinds or ("error", "warning")) for element in getattr(at, kind)]

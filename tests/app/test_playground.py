@@ -1,0 +1,183 @@
+"""Private mean playground: defaults, every control, every space and data source, invalid inputs
+and the URL round trip, all through Streamlit's AppTest."""
+
+import json
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import PLAYGROUND, assert_clean, messages, run_page
+from ui import playground
+
+
+def _chart(at) -> dict:
+    """The spec of the first plotly chart (fails when there is none)."""
+    charts = at.get("plotly_chart")
+    assert charts, "the page shows no plotly chart"
+    return json.loads(charts[0].proto.spec)
+
+
+@pytest.fixture(scope="module")
+def defaults():
+    """The playground with its default settings, run once for the module."""
+    return run_page(PLAYGROUND)
+
+
+def test_defaults_render_a_chart_without_errors(defaults):
+    spec = _chart(defaults)
+    assert any(trace.get("type") == "scatter3d" for trace in spec["data"])
+    assert not defaults.error
+    assert defaults.selectbox(key="space").value == "sphere"
+    assert defaults.multiselect(key="mech").value == ["exact", "euclid"]
+    assert defaults.dataframe[0].value["Mechanism"].tolist() == ["Riemannian Laplace", "Euclidean Laplace"]
+    assert any(r"\Delta" in formula.value for formula in defaults.latex)
+    assert len(defaults.expander) == 2  # one privacy guarantee per mechanism
+
+
+def test_defaults_write_their_settings_into_the_url(defaults):
+    assert defaults.query_params["space"] == "sphere"
+    assert defaults.query_params["mech"] == "exact,euclid"
+    assert float(defaults.query_params["r"]) == pytest.approx(3.141592653589793 / 8)
+
+
+def test_cached_rerun_is_fast(defaults):
+    start = time.perf_counter()
+    defaults.run()
+    assert_clean(defaults)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_every_sidebar_control_rerenders():
+    at = run_page(PLAYGROUND)
+    steps = [
+        lambda: at.slider(key="eps").set_value(2.5),
+        lambda: at.slider(key="n").set_value(120),
+        lambda: at.slider(key="r").set_value(0.3),
+        lambda: at.slider(key="m").set_value(60),
+        lambda: at.number_input(key="seed").set_value(7),
+        lambda: at.selectbox(key="outside").select("clip"),
+        lambda: at.multiselect(key="mech").select("gauss"),
+        lambda: at.select_slider(key="delta").set_value(1e-5),
+        lambda: at.multiselect(key="mech").select("mh"),
+        lambda: at.slider(key="burn").set_value(300),
+        lambda: at.slider(key="thin").set_value(3),
+        lambda: at.toggle(key="adapt").set_value(False),
+        lambda: at.slider(key="step").set_value(0.05),
+        lambda: at.multiselect(key="mech").unselect("exact"),
+        lambda: at.multiselect(key="mech").unselect("euclid"),
+    ]
+    for step in steps:
+        step().run()
+        assert_clean(at)
+        _chart(at)
+    assert at.query_params["eps"] == "2.5"
+    assert at.query_params["mech"] == "gauss,mh"
+    assert at.query_params["delta"] == "1e-05"
+    assert at.query_params["step"] == "0.05"
+    assert at.dataframe[0].value["Mechanism"].tolist() == ["Riemannian Laplace (MH)", "Tangent Gaussian"]
+
+
+def test_every_space_and_data_source_rerenders():
+    at = run_page(PLAYGROUND)
+    for space, spec in playground.SPACES.items():
+        at.selectbox(key="space").select(space).run()
+        assert_clean(at)
+        assert at.multiselect(key="mech").options == [playground.MECHANISMS[m] for m in spec.mechanisms]
+        for source in spec.sources:
+            at.selectbox(key="source").select(source).run()
+            assert_clean(at)
+            _chart(at)
+        if space == "kendall":
+            at.slider(key="k").set_value(11).run()
+            assert_clean(at)
+            assert at.query_params["k"] == "11"
+
+
+def test_each_mechanism_alone_on_each_space():
+    at = run_page(PLAYGROUND)
+    for space, spec in playground.SPACES.items():
+        at.selectbox(key="space").select(space).run()
+        for mechanism in spec.mechanisms:
+            at.multiselect(key="mech").set_value([mechanism]).run()
+            assert_clean(at)
+            assert not at.error, messages(at, "error")
+            assert len(at.dataframe[0].value) == 1
+
+
+def test_airports_state_filter_and_real_data_notes():
+    at = run_page(PLAYGROUND, {"space": "sphere", "source": "airports"})
+    assert at.selectbox(key="state").value == "CA"
+    assert any("random sample of n" in text for text in messages(at, "info"))
+    at.selectbox(key="state").select("all").run()
+    assert_clean(at)
+    assert any("outside the ball" in text for text in messages(at, "error"))
+    at.selectbox(key="outside").select("drop").run()
+    assert_clean(at)
+    assert any("dropped" in text for text in messages(at, "warning"))
+
+
+def test_nothing_selected_warns():
+    at = run_page(PLAYGROUND, {"mech": ""})
+    assert any("No mechanism" in text for text in messages(at, "warning"))
+    _chart(at)
+
+
+@pytest.mark.parametrize("params, expected", [
+    ({"eps": "-1"}, "eps"),
+    ({"space": "nonsense"}, "space"),
+    ({"n": "lots"}, "n"),
+    ({"space": "kendall", "r": "2.0"}, "r"),
+    ({"mech": "exact,telepathy"}, "mech"),
+])
+def test_invalid_query_parameters_fall_back_with_a_warning(params, expected):
+    at = run_page(PLAYGROUND, params)
+    assert any(expected in text for text in messages(at, "warning"))
+    _chart(at)
+
+
+def test_radius_beyond_the_sphere_limit_is_an_error():
+    at = run_page(PLAYGROUND)
+    at.slider(key="r").set_value(1.0).run()
+    assert_clean(at)
+    errors = messages(at, "error")
+    assert any("curvature limit" in text for text in errors)
+    table = at.dataframe[0].value
+    assert table["Geodesic error"].tolist()[0] == "not released"
+    assert table["Mechanism"].tolist() == ["Riemannian Laplace", "Euclidean Laplace"]
+
+
+def test_hyperbolic_scale_beyond_normalisability_is_an_error():
+    at = run_page(PLAYGROUND, {"space": "hyperbolic", "n": "5", "eps": "0.1", "r": "2.0"})
+    errors = messages(at, "error")
+    assert any("not normalisable" in text for text in errors)
+    assert any("Riemannian Laplace not released" in text for text in errors)
+    _chart(at)
+
+
+def test_values_left_by_another_page_fall_back_to_defaults():
+    at = AppTest.from_file(str(PLAYGROUND), default_timeout=30)
+    at.session_state["space"] = "grassmann"
+    at.session_state["source"] = "iris"
+    at.session_state["mech"] = ["kng"]
+    at.run()
+    assert_clean(at)
+    assert at.selectbox(key="space").value == "sphere"
+    assert at.selectbox(key="source").value == "cap"
+    assert at.multiselect(key="mech").value == ["exact", "euclid"]
+    _chart(at)
+
+
+def test_query_parameters_round_trip():
+    at = run_page(PLAYGROUND, {"space": "spd", "eps": "2.5", "n": "40", "mech": "exact,gauss", "seed": "3"})
+    assert at.selectbox(key="space").value == "spd"
+    assert at.slider(key="eps").value == 2.5
+    assert at.slider(key="n").value == 40
+    assert at.multiselect(key="mech").value == ["exact", "gauss"]
+    assert at.number_input(key="seed").value == 3
+    at.slider(key="n").set_value(150).run()
+    assert_clean(at)
+    assert at.query_params["n"] == "150"
+    assert at.query_params["eps"] == "2.5"
+    assert at.query_params["space"] == "spd"
+    assert at.query_params["seed"] == "3"
