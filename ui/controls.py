@@ -50,3 +50,9 @@ def seed(key: str = "seed", default: int = 0) -> int:
     state.init(key, default)
     return int(st.sidebar.number_input("Random seed", min_value=0, max_value=2**31 - 1, step=1, key=key,
                                        help="Same seed, same data and releases: copy the address to share the view."))
+
+
+def toggle(label: str, key: str, *, default: bool, help: str) -> bool:
+    """A sidebar on/off switch bound to the URL parameter ``key`` (``true``/``false``)."""
+    state.init(key, default)
+    return st.sidebar.toggle(label, key=key, help=help)

@@ -1,0 +1,131 @@
+"""Utility page: defaults, every control, invalid addresses, the URL round trip and the Figure 1
+preset (AppTest)."""
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from engine.experiments import reimherr_fig1
+from tests.app.conftest import ROOT, assert_clean, messages, run_page
+from ui import utility
+
+PAGE = ROOT / "pages" / "3_Utility.py"
+
+
+@pytest.fixture(scope="module")
+def defaults():
+    return run_page(PAGE)
+
+
+def test_defaults_render_charts_and_tables_without_messages(defaults):
+    charts = defaults.get("plotly_chart")
+    assert len(charts) == 3  # error against n, against ε, scaling check (no SPD share on the sphere)
+    names = {trace.get("name") for trace in json.loads(charts[0].proto.spec)["data"]}
+    assert {"Riemannian Laplace", "Euclidean Laplace", utility.BOUND_NAME} <= names
+    assert not messages(defaults)
+    assert len(defaults.dataframe) == 2  # noise reduction per n, budget planner
+    reduction = defaults.dataframe[0].value
+    assert list(reduction["n"]) == list(utility.N_GRIDS["quick"])
+    assert reduction["noise reduction (%)"].notna().all()
+
+
+def test_planner_recovers_the_exact_euclidean_constant(defaults):
+    planner = defaults.dataframe[1].value.set_index("mechanism")
+    exact = utility.euclidean_constant("sphere", np.pi / 8)
+    assert planner.loc["Euclidean Laplace", "fitted c"] == pytest.approx(exact, rel=0.1)
+    assert planner.loc["Euclidean Laplace", "fitted exponent α"] == pytest.approx(1.0, abs=0.1)
+
+
+def test_defaults_write_their_settings_into_the_url(defaults):
+    assert defaults.query_params["space"] == "sphere"
+    assert defaults.query_params["ngrid"] == "quick"
+    assert defaults.query_params["eps"] == "1.0"
+
+
+def test_cached_rerun_is_fast(defaults):
+    start = time.perf_counter()
+    defaults.run()
+    assert_clean(defaults)
+    assert time.perf_counter() - start < 1.5
+
+
+def test_every_control_rerenders():
+    at = run_page(PAGE, {"reps": "20"})
+    steps = [
+        lambda: at.slider(key="reps").set_value(30),
+        lambda: at.slider(key="r_sphere").set_value(0.5),
+        lambda: at.selectbox(key="sconst").select("theorem"),
+        lambda: at.slider(key="eps").set_value(0.5),
+        lambda: at.slider(key="n").set_value(100),
+        lambda: at.number_input(key="seed").set_value(1),
+        lambda: at.toggle(key="log").set_value(False),
+        lambda: at.slider(key="target").set_value(0.2),
+        lambda: at.selectbox(key="solve").select("n"),
+        lambda: at.selectbox(key="ngrid").select("paper"),
+        lambda: at.selectbox(key="ngrid").select("quick"),  # keeps the SPD steps below quick
+        lambda: at.selectbox(key="space").select("spd"),
+        lambda: at.slider(key="r_spd").set_value(1.0),
+    ]
+    for step in steps:
+        step().run()
+        assert_clean(at)
+        assert len(at.get("plotly_chart")) >= 3
+    assert len(at.get("plotly_chart")) == 4  # SPD adds the non-positive-definite share
+    assert at.query_params["solve"] == "n"
+    assert at.query_params["target"] == "0.2"
+    assert at.query_params["r_spd"] == "1.0"
+
+
+@pytest.mark.parametrize(("params", "expected"), [
+    ({"eps": "-1"}, "eps"),
+    ({"space": "nonsense"}, "space"),
+    ({"space": "spd", "r_spd": "0.1", "reps": "20"}, "r_spd"),
+    ({"ngrid": "huge"}, "ngrid"),
+    ({"preset": "nonsense"}, "preset"),
+    ({"r_sphere": "1.0"}, "π/(4√κ)"),
+    ({"r_sphere": "1.0", "sconst": "theorem"}, "Cannot calibrate the noise"),
+    ({"space": "spd", "eps": "0.05", "reps": "20"}, "not normalisable"),
+])
+def test_invalid_addresses_show_a_reason_instead_of_failing(params, expected):
+    at = run_page(PAGE, params)
+    found = messages(at)
+    assert any(expected in text for text in found), found
+
+
+def test_query_params_round_trip():
+    params = {"space": "spd", "r_spd": "2.0", "ngrid": "quick", "eps": "2.0", "n": "80", "reps": "30",
+              "seed": "5", "log": "false", "target": "0.1", "solve": "n"}
+    at = run_page(PAGE, params)
+    assert not messages(at)
+    assert at.selectbox(key="space").value == "spd"
+    assert at.slider(key="r_spd").value == pytest.approx(2.0)
+    assert at.slider(key="eps").value == pytest.approx(2.0)
+    assert at.slider(key="n").value == 80
+    assert at.selectbox(key="solve").value == "n"
+    assert {key: at.query_params[key] for key in params} == params
+
+
+def test_preset_holds_the_figure1_settings():
+    preset = utility.PRESETS["reimherr-fig1"]
+    assert utility.N_GRIDS[preset["ngrid"]] == tuple(reimherr_fig1.DEFAULT_NS)
+    assert utility.N_GRIDS[preset["ngrid"]][0] == 10 and utility.N_GRIDS[preset["ngrid"]][-1] == 300
+    assert preset["eps"] == 1.0 and preset["r_spd"] == 1.5 and preset["r_sphere"] == pytest.approx(np.pi / 8)
+    assert preset["sconst"] == "empirical" and preset["reps"] == 200
+
+
+def test_preset_in_the_address_opens_figure1():
+    at = run_page(PAGE, {"preset": "reimherr-fig1", "reps": "20"})  # an explicit value wins over the preset
+    assert at.selectbox(key="space").value == "spd"
+    assert at.slider(key="r_spd").value == pytest.approx(1.5)
+    assert at.selectbox(key="ngrid").value == "paper"
+    assert at.slider(key="eps").value == pytest.approx(1.0)
+    assert at.slider(key="reps").value == 20
+    assert "preset" not in at.query_params and at.query_params["ngrid"] == "paper"
+    assert any("Figure 1" in text for text in messages(at, "info"))
+    assert list(at.dataframe[0].value["n"]) == list(reimherr_fig1.DEFAULT_NS)
+    at.selectbox(key="space").select("sphere").run()
+    assert_clean(at)
+    assert at.slider(key="r_sphere").value == pytest.approx(np.pi / 8)
+    assert at.selectbox(key="sconst").value == "empirical"

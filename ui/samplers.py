@@ -1,0 +1,200 @@
+"""Cached computation and figures of the Samplers page: exact against Metropolis–Hastings Laplace draws.
+
+Both samplers target the Riemannian Laplace law ∝ exp(−ρ(x, η)/σ) around the space's origin η.
+The exact sampler draws the radius ρ from its exact law and the direction uniformly
+(``engine.mechanisms``); the random-walk MH sampler of the papers runs ``chains`` chains from η
+(``engine.mechanisms.laplace_mh``). Their radii are compared with the exact radial density of
+``engine.experiments.sampler_check`` by the Kolmogorov–Smirnov distance.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from scipy import integrate, stats
+from scipy.special import gammaincinv
+
+from engine.experiments.sampler_check import SPACES as MANIFOLDS
+from engine.experiments.sampler_check import radial_density
+from engine.mechanisms import (effective_sample_size, laplace_mh, radial_law, riemannian_laplace, sample_eigenlog,
+                               sample_radius, scale_limit, spd_growth)
+from engine.viz.curves import histogram_with_density, trace_figure
+
+SPACES = {
+    "sphere": "Sphere S² (compact)",
+    "hyperbolic": "Hyperbolic plane H² (needs σ < 1)",
+    "spd": "SPD(2), affine-invariant (needs σ < √2)",
+    "kendall": f"Kendall shapes of {MANIFOLDS['kendall'].k} landmarks (compact)",
+}
+#: Volume density J(ρ) in geodesic polar coordinates, shown next to the radial law.
+JACOBIANS = {
+    "sphere": r"\sin\rho,\ \rho \in [0, \pi]",
+    "hyperbolic": r"\sinh\rho",
+    "spd": r"\rho \int_0^{2\pi} \sinh\!\big(\rho\,|\cos\varphi - \sin\varphi|/2\big)\,d\varphi",
+    "kendall": r"\sin^{2m-1}\rho\,\cos\rho,\ \rho \in [0, \pi/2],\ m = k - 2",
+}
+GRID_POINTS = 4001
+#: Distances beyond this overflow e^ρ in double precision (matrix entries on SPD, cosh ρ on H²).
+MAX_RADIUS = 700.0
+#: Tail mass of the radial law left beyond the density grid.
+TAIL = 1e-10
+#: Longest trace drawn; longer chains are shown every k-th step.
+TRACE_POINTS = 6000
+NEAR_LIMIT = {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100, "chains": 10}
+
+
+def apply_near_limit() -> None:
+    """Button callback: put the near-limit example's widget values into the session."""
+    for key, value in NEAR_LIMIT.items():
+        st.session_state[key] = value
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Radii and diagnostics of both samplers on one target.
+
+    ``mh_radii`` has shape ``(draws, chains)``; ``chain`` is the distance to the footpoint of the first
+    chain at every step (start included); ``grid``/``density`` describe the exact radial law.
+    """
+
+    exact_radii: np.ndarray
+    mh_radii: np.ndarray
+    chain: np.ndarray
+    grid: np.ndarray
+    density: np.ndarray
+    mean_radius: float
+    ks_exact: float
+    ks_mh: float
+    exact_per_second: float
+    mh_per_second: float
+    acceptance: float
+    ess: float
+    autocorrelation_time: float
+    step: float
+
+
+def _grid_end(space: str, sigma: float) -> float:
+    """End of the density grid: the support, or where the law's Gamma envelope leaves mass ``TAIL``."""
+    m = MANIFOLDS[space]
+    if space == "spd":
+        shape, rate = 3, 1.0 / sigma - spd_growth(2)
+    else:
+        law = radial_law(m)
+        if np.isfinite(law.support):
+            return float(law.support)
+        shape, rate = law.shape, 1.0 / sigma - law.growth
+    end = float(gammaincinv(shape, 1.0 - TAIL) / rate)
+    if end > MAX_RADIUS:
+        raise ValueError(
+            f"σ = {sigma:g} is too close to the normalisability limit {scale_limit(m):.4g} of {m.name}: the law "
+            f"reaches distances near {end:.0f}, where e^ρ overflows double precision. Lower σ a little")
+    return end
+
+
+def _exact_radii(space: str, sigma: float, size: int, rng) -> np.ndarray:
+    """Exact draws of ρ: the radial law itself (the exact sampler's radius)."""
+    if space == "spd":
+        return np.linalg.norm(sample_eigenlog(2, sigma, size, rng), axis=-1)
+    return sample_radius(radial_law(MANIFOLDS[space]), sigma, size, rng)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def compare(space: str, sigma: float, step: float | None, burn_in: int, thin: int, draws: int, chains: int,
+            seed: int) -> Comparison:
+    """Run both samplers for ``draws × chains`` draws each; ``step=None`` adapts the MH step.
+
+    Raises ``ValueError`` (from the engine) for a non-normalisable σ or a step beyond the injectivity
+    radius, and when σ is too close to the limit for double precision.
+    """
+    m = MANIFOLDS[space]
+    rng = np.random.default_rng(seed)
+    total = draws * chains
+    start = time.perf_counter()
+    riemannian_laplace(m, m.origin, sigma, size=total, rng=rng)
+    exact_seconds = time.perf_counter() - start
+    exact = _exact_radii(space, sigma, total, rng)
+    grid = np.linspace(0.0, _grid_end(space, sigma), GRID_POINTS)
+    density = radial_density(m, sigma, grid)
+    cdf = integrate.cumulative_trapezoid(density, grid, initial=0.0)
+    cdf /= cdf[-1]
+    start = time.perf_counter()
+    result = laplace_mh(m, np.broadcast_to(m.origin, (chains,) + m.point_shape), sigma, size=draws, rng=rng,
+                        step=step, burn_in=burn_in, thin=thin, keep_chain=True)
+    mh_seconds = time.perf_counter() - start
+    mh = result.chain[burn_in::thin]
+    if not np.all(np.isfinite(result.chain)):
+        raise ValueError(f"the MH chain on {m.name} went so far from the footpoint (σ = {sigma:g}) that its distances "
+                         f"overflow double precision; lower σ")
+
+    def exact_cdf(rho):
+        return np.interp(rho, grid, cdf)
+
+    return Comparison(
+        exact_radii=exact, mh_radii=mh, chain=result.chain[:, 0], grid=grid, density=density,
+        mean_radius=float(integrate.trapezoid(grid * density, grid)),
+        ks_exact=float(stats.kstest(exact, exact_cdf).statistic),
+        ks_mh=float(stats.kstest(mh.ravel(), exact_cdf).statistic),
+        exact_per_second=total / exact_seconds, mh_per_second=total / mh_seconds,
+        acceptance=float(np.mean(result.acceptance_rate)),
+        ess=float(np.sum(effective_sample_size(mh, axis=0))),
+        autocorrelation_time=float(np.mean(result.autocorrelation_time)),
+        step=float(np.mean(result.step)),
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def figures(space: str, sigma: float, step: float | None, burn_in: int, thin: int, draws: int, chains: int,
+            seed: int) -> dict:
+    """The page's figures and chart data for the arguments of ``compare`` (cached: building the trace
+    figure takes longer than the whole cached rerun may).
+
+    Returns ``{"exact": fig, "mh": fig, "trace": fig, "trace_data": DataFrame, "radii": DataFrame}``.
+    """
+    result = compare(space, sigma, step, burn_in, thin, draws, chains, seed)
+    exact, mh = histograms(result)
+    trace_fig, trace_data = trace(result, burn_in)
+    return {"exact": exact, "mh": mh, "trace": trace_fig, "trace_data": trace_data, "radii": radii_table(result)}
+
+
+def histograms(result: Comparison) -> tuple[go.Figure, go.Figure]:
+    """Radius histograms of the exact and the MH sampler against the exact density, on one x range."""
+    end = 1.05 * max(result.exact_radii.max(), result.mh_radii.max())
+    keep = result.grid <= end
+    grid, density = result.grid[keep], result.density[keep]
+    exact = histogram_with_density(result.exact_radii, grid, density, name="riemannian laplace",
+                                   x_title="distance to the footpoint ρ",
+                                   title=f"Exact sampler: KS distance {result.ks_exact:.3f}")
+    mh = histogram_with_density(result.mh_radii.ravel(), grid, density, name="riemannian laplace (mh)",
+                                x_title="distance to the footpoint ρ",
+                                title=f"Metropolis–Hastings: KS distance {result.ks_mh:.3f}")
+    top = 1.1 * max(max(trace.y.max() for trace in fig.data) for fig in (exact, mh))
+    for fig in (exact, mh):
+        fig.update_xaxes(range=[0, end])
+        fig.update_yaxes(range=[0, top])
+    return exact, mh
+
+
+def trace(result: Comparison, burn_in: int) -> tuple[go.Figure, pd.DataFrame]:
+    """Trace of the first chain's distance to the footpoint, burn-in shaded, exact mean radius dashed."""
+    stride = max(1, -(-len(result.chain) // TRACE_POINTS))
+    steps = np.arange(0, len(result.chain), stride)
+    data = pd.DataFrame({"iteration": steps, "ρ(x_t, η)": result.chain[steps]})
+    fig = trace_figure(data, value="ρ(x_t, η)", burn_in=burn_in, row_height=360)
+    fig.add_hline(y=result.mean_radius, line=dict(color="#000000", width=2, dash="dash"),
+                  annotation_text=f"exact mean E ρ = {result.mean_radius:.3g}", annotation_position="bottom right")
+    return fig, data
+
+
+def radii_table(result: Comparison) -> pd.DataFrame:
+    """Tidy radii of both samplers: sampler, chain, draw, rho (exact draws have no chain)."""
+    draws, chains = result.mh_radii.shape
+    mh = pd.DataFrame({"sampler": "metropolis-hastings", "chain": np.tile(np.arange(chains), draws),
+                       "draw": np.repeat(np.arange(draws), chains), "rho": result.mh_radii.ravel()})
+    exact = pd.DataFrame({"sampler": "exact", "chain": -1, "draw": np.arange(result.exact_radii.size),
+                          "rho": result.exact_radii})
+    return pd.concat([exact, mh], ignore_index=True)
