@@ -14,7 +14,7 @@ import streamlit as st
 
 from engine import bounds
 from engine.estimators import frechet_mean
-from engine.experiments.reimherr_fig1 import SpaceSetting
+from engine.experiments import reimherr_fig1
 from engine.manifolds import SPD, Sphere
 from engine.viz import palette
 from engine.viz.curves import band_figure
@@ -55,42 +55,21 @@ def manifold(space: str):
     return {"sphere": Sphere(2), "spd": SPD(2)}[space]
 
 
-def _adversarial_neighbours(m, radius: float, data: np.ndarray) -> np.ndarray:
-    """Move each data set's point farthest from m0 to the boundary point on the opposite side.
-
-    That changes one record by about 2r, the largest move a single record can make in B_r(m0).
-    """
-    m0 = m.origin
-    logs = m.log(m0, data)
-    radii = m.norm(m0, logs)
-    rows = np.arange(len(data))
-    far = np.argmax(radii, axis=1)
-    scale = np.maximum(radii[rows, far], 1e-12).reshape((-1,) + (1,) * m.point_ndim)
-    out = data.copy()
-    out[rows, far] = m.exp(m0, -BOUNDARY * radius * logs[rows, far] / scale)
-    return out
-
-
 @st.cache_data(max_entries=32, show_spinner=False)
 def neighbour_sensitivity(space: str, radius: float, n: int, reps: int, seed: int) -> pd.DataFrame:
     """ρ(x̄, x̄′) for ``reps`` pairs of neighbouring data sets of size ``n`` in B_r(m0).
 
     Returns a tidy frame: n, replicate, neighbour ("random replacement" replaces the first record
-    by a fresh draw; "adversarial replacement" see ``_adversarial_neighbours``), sensitivity.
+    by a fresh draw; "adversarial replacement" moves the outermost record to the opposite side of
+    the boundary, see ``engine.experiments.reimherr_fig1``), sensitivity.
     """
-    m = manifold(space)
+    setting = reimherr_fig1.SpaceSetting(space, manifold(space), radius)
     rng = np.random.default_rng([seed, n])
-    data = SpaceSetting(space, m, radius).sample(n + 1, reps, rng)
-    fresh, data = data[:, -1], data[:, :-1]
-    means = frechet_mean(m, data, tol=TOL).mean
-    random = data.copy()
-    random[:, 0] = fresh
-    frames = []
-    for kind, neighbours in (("random replacement", random),
-                             ("adversarial replacement", _adversarial_neighbours(m, radius, data))):
-        moved = m.dist(means, frechet_mean(m, neighbours, init=means, tol=TOL).mean)
-        frames.append(pd.DataFrame({"n": n, "replicate": np.arange(reps), "neighbour": kind, "sensitivity": moved}))
-    return pd.concat(frames, ignore_index=True)
+    data = setting.sample(n, reps, rng)
+    means = frechet_mean(setting.manifold, data, tol=TOL).mean
+    moved = reimherr_fig1.neighbour_sensitivities(setting, data, means, rng, tol=TOL)
+    return pd.concat([pd.DataFrame({"n": n, "replicate": np.arange(reps), "neighbour": f"{kind} replacement",
+                                    "sensitivity": values}) for kind, values in moved.items()], ignore_index=True)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -18,7 +18,7 @@ import streamlit as st
 from engine import bounds
 from engine.estimators import frechet_mean
 from engine.experiments import reimherr_fig1
-from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace, scale_limit
+from engine.mechanisms import scale_limit
 from engine.viz import palette
 from engine.viz.curves import band_figure
 from ui.sensitivity import PAPER_RADIUS, manifold
@@ -88,7 +88,8 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     se (ambient distance to the mean), share_off_manifold and share_se, rms_geodesic (√ mean ρ², intrinsic
     only) and sqrt_bound (√ of Theorem 3's bound on E ρ² at that σ, intrinsic only).
     """
-    m = manifold(space)
+    setting = reimherr_fig1.SpaceSetting(space, manifold(space), radius)
+    m = setting.manifold
     means = sample_means(space, radius, n, reps, seed)
     limit = scale_limit(m)
     r_e = float(bounds.ambient_radius(m.name, radius))
@@ -105,16 +106,11 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
                 row["status"] = f"σ = {sigma:.3g} ≥ {limit:.3g}: the Laplace law on {m.name} is not normalisable"
                 rows.append(row)
                 continue
-            if mechanism == "riemannian laplace":
-                release = riemannian_laplace(m, means, sigma, rng=rng)
-            else:
-                release = euclidean_laplace(m, means, sigma, rng=rng)
-            error = np.linalg.norm(m.to_ambient(release) - m.to_ambient(means), axis=-1)
+            release, error, off = reimherr_fig1.release_errors(setting, means, mechanism, sigma, rng)
             if not np.all(np.isfinite(error)):
                 row["status"] = f"σ = {sigma:.3g} is so close to the limit {limit:.3g} that releases overflow"
                 rows.append(row)
                 continue
-            off = off_manifold(m, release)
             row.update(mean_error=error.mean(), se=error.std(ddof=1) / np.sqrt(reps),
                        share_off_manifold=off.mean(), share_se=np.sqrt(off.mean() * (1 - off.mean()) / reps))
             if mechanism == "riemannian laplace":

@@ -46,7 +46,7 @@ class SpaceSetting:
 SETTINGS = (SpaceSetting("spd", SPD(2), 1.5), SpaceSetting("sphere", Sphere(2), np.pi / 8))
 
 
-def _adversarial_neighbours(setting: SpaceSetting, data: np.ndarray) -> np.ndarray:
+def adversarial_neighbours(setting: SpaceSetting, data: np.ndarray) -> np.ndarray:
     """Replace each data set's outermost point by the boundary point on the opposite side of m0.
 
     That replacement moves one point by about 2r, the largest change a single record can make
@@ -65,10 +65,43 @@ def _adversarial_neighbours(setting: SpaceSetting, data: np.ndarray) -> np.ndarr
     return out
 
 
-def _random_neighbours(setting: SpaceSetting, data: np.ndarray, rng) -> np.ndarray:
+def random_neighbours(setting: SpaceSetting, data: np.ndarray, rng) -> np.ndarray:
+    """Replace each data set's first record by a fresh draw of the generator."""
     out = data.copy()
     out[:, 0] = setting.sample(1, len(data), rng)[:, 0]
     return out
+
+
+def neighbour_sensitivities(setting: SpaceSetting, data: np.ndarray, means: np.ndarray, rng, *,
+                            tol: float = 1e-5) -> dict[str, np.ndarray]:
+    """ρ(x̄, x̄′) per data set ``(reps,)`` for a random and an adversarial replacement of one record.
+
+    ``data`` is ``(reps, n, *point_shape)`` and ``means`` their Fréchet means; the neighbours' means
+    start from ``means`` (they are close), which saves most iterations.
+    """
+    m = setting.manifold
+    out = {}
+    for kind, neighbours in (("random", random_neighbours(setting, data, rng)),
+                             ("adversarial", adversarial_neighbours(setting, data))):
+        out[kind] = m.dist(means, frechet_mean(m, neighbours, init=means, tol=tol).mean)
+    return out
+
+
+def release_errors(setting: SpaceSetting, means: np.ndarray, mechanism: str, sigma: float, rng):
+    """One release per mean by ``mechanism`` ("riemannian laplace" | "euclidean laplace") at scale σ.
+
+    Returns the releases, their Euclidean distance to the mean in ambient coordinates (the paper's
+    metric, ``(reps,)``) and the mask of releases off the manifold.
+    """
+    m = setting.manifold
+    if mechanism == "riemannian laplace":
+        release = riemannian_laplace(m, means, sigma, rng=rng)
+    elif mechanism == "euclidean laplace":
+        release = euclidean_laplace(m, means, sigma, rng=rng)
+    else:
+        raise ValueError(f"mechanism must be 'riemannian laplace' or 'euclidean laplace', got {mechanism!r}")
+    error = np.linalg.norm(m.to_ambient(release) - m.to_ambient(means), axis=-1)
+    return release, error, off_manifold(m, release)
 
 
 def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
@@ -110,21 +143,14 @@ def run(*, reps: int = 1000, seed: int = 0, ns=DEFAULT_NS, epsilon: float = 1.0,
             data = setting.sample(n, reps, rng)
             means = frechet_mean(m, data).mean
             bound = float(bounds.frechet_mean_sensitivity(n, setting.radius, m.kappa_max))
-            for kind, neighbours in (("random", _random_neighbours(setting, data, rng)),
-                                     ("adversarial", _adversarial_neighbours(setting, data))):
-                moved = m.dist(means, frechet_mean(m, neighbours, init=means).mean)
+            for kind, moved in neighbour_sensitivities(setting, data, means, rng).items():
                 sens_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": np.arange(reps),
                                                "neighbour": kind, "sensitivity": moved, "bound": bound}))
             sigma = constant / n / epsilon
             sigma_e = float(bounds.ambient_sensitivity(n, r_ambient)) / epsilon
-            releases = {
-                "riemannian laplace": riemannian_laplace(m, means, sigma, rng=rng),
-                "euclidean laplace": euclidean_laplace(m, means, sigma_e, rng=rng),
-            }
             errors = {}
-            for mechanism, release in releases.items():
-                err = np.linalg.norm(m.to_ambient(release) - m.to_ambient(means), axis=-1)
-                off = off_manifold(m, release)
+            for mechanism, scale in (("riemannian laplace", sigma), ("euclidean laplace", sigma_e)):
+                _, err, off = release_errors(setting, means, mechanism, scale, rng)
                 errors[mechanism] = err
                 util_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": np.arange(reps),
                                                "mechanism": mechanism, "euclidean_error": err,
@@ -132,7 +158,7 @@ def run(*, reps: int = 1000, seed: int = 0, ns=DEFAULT_NS, epsilon: float = 1.0,
                 summary_rows.append({"space": setting.key, "n": n, "mechanism": mechanism,
                                      "mean_error": err.mean(), "se": err.std(ddof=1) / np.sqrt(reps),
                                      "share_off_manifold": off.mean(),
-                                     "sigma": sigma if mechanism == "riemannian laplace" else sigma_e})
+                                     "sigma": scale})
             reduction = 100.0 * (1.0 - errors["riemannian laplace"].mean() / errors["euclidean laplace"].mean())
             for row in summary_rows[-2:]:
                 row["noise_reduction_pct"] = reduction
