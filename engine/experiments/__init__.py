@@ -13,6 +13,14 @@ STUDIES = {
                       "Figure 1 of Reimherr et al. 2021: sensitivity and utility on SPD(2) and S^2"),
     "sampler-check": ("engine.experiments.sampler_check",
                       "Exact vs Metropolis–Hastings Laplace samplers: KS distance and draws per second"),
+    "dp-rgd-eigenvector": ("engine.experiments.dp_rgd_eigenvector",
+                           "Han et al.: private principal eigenvector on the sphere, excess risk against ε"),
+    "dp-rgd-frechet": ("engine.experiments.dp_rgd_frechet",
+                       "Han et al.: private Fréchet mean on SPD (affine or Bures–Wasserstein), excess risk against n"),
+    "dp-rgd-hyperbolic": ("engine.experiments.dp_rgd_hyperbolic",
+                          "Han et al.: private structured prediction on the Poincaré disk"),
+    "dp-rgd-matrix-completion": ("engine.experiments.dp_rgd_matrix_completion",
+                                 "Han et al.: private low-rank matrix completion on the Grassmannian"),
 }
 
 

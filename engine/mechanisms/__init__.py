@@ -5,6 +5,7 @@ approximate; every mechanism class validates eagerly and states its guarantee th
 ``privacy_guarantee()``.
 """
 
+from engine.mechanisms.dp_rgd import DPRGD, DPRGDResult
 from engine.mechanisms.gaussian import (
     TangentGaussian,
     analytic_gaussian_sigma,
@@ -29,6 +30,8 @@ from engine.mechanisms.radial import RadialLaw, sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog, spd_growth
 
 __all__ = [
+    "DPRGD",
+    "DPRGDResult",
     "EuclideanLaplace",
     "MHResult",
     "PrivacyGuarantee",
