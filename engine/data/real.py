@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 import pandas as pd
-from sklearn import datasets as sk_datasets
 from vega_datasets import local_data
 
 from engine.data._common import HYPERBOLIC_MAX_RADIUS
@@ -139,7 +138,7 @@ def image_covariances(image="china", *, features="intensity-gradient", patch=32,
     patch = check_int("patch", patch, minimum=2)
     ridge = check_nonnegative("ridge", ridge)
     radius = None if radius is None else check_positive("radius", radius)
-    pixels = sk_datasets.load_sample_image(f"{image}.jpg").astype(float) / 255.0
+    pixels = _sklearn_datasets().load_sample_image(f"{image}.jpg").astype(float) / 255.0
     height, width = pixels.shape[0] // patch, pixels.shape[1] // patch
     if height == 0 or width == 0:
         raise ValueError(f"patch must be at most the image side {min(pixels.shape[:2])}, got {patch!r}")
@@ -285,12 +284,16 @@ def _sarkar_points(parent: np.ndarray, depth: np.ndarray, tau: float) -> np.ndar
 
 # ----- Gr(d, p): feature matrices ---------------------------------------------------------------
 
-_FEATURE_LOADERS = {
-    "iris": sk_datasets.load_iris,
-    "wine": sk_datasets.load_wine,
-    "digits": sk_datasets.load_digits,
-    "breast_cancer": sk_datasets.load_breast_cancer,
-}
+_FEATURE_LOADERS = {"iris": "load_iris", "wine": "load_wine", "digits": "load_digits",
+                    "breast_cancer": "load_breast_cancer"}
+
+
+def _sklearn_datasets():
+    """scikit-learn's data sets module, imported on first use (the import takes ~3 s, which every
+    page of the app would otherwise pay at start-up)."""
+    from sklearn import datasets
+
+    return datasets
 
 
 def load_feature_matrix(name="wine", *, spectral_normalize=False) -> np.ndarray:
@@ -314,7 +317,7 @@ def load_feature_matrix(name="wine", *, spectral_normalize=False) -> np.ndarray:
     """
     if name not in _FEATURE_LOADERS:
         raise ValueError(f"name must be one of {sorted(_FEATURE_LOADERS)}, got {name!r}")
-    x = _FEATURE_LOADERS[name](return_X_y=True)[0].astype(float)
+    x = getattr(_sklearn_datasets(), _FEATURE_LOADERS[name])(return_X_y=True)[0].astype(float)
     std = x.std(axis=0)
     z = (x - x.mean(axis=0)) / np.where(std > 0, std, 1.0)
     if spectral_normalize:

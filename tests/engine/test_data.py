@@ -393,3 +393,14 @@ def test_same_seed_same_data_different_seed_different_data(name):
     np.testing.assert_array_equal(a, b)
     assert not np.allclose(a, c)
     np.testing.assert_array_equal(draw(np.random.default_rng(5)), draw(np.random.default_rng(5)))
+
+
+@pytest.mark.parametrize("k, df", [(2, 2.0), (3, 3.5)])
+def test_bartlett_wishart_matches_the_exact_law(k, df):
+    """tr X for X ~ W(I/k, df) is χ²(k·df)/k; the (0, 0) entry is χ²(df)/k (KS against both)."""
+    from engine.data.spd import wishart_identity
+
+    x = wishart_identity(20_000, k, df, np.random.default_rng(11))
+    assert stats.kstest(np.trace(x, axis1=1, axis2=2) * k, stats.chi2(k * df).cdf).pvalue > 1e-3
+    assert stats.kstest(x[:, 0, 0] * k, stats.chi2(df).cdf).pvalue > 1e-3
+    assert stats.kstest(x[:, 0, 0] * k, stats.chi2(df + 1).cdf).pvalue < 1e-6
