@@ -26,10 +26,16 @@ def space(key: str = "space", default: str = "sphere", options: dict = SPACES) -
 
 
 def slider(label: str, key: str, *, min_value, max_value, default, step, help: str, fmt: str | None = None):
-    """A sidebar slider bound to the URL; a URL value outside the range falls back to ``default``."""
+    """A sidebar slider bound to the URL; a value outside the range falls back to ``default``.
+
+    Only a value that came from the address is reported: one left in the session by another page
+    (same key, other range) is reset silently.
+    """
+    from_address = key not in st.session_state and key in st.query_params
     value = state.init(key, default)
     if not min_value <= value <= max_value:
-        st.warning(f"Ignored {key}={value!r} from the address: it must lie in [{min_value}, {max_value}].")
+        if from_address:
+            st.warning(f"Ignored {key}={value!r} from the address: it must lie in [{min_value}, {max_value}].")
         st.session_state[key] = default
     return st.sidebar.slider(label, min_value=min_value, max_value=max_value, step=step, key=key,
                              help=help, format=fmt)

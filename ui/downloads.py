@@ -1,40 +1,46 @@
-"""Download buttons under each chart: data (CSV), figure (HTML, PNG where Chromium is present),
-settings (JSON that reproduces the view from the command line)."""
+"""Download buttons under each chart: data (CSV), figure (HTML; PNG where Chromium is present),
+settings (JSON). Files are built only when a button is clicked (deferred downloads), so a rerun
+never pays for a 5 MB offline HTML page or a 3 s PNG render."""
 
 from __future__ import annotations
 
 import json
-import shutil
+from functools import partial
 
 import pandas as pd
 import streamlit as st
 
-from engine.viz.export import figure_to_html, figure_to_png
+from engine.viz.export import figure_to_html, figure_to_png, png_export_available
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _png(fig_json: str) -> bytes:
-    import plotly.io as pio
+def _settings_help(study: str | None) -> str:
+    if study:
+        return f"Reproduce from the command line: `python -m engine.experiments {study} --settings FILE`."
+    return "The page's settings; the same values as URL parameters reopen this view."
 
-    return figure_to_png(pio.from_json(fig_json))
 
+def download_row(name: str, *, fig=None, data: pd.DataFrame | None = None, settings: dict | None = None,
+                 study: str | None = None) -> None:
+    """One row of download buttons with stable keys derived from ``name``.
 
-def download_row(name: str, *, fig=None, data: pd.DataFrame | None = None, settings: dict | None = None) -> None:
-    """One row of download buttons with stable keys derived from ``name``."""
+    ``study`` names the ``engine.experiments`` study the settings belong to, if any; it is written
+    into the JSON so the command line can run it.
+    """
     cols = st.columns(4)
     if data is not None:
-        cols[0].download_button("Data (CSV)", data.to_csv(index=False).encode(), f"{name}.csv", "text/csv",
-                                key=f"dl-csv-{name}", help="The numbers behind this chart.")
+        cols[0].download_button("Data (CSV)", partial(data.to_csv, index=False), f"{name}.csv", "text/csv",
+                                key=f"dl-csv-{name}", on_click="ignore", help="The numbers behind this chart.")
     if fig is not None:
-        cols[1].download_button("Figure (HTML)", figure_to_html(fig).encode(), f"{name}.html", "text/html",
-                                key=f"dl-html-{name}", help="Interactive figure that opens offline in any browser.")
-        if shutil.which("chromium") is None:
-            cols[2].button("Figure (PNG)", key=f"dl-png-{name}", disabled=True,
-                           help="PNG export needs Debian's chromium package, which this machine lacks.")
-        elif cols[2].toggle("Prepare PNG", key=f"png-{name}", help="Renders a 2× PNG with kaleido (about 3 s)."):
-            cols[2].download_button("Figure (PNG)", _png(fig.to_json()), f"{name}.png", "image/png",
-                                    key=f"dl-png-{name}")
+        cols[1].download_button("Figure (HTML)", partial(figure_to_html, fig), f"{name}.html", "text/html",
+                                key=f"dl-html-{name}", on_click="ignore",
+                                help="Interactive figure that opens offline in any browser.")
+        available, reason = png_export_available()
+        cols[2].download_button("Figure (PNG)", partial(figure_to_png, fig) if available else b"", f"{name}.png",
+                                "image/png", key=f"dl-png-{name}", on_click="ignore", disabled=not available,
+                                help="A 2× PNG for slides, rendered by kaleido in Chromium (about 3 s)."
+                                if available else f"PNG export is unavailable here: {reason}")
     if settings is not None:
-        cols[3].download_button("Settings (JSON)", json.dumps(settings, indent=2, default=str).encode(),
-                                f"{name}-settings.json", "application/json", key=f"dl-json-{name}",
-                                help="Run `python -m engine.experiments NAME --settings FILE` to reproduce.")
+        payload = {"study": study, **settings} if study else settings
+        cols[3].download_button("Settings (JSON)", json.dumps(payload, indent=2, default=str), f"{name}-settings.json",
+                                "application/json", key=f"dl-json-{name}", on_click="ignore",
+                                help=_settings_help(study))
