@@ -90,6 +90,54 @@ def frechet_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
     return 2.0 * r * (2.0 - h) / (n * h)
 
 
+def log_lipschitz(radius, kappa_max) -> np.ndarray:
+    """Lipschitz constant L of log_{m0} on B_r(m0): ‖log_{m0}x − log_{m0}y‖ ≤ L·ρ(x, y) (broadcasts).
+
+    L = √κ r / sin(√κ r) for κ = κ_max > 0 and L = 1 for κ ≤ 0.
+
+    Derivation: write x = Exp_{m0}(v) with ‖v‖ = ρ ≤ r. By the Gauss lemma dExp_{m0} at v keeps the
+    length of the radial direction, and by the Rauch comparison theorem (do Carmo 1992, *Riemannian
+    Geometry*, ch. 10) it shrinks directions orthogonal to v by at least sn_κ(ρ)/ρ = sin(√κ ρ)/(√κ ρ)
+    when the sectional curvature is ≤ κ (κ > 0, ρ < π/√κ), and not at all when κ ≤ 0. So the
+    differential of log_{m0} = Exp_{m0}⁻¹ has operator norm ≤ √κ ρ/sin(√κ ρ) ≤ √κ r/sin(√κ r) (the
+    ratio increases with ρ), respectively ≤ 1. When B_r(m0) is geodesically convex, the minimising
+    geodesic from x to y stays in it and integrating this bound along it gives L. On S² (κ = 1) L
+    is attained: two boundary points a small angle apart, orthogonally to the radius, have
+    ‖log x − log y‖/ρ(x, y) → r/sin r.
+
+    It turns Theorem 2's bound on ρ(x̄, x̄′) into a sensitivity of the tangent-space query
+    log_{m0}(x̄) (``tangent_mean_sensitivity``).
+
+    Valid for r < ½·min{inj, π/√κ} (where the ball is convex, ``check_radius(purpose="mean")``); the
+    curvature part √κ r < π/2 is checked here (``ValueError`` beyond it), the injectivity radius
+    is the caller's.
+    """
+    r = np.asarray(radius, dtype=float)
+    if np.any(r < 0):
+        raise ValueError(f"radius must be >= 0, got {radius}")
+    t = r * np.sqrt(np.maximum(np.asarray(kappa_max, dtype=float), 0.0))
+    if np.any(t >= np.pi / 2):
+        raise ValueError(
+            f"radius {radius} is at or beyond π/(2√κ) for κ = {kappa_max}: B_r(m0) is not convex and the "
+            f"Lipschitz bound of log_m0 does not apply"
+        )
+    # t / sin(t) -> 1 as t -> 0; the where avoids 0/0 for κ ≤ 0 or r = 0.
+    safe_t = np.where(t > 0, t, 1.0)
+    return np.where(t > 0, safe_t / np.sin(safe_t), 1.0)
+
+
+def tangent_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
+    """Sensitivity Δ_T = Δ·L of the tangent-space query log_{m0}(x̄) for data in B_r(m0).
+
+    The Fréchet means x̄, x̄′ of neighbouring data sets lie in the convex ball B_r(m0), so
+    ‖log_{m0}x̄ − log_{m0}x̄′‖ ≤ L·ρ(x̄, x̄′) ≤ L·Δ with Δ from Theorem 2
+    (``frechet_mean_sensitivity``) and L from ``log_lipschitz``. This is the Δ of the tangent
+    Gaussian mechanism with the public base point m0 (Han, Mishra, Jawanpuria & Gao, Proposition 2).
+    Valid where Theorem 2 is (r < r*); ``ValueError`` beyond it.
+    """
+    return frechet_mean_sensitivity(n, radius, kappa_max) * log_lipschitz(radius, kappa_max)
+
+
 def ambient_radius(manifold_name: str, radius) -> np.ndarray:
     """Radius r_E of the smallest ambient ball containing the geodesic ball B_r(m0).
 

@@ -77,9 +77,14 @@ def streamlit_server(timeout: float = 60.0):
             proc.kill()
 
 
-# A short fingerprint of the data of every plotly chart on the page (changes when a chart updates).
-_SIGNATURE = """Array.from(document.querySelectorAll('.js-plotly-plot'))
-    .map(el => JSON.stringify((el.data || []).map(t => [t.name, t.x, t.y, t.z])).slice(0, 4000)).join('|')"""
+# A fingerprint of the data of every plotly chart on the page (changes when any trace changes):
+# a 32-bit rolling hash of the full JSON, since a prefix would only see the first (static) traces.
+_SIGNATURE = """Array.from(document.querySelectorAll('.js-plotly-plot')).map(el => {
+    const text = JSON.stringify((el.data || []).map(t => [t.name, t.x, t.y, t.z]));
+    let h = 0;
+    for (let i = 0; i < text.length; i++) { h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0; }
+    return text.length + ':' + h;
+}).join('|')"""
 _IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 
 
@@ -97,5 +102,5 @@ def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> Non
 
 def wait_for_chart_change(page, before: str, timeout_ms: float = 30_000) -> None:
     """Wait (retrying) until the charts' fingerprint differs from ``before`` and the script is idle."""
-    page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms)
+    page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms, polling=250)
     page.wait_for_function(_IDLE, timeout=timeout_ms)

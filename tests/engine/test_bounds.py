@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from engine import bounds
+from engine.data import hyperbolic_ball, sphere_ball
 from engine.manifolds import Euclidean, Hyperbolic, Kendall, Sphere
 
 
@@ -88,3 +89,51 @@ def test_ambient_inflation_factor_by_simulation():
     intrinsic = rng.gamma(d, 1.0, size=200_000)
     ratio = (ambient[:, :d] ** 2).sum(1).mean() / (intrinsic**2).mean()
     assert ratio == pytest.approx(bounds.ambient_inflation_factor(d, big_d), rel=0.02)
+
+
+def _log_stretch(manifold, m0, points) -> np.ndarray:
+    """‖log_m0 x − log_m0 y‖ / ρ(x, y) over all pairs of distinct ``points``."""
+    logs = manifold.log(m0, points)
+    gap = manifold.norm(m0, logs[:, None] - logs[None, :])
+    dist = manifold.dist(points[:, None], points[None, :])
+    distinct = dist > 1e-9
+    return gap[distinct] / dist[distinct]
+
+
+@pytest.mark.parametrize("r", [np.pi / 8, 0.6, 1.2])
+def test_log_lipschitz_by_brute_force_on_the_sphere(r):
+    """Over pairs in B_r(m0) on S² the stretch of log_m0 stays below L = r/sin r and reaches it for
+    nearby points on the boundary."""
+    sphere = Sphere(2)
+    boundary = sphere.polar_point(r, np.linspace(0, 2 * np.pi, 400, endpoint=False))
+    inside = sphere_ball(300, r, rng=0)
+    stretch = _log_stretch(sphere, sphere.origin, np.concatenate([boundary, inside]))
+    lipschitz = bounds.log_lipschitz(r, 1.0)
+    assert lipschitz == pytest.approx(r / np.sin(r))
+    assert stretch.max() <= lipschitz * (1 + 1e-9)
+    assert _log_stretch(sphere, sphere.origin, boundary).max() == pytest.approx(lipschitz, rel=1e-4)
+
+
+def test_log_lipschitz_is_one_without_positive_curvature():
+    h2 = Hyperbolic(2)
+    boundary = h2.exp(h2.origin, 2.0 * h2.random_unit_tangent(np.broadcast_to(h2.origin, (100, 3)), rng=2))
+    points = np.concatenate([hyperbolic_ball(300, 2.0, rng=1), boundary])
+    assert _log_stretch(h2, h2.origin, points).max() <= 1 + 1e-9
+    np.testing.assert_allclose(bounds.log_lipschitz([0.5, 2.0], [0.0, -1.0]), 1.0)
+    assert bounds.log_lipschitz(0.0, 1.0) == 1.0
+
+
+def test_log_lipschitz_refuses_a_ball_that_is_not_convex():
+    with pytest.raises(ValueError, match="not convex"):
+        bounds.log_lipschitz(np.pi / 2, 1.0)
+    with pytest.raises(ValueError, match="radius"):
+        bounds.log_lipschitz(-0.1, 1.0)
+
+
+def test_tangent_mean_sensitivity_is_theorem2_times_lipschitz():
+    r = np.pi / 8
+    expected = bounds.frechet_mean_sensitivity(10, r, 1.0) * r / np.sin(r)
+    assert bounds.tangent_mean_sensitivity(10, r, 1.0) == pytest.approx(expected)
+    assert bounds.tangent_mean_sensitivity(20, 1.0, -1.0) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="Theorem 2"):
+        bounds.tangent_mean_sensitivity(10, np.pi / 4 + 0.01, 1.0)

@@ -1,0 +1,40 @@
+"""Private mean playground: the sidebar, the one cached computation and its views.
+
+``controls.sidebar`` turns the widgets into ``Settings``; ``compute.private_means`` samples the
+data, computes the Fréchet mean, calibrates each mechanism from public parameters only and draws
+the releases (``data``, ``releases`` and ``checks`` hold its parts); ``views`` and ``slides`` turn
+the result into figures, tables and boxes. The names the page uses are re-exported here.
+"""
+
+from ui.playground.compute import private_means
+from ui.playground.controls import sidebar
+from ui.playground.slides import slides_button
+from ui.playground.spaces import CAPTIONS, MECHANISMS, POINCARE_MAX_DIST, SPACES
+from ui.playground.views import (
+    error_table,
+    figure,
+    hidden_releases,
+    releases_table,
+    show_checks,
+    show_data_note,
+    show_guarantees,
+    show_noise_scale,
+)
+
+__all__ = [
+    "CAPTIONS",
+    "MECHANISMS",
+    "POINCARE_MAX_DIST",
+    "SPACES",
+    "error_table",
+    "figure",
+    "hidden_releases",
+    "private_means",
+    "releases_table",
+    "show_checks",
+    "show_data_note",
+    "show_guarantees",
+    "show_noise_scale",
+    "sidebar",
+    "slides_button",
+]

@@ -1,0 +1,149 @@
+"""The playground's sidebar: every widget, bound to the URL, turned into one ``Settings``."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.data import airport_states
+from ui import controls, state
+from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
+
+DEFAULTS = dict(k=8, region="CA", delta=1e-3, burn_in=1_000, thin=10, step=None)
+
+
+def _keep_valid(key: str, options, default) -> None:
+    """Replace a session value not among ``options`` (left over from another space or page).
+
+    A list keeps its valid items, or falls back to ``default`` when none is valid.
+    """
+    value = st.session_state.get(key)
+    if value is None:
+        return
+    if not isinstance(value, list):
+        if value not in options:
+            st.session_state[key] = default
+        return
+    valid = [item for item in value if item in options]
+    if len(valid) < len(value):
+        st.session_state[key] = valid or default
+
+
+def _reset_on_space_change(space: str, spec: SpaceSpec) -> None:
+    """When the space changes, its dependent controls go back to that space's defaults."""
+    previous = st.session_state.get("_playground_space")
+    if previous is not None and previous != space:
+        st.session_state["source"] = spec.default_source
+        st.session_state["r"] = spec.radius[2]
+        st.session_state["mech"] = list(spec.default_mechanisms)
+    st.session_state["_playground_space"] = space
+    _keep_valid("source", spec.sources, spec.default_source)
+    _keep_valid("mech", spec.mechanisms, list(spec.default_mechanisms))
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def _state_options() -> dict:
+    """URL value -> label for the airport state filter."""
+    return {"all": "All states and territories", **{code: code for code in airport_states()}}
+
+
+def _mechanism_select(spec: SpaceSpec) -> tuple[str, ...]:
+    """Multiselect of the space's mechanisms; the chosen keys in display order."""
+    state.init("mech", list(spec.default_mechanisms), options=list(spec.mechanisms))
+    chosen = st.sidebar.multiselect(
+        "Mechanisms to compare", list(spec.mechanisms), format_func=MECHANISMS.__getitem__, key="mech",
+        help="Riemannian Laplace: noise ∝ exp(−ρ/σ) along the manifold (exactly, or by the paper's random-walk "
+             "MCMC). Euclidean Laplace: ℓ2 Laplace noise in flat ambient coordinates, offered where the engine "
+             "knows an ambient radius (sphere, SPD). Tangent Gaussian: Gaussian noise in the tangent space at m₀ "
+             "(an (ε, δ) guarantee).",
+    )
+    return tuple(m for m in spec.mechanisms if m in chosen)
+
+
+def _delta_select() -> float:
+    """δ of the tangent Gaussian on a log-spaced slider."""
+    state.init("delta", DEFAULTS["delta"], options=list(DELTAS))
+    return float(st.sidebar.select_slider(
+        "δ of the tangent Gaussian", DELTAS, key="delta", format_func=lambda d: f"{d:g}",
+        help="The Gaussian mechanism is (ε, δ)-DP: with probability up to δ the ε bound may fail. "
+             "Keep δ well below 1/n.",
+    ))
+
+
+def _mh_controls() -> tuple[int, int, float | None, list[str]]:
+    """Burn-in, thinning and proposal radius (``None``: adaptive) of the MH chain, and their URL keys."""
+    burn_in = controls.slider(
+        "MH burn-in (steps)", "burn", min_value=100, max_value=10_000, default=DEFAULTS["burn_in"], step=100,
+        help="Steps discarded before the first release. The paper used 10,000; 1,000 keeps the playground fast.")
+    thin = controls.slider(
+        "MH thinning", "thin", min_value=1, max_value=100, default=DEFAULTS["thin"], step=1,
+        help="Keep every thin-th state of the chain as a release. The paper used 100; 10 keeps it fast.")
+    adapt = controls.toggle(
+        "Adapt the MH step size", "adapt", default=True,
+        help="Tune the proposal radius during the first half of the burn-in towards 30 % acceptance.")
+    keys = ["burn", "thin", "adapt"]
+    step = None
+    if not adapt:
+        step = controls.slider(
+            "MH proposal radius s", "step", min_value=0.01, max_value=1.5, default=0.2, step=0.01,
+            help="Proposals are Exp_x(v) with v uniform in the tangent ball of radius s. Too small: the chain "
+                 "crawls; too large: most proposals are rejected.")
+        keys.append("step")
+    return int(burn_in), int(thin), step, keys
+
+
+def sidebar() -> tuple[Settings, list[str]]:
+    """Draw the playground's sidebar; return its settings and the URL keys on show."""
+    space = controls.space()
+    spec = SPACES[space]
+    _reset_on_space_change(space, spec)
+    keys = ["space"]
+    k = DEFAULTS["k"]
+    if space == "kendall":
+        k = int(controls.slider(
+            "Landmarks k", "k", min_value=4, max_value=12, default=DEFAULTS["k"], step=1,
+            help="Number of landmarks on each outline; the shape space has dimension 2k − 4."))
+        keys.append("k")
+    source = controls.select(
+        "Data source", "source", spec.sources, spec.default_source,
+        help="Synthetic recipes from the papers or real data shipped with the app. Real data sets are "
+             "subsampled to n points with the seed.")
+    keys.append("source")
+    region = DEFAULTS["region"]
+    if source == "airports":
+        region = controls.select(
+            "State or territory", "state", _state_options(), DEFAULTS["region"],
+            help="Restrict the airports to one state (a tight cluster) or use all of them (a wide spread).")
+        keys.append("state")
+    n = controls.sample_size()
+    low, high, default_r, step_r = spec.radius
+    radius = controls.slider(
+        "Data radius r (public)", "r", min_value=low, max_value=high, default=default_r, step=step_r,
+        fmt="%.3f",
+        help="A public promise: every record lies within geodesic distance r of the public centre m₀. The "
+             "sensitivity Δ of the mean is computed from r, never from the data.")
+    outside = controls.select(
+        "Points outside B_r(m₀)", "outside", OUTSIDE, "keep",
+        help="Records that break the promise. Keeping them voids Theorem 2; clipping moves each onto the "
+             "boundary (record by record, so the bound holds); dropping changes n.")
+    epsilon = controls.epsilon()
+    mechanisms = _mechanism_select(spec)
+    keys += ["n", "r", "outside", "eps", "mech"]
+    delta = DEFAULTS["delta"]
+    if "gauss" in mechanisms:
+        delta = _delta_select()
+        keys.append("delta")
+    burn_in, thin, step = DEFAULTS["burn_in"], DEFAULTS["thin"], DEFAULTS["step"]
+    if "mh" in mechanisms:
+        burn_in, thin, step, mh_keys = _mh_controls()
+        keys += mh_keys
+    releases = controls.slider(
+        "Private releases to draw", "m", min_value=20, max_value=500, default=200, step=10,
+        help="How many times each mechanism is run on the same data set: the cloud shows the spread of the "
+             "released mean. In practice one publishes a single release.")
+    seed = controls.seed()
+    keys += ["m", "seed"]
+    state.sync(keys)
+    settings = Settings(space=space, source=source, region=region, k=k, n=int(n), radius=float(radius),
+                        outside=outside, epsilon=float(epsilon), mechanisms=mechanisms, delta=delta,
+                        burn_in=burn_in, thin=thin, step=step, releases=int(releases), seed=int(seed))
+    return settings, keys

@@ -1,0 +1,196 @@
+"""What the page shows of a playground result: the space's figure, the error and release tables,
+and the boxes and formulas of the data note, noise scale, checks and guarantees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from engine.manifolds import Hyperbolic
+from engine.viz.poincare import poincare_figure
+from engine.viz.shapes import shapes_figure
+from engine.viz.spd_cone import spd_cone_figure
+from engine.viz.sphere import sphere_figure, view_direction
+from ui.playground.compute import private_means
+from ui.playground.spaces import KENDALL_MAX_OUTLINES, POINCARE_MAX_DIST, Settings
+
+# Camera of the sphere view: looks at m0 from this distance (plotly scene units), aimed at a point
+# this far along m0, so the data ball fills the view instead of a whole-sphere overview.
+SPHERE_ZOOM_DISTANCE = 0.8
+SPHERE_ZOOM_SHIFT = 0.45
+
+
+def clouds(result: dict) -> dict:
+    """Palette name -> releases of every mechanism that released."""
+    return {run["palette"]: run["releases"] for run in result["runs"] if run["releases"] is not None}
+
+
+def hidden_releases(result: dict) -> int:
+    """Releases on H² too far out to draw on the Poincaré disk (counted in the caption)."""
+    if result["space"] != "hyperbolic":
+        return 0
+    h2 = Hyperbolic(2)
+    return int(sum((h2.dist(result["mean"], c) > POINCARE_MAX_DIST).sum() for c in clouds(result).values()))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def figure(settings: Settings) -> go.Figure:
+    """The space's figure for the playground's result (data, true mean, release clouds)."""
+    result = private_means(settings)
+    released = clouds(result)
+    if result["space"] == "sphere":
+        fig = sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
+                            radius=settings.radius, resolution=48, height=640)
+        return fig.update_layout(scene_camera=_zoomed_camera(result["m0"]))
+    if result["space"] == "spd":
+        return spd_cone_figure(data=result["data"], mean=result["mean"], releases=released, height=640)
+    if result["space"] == "hyperbolic":
+        h2 = Hyperbolic(2)
+        shown = {name: c[h2.dist(result["mean"], c) <= POINCARE_MAX_DIST] for name, c in released.items()}
+        return poincare_figure(data=result["data"], mean=result["mean"], releases=shown,
+                               edges=result["edges"], height=640)
+    outlines = {name: c[:KENDALL_MAX_OUTLINES] for name, c in released.items()}
+    return shapes_figure(mean=result["mean"], releases=outlines, data=result["data"], release_opacity=0.3,
+                         height=640)
+
+
+def _zoomed_camera(center: np.ndarray) -> dict:
+    """Plotly camera closer to the data ball than the whole-sphere default, looking at m0."""
+    eye, up = view_direction(center)
+    focus = SPHERE_ZOOM_SHIFT * np.asarray(center, dtype=float)
+    position = focus + SPHERE_ZOOM_DISTANCE * eye
+    return dict(eye=dict(zip("xyz", position.tolist())), center=dict(zip("xyz", focus.tolist())),
+                up=dict(zip("xyz", up.tolist())))
+
+
+def _fmt(value: float) -> str:
+    """Four significant digits, or a dash for a missing value."""
+    return "—" if value is None or not np.isfinite(value) else f"{value:.4g}"
+
+
+def error_table(result: dict) -> pd.DataFrame:
+    """One row per mechanism: Δ, σ, mean errors, share off the manifold (and MH diagnostics)."""
+    rows = []
+    for run in result["runs"]:
+        errors = run["errors"] or {}
+        rows.append({"Mechanism": run["label"], "Δ": _fmt(run["sensitivity"]), "σ": _fmt(run["sigma"]),
+                     "Geodesic error": "not released" if run["skipped"] else _fmt(errors.get("geodesic")),
+                     "Ambient error": _fmt(errors.get("ambient")),
+                     "Off manifold": "—" if not errors else f"{errors['off_share']:.0%}"})
+    table = pd.DataFrame(rows)
+    if result["space"] not in ("sphere", "spd") and not table.empty:
+        table = table.drop(columns="Ambient error")
+    return table
+
+
+def _coordinates(result: dict, points: np.ndarray) -> dict:
+    """Named coordinate columns of points of the playground's space."""
+    space = result["space"]
+    if space == "sphere":
+        return dict(zip("xyz", points.T))
+    if space == "spd":
+        return dict(x11=points[:, 0, 0], x12=points[:, 0, 1], x22=points[:, 1, 1])
+    if space == "hyperbolic":
+        disk = Hyperbolic(2).to_poincare(points)
+        return dict(x0=points[:, 0], x1=points[:, 1], x2=points[:, 2], poincare_u=disk[:, 0], poincare_v=disk[:, 1])
+    columns = {}
+    for j in range(points.shape[1]):
+        columns[f"x{j + 1}"] = points[:, j, 0]
+        columns[f"y{j + 1}"] = points[:, j, 1]
+    return columns
+
+
+def releases_table(result: dict) -> pd.DataFrame:
+    """Tidy table of the true mean and every release (coordinates of the space), for the CSV."""
+    frames = [pd.DataFrame({"mechanism": "true Fréchet mean", "release": 0,
+                            **_coordinates(result, result["mean"][None])})]
+    for run in result["runs"]:
+        if run["releases"] is not None:
+            count = len(run["releases"])
+            frames.append(pd.DataFrame({"mechanism": run["label"], "release": np.arange(1, count + 1),
+                                        **_coordinates(result, run["releases"])}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def show_data_note(result: dict) -> None:
+    """Where the data come from and how many records enter the mean."""
+    note = result["note"]
+    if result["n_available"] is not None:
+        if result["n_requested"] >= result["n_available"]:
+            note += (f" n = {result['n_requested']} is at least the {result['n_available']} records available, so "
+                     f"all are used (n = {result['n_available']} in Δ) and the sample is the catalogue itself.")
+        else:
+            note += f" Here n = {result['n_before']} of {result['n_available']}, drawn with the seed."
+    st.info(note)
+
+
+def show_noise_scale(result: dict, settings: Settings) -> None:
+    """Δ from Theorem 2 and each mechanism's σ, formulas with the numbers plugged in."""
+    n, r, eps = result["n_used"], settings.radius, settings.epsilon
+    theorem2 = result["theorem2"]
+    if theorem2 is None:
+        st.markdown("**Theorem 2** gives no bound at this radius (see the checks below).")
+    else:
+        h, sens = theorem2["h"], theorem2["sensitivity"]
+        st.markdown("**Sensitivity of the Fréchet mean** (Reimherr et al., Theorem 2), data in $B_r(m_0)$:")
+        st.latex(r"\Delta = \frac{2r\,(2-h)}{n\,h}")
+        if result["kappa_max"] > 0:
+            st.latex(rf"h = 2r\sqrt{{\kappa}}\,\cot\!\big(2r\sqrt{{\kappa}}\big) = {h:.4f}"
+                     rf"\quad (\kappa = {result['kappa_max']:g})")
+        else:
+            st.latex(r"h = 1 \quad (\kappa_{\max} \le 0)")
+        st.latex(rf"\Delta = \frac{{2 \times {r:.4f} \times (2 - {h:.4f})}}{{{n} \times {h:.4f}}} = {sens:.4g}")
+        if result["kappa_max"] > 0:
+            st.caption(f"Positive curvature inflates Δ by (2 − h)/h = {(2 - h) / h:.3f} against the flat-space "
+                       f"bound 2r/n. (The paper's sphere study used a tighter empirical constant instead.)")
+    for run in result["runs"]:
+        if not np.isfinite(run["sigma"]) and run["key"] != "euclid":
+            continue
+        if run["key"] in ("exact", "mh"):
+            st.markdown(f"**{run['label']}**: the normalising constant does not depend on the footpoint "
+                        "(homogeneous space), so Theorem 1 allows")
+            st.latex(rf"\sigma = \frac{{\Delta}}{{\varepsilon}} = \frac{{{run['sensitivity']:.4g}}}{{{eps:g}}}"
+                     rf" = {run['sigma']:.4g}")
+        elif run["key"] == "euclid" and "ambient_radius" in run:
+            formula = r"2\sin(r/2)" if result["space"] == "sphere" else r"e^{r} - 1"
+            st.markdown(f"**{run['label']}**: the geodesic ball sits inside an ambient ball of radius $r_E$, "
+                        "so the ambient mean moves by at most $2r_E/n$:")
+            st.latex(rf"r_E = {formula} = {run['ambient_radius']:.4f}")
+            st.latex(rf"\Delta_E = \frac{{2r_E}}{{n}} = {run['sensitivity']:.4g},\quad "
+                     rf"\sigma_E = \frac{{\Delta_E}}{{\varepsilon}} = {run['sigma']:.4g}")
+        elif run["key"] == "gauss":
+            st.markdown(f"**{run['label']}**: noise in the tangent space at the public $m_0$. The log map "
+                        "stretches distances in $B_r(m_0)$ by at most $L$; σ from the analytic Gaussian "
+                        f"mechanism (Balle & Wang 2018) at δ = {settings.delta:g}:")
+            if result["kappa_max"] > 0:
+                st.latex(rf"L = \frac{{\sqrt{{\kappa}}\,r}}{{\sin(\sqrt{{\kappa}}\,r)}} = {run['lipschitz']:.4f}")
+            else:
+                st.latex(r"L = 1 \quad (\kappa \le 0)")
+            st.latex(rf"\Delta_T = L\,\Delta = {run['sensitivity']:.4g},\quad \sigma = {run['sigma']:.4g}")
+
+
+def show_checks(result: dict) -> None:
+    """Each assumption as a coloured box saying whether it holds and why."""
+    show = dict(success=st.success, info=st.info, warning=st.warning, error=st.error)
+    for check in result["checks"]:
+        show[check["level"]](f"**{check['title']}.** {check['text']}")
+    for run in result["runs"]:
+        if run["skipped"]:
+            st.error(f"**{run['label']} not released.** {run['skipped']}")
+
+
+def show_guarantees(result: dict) -> None:
+    """Each released mechanism's ``privacy_guarantee()`` in an expander."""
+    for run in result["runs"]:
+        guarantee = run["guarantee"]
+        if guarantee is None:
+            continue
+        with st.expander(f"Privacy guarantee: {run['label']}"):
+            st.markdown(f"**(ε, δ) = ({guarantee['epsilon']:g}, {guarantee['delta']:g})** for "
+                        f"{guarantee['mechanism']}, with σ = {guarantee['sigma']:.4g}.")
+            st.markdown(f"Rule: `{guarantee['rule']}`")
+            st.markdown(guarantee["reason"])
+            st.markdown("It rests on these assumptions:\n" +
+                        "\n".join(f"- {item}" for item in guarantee["assumptions"]))
