@@ -32,7 +32,7 @@ PRESETS = (
      "/Private_mean_playground?space=sphere&source=cap&r=0.39269908169872414&n=20&eps=1.0&mech=exact,euclid"),
     ("Han et al., SPD Fréchet mean at ε = 0.1, δ = 10⁻³ with data within distance 1 of I",
      "/Private_mean_playground?space=spd&source=wishart&r=1.0&n=100&eps=0.1&mech=exact,mh,gauss&delta=0.001"
-     "&burn=5000&thin=20&m=100"),
+     "&burn=5000&thin=50&m=100"),
     ("Reimherr et al. Theorem 2 on the sphere: the sensitivity bound against swapped records",
      "/Sensitivity?preset=reimherr-theorem2&space=sphere"),
     ("Reimherr et al. Figure 1 (SPD): utility of intrinsic against Euclidean Laplace",
