@@ -2,7 +2,6 @@
 and the URL round trip, all through Streamlit's AppTest."""
 
 import json
-import time
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -39,13 +38,6 @@ def test_defaults_write_their_settings_into_the_url(defaults):
     assert defaults.query_params["space"] == "sphere"
     assert defaults.query_params["mech"] == "exact,euclid"
     assert float(defaults.query_params["r"]) == pytest.approx(3.141592653589793 / 8)
-
-
-def test_cached_rerun_is_fast(defaults):
-    start = time.perf_counter()
-    defaults.run()
-    assert_clean(defaults)
-    assert time.perf_counter() - start < 1.0
 
 
 def test_every_sidebar_control_rerenders():
