@@ -1,10 +1,12 @@
-"""Privacy mechanisms on manifolds: Riemannian and Euclidean Laplace, tangent Gaussian, MCMC.
+"""Privacy mechanisms on manifolds: Riemannian and Euclidean Laplace, tangent Gaussian, K-norm
+gradient, DP-RGD, and the Metropolis–Hastings sampler they share.
 
 Every sampler takes an explicit ``rng`` and says in its docstring whether it is exact or
 approximate; every mechanism class validates eagerly and states its guarantee through
 ``privacy_guarantee()``.
 """
 
+from engine.mechanisms.diagnostics import effective_sample_size
 from engine.mechanisms.dp_rgd import DPRGD, DPRGDResult
 from engine.mechanisms.gaussian import (
     TangentGaussian,
@@ -14,6 +16,7 @@ from engine.mechanisms.gaussian import (
     tangent_gaussian,
 )
 from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.kng import KNormGradient, frechet_gradient_norm, frechet_gradient_sensitivity
 from engine.mechanisms.laplace import (
     EuclideanLaplace,
     RiemannianLaplace,
@@ -25,7 +28,7 @@ from engine.mechanisms.laplace import (
     riemannian_laplace,
     scale_limit,
 )
-from engine.mechanisms.mcmc import MHResult, effective_sample_size, laplace_mh
+from engine.mechanisms.mcmc import MHResult, laplace_mh, metropolis_hastings
 from engine.mechanisms.radial import RadialLaw, sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog, spd_growth
 
@@ -33,6 +36,7 @@ __all__ = [
     "DPRGD",
     "DPRGDResult",
     "EuclideanLaplace",
+    "KNormGradient",
     "MHResult",
     "PrivacyGuarantee",
     "RadialLaw",
@@ -43,9 +47,12 @@ __all__ = [
     "effective_sample_size",
     "euclidean_laplace",
     "fraction_off_manifold",
+    "frechet_gradient_norm",
+    "frechet_gradient_sensitivity",
     "gaussian_delta",
     "is_homogeneous",
     "laplace_mh",
+    "metropolis_hastings",
     "off_manifold",
     "radial_law",
     "riemannian_laplace",

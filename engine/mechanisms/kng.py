@@ -1,0 +1,237 @@
+"""K-norm gradient mechanism (KNG) for Fréchet means, sampled by random-walk Metropolis–Hastings.
+
+Reimherr & Awan (2019, *KNG: The K-Norm Gradient Mechanism*, NeurIPS) release a draw from the
+density ∝ exp(−(ε/(2Δ_∇))·‖∇ℓ_D(θ)‖_K) of an objective ℓ_D; Soto, Bharath, Reimherr & Slavković
+(2022) carry it to manifolds ("FM-KNG" in Han, Mishra, Jawanpuria & Gao, §6.1–6.2), and Kulkarni &
+Soto use it for geodesic regression. For the Fréchet objective F_D(W) = (1/(2n)) Σ_i d²(W, X_i),
+grad F_D(W) = −(1/n) Σ_i Log_W(X_i), and the release has density
+
+    g_D(W) ∝ exp(−‖grad F_D(W)‖_W / σ) = exp(−‖Σ_i Log_W X_i‖_W / (n σ))
+
+w.r.t. the Riemannian volume, optionally restricted to a public ball B_r(m0).
+
+**Privacy rule.** Let D, D' differ in one record (X_n replaced by X'_n). At every W the reverse
+triangle inequality in T_WM gives |‖grad F_D(W)‖ − ‖grad F_D'(W)‖| ≤ ‖grad F_D(W) − grad F_D'(W)‖
+= ‖Log_W X_n − Log_W X'_n‖_W / n ≤ Δ_∇, so the unnormalised densities differ by at most a factor
+e^{Δ_∇/σ} at every W, and so do their integrals Z_D, Z_D'. Hence g_D/g_D' ≤ e^{2Δ_∇/σ} and
+σ = 2Δ_∇/ε gives ε-DP: the density is exp(−ε‖grad F‖/(2Δ_∇)), Reimherr & Awan's form. The factor 2
+may be dropped only where Z_D is the same for every data set. That holds on a complete flat space
+(R^d, SPD with the log-Euclidean metric): in linear coordinates grad F_D(W) = W − x̄_D, a translate
+of one function, and KNG is the ℓ2 K-norm mechanism around x̄_D with radius ~ Gamma(d, σ),
+σ = Δ_∇/ε. On curved spaces Z_D depends on the data set (even on homogeneous ones: neighbouring data
+sets are not isometric images of one another), and on any space once the law is conditioned on a
+ball, so σ = 2Δ_∇/ε. Han et al. (§5) quote Soto et al.'s noise level σ = 4D_W/(nε) = 2(2D_W/n)/ε,
+this rule with Δ_∇ = 2D_W/n. Kulkarni & Soto's densities exp(−‖∇E‖/(Δ/ε)) omit the factor: with
+the gradient bounds of their Table 1 as Δ they are 2ε-DP, or ε-DP with Δ doubled.
+
+**Sensitivity** Δ_∇ = sup ‖Log_W X − Log_W X'‖_W / n over the W the law can reach and X, X' in the
+data domain B_r(m0) (``frechet_gradient_sensitivity``):
+
+* Hadamard spaces (complete, simply connected, curvature ≤ 0: R^d, H^d, SPD affine-invariant):
+  Exp_W does not decrease distances (Rauch comparison), so Log_W is 1-Lipschitz on all of M and
+  ‖Log_W X − Log_W X'‖ ≤ d(X, X') ≤ 2r: Δ_∇ = 2r/n at *every* W, so the unconditioned law is private.
+* Curvature ≤ κ with κ > 0: Log_W expands distances and jumps across the cut locus, so no bound of
+  this kind holds on all of M. For W, X, X' in B_r(m0), r < π/(4√κ), Lemma 1 of the Reimherr,
+  Bharath & Soto (2021) supplement (Karcher's Jacobi field estimates) gives ‖Log_W X − Log_W X'‖
+  ≤ 2r(2 − h(r, κ)), h = 2r√κ·cot(2r√κ): Δ_∇ = 2r(2 − h)/n (Soto et al.'s value, Han et al. §6.2).
+  It covers W in the ball only, so the law must be conditioned on B_r(m0) (``ball_center``,
+  ``ball_radius``); on a compact space Δ_∇ = 2·diam(M)/n is a crude global alternative.
+
+**Normalisability.** On a Hadamard space the CAT(0) angle comparison gives R − r ≤ ‖grad F_D(W)‖
+≤ R + r with R = d(W, m0) (project each Log_W X_i on the direction of m0), so g_D is integrable
+exactly when the Laplace law ∝ exp(−d(W, m0)/σ) is: σ < 1/(d − 1) on H^d and σ < 1/c_k on SPD(k)
+affine (``engine.mechanisms.laplace.scale_limit``); larger σ needs the ball.
+
+**Sampling.** Approximate: one ``metropolis_hastings`` chain per data set, started at its
+non-private Fréchet mean (``engine.estimators.frechet_mean``), with the proposal and step
+adaptation of that sampler (initial radius σ). Each step evaluates the full gradient: n
+logarithms per chain (closed form on SPD(2) affine, ``Manifold.weighted_log_sum``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from engine.bounds import curvature_factor
+from engine.estimators.frechet_mean import frechet_mean
+from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.laplace import scale_limit
+from engine.mechanisms.mcmc import MHResult, check_ball, metropolis_hastings
+from engine.validation import check_positive
+
+
+def frechet_gradient_sensitivity(n, radius, kappa_max) -> np.ndarray:
+    """Δ_∇ = sup ‖grad F_D(W) − grad F_D'(W)‖_W for data in B_r(m0), F = (1/(2n)) Σ d²(W, X_i).
+
+    2r/n for κ_max ≤ 0 (valid at every W of a Hadamard space), 2r(2 − h(r, κ))/n with
+    h = 2r√κ·cot(2r√κ) for κ = κ_max > 0 (valid for W in B_r(m0); Reimherr, Bharath & Soto 2021,
+    supplement Lemma 1). Broadcasts; ``ValueError`` for n < 1, r <= 0 or r >= π/(4√κ).
+    Examples: κ ≤ 0, r = 1, n = 20 gives 0.1; κ = 1, r = π/8, n = 10 gives (2 − π/4)·π/40 = 0.095395.
+    """
+    n = np.asarray(n, dtype=float)
+    if np.any(n < 1):
+        raise ValueError(f"n must be >= 1, got {n}")
+    r = np.asarray(radius, dtype=float)
+    if np.any(r <= 0):
+        raise ValueError(f"radius must be > 0, got {radius}")
+    h = curvature_factor(r, kappa_max)
+    if np.any(h <= 0):
+        raise ValueError(
+            f"radius {radius} is at or beyond π/(4√κ) for κ = {kappa_max}: Lemma 1 does not apply"
+        )
+    return 2.0 * r * (2.0 - h) / n
+
+
+def frechet_gradient_norm(manifold, w, points) -> np.ndarray:
+    """‖grad F(W)‖_W = ‖(1/n) Σ_i Log_W X_i‖_W for each data set.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    w : array ``(*batch, *point_shape)``
+    points : array ``(*batch, n, *point_shape)``
+
+    Returns
+    -------
+    ndarray, shape ``(*batch,)``
+    """
+    w = np.asarray(w, dtype=float)
+    points = np.asarray(points, dtype=float)
+    batch = w.shape[: w.ndim - manifold.point_ndim]
+    n = points.shape[points.ndim - manifold.point_ndim - 1]
+    flat_w = w.reshape((-1,) + manifold.point_shape)
+    flat_points = points.reshape((flat_w.shape[0], n) + manifold.point_shape)
+    total = manifold.weighted_log_sum(flat_w, flat_points, np.full((flat_w.shape[0], n), 1.0 / n))
+    return manifold.norm(flat_w, total).reshape(batch)
+
+
+def _is_flat(manifold) -> bool:
+    """Complete, simply connected and flat: isometric to R^d, where Z_D does not depend on D."""
+    return manifold.kappa_min == 0 and manifold.kappa_max == 0 and np.isinf(manifold.injectivity_radius)
+
+
+class KNormGradient:
+    """ε-DP Fréchet mean by the K-norm gradient mechanism, density ∝ exp(−‖grad F_D(W)‖_W/σ).
+
+    Parameters (keyword-only)
+    -------------------------
+    manifold : Manifold
+    epsilon : float > 0
+    sensitivity : float > 0
+        Public bound Δ_∇ on ‖grad F_D(W) − grad F_D'(W)‖_W over neighbouring data sets and every W
+        the law can reach (``frechet_gradient_sensitivity``: 2r/n on Hadamard spaces).
+    ball_center, ball_radius : optional
+        Condition the law on B_r(m0), public; required in effect on positively curved spaces,
+        where the Lemma 1 bound covers W in the ball only.
+
+    Attributes
+    ----------
+    sigma : float
+        Δ_∇/ε on a complete flat space without ball, 2Δ_∇/ε otherwise (module notes).
+
+    Raises
+    ------
+    ValueError
+        Invalid ε or Δ_∇, or a σ at which the unconditioned law is not normalisable.
+    """
+
+    def __init__(self, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None):
+        self.epsilon = check_positive("epsilon", epsilon)
+        self.sensitivity = check_positive("sensitivity", sensitivity)
+        self.manifold = manifold
+        self.ball = check_ball(manifold, ball_center, ball_radius)
+        self.data_dependent_normaliser = not (_is_flat(manifold) and self.ball is None)
+        self.sigma = (2.0 if self.data_dependent_normaliser else 1.0) * self.sensitivity / self.epsilon
+        limit = scale_limit(manifold)
+        if self.ball is None and self.sigma >= limit:
+            raise ValueError(
+                f"sigma = {self.sigma:.6g} (sensitivity={self.sensitivity:g}, epsilon={self.epsilon:g}) makes the "
+                f"K-norm gradient law on {manifold.name} non-normalisable: far from the data it decays like the "
+                f"Laplace law of the same sigma, which needs sigma < {limit:.6g}; raise epsilon above "
+                f"{self.sigma * self.epsilon / limit:.6g} or pass ball_center/ball_radius"
+            )
+
+    def release(self, points, *, size=None, rng=None, step=None, burn_in: int = 10_000, thin: int = 100,
+                keep_chain: bool = False) -> MHResult:
+        """Approximate KNG draws for each data set, one MH chain per data set.
+
+        Parameters
+        ----------
+        points : array ``(*batch, n, *point_shape)``
+            Data sets X_1..X_n (leading axes index independent data sets, e.g. repeated releases).
+        size, rng, step, burn_in, thin
+            As in ``metropolis_hastings``; chains start at the non-private Fréchet mean (at the
+            ball centre if that mean lies outside the ball).
+        keep_chain : bool
+            Also return ‖grad F(W_t)‖ at every step.
+
+        Returns
+        -------
+        MHResult
+            ``samples`` ``(*batch, *point_shape)`` or ``(size, *batch, *point_shape)``, with the
+            acceptance rate and ESS per chain (diagnostics for the curator, not for publication).
+        """
+        m = self.manifold
+        pts = m.check_points(points, "points")
+        if pts.ndim < m.point_ndim + 1:
+            raise ValueError(f"points must have shape (..., n, *{m.point_shape}), got shape {pts.shape}")
+        start = frechet_mean(m, pts).mean
+        if self.ball:
+            outside = m.dist(start, self.ball[0]) > self.ball[1]
+            start = np.where(np.reshape(outside, outside.shape + (1,) * m.point_ndim), self.ball[0], start)
+        n = pts.shape[pts.ndim - m.point_ndim - 1]
+        flat_points = pts.reshape((-1, n) + m.point_shape)
+        weights = np.full(flat_points.shape[:1] + (n,), 1.0 / n)
+
+        def log_density(w):
+            log_g = -m.norm(w, m.weighted_log_sum(w, flat_points, weights)) / self.sigma
+            if self.ball:
+                log_g = np.where(m.dist(w, self.ball[0]) <= self.ball[1], log_g, -np.inf)
+            return log_g
+
+        result = metropolis_hastings(
+            m, log_density, start, size=size, rng=rng, step=step, initial_step=self.sigma,
+            max_step=min(4.0 * m.dim * self.sigma, 2.0 * self.ball[1] if self.ball else np.inf),
+            burn_in=burn_in, thin=thin, keep_chain=keep_chain,
+        )
+        if not keep_chain:
+            return result
+        return replace(result, chain=-self.sigma * result.chain)
+
+    def privacy_guarantee(self) -> PrivacyGuarantee:
+        ratio = (
+            "| ||grad F_D(W)|| - ||grad F_D'(W)|| | <= sensitivity at every W (reverse triangle inequality), so the "
+            "density ratio is at most exp(sensitivity/sigma)"
+        )
+        if self.data_dependent_normaliser:
+            rule = "sigma = 2 * sensitivity / epsilon"
+            cause = ("the law is conditioned on a ball" if self.ball else f"{self.manifold.name} is curved")
+            why = (f"K-norm gradient mechanism (Reimherr & Awan 2019; Soto et al. 2022 on manifolds): {ratio}, "
+                   f"and since {cause} the normalising constant depends on the data set and contributes the "
+                   "same factor")
+        else:
+            rule = "sigma = sensitivity / epsilon"
+            why = (f"K-norm gradient mechanism (Reimherr & Awan 2019): {ratio}; {self.manifold.name} is complete "
+                   "and flat, grad F_D(W) = W - mean(D) in linear coordinates, so the normalising constant is the "
+                   "same for every data set (the l2 K-norm mechanism around the mean)")
+        assumptions = [
+            f"sensitivity {self.sensitivity:g} is a public, data-independent bound on "
+            "||Log_W X - Log_W X'||_W / n for neighbouring data sets at every W the law can reach: 2r/n for data "
+            "in B_r(m0) on Hadamard spaces (any W); 2r(2 - h(r, kappa))/n when the curvature is <= kappa, kappa > 0, "
+            "for W and data in B_r(m0) (Reimherr et al. supplement Lemma 1), which needs the law conditioned on "
+            "that ball",
+            "the objective is F(W) = (1/(2n)) sum d^2(W, X_i) with n public (neighbours replace one record)",
+            "approximate MCMC: the guarantee is that of the exact KNG law; the released Metropolis-Hastings state "
+            "(random-walk, finite burn-in, adapted step) follows it only approximately, so the guarantee holds "
+            "only up to the unquantified MCMC error",
+            "only the samples are published: the chain starts at the non-private mean, and its trace, acceptance "
+            "rate and effective sample size depend on the data",
+        ]
+        if self.ball:
+            assumptions.append(f"the ball (radius {self.ball[1]:g}) and its centre are public and data-independent")
+        return PrivacyGuarantee(
+            mechanism=f"K-norm gradient (Frechet mean) on {self.manifold.name}",
+            epsilon=self.epsilon, delta=0.0, sigma=self.sigma, rule=rule, reason=why, assumptions=tuple(assumptions),
+        )
