@@ -62,3 +62,20 @@ def toggle(label: str, key: str, *, default: bool, help: str) -> bool:
     """A sidebar on/off switch bound to the URL parameter ``key`` (``true``/``false``)."""
     state.init(key, default)
     return st.sidebar.toggle(label, key=key, help=help)
+
+
+def choice_slider(label: str, key: str, values, default, help: str, fmt=lambda value: f"{value:g}"):
+    """A sidebar slider over the listed ``values`` (e.g. a log-spaced grid) bound to the URL; a URL
+    value not among them falls back to ``default`` with a warning."""
+    state.init(key, default, options=list(values))
+    return st.sidebar.select_slider(label, list(values), key=key, format_func=fmt, help=help)
+
+
+def number(label: str, key: str, *, min_value: int, max_value: int, default: int, help: str, step: int = 1) -> int:
+    """A sidebar integer input bound to the URL; a URL value outside the range falls back to ``default``."""
+    value = state.init(key, default)
+    if not min_value <= value <= max_value:
+        st.warning(f"Ignored {key}={value!r} from the address: it must lie in [{min_value}, {max_value}].")
+        st.session_state[key] = default
+    return int(st.sidebar.number_input(label, min_value=min_value, max_value=max_value, step=step, key=key,
+                                       help=help))

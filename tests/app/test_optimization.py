@@ -1,0 +1,218 @@
+"""Private optimization page: defaults, every control and application, invalid addresses, the URL round
+trip and the Han et al. presets (AppTest); the accountant's ε(t) curve against ``engine.accounting``."""
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from engine import accounting
+from engine.experiments import dp_rgd_frechet, dp_rgd_hyperbolic
+from tests.app.conftest import ROOT, assert_clean, messages, run_page
+from ui import optimization as opt
+from ui import optimization_figures as figs
+from ui import optimization_settings as cfg
+
+PAGE = ROOT / "pages" / "5_Private_optimization.py"
+#: Fewer repeats and a shorter MH burn-in keep the walks through the controls quick.
+FAST = {"reps": "2", "burn": "100"}
+
+
+def chart_names(at, index: int) -> set:
+    return {trace.get("name") for trace in json.loads(at.get("plotly_chart")[index].proto.spec)["data"]}
+
+
+def assert_charts(at, count: int = 5) -> None:
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == count
+
+
+@pytest.fixture(scope="module")
+def defaults():
+    return run_page(PAGE)
+
+
+def test_defaults_render_every_chart_without_messages(defaults):
+    assert_charts(defaults)  # loss, gradient norm, accountant, SPD cone, excess risk against n
+    assert not messages(defaults)
+    assert {"DP-RGD", "Non-private"} <= chart_names(defaults, 0)
+    assert {"Riemannian Laplace", "K-norm gradient (MH)"} <= chart_names(defaults, 4)
+    assert any(name.startswith("Calibrated σ") for name in chart_names(defaults, 2))
+    assert "Minimiser W* (exact)" in chart_names(defaults, 3)
+    assert len(defaults.expander) == 1
+
+
+def test_defaults_spend_exactly_epsilon_and_show_the_paper_rule(defaults):
+    metrics = {metric.label: metric.value for metric in defaults.metric}
+    assert float(metrics["ε spent (accountant)"]) == pytest.approx(1.0)
+    assert metrics["Iterations T"] == "100"  # T = n, the paper's rule
+    latex = " ".join(element.value for element in defaults.latex)
+    assert r"c_{\text{needed}}" in latex and r"\sigma_{\text{rule}}" in latex
+
+
+def test_defaults_write_their_settings_into_the_url(defaults):
+    assert defaults.query_params["app"] == "frechet"
+    assert defaults.query_params["eps"] == "1.0"
+    assert defaults.query_params["delta"] == "0.001"
+    assert defaults.query_params["noise"] == "calibrated"
+    assert defaults.query_params["Trule"] == "true"
+
+
+def test_cached_rerun_is_fast(defaults):
+    start = time.perf_counter()
+    defaults.run()
+    assert_clean(defaults)
+    assert time.perf_counter() - start < 1.5
+
+
+def test_every_control_of_the_frechet_mean_rerenders():
+    at = run_page(PAGE, FAST)
+    steps = [
+        lambda: at.slider(key="n_frechet").set_value(60),
+        lambda: at.select_slider(key="eps").set_value(0.5),
+        lambda: at.select_slider(key="delta").set_value(1e-5),
+        lambda: at.selectbox(key="noise").select("paper"),
+        lambda: at.toggle(key="Trule").set_value(False),
+        lambda: at.slider(key="T_frechet").set_value(30),
+        lambda: at.number_input(key="b_frechet").set_value(30),  # DP-RSGD, q = 1/2: a quick calibration
+        lambda: at.slider(key="eta_frechet").set_value(0.1),
+        lambda: at.slider(key="reps").set_value(3),
+        lambda: at.number_input(key="seed").set_value(1),
+        lambda: at.slider(key="burn").set_value(200),
+    ]
+    for step in steps:
+        step().run()
+        assert_charts(at)
+    assert not messages(at)
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert metrics["Batch"] == "b = 30" and metrics["Iterations T"] == "30"
+    assert any(name.startswith("Paper's rule") and name.endswith("(this run)") for name in chart_names(at, 2) if name)
+    assert at.query_params["b_frechet"] == "30" and at.query_params["T_frechet"] == "30"
+    assert at.query_params["delta"] == "1e-05" and at.query_params["noise"] == "paper"
+
+
+def test_every_application_rerenders():
+    at = run_page(PAGE, {**FAST, "n_barycenter": "40"})
+    at.selectbox(key="app").select("barycenter").run()
+    assert_charts(at)
+    at.slider(key="n_barycenter").set_value(60).run()
+    assert_charts(at)
+    at.selectbox(key="app").select("eigenvector").run()
+    assert_charts(at)
+    assert any("computed from the data" in text for text in messages(at, "warning"))
+    assert "Top eigenvector u₁ (exact)" in chart_names(at, 3)
+    assert {"DP-PGD (ambient noise)", "Analyze Gauss (noisy covariance)"} <= chart_names(at, 4)
+    for step in (lambda: at.slider(key="n_eigenvector").set_value(5_000),
+                 lambda: at.selectbox(key="data").select("wine"),
+                 lambda: at.slider(key="eta_eigenvector").set_value(0.5),
+                 lambda: at.selectbox(key="grid").select("full")):
+        step().run()
+        assert_charts(at)
+    at.selectbox(key="app").select("hyperbolic").run()
+    assert_charts(at)
+    assert "Truth: the held-out leaf" in chart_names(at, 3)
+    for step in (lambda: at.slider(key="height").set_value(4),
+                 lambda: at.slider(key="eta_hyperbolic").set_value(0.002),
+                 lambda: at.selectbox(key="grid").select("quick"),
+                 lambda: at.number_input(key="b_hyperbolic").set_value(20)):
+        step().run()
+        assert_charts(at)
+    assert at.query_params["app"] == "hyperbolic" and at.query_params["height"] == "4"
+
+
+def test_matrix_completion_rerenders():
+    at = run_page(PAGE, {**FAST, "app": "lrmc", "n_lrmc": "200", "b_lrmc": "100", "T_lrmc": "40"})
+    assert_charts(at)  # loss, gradient norm, accountant, train and test RMSE (no picture of Gr(30, 5))
+    assert any("RMSE" in (figure.get("layout", {}).get("yaxis", {}).get("title", {}).get("text") or "")
+               for figure in (json.loads(chart.proto.spec) for chart in at.get("plotly_chart")))
+    for step in (lambda: at.slider(key="T_lrmc").set_value(60),
+                 lambda: at.number_input(key="b_lrmc").set_value(0),
+                 lambda: at.slider(key="n_lrmc").set_value(300),
+                 lambda: at.slider(key="eta_lrmc").set_value(0.1)):
+        step().run()
+        assert_charts(at)
+
+
+@pytest.mark.parametrize(("params", "expected"), [
+    ({"eps": "-1"}, "eps"),
+    ({"app": "nonsense"}, "app"),
+    ({"delta": "2"}, "delta"),
+    ({"delta": "0"}, "delta"),
+    ({"b_frechet": "-5"}, "b_frechet"),
+    ({"b_frechet": "500"}, "exceeds n = 100"),
+    ({"Trule": "false", "T_frechet": "0"}, "T_frechet"),
+    ({"noise": "loud"}, "noise"),
+    ({"preset": "nonsense"}, "preset"),
+])
+def test_invalid_addresses_show_a_reason_instead_of_failing(params, expected):
+    at = run_page(PAGE, params)
+    found = messages(at)
+    assert any(expected in text for text in found), found
+    assert len(at.get("plotly_chart")) == 5
+
+
+def test_query_params_round_trip():
+    params = {"app": "hyperbolic", "height": "4", "eps": "0.5", "delta": "1e-05", "noise": "paper", "Trule": "false",
+              "T_hyperbolic": "30", "b_hyperbolic": "0", "eta_hyperbolic": "0.002", "reps": "3", "seed": "5",
+              "grid": "quick"}
+    at = run_page(PAGE, params)
+    assert not messages(at)
+    assert at.selectbox(key="app").value == "hyperbolic"
+    assert at.select_slider(key="eps").value == pytest.approx(0.5)
+    assert at.select_slider(key="delta").value == pytest.approx(1e-5)
+    assert at.slider(key="T_hyperbolic").value == 30
+    assert at.slider(key="eta_hyperbolic").value == pytest.approx(0.002)
+    assert {key: at.query_params[key] for key in params} == params
+
+
+def test_presets_hold_the_papers_settings():
+    frechet = cfg.PRESETS["han-frechet-mean"]
+    assert cfg.APPS["frechet"].grids[frechet["grid"]][1] == tuple(dp_rgd_frechet.NS)
+    assert frechet["eps"] == 0.1 and frechet["delta"] == 1e-3 and frechet["eta_frechet"] == 0.01
+    assert frechet["reps"] == 20 and frechet["noise"] == "paper" and frechet["Trule"] is True
+    assert all(spec.preset is None or spec.preset in cfg.PRESETS for spec in cfg.APPS.values())
+    for name, preset in cfg.PRESETS.items():
+        assert cfg.APPS[preset["app"]].preset == name
+
+
+def test_preset_in_the_address_opens_the_frechet_mean_study():
+    at = run_page(PAGE, {"preset": "han-frechet-mean", "grid": "quick", "reps": "3", "burn": "100"})
+    assert_charts(at)  # explicit values win over the preset: a quick check of the full settings
+    assert at.selectbox(key="app").value == "frechet"
+    assert at.select_slider(key="eps").value == pytest.approx(0.1)
+    assert at.selectbox(key="noise").value == "paper"
+    assert at.slider(key="eta_frechet").value == pytest.approx(0.01)
+    assert at.toggle(key="Trule").value is True
+    assert at.slider(key="reps").value == 3 and at.selectbox(key="grid").value == "quick"
+    assert "preset" not in at.query_params and at.query_params["eps"] == "0.1"
+    assert any("§6.1" in text for text in messages(at, "info"))
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert float(metrics["ε spent (accountant)"]) > 0.1  # the paper's rule with c = 1 overspends
+
+
+@pytest.mark.parametrize("rate", [1.0, 0.5])
+def test_epsilon_curve_matches_the_accountant(rate):
+    steps = [1, 7, 40]
+    curve = opt.epsilon_curve(3.0, steps, delta=1e-5, sampling_rate=rate)
+    expected = [accounting.epsilon_for(3.0, t, delta=1e-5, sampling_rate=rate) for t in steps]
+    np.testing.assert_allclose(curve, expected, rtol=1e-12)
+
+
+def test_sphere_view_keeps_the_angle_to_the_top_eigenvector():
+    rng = np.random.default_rng(0)
+    basis = np.linalg.qr(rng.standard_normal((6, 3)))[0]
+    w = rng.standard_normal((4, 6))
+    w /= np.linalg.norm(w, axis=1, keepdims=True)
+    points = figs._sphere_coordinates(w, basis)
+    np.testing.assert_allclose(np.linalg.norm(points, axis=1), 1.0)
+    np.testing.assert_allclose(points[:, 0], np.abs(w @ basis[:, 0]))
+    np.testing.assert_allclose(figs._sphere_coordinates(-w, basis), points)
+
+
+def test_hyperbolic_problem_is_the_studys():
+    setup = opt.setup("hyperbolic", "synthetic", 4, 0)
+    points = dp_rgd_hyperbolic.run(reps=2, height=4, nonprivate_iterations=1)["points"]
+    lorentz = {role: rows[["x0", "x1", "x2"]].to_numpy() for role, rows in points.groupby("role")}
+    np.testing.assert_allclose(setup.view["truth"], lorentz["truth"][0])
+    np.testing.assert_allclose(setup.optimum, lorentz["non-private"][0], atol=1e-8)

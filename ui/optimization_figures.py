@@ -1,0 +1,171 @@
+"""Figures of the Private optimization page, built (and cached) from the results of ``ui.optimization``.
+
+Every builder returns the figure and the tidy table behind it (for the download row).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from engine.experiments import dp_rgd_eigenvector as eig
+from engine.experiments import dp_rgd_frechet as frechet
+from engine.experiments import dp_rgd_matrix_completion as lrmc
+from engine.manifolds import Hyperbolic
+from engine.viz import palette
+from engine.viz.curves import band_figure
+from engine.viz.poincare import poincare_figure
+from engine.viz.spd_cone import spd_cone_figure
+from engine.viz.sphere import sphere_figure
+from ui.optimization import summarize
+from ui.optimization_settings import APPS
+
+#: Means this close to 0 are rounding noise of an exact optimum; drawn at FLOOR on log axes.
+FLOOR = 1e-12
+RULES = {"calibrated": ("Calibrated σ (RDP accountant)", palette.color("dp-rgd"), "solid"),
+         "paper": ("Paper's rule σ² = c·T log(1/δ) L0²/(n²ε²)", palette.color("bound"), "dash")}
+BASELINES = {"dp-pgd": "DP-PGD (ambient noise)", "analyze gauss": "Analyze Gauss (noisy covariance)",
+             "k-norm gradient": "K-norm gradient (MH)"}
+BASELINE_COLORS = {BASELINES["dp-pgd"]: eig.COLORS["dp-pgd"], BASELINES["analyze gauss"]: eig.COLORS["analyze gauss"],
+                   BASELINES["k-norm gradient"]: frechet.KNG_COLOR}
+STUDY_AXES = {
+    "eigenvector": ("privacy budget ε", "excess risk |wᵀAw − λ_max|/λ_max"),
+    "frechet": ("sample size n", "excess risk F(W) − F(W*)"),
+    "barycenter": ("sample size n", "excess risk F(W) − F(W*)"),
+    "hyperbolic": ("privacy budget ε", "distance to the held-out truth d(ŷ, y)"),
+}
+LOSS_TITLES = {"eigenvector": "excess loss (F(w_t) − F*)/λ_max"}
+VIEW_CAPTIONS = {
+    "eigenvector": "Look at how far the DP-RGD outputs sit from u₁: the angle to ±u₁ is exact, the longitude is the "
+                   "direction within span(u₂, u₃) of the {d}-dimensional space. When the top eigenvalues are nearly "
+                   "equal (the synthetic eigengap is 10⁻³) directions far from u₁ lose almost nothing, so even the "
+                   "noiseless outputs may sit far from it.",
+    "frechet": "Look at the DP-RGD outputs against the minimiser W*, the noiseless run and the Riemannian Laplace "
+               "releases at the same ε (σ = Δ/ε): every release stays inside the cone.",
+    "barycenter": "Look at the DP-RGD outputs against the minimiser W* and the noiseless run on the cone of 2 × 2 "
+                  "covariance matrices.",
+    "hyperbolic": "Look at the DP-RGD predictions around the exact prediction ŷ, and both against the held-out leaf "
+                  "(dotted circles: hyperbolic distance 0.5, 1 and 2 from it).",
+}
+STUDY_CAPTIONS = {
+    "eigenvector": "Look at the slopes: every method improves as ε grows; DP-RGD adds its noise on the sphere, DP-PGD "
+                   "in R^d, Analyze Gauss to the covariance (T by the paper's rule at each ε; dotted: this run's ε).",
+    "frechet": "Look at which band falls fastest with n: DP-RGD (T = n) against releasing the exact mean by the "
+               "Riemannian Laplace or the K-norm gradient mechanism (dotted: this run's n).",
+    "barycenter": "Look at which band falls fastest with n: DP-RGD (T = n) against the Laplace and K-norm gradient "
+                  "releases, both sampled by MH on this metric (dotted: this run's n).",
+    "hyperbolic": "Look at the DP-RGD band approach the exact prediction's distance as ε grows (T by the paper's rule "
+                  "at each ε; dotted: this run's ε).",
+}
+
+
+def _floored(summary: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
+    """The summary with means in (−FLOOR, FLOOR] set to FLOOR, and whether a log axis can show it."""
+    tiny = summary["mean"].abs() <= FLOOR
+    out = summary.assign(mean=summary["mean"].where(~tiny, FLOOR))
+    return out, bool((out["mean"] > 0).all())
+
+
+def _rename(fig: go.Figure, old: str, new: str) -> None:
+    """Rename the legend entry ``old`` of a figure built by ``engine.viz``."""
+    fig.for_each_trace(lambda trace: trace.update(name=new), selector=dict(name=old))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def convergence(app: str, paths: pd.DataFrame) -> tuple[go.Figure, go.Figure]:
+    """Excess loss and gradient norm per iteration, mean ± 2 SE over the chains, both runs."""
+    loss, log_loss = _floored(summarize(paths, ["method", "iteration"], "excess_loss"))
+    grad, log_grad = _floored(summarize(paths, ["method", "iteration"], "gradient_norm"))
+    fig_loss = band_figure(loss, x="iteration", y="mean", se="se", group="method", log_y=log_loss,
+                           x_title="iteration t", y_title=LOSS_TITLES.get(app, "excess loss F(w_t) − F(w*)"),
+                           height=440)
+    fig_grad = band_figure(grad, x="iteration", y="mean", se="se", group="method", log_y=log_grad,
+                           x_title="iteration t", y_title="gradient norm ‖grad F(w_t)‖", height=440)
+    return fig_loss, fig_grad
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def accountant(curves: pd.DataFrame, eps: float, noise: str) -> go.Figure:
+    """ε spent after t steps for both noise rules; the rule of this run thick, the target dotted."""
+    fig = go.Figure(layout=palette.layout(None, height=440))
+    for rule, rows in curves.groupby("rule", sort=False):
+        name, color, dash = RULES[rule]
+        fig.add_scatter(x=rows["t"], y=rows["epsilon"], mode="lines",
+                        name=name + (" (this run)" if rule == noise else ""),
+                        line=dict(color=color, dash=dash, width=4 if rule == noise else 2),
+                        hovertemplate="t = %{x}<br>ε = %{y:.4g}<extra></extra>")
+    fig.add_hline(y=eps, line=dict(color=palette.color("data"), width=2, dash="dot"),
+                  annotation_text=f"target ε = {eps:g}", annotation_position="top left")
+    fig.update_layout(xaxis=dict(title=dict(text="iteration t")), yaxis=dict(title=dict(text="ε spent after t steps")))
+    return fig
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def study(app: str, summary: pd.DataFrame, here: float) -> go.Figure:
+    """Error of each method against the study's x (ε or n), mean ± 2 SE; this run's x dotted."""
+    x_title, y_title = STUDY_AXES[app]
+    shown = summary.assign(method=summary["method"].replace(BASELINES))
+    shown, log_y = _floored(shown)
+    fig = band_figure(shown, x="x", y="mean", se="se", group="method", log_x=x_title.startswith("privacy"),
+                      log_y=log_y, colors=BASELINE_COLORS, x_title=x_title, y_title=y_title, height=480)
+    fig.add_vline(x=here, line=dict(color=palette.color("data"), width=2, dash="dot"))
+    return fig
+
+
+def _sphere_coordinates(w: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """Points of S² with the exact angle to ±u₁ (w and −w are one eigenvector) and the direction
+    within span(u₂, u₃) as longitude; ``basis`` holds u₁, u₂, u₃ as columns."""
+    c = w @ basis
+    c = c * np.where(c[:, :1] < 0, -1.0, 1.0)
+    theta = np.arccos(np.clip(c[:, 0], -1.0, 1.0))
+    phi = np.arctan2(c[:, 2], c[:, 1])
+    return np.stack([np.cos(theta), np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi)], axis=1)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, laplace) -> tuple[go.Figure, pd.DataFrame]:
+    """The released points on the manifold: S² (eigenvector), the SPD cone, or the Poincaré disk."""
+    if app == "eigenvector":
+        clouds = {name: _sphere_coordinates(w, view["basis"]) for name, w in outputs.items()}
+        angles = np.arccos(np.clip(clouds["dp-rgd"][:, 0], -1.0, 1.0))
+        radius = float(np.clip(np.median(angles), 1e-3, np.pi / 2))
+        fig = sphere_figure(data=None, mean=np.array([1.0, 0.0, 0.0]), releases=clouds, center=[1.0, 0.0, 0.0],
+                            radius=radius, show_cap=False, height=600)
+        _rename(fig, "True mean", "Top eigenvector u₁ (exact)")
+        _rename(fig, f"∂B_r(m₀), r = {radius:.3g}", f"median DP-RGD angle to u₁: {radius:.3g} rad")
+        frame = pd.concat([pd.DataFrame({"method": name, "angle_to_u1": np.arccos(np.clip(p[:, 0], -1, 1)),
+                                         "x": p[:, 0], "y": p[:, 1], "z": p[:, 2]}) for name, p in clouds.items()])
+        return fig, frame
+    if app == "hyperbolic":
+        releases = {"dp-rgd": outputs["dp-rgd"], "non-private": optimum[None]}
+        fig = poincare_figure(data=view["data"], mean=view["truth"], releases=releases, edges=view["edges"], height=600)
+        _rename(fig, "True mean", "Truth: the held-out leaf")
+        _rename(fig, "Non-private", "Non-private prediction ŷ (exact)")
+        disk = Hyperbolic(2).to_poincare
+        frame = pd.concat([pd.DataFrame({"role": role, "px": disk(p)[:, 0], "py": disk(p)[:, 1]})
+                           for role, p in {"truth": view["truth"][None], **releases}.items()])
+        return fig, frame
+    releases = {"dp-rgd": outputs["dp-rgd"], "non-private": outputs["non-private"]}
+    if laplace is not None:
+        releases["riemannian laplace"] = laplace
+    fig = spd_cone_figure(data=view["data"], mean=optimum, releases=releases, height=600)
+    _rename(fig, "True mean", "Minimiser W* (exact)")
+    frame = pd.concat([pd.DataFrame({"method": name, "a": p[:, 0, 0], "b": p[:, 0, 1], "c": p[:, 1, 1]})
+                       for name, p in {"optimum": optimum[None], **releases}.items()])
+    return fig, frame
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def completion(results: dict) -> dict:
+    """Train and test RMSE per iteration (the study's figures), keyed "rmse-train" and "rmse-test"."""
+    figs = lrmc.figures(results)
+    for fig in figs.values():
+        fig.update_layout(title=None, height=440)
+    return figs
+
+
+def study_x(app: str) -> str:
+    """Name of the study's x column in downloads: "epsilon" or "n"."""
+    return "n" if APPS[app].sweep == "n" else "epsilon"
