@@ -70,12 +70,8 @@ def curvature_factor(radius, kappa_max) -> np.ndarray:
     return np.where(t > 0, safe_t / np.tan(safe_t), 1.0)
 
 
-def frechet_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
-    """Theorem 2 of Reimherr et al.: ρ(x̄, x̄′) ≤ 2r(2 − h)/(n h), h = h(r, κ_max).
-
-    Valid for data in B_r(m0) with r < π/(4√κ) (κ > 0); ``ValueError`` beyond it.
-    Examples: κ = 1, r = π/8, n = 10 gives 0.121460; κ ≤ 0, r = 1, n = 20 gives 0.1.
-    """
+def _theorem2_factor(n, radius, kappa_max, result: str):
+    """Checked (n, r, h) of Theorem 2 and supplement Lemma 1; ``ValueError`` outside their domain."""
     n = np.asarray(n, dtype=float)
     if np.any(n < 1):
         raise ValueError(f"n must be >= 1, got {n}")
@@ -85,9 +81,31 @@ def frechet_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
     h = curvature_factor(r, kappa_max)
     if np.any(h <= 0):
         raise ValueError(
-            f"radius {radius} is at or beyond π/(4√κ) for κ = {kappa_max}: Theorem 2 does not apply"
+            f"radius {radius} is at or beyond π/(4√κ) for κ = {kappa_max}: {result} does not apply"
         )
+    return n, r, h
+
+
+def frechet_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
+    """Theorem 2 of Reimherr et al.: ρ(x̄, x̄′) ≤ 2r(2 − h)/(n h), h = h(r, κ_max).
+
+    Valid for data in B_r(m0) with r < π/(4√κ) (κ > 0); ``ValueError`` beyond it.
+    Examples: κ = 1, r = π/8, n = 10 gives 0.121460; κ ≤ 0, r = 1, n = 20 gives 0.1.
+    """
+    n, r, h = _theorem2_factor(n, radius, kappa_max, "Theorem 2")
     return 2.0 * r * (2.0 - h) / (n * h)
+
+
+def frechet_gradient_sensitivity(n, radius, kappa_max) -> np.ndarray:
+    """Δ_∇ = sup ‖grad F_D(W) − grad F_D'(W)‖_W for data in B_r(m0), F = (1/(2n)) Σ d²(W, X_i).
+
+    2r/n for κ_max ≤ 0 (valid at every W of a Hadamard space), 2r(2 − h(r, κ))/n with
+    h = 2r√κ·cot(2r√κ) for κ = κ_max > 0 (valid for W in B_r(m0); Reimherr, Bharath & Soto 2021,
+    supplement Lemma 1). Broadcasts; ``ValueError`` for n < 1, r <= 0 or r >= π/(4√κ).
+    Examples: κ ≤ 0, r = 1, n = 20 gives 0.1; κ = 1, r = π/8, n = 10 gives (2 − π/4)·π/40 = 0.095395.
+    """
+    n, r, h = _theorem2_factor(n, radius, kappa_max, "Lemma 1")
+    return 2.0 * r * (2.0 - h) / n
 
 
 def log_lipschitz(radius, kappa_max) -> np.ndarray:

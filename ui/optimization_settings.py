@@ -15,7 +15,7 @@ import streamlit as st
 
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
-from ui import controls
+from ui import controls, presets
 
 
 @dataclass(frozen=True)
@@ -176,30 +176,13 @@ PRESET_NOTES = {
 
 
 def apply_preset(name: str) -> None:
-    """Put the widget values of preset ``name`` into the session (a button callback)."""
-    for key, value in PRESETS[name].items():
-        st.session_state[key] = value
-    st.session_state["opt-preset-note"] = name
+    """Load preset ``name`` (a button callback)."""
+    presets.apply_preset(PRESETS, name, "opt-preset-note")
 
 
 def preset_from_url() -> str | None:
-    """Apply ``?preset=NAME`` once, before any widget is drawn; other address values win over it.
-
-    The parameter is then removed, so the address shows the values themselves. An unknown name is
-    reported with ``st.warning``. Returns the applied preset name, if any.
-    """
-    name = st.query_params.get("preset")
-    if name is None:
-        return None
-    del st.query_params["preset"]
-    if name not in PRESETS:
-        st.warning(f"Ignored the address parameter preset={name!r}: the known presets are {', '.join(PRESETS)}.")
-        return None
-    for key, value in PRESETS[name].items():
-        if key not in st.query_params:
-            st.session_state[key] = value
-    st.session_state["opt-preset-note"] = name
-    return name
+    """Apply ``?preset=NAME`` from the address once (see ``ui.presets.preset_from_url``)."""
+    return presets.preset_from_url(PRESETS, "opt-preset-note")
 
 
 def tex_number(value: float) -> str:

@@ -21,6 +21,7 @@ from engine.experiments import reimherr_fig1
 from engine.mechanisms import scale_limit
 from engine.viz import palette
 from engine.viz.curves import band_figure
+from ui import presets
 from ui.sensitivity import PAPER_RADIUS, manifold
 
 LABELS = {"riemannian laplace": "Riemannian Laplace", "euclidean laplace": "Euclidean Laplace"}
@@ -38,30 +39,13 @@ BOUND_NAME = "Theorem 3: √(bound on E ρ²)"
 
 
 def apply_preset(name: str) -> None:
-    """Put the widget values of preset ``name`` into the session (a button callback)."""
-    for key, value in PRESETS[name].items():
-        st.session_state[key] = value
-    st.session_state["preset-note"] = name
+    """Load preset ``name`` (a button callback)."""
+    presets.apply_preset(PRESETS, name, "preset-note")
 
 
 def preset_from_url() -> str | None:
-    """Apply ``?preset=NAME`` once, before any widget is drawn; other address values win over it.
-
-    The parameter is then removed, so the address shows the values themselves. An unknown name is
-    reported with ``st.warning``. Returns the applied preset name, if any.
-    """
-    name = st.query_params.get("preset")
-    if name is None:
-        return None
-    del st.query_params["preset"]
-    if name not in PRESETS:
-        st.warning(f"Ignored the address parameter preset={name!r}: the known presets are {', '.join(PRESETS)}.")
-        return None
-    for key, value in PRESETS[name].items():
-        if key not in st.query_params:
-            st.session_state[key] = value
-    st.session_state["preset-note"] = name
-    return name
+    """Apply ``?preset=NAME`` from the address once (see ``ui.presets.preset_from_url``)."""
+    return presets.preset_from_url(PRESETS, "preset-note")
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -40,13 +40,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from engine.bounds import frechet_mean_sensitivity
+from engine.bounds import frechet_gradient_sensitivity, frechet_mean_sensitivity
 from engine.data import spd_wishart
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.riemannian_problems import FrechetMeanProblem
 from engine.manifolds.spd import SPD
 from engine.mechanisms.dp_rgd import DPRGD
-from engine.mechanisms.kng import KNormGradient, frechet_gradient_sensitivity
+from engine.mechanisms.kng import KNormGradient
 from engine.mechanisms.laplace import RiemannianLaplace
 from engine.mechanisms.mcmc import laplace_mh
 from engine.validation import check_int, check_positive, check_probability

@@ -16,7 +16,7 @@ from engine.mechanisms.gaussian import (
     tangent_gaussian,
 )
 from engine.mechanisms.guarantee import PrivacyGuarantee
-from engine.mechanisms.kng import KNormGradient, frechet_gradient_norm, frechet_gradient_sensitivity
+from engine.mechanisms.kng import KNormGradient, frechet_gradient_norm
 from engine.mechanisms.laplace import (
     EuclideanLaplace,
     RiemannianLaplace,
@@ -48,7 +48,6 @@ __all__ = [
     "euclidean_laplace",
     "fraction_off_manifold",
     "frechet_gradient_norm",
-    "frechet_gradient_sensitivity",
     "gaussian_delta",
     "is_homogeneous",
     "laplace_mh",

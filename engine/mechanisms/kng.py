@@ -54,34 +54,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from engine.bounds import curvature_factor
 from engine.estimators.frechet_mean import frechet_mean
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.laplace import scale_limit
 from engine.mechanisms.mcmc import MHResult, check_ball, metropolis_hastings
 from engine.validation import check_positive
-
-
-def frechet_gradient_sensitivity(n, radius, kappa_max) -> np.ndarray:
-    """Δ_∇ = sup ‖grad F_D(W) − grad F_D'(W)‖_W for data in B_r(m0), F = (1/(2n)) Σ d²(W, X_i).
-
-    2r/n for κ_max ≤ 0 (valid at every W of a Hadamard space), 2r(2 − h(r, κ))/n with
-    h = 2r√κ·cot(2r√κ) for κ = κ_max > 0 (valid for W in B_r(m0); Reimherr, Bharath & Soto 2021,
-    supplement Lemma 1). Broadcasts; ``ValueError`` for n < 1, r <= 0 or r >= π/(4√κ).
-    Examples: κ ≤ 0, r = 1, n = 20 gives 0.1; κ = 1, r = π/8, n = 10 gives (2 − π/4)·π/40 = 0.095395.
-    """
-    n = np.asarray(n, dtype=float)
-    if np.any(n < 1):
-        raise ValueError(f"n must be >= 1, got {n}")
-    r = np.asarray(radius, dtype=float)
-    if np.any(r <= 0):
-        raise ValueError(f"radius must be > 0, got {radius}")
-    h = curvature_factor(r, kappa_max)
-    if np.any(h <= 0):
-        raise ValueError(
-            f"radius {radius} is at or beyond π/(4√κ) for κ = {kappa_max}: Lemma 1 does not apply"
-        )
-    return 2.0 * r * (2.0 - h) / n
 
 
 def frechet_gradient_norm(manifold, w, points) -> np.ndarray:

@@ -5,12 +5,12 @@ import pytest
 from scipy import stats
 
 from engine.data import spd_wishart
+from engine.bounds import frechet_gradient_sensitivity
 from engine.estimators import frechet_mean
 from engine.manifolds import SPD, Euclidean, Sphere
 from engine.mechanisms import (
     KNormGradient,
     frechet_gradient_norm,
-    frechet_gradient_sensitivity,
     metropolis_hastings,
     riemannian_laplace,
 )

@@ -1,0 +1,33 @@
+"""Named presets: a paper's settings put into the session from a button or from ``?preset=NAME``."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+
+def apply_preset(presets: dict, name: str, note_key: str) -> None:
+    """Put the widget values of preset ``name`` into the session (a button callback); remember the
+    name under ``note_key`` so the page can say which settings were loaded."""
+    for key, value in presets[name].items():
+        st.session_state[key] = value
+    st.session_state[note_key] = name
+
+
+def preset_from_url(presets: dict, note_key: str) -> str | None:
+    """Apply ``?preset=NAME`` once, before any widget is drawn; other address values win over it.
+
+    The parameter is then removed, so the address shows the values themselves. An unknown name is
+    reported with ``st.warning``. Returns the applied preset name, if any.
+    """
+    name = st.query_params.get("preset")
+    if name is None:
+        return None
+    del st.query_params["preset"]
+    if name not in presets:
+        st.warning(f"Ignored the address parameter preset={name!r}: the known presets are {', '.join(presets)}.")
+        return None
+    for key, value in presets[name].items():
+        if key not in st.query_params:
+            st.session_state[key] = value
+    st.session_state[note_key] = name
+    return name
