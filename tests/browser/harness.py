@@ -86,6 +86,16 @@ _SIGNATURE = """Array.from(document.querySelectorAll('.js-plotly-plot')).map(el 
     return text.length + ':' + h;
 }).join('|')"""
 _IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+# Idle and the page's element count unchanged over three polls in a row: the script has finished
+# (the status widget only appears some 500 ms into a run, so its absence alone proves nothing).
+_SETTLED = """() => {
+    const count = document.querySelectorAll('[data-testid="stMain"] *').length;
+    const idle = !document.querySelector('[data-testid="stStatusWidget"]');
+    const s = window.__settle || (window.__settle = {count: -1, same: 0});
+    s.same = (idle && count === s.count) ? s.same + 1 : 0;
+    s.count = count;
+    return s.same >= 3;
+}"""
 
 
 def chart_signature(page) -> str:
@@ -97,7 +107,7 @@ def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> Non
     page.wait_for_selector("h1", timeout=timeout_ms)
     if chart:
         page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
-    page.wait_for_function(_IDLE, timeout=timeout_ms)
+    page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=300)
 
 
 def wait_for_chart_change(page, before: str, timeout_ms: float = 30_000) -> None:
