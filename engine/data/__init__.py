@@ -20,9 +20,11 @@ from engine.data.real import (
 )
 from engine.data.spd import spd_wishart
 from engine.data.sphere import sphere_ball, sphere_cap, sphere_vmf
+from engine.data.wordnet import Hierarchy, load_hierarchy, wordnet_available
 
 __all__ = [
     "Airports",
+    "Hierarchy",
     "SpikedSample",
     "TreeEmbedding",
     "airport_states",
@@ -32,6 +34,7 @@ __all__ = [
     "kendall_noisy",
     "load_airports",
     "load_feature_matrix",
+    "load_hierarchy",
     "load_outline",
     "random_subspace",
     "resample_closed_curve",
@@ -44,4 +47,5 @@ __all__ = [
     "template_names",
     "top_subspace",
     "tree_embedding",
+    "wordnet_available",
 ]

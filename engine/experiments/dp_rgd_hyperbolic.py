@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from sklearn.manifold import SpectralEmbedding
 
-from engine.data import tree_embedding
+from engine.data import load_hierarchy, tree_embedding
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.riemannian_problems import FrechetMeanProblem
 from engine.manifolds.hyperbolic import Hyperbolic
@@ -52,7 +52,21 @@ def steps_rule(n: int, epsilon: float, delta: float, clip: float, smoothness: fl
     return max(1, int(np.sqrt(smoothness) * n * epsilon / (np.sqrt(dim * np.log(1.0 / delta)) * clip)))
 
 
-def run(*, reps: int = 20, seed: int = 0, branching: int = 2, height: int = 7, test_node=None,
+def taxonomy_tree(taxonomy: str, branching: int, height: int):
+    """``(graph, root, height)`` of the tree to embed: a balanced tree (``"balanced"``) or WordNet's
+    mammal subtree (``"wordnet-mammal"``, 1,182 nouns; needs Debian's wordnet-base, and says so)."""
+    if taxonomy == "balanced":
+        height = check_int("height", height)
+        return nx.balanced_tree(check_int("branching", branching), height), 0, height
+    if taxonomy == "wordnet-mammal":
+        hierarchy = load_hierarchy("mammal.n.01")
+        depth = nx.shortest_path_length(hierarchy.tree, hierarchy.root)
+        return hierarchy.tree.to_undirected(), hierarchy.root, max(depth.values())
+    raise ValueError(f"taxonomy must be 'balanced' or 'wordnet-mammal', got {taxonomy!r}")
+
+
+def run(*, reps: int = 20, seed: int = 0, taxonomy: str = "balanced", branching: int = 2, height: int = 7,
+        test_node=None,
         epsilon: float = 0.1, delta: float = 1e-3, diameter: float = 10.0, width: float = 0.2,
         ridge: float = 1e-5, private_step: float = 0.001, nonprivate_step: float = 0.003,
         nonprivate_iterations: int = 1_500, noise: str = "calibrated", progress=None) -> dict[str, pd.DataFrame]:
@@ -61,6 +75,7 @@ def run(*, reps: int = 20, seed: int = 0, branching: int = 2, height: int = 7, t
     Parameters
     ----------
     reps, seed : DP-RGD repeats (vectorised) and the seed of their noise.
+    taxonomy : "balanced" (default) or "wordnet-mammal" (see ``taxonomy_tree``).
     branching, height : the balanced tree; test_node : row index of the held-out node (default
         the last node in breadth-first order, a leaf).
     epsilon, delta : privacy target; diameter : D_W; width, ridge : υ and γ of the kernel ridge.
@@ -80,12 +95,11 @@ def run(*, reps: int = 20, seed: int = 0, branching: int = 2, height: int = 7, t
     reps = check_int("reps", reps)
     epsilon, delta = check_positive("epsilon", epsilon), check_probability("delta", delta)
     diameter = check_positive("diameter", diameter)
-    height = check_int("height", height)
     if noise not in ("calibrated", "paper"):
         raise ValueError(f"noise must be 'calibrated' or 'paper', got {noise!r}")
     manifold = Hyperbolic(2)
-    graph = nx.balanced_tree(check_int("branching", branching), height)
-    tree = tree_embedding(graph, edge_length=diameter / (2 * height))
+    graph, root, height = taxonomy_tree(taxonomy, branching, height)
+    tree = tree_embedding(graph, root=root, edge_length=diameter / (2 * height))
     total = len(tree.nodes)
     test = total - 1 if test_node is None else check_int("test_node", test_node, minimum=0)
     if test >= total:

@@ -169,3 +169,18 @@ def test_matrix_completion_study_records_train_and_test_rmse():
 def test_bad_inputs_raise_value_errors_quoting_the_value(call, quoted):
     with pytest.raises(ValueError, match=quoted):
         call()
+
+
+def test_hyperbolic_study_on_the_wordnet_mammal_taxonomy():
+    from engine.data import wordnet_available
+    from engine.experiments import dp_rgd_hyperbolic
+
+    with pytest.raises(ValueError, match="taxonomy"):
+        dp_rgd_hyperbolic.run(reps=1, taxonomy="oak")
+    available, reason = wordnet_available()
+    if not available:
+        pytest.skip(f"WordNet taxonomy not tested: {reason}")
+    out = dp_rgd_hyperbolic.run(reps=2, taxonomy="wordnet-mammal", nonprivate_iterations=10)
+    assert (out["points"].role == "data").sum() == 1182
+    assert out["settings"].optimum_converged.item()
+    assert (out["points"].query("role != 'data'")[["px", "py"]].pow(2).sum(axis=1) < 1).all()

@@ -404,3 +404,29 @@ def test_bartlett_wishart_matches_the_exact_law(k, df):
     assert stats.kstest(np.trace(x, axis1=1, axis2=2) * k, stats.chi2(k * df).cdf).pvalue > 1e-3
     assert stats.kstest(x[:, 0, 0] * k, stats.chi2(df).cdf).pvalue > 1e-3
     assert stats.kstest(x[:, 0, 0] * k, stats.chi2(df + 1).cdf).pvalue < 1e-6
+
+
+def test_wordnet_mammal_closure_or_a_clear_reason():
+    from engine.data import load_hierarchy, wordnet_available
+
+    available, reason = wordnet_available()
+    if not available:
+        with pytest.raises(ValueError, match="wordnet-base"):
+            load_hierarchy()
+        pytest.skip(f"WordNet taxonomy not tested: {reason}")
+    hierarchy = load_hierarchy("mammal.n.01")
+    assert hierarchy.tree.number_of_nodes() == 1182
+    assert hierarchy.closure_edges == 6542
+    assert nx.is_arborescence(hierarchy.tree)
+    assert hierarchy.tree.nodes[hierarchy.root]["lemma"] == "mammal"
+    with pytest.raises(ValueError, match="mammal.n.99|senses"):
+        load_hierarchy("mammal.n.99")
+    with pytest.raises(ValueError, match="looks like|look like"):
+        load_hierarchy("mammal")
+
+
+def test_missing_wordnet_is_explained(tmp_path):
+    from engine.data import load_hierarchy
+
+    with pytest.raises(ValueError, match="apt-get install wordnet-base"):
+        load_hierarchy(directory=tmp_path)
