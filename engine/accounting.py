@@ -43,6 +43,7 @@ import dp_accounting
 import numpy as np
 from dp_accounting import dp_event
 from dp_accounting.rdp import RdpAccountant
+from dp_accounting.rdp import compute_epsilon as rdp_compute_epsilon
 
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
@@ -224,3 +225,26 @@ def paper_sigma(epsilon: float, delta: float, steps: int, n: int, clip: float, *
     l0 = check_positive("clip", clip)
     c = check_positive("c", c)
     return float(np.sqrt(c * steps * np.log(1.0 / delta)) * l0 / (n * eps))
+
+
+def epsilon_curve(noise_multiplier: float, steps, *, delta: float, sampling_rate: float = 1.0) -> np.ndarray:
+    """ε after each number of steps in ``steps`` at noise multiplier z, as ``epsilon_for`` gives it.
+
+    The RDP of T steps is T times the RDP of one step, so the accountant evaluates one step (the
+    slow part for sampled batches) and converts T·RDP for every T: the same numbers as calling
+    ``epsilon_for`` once per T (replace-one relation; for q < 1 the smaller of the
+    amplified and the unamplified bound), at the cost of one call.
+    """
+    steps = np.asarray(steps, dtype=int)
+
+    def per_step(q: float) -> tuple[np.ndarray, np.ndarray]:
+        acc = RdpAccountant(neighboring_relation=_RELATION)
+        acc.compose(dp_rgd_event(noise_multiplier, 1, sampling_rate=q))
+        return acc.orders, acc.rdp
+
+    def curve(q: float) -> np.ndarray:
+        orders, rdp = per_step(q)
+        return np.array([rdp_compute_epsilon(orders, t * rdp, delta)[0] for t in steps])
+
+    full = curve(1.0)
+    return full if sampling_rate == 1.0 else np.minimum(full, curve(sampling_rate))

@@ -16,17 +16,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 import streamlit as st
-from dp_accounting import NeighboringRelation
-from dp_accounting.rdp import RdpAccountant, compute_epsilon
-from sklearn.manifold import SpectralEmbedding
 
 from engine import accounting
 from engine.bounds import frechet_mean_sensitivity
-from engine.data import spd_wishart, tree_embedding
+from engine.data import spd_wishart
 from engine.estimators import FrechetMeanProblem, MatrixCompletion, PrincipalEigenvector, riemannian_gradient_descent
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
@@ -104,20 +100,10 @@ def setup(app: str, data: str, size: int, seed: int) -> Setup:
 
 def _hyperbolic(height: int) -> Setup:
     """The problem of ``engine.experiments.dp_rgd_hyperbolic.run`` (held-out last leaf, its defaults)."""
-    m = Hyperbolic(2)
-    graph = nx.balanced_tree(2, height)
-    tree = tree_embedding(graph, edge_length=HYP_DIAMETER / (2 * height))
-    total = len(tree.nodes)
-    adjacency = nx.to_numpy_array(graph, nodelist=tree.nodes) + np.eye(total)
-    features = SpectralEmbedding(n_components=3, affinity="precomputed", random_state=0).fit_transform(adjacency)
-    train = np.arange(total) != total - 1
-    alpha = hyper.krr_weights(features[train], features[~train][0], width=HYP_WIDTH, ridge=HYP_RIDGE)
-    problem = FrechetMeanProblem(m, tree.points[train], alpha)
-    best = riemannian_gradient_descent(problem, m.origin, step=0.5 * problem.n / abs(alpha.sum()), tol=1e-8,
-                                       max_iter=100_000)
-    view = {"data": tree.points, "edges": np.asarray(tree.edges), "truth": tree.points[-1]}
-    return Setup(problem, problem.n, float(np.abs(alpha).max() * HYP_DIAMETER), best.point, float(best.loss), 1.0,
-                 2.0 * problem.n, m.origin, view, smoothness=HYP_DIAMETER / np.tanh(HYP_DIAMETER))
+    task = hyper.prediction_task(height=height, diameter=HYP_DIAMETER, width=HYP_WIDTH, ridge=HYP_RIDGE)
+    view = {"data": task.tree.points, "edges": np.asarray(task.tree.edges), "truth": task.tree.points[task.test]}
+    return Setup(task.problem, task.problem.n, task.clip, task.best.point, float(task.best.loss), 1.0,
+                 2.0 * task.problem.n, task.manifold.origin, view, smoothness=task.smoothness)
 
 
 def rule_steps(app: str, s: Setup, eps: float, delta: float) -> int | None:
@@ -195,29 +181,6 @@ def run(app: str, data: str, size: int, eps: float, delta: float, noise: str, st
             "guarantee": asdict(mech.privacy_guarantee())}
 
 
-def epsilon_curve(noise_multiplier: float, steps, *, delta: float, sampling_rate: float = 1.0) -> np.ndarray:
-    """ε after each number of steps in ``steps`` at noise multiplier z, as ``accounting.epsilon_for``.
-
-    The RDP of T steps is T times the RDP of one step, so the accountant evaluates one step (the
-    slow part for sampled batches) and converts T·RDP for every T: the same numbers as calling
-    ``accounting.epsilon_for`` once per T (replace-one relation; for q < 1 the smaller of the
-    amplified and the unamplified bound), at the cost of one call.
-    """
-    steps = np.asarray(steps, dtype=int)
-
-    def per_step(q: float) -> tuple[np.ndarray, np.ndarray]:
-        acc = RdpAccountant(neighboring_relation=NeighboringRelation.REPLACE_ONE)
-        acc.compose(accounting.dp_rgd_event(noise_multiplier, 1, sampling_rate=q))
-        return acc.orders, acc.rdp
-
-    def curve(q: float) -> np.ndarray:
-        orders, rdp = per_step(q)
-        return np.array([compute_epsilon(orders, t * rdp, delta)[0] for t in steps])
-
-    full = curve(1.0)
-    return full if sampling_rate == 1.0 else np.minimum(full, curve(sampling_rate))
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def accountant(eps: float, delta: float, steps: int, n: int, batch: int, clip: float, c: float) -> dict:
     """Calibrated σ against the paper's rule for T steps, and ε(t) for both along t = 1..T.
@@ -233,8 +196,8 @@ def accountant(eps: float, delta: float, steps: int, n: int, batch: int, clip: f
     paper = accounting.paper_sigma(eps, delta, steps, n, clip, c=c)
     paper_z = accounting.sigma_to_noise_multiplier(paper, clip=clip, batch_size=batch)
     ts = np.unique(np.linspace(1, steps, min(steps, 120)).round().astype(int))
-    both = {"calibrated": epsilon_curve(z, ts, delta=delta, sampling_rate=q),
-            "paper": epsilon_curve(paper_z, ts, delta=delta, sampling_rate=q)}
+    both = {"calibrated": accounting.epsilon_curve(z, ts, delta=delta, sampling_rate=q),
+            "paper": accounting.epsilon_curve(paper_z, ts, delta=delta, sampling_rate=q)}
     curves = pd.concat([pd.DataFrame({"t": ts, "rule": rule, "epsilon": values}) for rule, values in both.items()],
                        ignore_index=True)
     return {"curves": curves, "z": z, "sigma": sigma, "paper_sigma": paper, "paper_sigma_1": paper_1,

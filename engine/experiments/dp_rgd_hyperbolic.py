@@ -23,6 +23,8 @@ iterations) paths.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -65,6 +67,46 @@ def taxonomy_tree(taxonomy: str, branching: int, height: int):
     raise ValueError(f"taxonomy must be 'balanced' or 'wordnet-mammal', got {taxonomy!r}")
 
 
+@dataclass(frozen=True)
+class PredictionTask:
+    """The held-out-node prediction problem: the embedded tree, the weighted Fréchet-mean problem of
+    the training labels with kernel-ridge weights ``alpha``, its public clip L0 = max|α|·D_W and
+    smoothness L1 = D_W/tanh(D_W), and the exact non-private optimum ``best``."""
+
+    manifold: Hyperbolic
+    tree: object
+    problem: FrechetMeanProblem
+    test: int
+    alpha: np.ndarray
+    clip: float
+    smoothness: float
+    best: object
+
+
+def prediction_task(*, taxonomy: str = "balanced", branching: int = 2, height: int = 7, test_node=None,
+                    diameter: float = 10.0, width: float = 0.2, ridge: float = 1e-5) -> PredictionTask:
+    """Build the prediction problem of ``run`` (see the module notes); ``test_node`` defaults to the
+    last node in breadth-first order (a leaf)."""
+    diameter = check_positive("diameter", diameter)
+    manifold = Hyperbolic(2)
+    graph, root, height = taxonomy_tree(taxonomy, branching, height)
+    tree = tree_embedding(graph, root=root, edge_length=diameter / (2 * height))
+    total = len(tree.nodes)
+    test = total - 1 if test_node is None else check_int("test_node", test_node, minimum=0)
+    if test >= total:
+        raise ValueError(f"test_node must be a row index below {total}, got {test_node!r}")
+    adjacency = nx.to_numpy_array(graph, nodelist=tree.nodes) + np.eye(total)
+    features = SpectralEmbedding(n_components=3, affinity="precomputed", random_state=0).fit_transform(adjacency)
+    train = np.arange(total) != test
+    alpha = krr_weights(features[train], features[test], width=width, ridge=ridge)
+    problem = FrechetMeanProblem(manifold, tree.points[train], alpha)
+    # Non-private optimum: a Karcher-type step η = n/(2 Σα) on F converges in a few iterations.
+    best = riemannian_gradient_descent(problem, manifold.origin, step=0.5 * problem.n / abs(alpha.sum()),
+                                       tol=1e-8, max_iter=100_000)
+    return PredictionTask(manifold, tree, problem, test, alpha, float(np.abs(alpha).max() * diameter),
+                          diameter / np.tanh(diameter), best)
+
+
 def run(*, reps: int = 20, seed: int = 0, taxonomy: str = "balanced", branching: int = 2, height: int = 7,
         test_node=None,
         epsilon: float = 0.1, delta: float = 1e-3, diameter: float = 10.0, width: float = 0.2,
@@ -97,25 +139,12 @@ def run(*, reps: int = 20, seed: int = 0, taxonomy: str = "balanced", branching:
     diameter = check_positive("diameter", diameter)
     if noise not in ("calibrated", "paper"):
         raise ValueError(f"noise must be 'calibrated' or 'paper', got {noise!r}")
-    manifold = Hyperbolic(2)
-    graph, root, height = taxonomy_tree(taxonomy, branching, height)
-    tree = tree_embedding(graph, root=root, edge_length=diameter / (2 * height))
-    total = len(tree.nodes)
-    test = total - 1 if test_node is None else check_int("test_node", test_node, minimum=0)
-    if test >= total:
-        raise ValueError(f"test_node must be a row index below {total}, got {test_node!r}")
-    adjacency = nx.to_numpy_array(graph, nodelist=tree.nodes) + np.eye(total)
-    features = SpectralEmbedding(n_components=3, affinity="precomputed", random_state=0).fit_transform(adjacency)
-    train = np.arange(total) != test
-    alpha = krr_weights(features[train], features[test], width=width, ridge=ridge)
-    problem = FrechetMeanProblem(manifold, tree.points[train], alpha)
-    n = problem.n
-    clip = float(np.abs(alpha).max() * diameter)
-    smoothness = diameter / np.tanh(diameter)
+    task = prediction_task(taxonomy=taxonomy, branching=branching, height=height, test_node=test_node,
+                           diameter=diameter, width=width, ridge=ridge)
+    manifold, tree, problem, alpha, best = task.manifold, task.tree, task.problem, task.alpha, task.best
+    n, clip, smoothness, test = problem.n, task.clip, task.smoothness, task.test
     steps = steps_rule(n, epsilon, delta, clip, smoothness)
     root = manifold.origin
-    # Non-private optimum: a Karcher-type step η = n/(2 Σα) on F converges in a few iterations.
-    best = riemannian_gradient_descent(problem, root, step=0.5 * n / abs(alpha.sum()), tol=1e-8, max_iter=100_000)
     if progress is not None:
         progress(0.2)
     private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=2 * n * private_step,

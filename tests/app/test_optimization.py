@@ -7,7 +7,6 @@ import time
 import numpy as np
 import pytest
 
-from engine import accounting
 from engine.experiments import dp_rgd_frechet, dp_rgd_hyperbolic
 from tests.app.conftest import ROOT, assert_clean, messages, run_page
 from ui import optimization as opt
@@ -189,14 +188,6 @@ def test_preset_in_the_address_opens_the_frechet_mean_study():
     assert any("§6.1" in text for text in messages(at, "info"))
     metrics = {metric.label: metric.value for metric in at.metric}
     assert float(metrics["ε spent (accountant)"]) > 0.1  # the paper's rule with c = 1 overspends
-
-
-@pytest.mark.parametrize("rate", [1.0, 0.5])
-def test_epsilon_curve_matches_the_accountant(rate):
-    steps = [1, 7, 40]
-    curve = opt.epsilon_curve(3.0, steps, delta=1e-5, sampling_rate=rate)
-    expected = [accounting.epsilon_for(3.0, t, delta=1e-5, sampling_rate=rate) for t in steps]
-    np.testing.assert_allclose(curve, expected, rtol=1e-12)
 
 
 def test_sphere_view_keeps_the_angle_to_the_top_eigenvector():

@@ -106,3 +106,11 @@ def test_paper_rule_needs_c_above_eight_for_its_epsilon():
 def test_bad_inputs_raise_value_errors_quoting_the_value(call, quoted):
     with pytest.raises(ValueError, match=quoted.replace(".", r"\.").replace("-", r"\-")):
         call()
+
+
+@pytest.mark.parametrize("rate", [1.0, 0.5])
+def test_epsilon_curve_matches_the_accountant(rate):
+    steps = [1, 7, 40]
+    curve = accounting.epsilon_curve(3.0, steps, delta=1e-5, sampling_rate=rate)
+    expected = [accounting.epsilon_for(3.0, t, delta=1e-5, sampling_rate=rate) for t in steps]
+    np.testing.assert_allclose(curve, expected, rtol=1e-12)
