@@ -90,7 +90,7 @@ def setup(app: str, data: str, size: int, seed: int) -> Setup:
                 "sensitivity": float(frechet_mean_sensitivity(size, radius, kappa))}
         return Setup(problem, size, clip, best.point, float(best.loss), 1.0, 1.0, m.origin, view)
     if app == "hyperbolic":
-        return _hyperbolic(size)
+        return _hyperbolic(data, size)
     values, train, _ = lrmc.low_rank_data(LR_D, LR_RANK, size, rng=_seed(seed), **LR_DATA)
     problem = MatrixCompletion(values, train, rank=LR_RANK, ridge=LR_RIDGE)
     best = riemannian_gradient_descent(problem, lrmc.spectral_start(problem), step=LR_STEP, tol=1e-8,
@@ -98,9 +98,10 @@ def setup(app: str, data: str, size: int, seed: int) -> Setup:
     return Setup(problem, size, 1.0, best.point, float(best.loss), 1.0, 1.0, None, {})
 
 
-def _hyperbolic(height: int) -> Setup:
+def _hyperbolic(taxonomy: str, height: int) -> Setup:
     """The problem of ``engine.experiments.dp_rgd_hyperbolic.run`` (held-out last leaf, its defaults)."""
-    task = hyper.prediction_task(height=height, diameter=HYP_DIAMETER, width=HYP_WIDTH, ridge=HYP_RIDGE)
+    task = hyper.prediction_task(taxonomy=taxonomy, height=height, diameter=HYP_DIAMETER, width=HYP_WIDTH,
+                                 ridge=HYP_RIDGE)
     view = {"data": task.tree.points, "edges": np.asarray(task.tree.edges), "truth": task.tree.points[task.test]}
     return Setup(task.problem, task.problem.n, task.clip, task.best.point, float(task.best.loss), 1.0,
                  2.0 * task.problem.n, task.manifold.origin, view, smoothness=task.smoothness)
@@ -244,16 +245,16 @@ def study(app: str, data: str, size: int, xs: tuple, eps: float, delta: float, n
                                      kng_burn_in=burn)["risk"].assign(x=x, steps=int(x)) for x in xs])
         out = out.rename(columns={"excess_risk": "error"})
     else:
-        out = pd.concat([_hyperbolic_errors(size, x, delta, noise, eta, reps, seed).assign(x=x) for x in xs])
+        out = pd.concat([_hyperbolic_errors(data, size, x, delta, noise, eta, reps, seed).assign(x=x) for x in xs])
     summary = summarize(out, ["method", "x"], "error")
     extra = out.groupby(["method", "x"], sort=False)[["steps", "sigma"]].first().reset_index()
     return summary.merge(extra, on=["method", "x"])
 
 
-def _hyperbolic_errors(height: int, eps: float, delta: float, noise: str, eta: float, reps: int,
+def _hyperbolic_errors(taxonomy: str, height: int, eps: float, delta: float, noise: str, eta: float, reps: int,
                        seed: int) -> pd.DataFrame:
     """Distance to the held-out truth of the DP-RGD predictions and of the non-private one at ε."""
-    result = hyper.run(reps=reps, seed=seed, height=height, epsilon=eps, delta=delta, private_step=eta,
+    result = hyper.run(reps=reps, seed=seed, taxonomy=taxonomy, height=height, epsilon=eps, delta=delta, private_step=eta,
                        noise=noise, nonprivate_iterations=1)
     pts, settings = result["points"], result["settings"].iloc[0]
     lorentz = {role: rows[["x0", "x1", "x2"]].to_numpy() for role, rows in pts.groupby("role", sort=False)}

@@ -52,6 +52,8 @@ MAX_STEPS = 5_000  # cap of a single run's T taken from the paper's rule
 SPD_APPS = ("frechet", "barycenter")
 EPSILONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 DELTAS = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2)
+TAXONOMIES = {"balanced": "Balanced binary tree (synthetic)",
+              "wordnet-mammal": "WordNet mammal subtree (1,182 nouns; needs Debian's wordnet-base)"}
 NOISE = {"calibrated": "RDP accountant: exactly the target ε",
          "paper": "The paper's rule σ² = c·T log(1/δ) L0²/(n²ε²)"}
 DATASETS = {
@@ -68,6 +70,8 @@ SPD_SIZE = dict(min_value=20, max_value=500, default=100, step=10)
 SPD_STEPS = dict(min_value=1, max_value=1_000, default=100, step=1)
 SPD_ETA = dict(min_value=0.001, max_value=1.0, default=0.01, step=0.001, fmt="%.3f")
 HELP = {
+    "taxonomy": "The tree whose nodes are embedded in the Poincaré disk (our own Sarkar-style embedding). The "
+                "WordNet mammal subtree is read from Debian's wordnet-base package when it is installed.",
     "app": "The problem DP-RGD solves; each has its own manifold, data and baselines (§5–6 of Han et al.).",
     "data": "Records are z-scored and divided by the spectral norm, as in the paper. The scikit-learn data sets ship "
             "with the package (no download).",
@@ -231,7 +235,10 @@ def sidebar() -> Choice:
     if app == "eigenvector":
         data = controls.select("Data set", "data", DATASETS, "synthetic", help=HELP["data"])
         keys.append("data")
-    if app != "eigenvector" or data == "synthetic":
+    if app == "hyperbolic":
+        data = controls.select("Taxonomy", "taxonomy", TAXONOMIES, "balanced", help=HELP["taxonomy"])
+        keys.append("taxonomy")
+    if app not in ("eigenvector", "hyperbolic") or data in ("synthetic", "balanced"):
         size = int(_slider(spec.size))
         keys.append(spec.size.key)
     eps = controls.choice_slider("Privacy budget ε", "eps", EPSILONS, 1.0, help=HELP["eps"])

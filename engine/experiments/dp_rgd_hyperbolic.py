@@ -23,6 +23,7 @@ iterations) paths.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import networkx as nx
@@ -83,10 +84,12 @@ class PredictionTask:
     best: object
 
 
+@functools.lru_cache(maxsize=8)
 def prediction_task(*, taxonomy: str = "balanced", branching: int = 2, height: int = 7, test_node=None,
                     diameter: float = 10.0, width: float = 0.2, ridge: float = 1e-5) -> PredictionTask:
     """Build the prediction problem of ``run`` (see the module notes); ``test_node`` defaults to the
-    last node in breadth-first order (a leaf)."""
+    last node in breadth-first order (a leaf). Cached: a sweep over ε reuses the embedding, the
+    kernel weights and the optimum (treat the returned arrays as read-only)."""
     diameter = check_positive("diameter", diameter)
     manifold = Hyperbolic(2)
     graph, root, height = taxonomy_tree(taxonomy, branching, height)

@@ -202,8 +202,22 @@ def test_sphere_view_keeps_the_angle_to_the_top_eigenvector():
 
 
 def test_hyperbolic_problem_is_the_studys():
-    setup = opt.setup("hyperbolic", "synthetic", 4, 0)
+    setup = opt.setup("hyperbolic", "balanced", 4, 0)
     points = dp_rgd_hyperbolic.run(reps=2, height=4, nonprivate_iterations=1)["points"]
     lorentz = {role: rows[["x0", "x1", "x2"]].to_numpy() for role, rows in points.groupby("role")}
     np.testing.assert_allclose(setup.view["truth"], lorentz["truth"][0])
     np.testing.assert_allclose(setup.optimum, lorentz["non-private"][0], atol=1e-8)
+
+
+@pytest.mark.slow
+def test_hyperbolic_taxonomy_choice_renders_or_explains():
+    """WordNet's 1,182 nouns make the ε sweep take tens of seconds: a longer timeout."""
+    from engine.data import wordnet_available
+
+    at = run_page(PAGE, {"app": "hyperbolic", "reps": "2", "grid": "quick"})
+    at.selectbox(key="taxonomy").select("wordnet-mammal").run(timeout=240)
+    assert_clean(at)
+    if not wordnet_available()[0]:
+        assert any("wordnet-base" in text for text in messages(at, "error"))
+    else:
+        assert at.get("plotly_chart")
