@@ -110,7 +110,7 @@ def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> Non
     page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=300)
 
 
-def wait_for_chart_change(page, before: str, timeout_ms: float = 30_000) -> None:
+def wait_for_chart_change(page, before: str, timeout_ms: float = 30_000, polling="raf") -> None:
     """Wait (retrying) until the charts' fingerprint differs from ``before`` and the script is idle."""
-    page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms, polling=250)
+    page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms, polling=polling)
     page.wait_for_function(_IDLE, timeout=timeout_ms)
