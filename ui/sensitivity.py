@@ -89,10 +89,12 @@ def summarise(replicates: pd.DataFrame) -> pd.DataFrame:
 
 
 def theorem2(n, radius, kappa) -> np.ndarray:
-    """Δ of Theorem 2, NaN where h < ``H_FLOOR`` (at or near the end of its validity region)."""
-    h = bounds.curvature_factor(radius, kappa)
-    safe = np.where(h >= H_FLOOR, h, 1.0)
-    return np.where(h >= H_FLOOR, 2.0 * np.asarray(radius) * (2.0 - safe) / (np.asarray(n, dtype=float) * safe), np.nan)
+    """Δ of Theorem 2 (``engine.bounds``), NaN where h < ``H_FLOOR`` (at or near the end of its validity region)."""
+    n, radius, kappa = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (n, radius, kappa)))
+    drawn = (radius > 0) & (bounds.curvature_factor(radius, kappa) >= H_FLOOR)
+    out = np.full(radius.shape, np.nan)
+    out[drawn] = bounds.frechet_mean_sensitivity(n[drawn], radius[drawn], kappa[drawn])
+    return out
 
 
 def _axis_type(values: np.ndarray, log: bool) -> dict:

@@ -58,7 +58,7 @@ def adversarial_neighbours(setting: SpaceSetting, data: np.ndarray) -> np.ndarra
     radii = m.norm(m0, logs)
     j = np.argmax(radii, axis=1)
     rows = np.arange(len(data))
-    direction = logs[rows, j] / np.maximum(radii[rows, j], 1e-12)[(...,) + (None,) * m.point_ndim]
+    direction = logs[rows, j] / m.per_point(np.maximum(radii[rows, j], 1e-12))
     # Stay a hair inside the closed ball so generators' strict "< r" is respected.
     out = data.copy()
     out[rows, j] = m.exp(m0, -0.999999 * setting.radius * direction)

@@ -81,6 +81,11 @@ class Manifold(ABC):
         """Dimension D of the flat coordinates returned by ``to_ambient``."""
         return int(self.to_ambient(self.origin).shape[-1])
 
+    def per_point(self, a) -> np.ndarray:
+        """``a`` of shape ``(...)`` (one value per point) reshaped to broadcast against points
+        ``(..., *point_shape)``: one trailing axis per point dimension."""
+        return np.reshape(a, np.shape(a) + (1,) * self.point_ndim)
+
     def inner(self, x, u, v) -> np.ndarray:
         """Riemannian inner product <u, v>_x (Frobenius by default)."""
         idx = "abcd"[: self.point_ndim]

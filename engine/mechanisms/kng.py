@@ -56,7 +56,7 @@ import numpy as np
 
 from engine.estimators.frechet_mean import frechet_mean
 from engine.mechanisms.guarantee import PrivacyGuarantee
-from engine.mechanisms.laplace import scale_limit
+from engine.mechanisms.laplace import require_normalisable
 from engine.mechanisms.mcmc import MHResult, check_ball, metropolis_hastings
 from engine.validation import check_positive
 
@@ -121,14 +121,9 @@ class KNormGradient:
         self.ball = check_ball(manifold, ball_center, ball_radius)
         self.data_dependent_normaliser = not (_is_flat(manifold) and self.ball is None)
         self.sigma = (2.0 if self.data_dependent_normaliser else 1.0) * self.sensitivity / self.epsilon
-        limit = scale_limit(manifold)
-        if self.ball is None and self.sigma >= limit:
-            raise ValueError(
-                f"sigma = {self.sigma:.6g} (sensitivity={self.sensitivity:g}, epsilon={self.epsilon:g}) makes the "
-                f"K-norm gradient law on {manifold.name} non-normalisable: far from the data it decays like the "
-                f"Laplace law of the same sigma, which needs sigma < {limit:.6g}; raise epsilon above "
-                f"{self.sigma * self.epsilon / limit:.6g} or pass ball_center/ball_radius"
-            )
+        if self.ball is None:
+            require_normalisable(manifold, self.sigma, self.sensitivity, self.epsilon, law="K-norm gradient law",
+                                 why="far from the data it decays like the Laplace law of the same sigma")
 
     def release(self, points, *, size=None, rng=None, step=None, burn_in: int = 10_000, thin: int = 100,
                 keep_chain: bool = False) -> MHResult:
@@ -157,7 +152,7 @@ class KNormGradient:
         start = frechet_mean(m, pts).mean
         if self.ball:
             outside = m.dist(start, self.ball[0]) > self.ball[1]
-            start = np.where(np.reshape(outside, outside.shape + (1,) * m.point_ndim), self.ball[0], start)
+            start = np.where(m.per_point(outside), self.ball[0], start)
         n = pts.shape[pts.ndim - m.point_ndim - 1]
         flat_points = pts.reshape((-1, n) + m.point_shape)
         weights = np.full(flat_points.shape[:1] + (n,), 1.0 / n)

@@ -87,7 +87,7 @@ def _exact(manifold, eta, sigma, rng, max_radius) -> np.ndarray:
     batch = eta.shape[: eta.ndim - manifold.point_ndim]
     rho = sample_radius(radial_law(manifold), sigma, batch, rng, max_radius=max_radius)
     direction = manifold.random_unit_tangent(eta, rng)
-    return manifold.exp(eta, rho.reshape(batch + (1,) * manifold.point_ndim) * direction)
+    return manifold.exp(eta, manifold.per_point(rho.reshape(batch)) * direction)
 
 
 def _exact_in_ball(manifold, eta, sigma, rng, center, radius) -> np.ndarray:
@@ -228,6 +228,18 @@ def _check_budget(epsilon, sensitivity) -> tuple[float, float]:
     return check_positive("epsilon", epsilon), check_positive("sensitivity", sensitivity)
 
 
+def require_normalisable(manifold, sigma: float, sensitivity: float, epsilon: float, *, law: str, why: str) -> None:
+    """Refuse a scale σ >= ``scale_limit(manifold)`` of an unconditioned law, saying ``why`` it needs
+    σ below the limit, the ε that would fix it and the ball-conditioned alternative."""
+    limit = scale_limit(manifold)
+    if sigma >= limit:
+        raise ValueError(
+            f"sigma = {sigma:.6g} (sensitivity={sensitivity:g}, epsilon={epsilon:g}) makes the {law} on "
+            f"{manifold.name} non-normalisable: {why}, which needs sigma < {limit:.6g}; raise epsilon above "
+            f"{sigma * epsilon / limit:.6g} or pass ball_center/ball_radius"
+        )
+
+
 class RiemannianLaplace:
     """ε-DP release of a manifold-valued summary with the Riemannian Laplace mechanism.
 
@@ -263,15 +275,12 @@ class RiemannianLaplace:
             )
         self.footpoint_dependent = (not free) if footpoint_dependent is None else bool(footpoint_dependent)
         self.sigma = (2.0 if self.footpoint_dependent else 1.0) * self.sensitivity / self.epsilon
-        limit = scale_limit(manifold)
-        if self.ball is None and self.sigma >= limit:
-            raise ValueError(
-                f"sigma = {self.sigma:.6g} (sensitivity={self.sensitivity:g}, epsilon={self.epsilon:g}) makes the "
-                f"Laplace law on {manifold.name} non-normalisable: it needs sigma < {limit:.6g}, the inverse "
-                f"exponential volume growth (1/(d-1) on H^d, 1/sqrt(k(k^2-1)/12) on SPD(k)); raise epsilon above "
-                f"{self.sigma * self.epsilon / limit:.6g} or pass ball_center/ball_radius for the ball-conditioned "
-                f"mechanism (Theorem 3, sigma = 2*sensitivity/epsilon)"
-            )
+        if self.ball is None:
+            require_normalisable(
+                manifold, self.sigma, self.sensitivity, self.epsilon, law="Laplace law",
+                why="its density must beat the exponential volume growth (1/(d-1) on H^d, 1/sqrt(k(k^2-1)/12) on "
+                    "SPD(k)); the ball-conditioned mechanism (Theorem 3, sigma = 2*sensitivity/epsilon) has no "
+                    "such limit")
 
     def release(self, footpoint, *, size=None, rng=None, method="exact", step=None, burn_in=10_000, thin=100):
         """Private release(s) around ``footpoint`` = f(D); shapes as in ``riemannian_laplace``."""

@@ -99,11 +99,6 @@ def check_ball(manifold, center, radius):
     return center, check_positive("ball_radius", radius)
 
 
-def _point_axes(manifold, a: np.ndarray) -> np.ndarray:
-    """Append one axis per point dimension so ``a`` broadcasts against points."""
-    return np.reshape(a, np.shape(a) + (1,) * manifold.point_ndim)
-
-
 def _initial_log_density(log_density, x: np.ndarray) -> np.ndarray:
     """log_density(x) for the starting states, checked for shape ``(chains,)`` and finiteness."""
     chains = x.shape[0]
@@ -215,11 +210,11 @@ def metropolis_hastings(
     for t in range(1, total + 1):
         uniforms = rng.random((2, chains))
         u = manifold.random_unit_tangent(x, rng)
-        y = manifold.exp(x, _point_axes(manifold, step_now * uniforms[0] ** (1.0 / manifold.dim)) * u)
+        y = manifold.exp(x, manifold.per_point(step_now * uniforms[0] ** (1.0 / manifold.dim)) * u)
         lp_y = np.asarray(log_density(y), dtype=float)
         # Each proposal is compared against its own fresh uniform; -inf (and NaN) proposals never pass.
         accept = np.log(uniforms[1]) < lp_y - lp
-        x = np.where(_point_axes(manifold, accept), y, x)
+        x = np.where(manifold.per_point(accept), y, x)
         lp = np.where(accept, lp_y, lp)
         if adapt and t <= adapt_until:
             gain = 2.0 / (t + 10.0) ** 0.6
@@ -299,7 +294,7 @@ def laplace_mh(
     start = eta
     if ball:
         outside = manifold.dist(eta, ball[0]) > ball[1]
-        start = np.where(_point_axes(manifold, outside), ball[0], eta)
+        start = np.where(manifold.per_point(outside), ball[0], eta)
     flat_eta = eta.reshape((-1,) + manifold.point_shape)
 
     def log_density(x):

@@ -131,3 +131,11 @@ def test_weighted_log_sum_equals_sum_of_logs(space):
     w = rng.uniform(-0.5, 1.0, size=(4, 2))
     expected = (w[(...,) + (None,) * manifold.point_ndim] * manifold.log(x[:, None], points)).sum(axis=1)
     np.testing.assert_allclose(manifold.weighted_log_sum(x, points, w), expected, atol=1e-9)
+
+
+def test_per_point_broadcasts_one_value_per_point(space):
+    manifold, _ = space
+    x = manifold.random_point(4, np.random.default_rng(15))
+    scaled = manifold.per_point(np.arange(4.0)) * x
+    assert scaled.shape == x.shape
+    np.testing.assert_allclose(scaled[2], 2.0 * x[2])

@@ -112,11 +112,6 @@ def sample_data(settings: Settings, manifold, data_rng, subsample_rng) -> dict:
     raise ValueError(f"data source {s.source!r} is not available on the space {s.space!r}")
 
 
-def _point_axes(manifold, a: np.ndarray) -> np.ndarray:
-    """Append one axis per point dimension so ``a`` broadcasts against points."""
-    return np.reshape(a, np.shape(a) + (1,) * manifold.point_ndim)
-
-
 def enforce_ball(manifold, data: np.ndarray, m0: np.ndarray, radius: float, action: str) -> tuple[np.ndarray, dict]:
     """Apply the ``outside`` choice to records farther than ``radius`` from ``m0``.
 
@@ -133,7 +128,7 @@ def enforce_ball(manifold, data: np.ndarray, m0: np.ndarray, radius: float, acti
         v = manifold.log(m0, data[outside])
         scale = radius / manifold.norm(m0, v)
         data = data.copy()
-        data[outside] = manifold.exp(m0, _point_axes(manifold, scale) * v)
+        data[outside] = manifold.exp(m0, manifold.per_point(scale) * v)
         return data, info
     if action == "drop":
         if outside.all():
