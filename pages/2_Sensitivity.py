@@ -100,72 +100,79 @@ st.caption("Look at the dots (one pair of neighbouring data sets each): they sta
 table = replicates.assign(bound=bounds.frechet_mean_sensitivity(replicates["n"], radius, kappa) if valid else np.nan)
 download_row("sensitivity-vs-n", fig=fig, data=table, settings=settings)
 
-left, right = st.columns(2)
-with left:
-    st.subheader("The bound against r")
-    markers = {f"r = {radius:.3f}": radius}
-    curves_r = sens.bound_vs_r(n, kappa, max(r_hi, radius))
-    fig_r = sens.curves_figure(curves_r, x="r", x_title="data radius r", y_title=f"bound Δ at n = {n}",
-                               invalid_from=limit if np.isfinite(limit) else None, markers=markers, log_y=log_axes)
-    st.plotly_chart(fig_r, key="chart-vs-r", theme=None, config={"displaylogo": False})
-    st.caption(f"Look where the dashed bound leaves the grey flat-space line: curvature κ = {kappa:g} inflates it "
-               f"without limit as r nears π/(4√κ) (shaded; the curve stops at h = {sens.H_FLOOR}).")
-    download_row("sensitivity-vs-r", fig=fig_r, data=curves_r, settings=settings)
-with right:
-    st.subheader("The bound against κ")
-    curves_k = sens.bound_vs_kappa(n, radius)
-    kappa_limit = (np.pi / (4 * radius)) ** 2
-    markers_k = {f"κ = {kappa:g}": kappa}
-    if own_kappa != kappa:
-        markers_k[f"{m.name}: κ = {own_kappa:g}"] = own_kappa
-    fig_k = sens.curves_figure(curves_k, x="kappa", x_title="curvature bound κ", y_title=f"bound Δ at n = {n}",
-                               invalid_from=kappa_limit, markers=markers_k, log_y=log_axes)
-    st.plotly_chart(fig_k, key="chart-vs-kappa", theme=None, config={"displaylogo": False})
-    st.caption(f"Look how fast the bound rises with κ at r = {radius:.3f}, from the flat-space 2r/n at κ ≤ 0 to "
-               f"infinity at κ = (π/(4r))² = {kappa_limit:.3g} (shaded beyond).")
-    download_row("sensitivity-vs-kappa", fig=fig_k, data=curves_k, settings=settings)
+against_r, against_kappa, constants, ambient = state.tabs(sens.TAB_KEY, sens.SECTIONS)
+with against_r:
+    if against_r.open:
+        st.subheader("The bound against r")
+        curves_r = sens.bound_vs_r(n, kappa, max(r_hi, radius))
+        fig_r = sens.curves_figure(curves_r, x="r", x_title="data radius r", y_title=f"bound Δ at n = {n}",
+                                   invalid_from=limit if np.isfinite(limit) else None,
+                                   markers={f"r = {radius:.3f}": radius}, log_y=log_axes)
+        st.plotly_chart(fig_r, key="chart-vs-r", theme=None, config={"displaylogo": False})
+        st.caption(f"Look where the dashed bound leaves the grey flat-space line: curvature κ = {kappa:g} inflates it "
+                   f"without limit as r nears π/(4√κ) (shaded; the curve stops at h = {sens.H_FLOOR}).")
+        download_row("sensitivity-vs-r", fig=fig_r, data=curves_r, settings=settings)
 
-st.subheader("Curvature factor h and the supplement's boundary constant")
-with errors.shown_as_error("compute the boundary constant"):
-    curves_c = sens.constants_vs_r(space, r_hi)
-fig_c = sens.curves_figure(curves_c, x="r", x_title="data radius r", y_title="value",
-                           invalid_from=bounds.radius_limits(own_kappa, m.injectivity_radius).sensitivity,
-                           markers={f"r = {radius:.3f}": radius})
-st.plotly_chart(fig_c, key="chart-constants", theme=None, config={"displaylogo": False})
-st.latex(r"2r\,(2-h)\quad\text{vs.}\quad C_{\partial B} = "
-         r"\max_{x_1, x_i, x_j \in \partial B_r(m_0)} \left\|\log_{x_1} x_i - \log_{x_1} x_j\right\|,"
-         r"\qquad \Delta = \frac{C_{\partial B}}{n\,h}\ \text{(the paper's sphere study)}")
-st.caption(f"Look at the pink boundary constant, which the paper's sphere study used in place of the green "
-           f"2r(2 − h) of Theorem 2 (κ = {own_kappa:g}, the curvature of {m.name}): where it is lower, the study "
-           f"added less noise than the theorem asks.")
-download_row("sensitivity-constants", fig=fig_c, data=curves_c, settings=settings)
+with against_kappa:
+    if against_kappa.open:
+        st.subheader("The bound against κ")
+        curves_k = sens.bound_vs_kappa(n, radius)
+        kappa_limit = (np.pi / (4 * radius)) ** 2
+        markers_k = {f"κ = {kappa:g}": kappa}
+        if own_kappa != kappa:
+            markers_k[f"{m.name}: κ = {own_kappa:g}"] = own_kappa
+        fig_k = sens.curves_figure(curves_k, x="kappa", x_title="curvature bound κ", y_title=f"bound Δ at n = {n}",
+                                   invalid_from=kappa_limit, markers=markers_k, log_y=log_axes)
+        st.plotly_chart(fig_k, key="chart-vs-kappa", theme=None, config={"displaylogo": False})
+        st.caption(f"Look how fast the bound rises with κ at r = {radius:.3f}, from the flat-space 2r/n at κ ≤ 0 to "
+                   f"infinity at κ = (π/(4r))² = {kappa_limit:.3g} (shaded beyond).")
+        download_row("sensitivity-vs-kappa", fig=fig_k, data=curves_k, settings=settings)
 
-st.subheader("Intrinsic against ambient sensitivity")
-left, right = st.columns([3, 2])
-with left:
-    curves_a = sens.intrinsic_vs_ambient(space, radius, kappa, valid)
-    fig_a = sens.curves_figure(curves_a, x="n", x_title="sample size n", y_title="sensitivity",
-                               markers={f"n = {n}": n}, log_x=log_axes, log_y=log_axes)
-    st.plotly_chart(fig_a, key="chart-ambient", theme=None, config={"displaylogo": False})
-    st.caption("Look at the gap between the lines: Δ_E/Δ is the ratio σ_E/σ of the noise scales of the Euclidean "
-               "and the intrinsic Laplace mechanisms at the same ε.")
-    download_row("sensitivity-intrinsic-vs-ambient", fig=fig_a, data=curves_a, settings=settings)
-with right:
-    r_e = float(bounds.ambient_radius(m.name, radius))
-    delta_e = float(bounds.ambient_sensitivity(n, r_e))
-    if space == "spd":
-        st.latex(rf"r_E = e^{{r}} - 1 = e^{{{radius:.3f}}} - 1 = {r_e:.4f}")
-        st.markdown("On SPD(2) the ball B_r(I) reaches Frobenius distance e^r − 1 from I (supplement, "
-                    "Proposition 1): the ambient radius grows exponentially with r.")
-    else:
-        st.latex(rf"r_E = 2\sin(r/2) = 2\sin({radius:.3f}/2) = {r_e:.4f}")
-        st.markdown("On the sphere the chord is shorter than the arc, so the ambient sensitivity is the smaller "
-                    "one; but ambient noise pushes the release off the sphere (see the Utility page).")
-    st.latex(rf"\Delta_E = \frac{{2 r_E}}{{n}} = \frac{{2 \cdot {r_e:.4f}}}{{{n}}} = {delta_e:.4g}")
-    sub = st.columns(2)
-    sub[0].metric(f"Intrinsic Δ at n = {n}", f"{delta:.4g}" if valid else "—",
-                  help="Theorem 2, a bound on the geodesic distance ρ(x̄, x̄′).")
-    sub[1].metric(f"Ambient Δ_E at n = {n}", f"{delta_e:.4g}",
-                  delta=f"× {delta_e / delta:.2f} the intrinsic Δ" if valid else None, delta_color="off",
-                  delta_arrow="off",
-                  help="A bound on the Euclidean distance between the ambient means.")
+with constants:
+    if constants.open:
+        st.subheader("Curvature factor h and the supplement's boundary constant")
+        with errors.shown_as_error("compute the boundary constant"):
+            curves_c = sens.constants_vs_r(space, r_hi)
+        fig_c = sens.curves_figure(curves_c, x="r", x_title="data radius r", y_title="value",
+                                   invalid_from=bounds.radius_limits(own_kappa, m.injectivity_radius).sensitivity,
+                                   markers={f"r = {radius:.3f}": radius})
+        st.plotly_chart(fig_c, key="chart-constants", theme=None, config={"displaylogo": False})
+        st.latex(r"2r\,(2-h)\quad\text{vs.}\quad C_{\partial B} = "
+                 r"\max_{x_1, x_i, x_j \in \partial B_r(m_0)} \left\|\log_{x_1} x_i - \log_{x_1} x_j\right\|,"
+                 r"\qquad \Delta = \frac{C_{\partial B}}{n\,h}\ \text{(the paper's sphere study)}")
+        st.caption(f"Look at the pink boundary constant, which the paper's sphere study used in place of the green "
+                   f"2r(2 − h) of Theorem 2 (κ = {own_kappa:g}, the curvature of {m.name}): where it is lower, the "
+                   f"study added less noise than the theorem asks.")
+        download_row("sensitivity-constants", fig=fig_c, data=curves_c, settings=settings)
+
+with ambient:
+    if ambient.open:
+        st.subheader("Intrinsic against ambient sensitivity")
+        left, right = st.columns([3, 2])
+        with left:
+            curves_a = sens.intrinsic_vs_ambient(space, radius, kappa, valid)
+            fig_a = sens.curves_figure(curves_a, x="n", x_title="sample size n", y_title="sensitivity",
+                                       markers={f"n = {n}": n}, log_x=log_axes, log_y=log_axes)
+            st.plotly_chart(fig_a, key="chart-ambient", theme=None, config={"displaylogo": False})
+            st.caption("Look at the gap between the lines: Δ_E/Δ is the ratio σ_E/σ of the noise scales of the "
+                       "Euclidean and the intrinsic Laplace mechanisms at the same ε.")
+            download_row("sensitivity-intrinsic-vs-ambient", fig=fig_a, data=curves_a, settings=settings)
+        with right:
+            r_e = float(bounds.ambient_radius(m.name, radius))
+            delta_e = float(bounds.ambient_sensitivity(n, r_e))
+            if space == "spd":
+                st.latex(rf"r_E = e^{{r}} - 1 = e^{{{radius:.3f}}} - 1 = {r_e:.4f}")
+                st.markdown("On SPD(2) the ball B_r(I) reaches Frobenius distance e^r − 1 from I (supplement, "
+                            "Proposition 1): the ambient radius grows exponentially with r.")
+            else:
+                st.latex(rf"r_E = 2\sin(r/2) = 2\sin({radius:.3f}/2) = {r_e:.4f}")
+                st.markdown("On the sphere the chord is shorter than the arc, so the ambient sensitivity is the "
+                            "smaller one; but ambient noise pushes the release off the sphere (see the Utility page).")
+            st.latex(rf"\Delta_E = \frac{{2 r_E}}{{n}} = \frac{{2 \cdot {r_e:.4f}}}{{{n}}} = {delta_e:.4g}")
+            sub = st.columns(2)
+            sub[0].metric(f"Intrinsic Δ at n = {n}", f"{delta:.4g}" if valid else "—",
+                          help="Theorem 2, a bound on the geodesic distance ρ(x̄, x̄′).")
+            sub[1].metric(f"Ambient Δ_E at n = {n}", f"{delta_e:.4g}",
+                          delta=f"× {delta_e / delta:.2f} the intrinsic Δ" if valid else None, delta_color="off",
+                          delta_arrow="off",
+                          help="A bound on the Euclidean distance between the ambient means.")

@@ -100,99 +100,111 @@ if ok_n.empty or ok_eps.empty:
     st.error("No release could be simulated with these settings: raise ε or lower r.")
     st.stop()
 
-left, right = st.columns(2)
-with left:
-    st.subheader(f"Error against n (ε = {eps:g})")
-    n_fine = np.unique(np.geomspace(min(grid), max(grid), 60).round(2))
-    bound_n = pd.DataFrame({"n": n_fine, "bound": util.sqrt_bound(space, radius, constant / (n_fine * eps))})
-    euclid_n = pd.DataFrame({"n": n_fine, "bound": util.euclidean_constant(space, radius) / (n_fine * eps)})
-    fig_n = util.error_figure(ok_n, x="n", x_title="sample size n", bound=bound_n, euclid=euclid_n, log=log_axes)
-    st.plotly_chart(fig_n, key="chart-error-n", theme=None, config={"displaylogo": False})
-    st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same privacy; "
-               "dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); dotted: exact "
-               "Dσ_E.")
-    download_row("utility-vs-n", fig=fig_n, data=by_n, settings=settings)
-with right:
-    st.subheader(f"Error against ε (n = {n})")
-    eps_fine = np.geomspace(min(eps_grid), max(eps_grid), 60)
-    bound_e = pd.DataFrame({"epsilon": eps_fine, "bound": util.sqrt_bound(space, radius, constant / (n * eps_fine))})
-    euclid_e = pd.DataFrame({"epsilon": eps_fine, "bound": util.euclidean_constant(space, radius) / (n * eps_fine)})
-    fig_e = util.error_figure(ok_eps, x="epsilon", x_title="privacy budget ε", bound=bound_e, euclid=euclid_e,
-                              log=log_axes)
-    st.plotly_chart(fig_e, key="chart-error-eps", theme=None, config={"displaylogo": False})
-    st.caption("Look at the slope: error ∝ 1/ε while the noise is small; large noise bends the intrinsic curve "
-               "(it saturates on the bounded sphere and grows faster on SPD, whose ambient distances grow "
-               "exponentially).")
-    download_row("utility-vs-eps", fig=fig_e, data=by_eps, settings=settings)
-st.latex(r"\mathbb{E}\,\rho(\tilde x, \bar x)^2 \le \frac{C_2}{C_1}\, d(d+1)\,\sigma^2 \quad\text{(Theorem 3)},"
-         r"\qquad \mathbb{E}\,\|\tilde x_E - \bar x\| = D\,\sigma_E \quad (\text{radius} \sim \sigma_E\,\Gamma(D, 1))")
+curves, reduction, planner = state.tabs(util.TAB_KEY, util.SECTIONS)
+with curves:
+    if curves.open:
+        euclid = util.euclidean_constant(space, radius)
+        left, right = st.columns(2)
+        with left:
+            st.subheader(f"Error against n (ε = {eps:g})")
+            n_fine = np.unique(np.geomspace(min(grid), max(grid), 60).round(2))
+            bound_n = pd.DataFrame({"n": n_fine, "bound": util.sqrt_bound(space, radius, constant / (n_fine * eps))})
+            euclid_n = pd.DataFrame({"n": n_fine, "bound": euclid / (n_fine * eps)})
+            fig_n = util.error_figure(ok_n, x="n", x_title="sample size n", bound=bound_n, euclid=euclid_n,
+                                      log=log_axes)
+            st.plotly_chart(fig_n, key="chart-error-n", theme=None, config={"displaylogo": False})
+            st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
+                       "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
+                       "dotted: exact Dσ_E.")
+            download_row("utility-vs-n", fig=fig_n, data=by_n, settings=settings)
+        with right:
+            st.subheader(f"Error against ε (n = {n})")
+            eps_fine = np.geomspace(min(eps_grid), max(eps_grid), 60)
+            bound_e = pd.DataFrame({"epsilon": eps_fine,
+                                    "bound": util.sqrt_bound(space, radius, constant / (n * eps_fine))})
+            euclid_e = pd.DataFrame({"epsilon": eps_fine, "bound": euclid / (n * eps_fine)})
+            fig_e = util.error_figure(ok_eps, x="epsilon", x_title="privacy budget ε", bound=bound_e,
+                                      euclid=euclid_e, log=log_axes)
+            st.plotly_chart(fig_e, key="chart-error-eps", theme=None, config={"displaylogo": False})
+            st.caption("Look at the slope: error ∝ 1/ε while the noise is small; large noise bends the intrinsic "
+                       "curve (it saturates on the bounded sphere and grows faster on SPD, whose ambient distances "
+                       "grow exponentially).")
+            download_row("utility-vs-eps", fig=fig_e, data=by_eps, settings=settings)
+        st.latex(r"\mathbb{E}\,\rho(\tilde x, \bar x)^2 \le \frac{C_2}{C_1}\, d(d+1)\,\sigma^2 \quad\text{(Theorem 3)},"
+                 r"\qquad \mathbb{E}\,\|\tilde x_E - \bar x\| = D\,\sigma_E \quad "
+                 r"(\text{radius} \sim \sigma_E\,\Gamma(D, 1))")
 
-st.subheader("Noise reduction of the intrinsic mechanism, per n")
-table = util.reduction_table(ok_n)
-reduction = table["noise reduction (%)"].dropna()
-if len(reduction):
-    st.metric("Noise reduction, intrinsic against Euclidean", f"{reduction.min():.0f}% – {reduction.max():.0f}%",
-              help="100 · (1 − mean intrinsic error / mean Euclidean error), over the simulated n (Figure 1 reports "
-                   "this percentage per n).")
-st.latex(r"\text{reduction} = 100\left(1 - \frac{\overline{\|\tilde x_{\mathrm{Riem}} - \bar x\|}}"
-         r"{\overline{\|\tilde x_{E} - \bar x\|}}\right)\%")
-st.dataframe(table, hide_index=True, column_config={
-    col: st.column_config.NumberColumn(format="%.4g") for col in table.columns if col != "n"})
-st.caption("Look at the reduction column, the share of error the intrinsic mechanism saves at each n, and at the last "
-           "two: the RMS geodesic error stays under √ of Theorem 3's bound.")
-download_row("utility-noise-reduction", data=table, settings=settings)
+with reduction:
+    if reduction.open:
+        st.subheader("Noise reduction of the intrinsic mechanism, per n")
+        table = util.reduction_table(ok_n)
+        saved = table["noise reduction (%)"].dropna()
+        if len(saved):
+            st.metric("Noise reduction, intrinsic against Euclidean", f"{saved.min():.0f}% – {saved.max():.0f}%",
+                      help="100 · (1 − mean intrinsic error / mean Euclidean error), over the simulated n (Figure 1 "
+                           "reports this percentage per n).")
+        st.latex(r"\text{reduction} = 100\left(1 - \frac{\overline{\|\tilde x_{\mathrm{Riem}} - \bar x\|}}"
+                 r"{\overline{\|\tilde x_{E} - \bar x\|}}\right)\%")
+        st.dataframe(table, hide_index=True, column_config={
+            col: st.column_config.NumberColumn(format="%.4g") for col in table.columns if col != "n"})
+        st.caption("Look at the reduction column, the share of error the intrinsic mechanism saves at each n, and at "
+                   "the last two: the RMS geodesic error stays under √ of Theorem 3's bound.")
+        download_row("utility-noise-reduction", data=table, settings=settings)
+        if space == "spd":
+            st.subheader("Euclidean releases that are not positive definite")
+            fig_s = util.share_figure(ok_n, log=log_axes)
+            st.plotly_chart(fig_s, key="chart-share", theme=None, config={"displaylogo": False})
+            st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at "
+                       "all; the intrinsic mechanism never leaves the SPD cone.")
+            download_row("utility-non-pd-share", fig=fig_s, data=ok_n[ok_n["mechanism"] == "euclidean laplace"],
+                         settings=settings)
 
-if space == "spd":
-    st.subheader("Euclidean releases that are not positive definite")
-    fig_s = util.share_figure(ok_n, log=log_axes)
-    st.plotly_chart(fig_s, key="chart-share", theme=None, config={"displaylogo": False})
-    st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at all; "
-               "the intrinsic mechanism never leaves the SPD cone.")
-    download_row("utility-non-pd-share", fig=fig_s, data=ok_n[ok_n["mechanism"] == "euclidean laplace"],
-                 settings=settings)
-
-st.subheader("Budget planner")
-st.markdown("Error falls like 1/(nε), so one constant c per mechanism, fitted on the simulation, answers "
-            "“what ε (or n) do I need for a target error?”. The flat lines below check the scaling.")
-points = pd.concat([ok_n, ok_eps]).drop_duplicates(["n", "epsilon", "mechanism"])
-fits = util.fit_scaling(points)
-theory = {"riemannian laplace": float(util.sqrt_bound(space, radius, constant)),
-          "euclidean laplace": util.euclidean_constant(space, radius)}
-held = n if solve == "eps" else eps
-answers = fits.assign(simulated=fits["c"] / (held * target), theory=fits["mechanism"].map(theory) / (held * target))
-if solve == "n":
-    answers[["simulated", "theory"]] = np.ceil(answers[["simulated", "theory"]])
-what = "ε" if solve == "eps" else "n"
-left, right = st.columns([3, 2])
-with left:
-    fig_p = util.scaling_figure(points, fits)
-    st.plotly_chart(fig_p, key="chart-scaling", theme=None, config={"displaylogo": False})
-    st.caption("Look for flat bands: a constant n·ε·error means error ∝ 1/(nε); the dotted level is the fitted c "
-               "(the median), and a bend at small n·ε is large noise leaving that regime.")
-    download_row("utility-scaling", fig=fig_p, data=points, settings=settings)
-with right:
-    st.latex(rf"\text{{error}} \approx \frac{{c}}{{n\varepsilon}} \;\Rightarrow\; "
-             + (rf"\varepsilon = \frac{{c}}{{{n} \cdot {target:g}}}" if solve == "eps"
-                else rf"n = \left\lceil\frac{{c}}{{{eps:g} \cdot {target:g}}}\right\rceil"))
-    for row in answers.itertuples():
-        st.metric(f"{util.LABELS[row.mechanism]}: {what} needed for error {target:g}", f"{row.simulated:.4g}",
-                  delta=f"theory: {row.theory:.4g}", delta_color="off", delta_arrow="off",
-                  help=f"Fitted c = {row.c:.4g} (fitted exponent α = {row.alpha:.3f}; 1 means error ∝ 1/(nε)).")
-    needed = answers["c"] / target  # the n·ε the answer asks for
-    outside = answers.loc[(needed < answers["lo"]) | (needed > answers["hi"]), "mechanism"]
-    if len(outside):
-        st.warning("Extrapolated beyond the simulated range of n·ε for "
-                   + " and ".join(util.LABELS[mechanism] for mechanism in outside)
-                   + ": check the answer by simulating closer to it.")
-shown = pd.DataFrame({
-    "mechanism": answers["mechanism"].map(util.LABELS), "fitted c": answers["c"],
-    "fitted exponent α": answers["alpha"],
-    f"{what} needed (simulation)": answers["simulated"], f"{what} needed (theory)": answers["theory"],
-    "simulated n·ε from": answers["lo"], "simulated n·ε to": answers["hi"],
-})
-st.dataframe(shown, hide_index=True, column_config={
-    col: st.column_config.NumberColumn(format="%.4g") for col in shown.columns if col != "mechanism"})
-st.caption("Look at α (near 1: the 1/(nε) law holds on the simulated range); theory is √ of Theorem 3's bound "
-           "(conservative, geodesic) for the Riemannian Laplace and the exact E‖noise‖ = Dσ_E for the Euclidean "
-           "one.")
-download_row("utility-budget-planner", data=shown, settings=settings)
+with planner:
+    if planner.open:
+        st.subheader("Budget planner")
+        st.markdown("Error falls like 1/(nε), so one constant c per mechanism, fitted on the simulation, answers "
+                    "“what ε (or n) do I need for a target error?”. The flat lines below check the scaling.")
+        points = pd.concat([ok_n, ok_eps]).drop_duplicates(["n", "epsilon", "mechanism"])
+        fits = util.fit_scaling(points)
+        theory = {"riemannian laplace": float(util.sqrt_bound(space, radius, constant)),
+                  "euclidean laplace": util.euclidean_constant(space, radius)}
+        held = n if solve == "eps" else eps
+        answers = fits.assign(simulated=fits["c"] / (held * target),
+                              theory=fits["mechanism"].map(theory) / (held * target))
+        if solve == "n":
+            answers[["simulated", "theory"]] = np.ceil(answers[["simulated", "theory"]])
+        what = "ε" if solve == "eps" else "n"
+        left, right = st.columns([3, 2])
+        with left:
+            fig_p = util.scaling_figure(points, fits)
+            st.plotly_chart(fig_p, key="chart-scaling", theme=None, config={"displaylogo": False})
+            st.caption("Look for flat bands: a constant n·ε·error means error ∝ 1/(nε); the dotted level is the "
+                       "fitted c (the median), and a bend at small n·ε is large noise leaving that regime.")
+            download_row("utility-scaling", fig=fig_p, data=points, settings=settings)
+        with right:
+            st.latex(rf"\text{{error}} \approx \frac{{c}}{{n\varepsilon}} \;\Rightarrow\; "
+                     + (rf"\varepsilon = \frac{{c}}{{{n} \cdot {target:g}}}" if solve == "eps"
+                        else rf"n = \left\lceil\frac{{c}}{{{eps:g} \cdot {target:g}}}\right\rceil"))
+            for row in answers.itertuples():
+                st.metric(f"{util.LABELS[row.mechanism]}: {what} needed for error {target:g}", f"{row.simulated:.4g}",
+                          delta=f"theory: {row.theory:.4g}", delta_color="off", delta_arrow="off",
+                          help=f"Fitted c = {row.c:.4g} (fitted exponent α = {row.alpha:.3f}; 1 means error ∝ "
+                               f"1/(nε)).")
+            needed = answers["c"] / target  # the n·ε the answer asks for
+            outside = answers.loc[(needed < answers["lo"]) | (needed > answers["hi"]), "mechanism"]
+            if len(outside):
+                st.warning("Extrapolated beyond the simulated range of n·ε for "
+                           + " and ".join(util.LABELS[mechanism] for mechanism in outside)
+                           + ": check the answer by simulating closer to it.")
+        shown = pd.DataFrame({
+            "mechanism": answers["mechanism"].map(util.LABELS), "fitted c": answers["c"],
+            "fitted exponent α": answers["alpha"],
+            f"{what} needed (simulation)": answers["simulated"], f"{what} needed (theory)": answers["theory"],
+            "simulated n·ε from": answers["lo"], "simulated n·ε to": answers["hi"],
+        })
+        st.dataframe(shown, hide_index=True, column_config={
+            col: st.column_config.NumberColumn(format="%.4g") for col in shown.columns if col != "mechanism"})
+        st.caption("Look at α (near 1: the 1/(nε) law holds on the simulated range); theory is √ of Theorem 3's "
+                   "bound (conservative, geodesic) for the Riemannian Laplace and the exact E‖noise‖ = Dσ_E for the "
+                   "Euclidean one.")
+        download_row("utility-budget-planner", data=shown, settings=settings)

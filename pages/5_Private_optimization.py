@@ -54,25 +54,12 @@ if batch > n:
 if app == "eigenvector":
     st.warning("L0 = max 2‖z_i‖² and the spectral scaling are computed from the data, as in the paper; a real release "
                "needs them to be public bounds.")
-progress.progress(0.1, text="Running DP-RGD …" if b == n else f"Running DP-RSGD: calibrating σ for batches of "
+progress.progress(0.2, text="Running DP-RGD …" if b == n else f"Running DP-RSGD: calibrating σ for batches of "
                   f"b = {b} (the accountant of sampled batches takes 5–20 s the first time) …")
 with errors.shown_as_error("run DP-RGD"):
     result = opt.run(app, data, size, eps, delta, noise, steps, batch, eta, reps, seed)
-    progress.progress(0.3, text="Accounting …")
-    acc = opt.accountant(eps, delta, steps, n, b, setup.clip, spec.paper_c)
-info = result["info"]
-
-parts = []
-with errors.shown_as_error("run the study"):
-    blocks = opt.study_blocks(app, opt.study_grid(app, choice.grid, eps, size))
-    for i, xs in enumerate(blocks):
-        progress.progress(0.4 + 0.6 * i / len(blocks), text=f"Study: {figs.study_x(app)} = "
-                          f"{', '.join(f'{x:g}' for x in xs)} ({i + 1} of {len(blocks)})")
-        parts.append(opt.study(app, data, size, xs, eps, delta, noise, eta, reps, seed, burn))
-    if spec.sweep == "iterations":
-        progress.progress(0.6, text="Study: matrix completion RMSE …")
-        completion = opt.completion_study(size, eps, delta, noise, steps, batch, eta, reps, seed)
 progress.empty()
+info = result["info"]
 
 cols = st.columns(5)
 cols[0].metric("Noise σ", f"{info['sigma']:.4g}",
@@ -86,73 +73,98 @@ cols[3].metric("Clipping norm L0", f"{info['clip']:.4g}", help="Per-record gradi
 cols[4].metric("Batch", "all n" if b == n else f"b = {b}", delta=f"n = {n}", delta_color="off", delta_arrow="off",
                help="DP-RGD uses every record each step; DP-RSGD samples b of them without replacement.")
 
-st.subheader("Convergence: private against non-private")
-fig_loss, fig_grad = figs.convergence(app, result["paths"])
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(fig_loss, key="chart-loss", **CHART)
-    st.caption("Look at the gap between the pink (DP-RGD) and orange (noiseless) bands: what the noise costs at each "
-               "iteration, with the same start, steps and clipping.")
-    download_row("optimization-loss", fig=fig_loss, data=result["paths"], settings=settings)
-with right:
-    st.plotly_chart(fig_grad, key="chart-gradient", **CHART)
-    st.caption("Look at the floor of the private gradient norm: each step's noise keeps it from reaching 0 "
-               "(diagnostic only: these losses and norms use the data and are not released).")
-    download_row("optimization-gradient", fig=fig_grad, data=result["paths"], settings=settings)
+convergence, accounting, manifold, study = state.tabs(cfg.TAB_KEY, cfg.SECTIONS)
+with convergence:
+    if convergence.open:
+        st.subheader("Convergence: private against non-private")
+        fig_loss, fig_grad = figs.convergence(app, result["paths"])
+        left, right = st.columns(2)
+        with left:
+            st.plotly_chart(fig_loss, key="chart-loss", **CHART)
+            st.caption("Look at the gap between the pink (DP-RGD) and orange (noiseless) bands: what the noise costs "
+                       "at each iteration, with the same start, steps and clipping.")
+            download_row("optimization-loss", fig=fig_loss, data=result["paths"], settings=settings)
+        with right:
+            st.plotly_chart(fig_grad, key="chart-gradient", **CHART)
+            st.caption("Look at the floor of the private gradient norm: each step's noise keeps it from reaching 0 "
+                       "(diagnostic only: these losses and norms use the data and are not released).")
+            download_row("optimization-gradient", fig=fig_grad, data=result["paths"], settings=settings)
 
-st.subheader("Privacy accounting")
-left, right = st.columns(2)
-with left:
-    fig_acc = figs.accountant(acc["curves"], eps, noise)
-    st.plotly_chart(fig_acc, key="chart-accountant", **CHART)
-    st.caption("Look at where each curve crosses the dotted target: the calibrated σ ends exactly at ε after T steps, "
-               "the paper's rule wherever its constant c puts it.")
-    download_row("optimization-accountant", fig=fig_acc, data=acc["curves"], settings=settings)
-with right:
-    c, tex = spec.paper_c, cfg.tex_number
-    st.latex(rf"\sigma_{{\text{{rule}}}}^2 = c\,\frac{{T\log(1/\delta)\,L_0^2}}{{n^2\varepsilon^2}}")
-    st.latex(rf"c = {tex(c)},\ T = {steps},\ n = {n},\ L_0 = {tex(setup.clip)},\ \delta = {tex(delta)},\ "
-             rf"\varepsilon = {tex(eps)}")
-    st.latex(rf"\sigma_{{\text{{rule}}}} = {tex(acc['paper_sigma'])}\ \Rightarrow\ "
-             rf"\varepsilon_{{\text{{spent}}}} = {tex(acc['paper_epsilon'])}")
-    st.latex(rf"\sigma_{{\text{{RDP}}}} = z\,\frac{{2L_0}}{{b}} = "
-             rf"{tex(acc['z'])}\cdot\frac{{2 \cdot {tex(setup.clip)}}}{{{b}}}")
-    st.latex(rf"= {tex(acc['sigma'])}\ \Rightarrow\ \varepsilon_{{\text{{spent}}}} = {tex(eps)}")
-    st.latex(rf"c_{{\text{{needed}}}} = \Big(\frac{{\sigma_{{\text{{RDP}}}}}}{{\sigma_{{\text{{rule}}}}(c = 1)}}\Big)^2"
-             rf" = {tex(acc['c_needed'])}")
-    if spec.rule is not None:
-        st.latex(rf"\text{{paper's rule: }} {spec.rule} = {rule_T}")
-    st.caption(f"Look at c: the rule with c = {c:g} spends ε = {acc['paper_epsilon']:.3g}, while c = "
-               f"{acc['c_needed']:.3g} would spend exactly ε = {eps:g}; the constant is the whole difference.")
+with accounting:
+    if accounting.open:
+        with st.spinner("Accounting …"), errors.shown_as_error("account for the privacy loss"):
+            acc = opt.accountant(eps, delta, steps, n, b, setup.clip, spec.paper_c)
+        left, right = st.columns(2)
+        with left:
+            fig_acc = figs.accountant(acc["curves"], eps, noise)
+            st.plotly_chart(fig_acc, key="chart-accountant", **CHART)
+            st.caption("Look at where each curve crosses the dotted target: the calibrated σ ends exactly at ε after "
+                       "T steps, the paper's rule wherever its constant c puts it.")
+            download_row("optimization-accountant", fig=fig_acc, data=acc["curves"], settings=settings)
+        with right:
+            c, tex = spec.paper_c, cfg.tex_number
+            st.latex(rf"\sigma_{{\text{{rule}}}}^2 = c\,\frac{{T\log(1/\delta)\,L_0^2}}{{n^2\varepsilon^2}}")
+            st.latex(rf"c = {tex(c)},\ T = {steps},\ n = {n},\ L_0 = {tex(setup.clip)},\ \delta = {tex(delta)},\ "
+                     rf"\varepsilon = {tex(eps)}")
+            st.latex(rf"\sigma_{{\text{{rule}}}} = {tex(acc['paper_sigma'])}\ \Rightarrow\ "
+                     rf"\varepsilon_{{\text{{spent}}}} = {tex(acc['paper_epsilon'])}")
+            st.latex(rf"\sigma_{{\text{{RDP}}}} = z\,\frac{{2L_0}}{{b}} = "
+                     rf"{tex(acc['z'])}\cdot\frac{{2 \cdot {tex(setup.clip)}}}{{{b}}}")
+            st.latex(rf"= {tex(acc['sigma'])}\ \Rightarrow\ \varepsilon_{{\text{{spent}}}} = {tex(eps)}")
+            st.latex(rf"c_{{\text{{needed}}}} = \Big(\frac{{\sigma_{{\text{{RDP}}}}}}{{\sigma_{{\text{{rule}}}}(c = 1)}}"
+                     rf"\Big)^2 = {tex(acc['c_needed'])}")
+            if spec.rule is not None:
+                st.latex(rf"\text{{paper's rule: }} {spec.rule} = {rule_T}")
+            st.caption(f"Look at c: the rule with c = {c:g} spends ε = {acc['paper_epsilon']:.3g}, while c = "
+                       f"{acc['c_needed']:.3g} would spend exactly ε = {eps:g}; the constant is the whole difference.")
 
-st.subheader("On the manifold")
-if app == "lrmc":
-    st.markdown("Gr(30, 5) has dimension 125 and no faithful picture: the RMSE charts below show the fit instead.")
-else:
-    fig_view, view_data = figs.manifold_view(app, setup.view, setup.optimum, result["outputs"], result["laplace"])
-    st.plotly_chart(fig_view, key="chart-manifold", **CHART)
-    st.caption(figs.VIEW_CAPTIONS[app].format(d=setup.view.get("d")))
-    download_row("optimization-manifold", fig=fig_view, data=view_data, settings=settings)
+with manifold:
+    if manifold.open:
+        if app == "lrmc":
+            st.markdown("Gr(30, 5) has dimension 125 and no faithful picture: the RMSE charts of the Study tab show "
+                        "the fit instead.")
+        else:
+            fig_view, view_data = figs.manifold_view(app, setup.view, setup.optimum, result["outputs"],
+                                                     result["laplace"])
+            st.plotly_chart(fig_view, key="chart-manifold", **CHART)
+            st.caption(figs.VIEW_CAPTIONS[app].format(d=setup.view.get("d")))
+            download_row("optimization-manifold", fig=fig_view, data=view_data, settings=settings)
 
-if spec.sweep == "iterations":
-    st.subheader("Matrix completion: RMSE along the iterations")
-    rmse = figs.completion(completion)
-    left, right = st.columns(2)
-    for column, split in zip((left, right), ("train", "test")):
-        with column:
-            st.plotly_chart(rmse[f"rmse-{split}"], key=f"chart-rmse-{split}", **CHART)
-            st.caption(f"Look at the gap between DP-RSGD and RSGD on the {split} entries: what privacy costs in "
-                       f"prediction error at ε = {eps:g}.")
-            download_row(f"optimization-rmse-{split}", fig=rmse[f"rmse-{split}"],
-                         data=completion["rmse"][completion["rmse"]["split"] == split], settings=settings)
-else:
-    x_name = figs.study_x(app)
-    summary = pd.concat(parts, ignore_index=True)
-    st.subheader(f"Excess risk against {'ε' if x_name == 'epsilon' else 'n'}")
-    fig_study = figs.study(app, summary, eps if x_name == "epsilon" else size)
-    st.plotly_chart(fig_study, key="chart-study", **CHART)
-    st.caption(figs.STUDY_CAPTIONS[app])
-    download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}), settings=settings)
+with study:
+    if study.open:
+        progress = st.progress(0.0, text="Study …")
+        parts = []
+        with errors.shown_as_error("run the study"):
+            if spec.sweep == "iterations":
+                progress.progress(0.1, text="Study: matrix completion RMSE …")
+                completion = opt.completion_study(size, eps, delta, noise, steps, batch, eta, reps, seed)
+            else:
+                blocks = opt.study_blocks(app, opt.study_grid(app, choice.grid, eps, size))
+                for i, xs in enumerate(blocks):
+                    progress.progress(i / len(blocks), text=f"Study: {figs.study_x(app)} = "
+                                      f"{', '.join(f'{x:g}' for x in xs)} ({i + 1} of {len(blocks)})")
+                    parts.append(opt.study(app, data, size, xs, eps, delta, noise, eta, reps, seed, burn))
+        progress.empty()
+        if spec.sweep == "iterations":
+            st.subheader("Matrix completion: RMSE along the iterations")
+            rmse = figs.completion(completion)
+            left, right = st.columns(2)
+            for column, split in zip((left, right), ("train", "test")):
+                with column:
+                    st.plotly_chart(rmse[f"rmse-{split}"], key=f"chart-rmse-{split}", **CHART)
+                    st.caption(f"Look at the gap between DP-RSGD and RSGD on the {split} entries: what privacy costs "
+                               f"in prediction error at ε = {eps:g}.")
+                    download_row(f"optimization-rmse-{split}", fig=rmse[f"rmse-{split}"],
+                                 data=completion["rmse"][completion["rmse"]["split"] == split], settings=settings)
+        else:
+            x_name = figs.study_x(app)
+            summary = pd.concat(parts, ignore_index=True)
+            st.subheader(f"Excess risk against {'ε' if x_name == 'epsilon' else 'n'}")
+            fig_study = figs.study(app, summary, eps if x_name == "epsilon" else size)
+            st.plotly_chart(fig_study, key="chart-study", **CHART)
+            st.caption(figs.STUDY_CAPTIONS[app])
+            download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}),
+                         settings=settings)
 
 with st.expander("Privacy guarantee of this run"):
     g = result["guarantee"]

@@ -36,6 +36,9 @@ H_FLOOR = 0.1
 BOUNDARY = 1.0 - 1e-6
 #: Fréchet mean tolerance: far below the smallest moves measured (~1e-4 at n = 500).
 TOL = 1e-9
+#: The page's secondary charts, one tab each (URL parameter ``sens_view``); only the open one is drawn.
+TAB_KEY = "sens_view"
+SECTIONS = ("Against r", "Against κ", "Curvature factor h", "Intrinsic vs ambient")
 NEIGHBOUR_COLORS = {"random replacement": "#56B4E9", "adversarial replacement": "#CC79A7"}
 CURVE_COLORS = {
     "Theorem 2 bound": palette.color("bound"),

@@ -64,3 +64,12 @@ def sync(keys) -> None:
 def settings(keys) -> dict:
     """The current values of ``keys`` as a plain dict (for the settings download)."""
     return {key: st.session_state[key] for key in keys if key in st.session_state}
+
+
+def tabs(key: str, labels) -> list:
+    """Tabs whose open label lives in the URL (``?key=label``): only the open tab's content runs.
+
+    Each returned container's ``.open`` says whether its content should be computed this run, so a
+    page draws the charts of one tab at a time; switching tabs reruns the page.
+    """
+    return st.tabs(list(labels), key=key, bind="query-params")

@@ -29,6 +29,9 @@ N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(reimherr_fig1.DEFAULT
 N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
                  "paper": "Figure 1: " + ", ".join(str(n) for n in reimherr_fig1.DEFAULT_NS)}
 EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+#: The page's sections, one tab each (URL parameter ``util_view``); only the open one is drawn.
+TAB_KEY = "util_view"
+SECTIONS = ("Error curves", "Noise reduction", "Budget planner")
 CONSTANTS = {"empirical": "Supplement's boundary constant (the paper's choice)",
              "theorem": "Theorem 2: 2r(2 − h)/h"}
 PRESETS = {

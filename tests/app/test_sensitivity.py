@@ -7,8 +7,11 @@ import numpy as np
 import pytest
 
 from tests.app.conftest import ROOT, assert_clean, messages, run_page
+from ui.sensitivity import SECTIONS, TAB_KEY
 
 PAGE = ROOT / "pages" / "2_Sensitivity.py"
+#: The simulated sensitivity against n, then the chart of the open tab.
+CHARTS = 2
 
 
 def _spec(at, index: int = 0) -> dict:
@@ -29,8 +32,9 @@ def defaults():
     return run_page(PAGE)
 
 
-def test_defaults_render_five_charts_without_messages(defaults):
-    assert len(defaults.get("plotly_chart")) == 5
+def test_defaults_render_two_charts_without_messages(defaults):
+    assert len(defaults.get("plotly_chart")) == CHARTS
+    assert [tab.label for tab in defaults.tabs] == list(SECTIONS)
     assert not messages(defaults)
     assert defaults.selectbox(key="space").value == "sphere"
     assert defaults.slider(key="r_sphere").value == pytest.approx(np.pi / 8)
@@ -54,8 +58,10 @@ def test_defaults_write_their_settings_into_the_url(defaults):
     assert defaults.query_params["log"] == "true"
 
 
-def test_every_control_rerenders():
-    at = run_page(PAGE)
+@pytest.mark.parametrize("label", SECTIONS)
+def test_every_control_rerenders(label):
+    """Every control, walked on each tab (the tab itself comes from the address, as a click sets it)."""
+    at = run_page(PAGE, {TAB_KEY: label})
     steps = [
         lambda: at.slider(key="r_sphere").set_value(0.6),
         lambda: at.slider(key="kappa_sphere").set_value(2.0),
@@ -70,7 +76,7 @@ def test_every_control_rerenders():
     for step in steps:
         step().run()
         assert_clean(at)
-        assert len(at.get("plotly_chart")) == 5
+        assert len(at.get("plotly_chart")) == CHARTS
     assert at.query_params["space"] == "spd"
     assert at.query_params["kappa_spd"] == "0.5"
     assert at.query_params["seed"] == "3"
@@ -85,12 +91,16 @@ def test_every_control_rerenders():
     ({"space": "nonsense"}, "space"),
     ({"n": "-3"}, "n="),
     ({"reps": "lots"}, "reps"),
+    ({TAB_KEY: "Nowhere"}, None),
 ])
 def test_invalid_addresses_warn_instead_of_failing(params, expected):
     at = run_page(PAGE, params)
     found = messages(at)
-    assert any(expected in text for text in found), found
-    assert at.get("plotly_chart")
+    if expected is None:  # Streamlit drops an unknown tab from the address and opens the first tab
+        assert TAB_KEY not in at.query_params
+    else:
+        assert any(expected in text for text in found), found
+    assert len(at.get("plotly_chart")) == CHARTS
 
 
 def test_beyond_the_limit_no_bound_is_drawn():
@@ -100,7 +110,7 @@ def test_beyond_the_limit_no_bound_is_drawn():
 
 def test_query_params_round_trip():
     params = {"space": "spd", "r_spd": "2.0", "kappa_spd": "0.1", "n": "100", "reps": "40", "seed": "7",
-              "log": "false"}
+              "log": "false", TAB_KEY: SECTIONS[-1]}
     at = run_page(PAGE, params)
     assert not messages(at)
     assert at.selectbox(key="space").value == "spd"

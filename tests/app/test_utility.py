@@ -11,6 +11,10 @@ from tests.app.conftest import ROOT, assert_clean, messages, run_page
 from ui import utility
 
 PAGE = ROOT / "pages" / "3_Utility.py"
+CURVES, REDUCTION, PLANNER = utility.SECTIONS
+#: Charts of each tab on the sphere: error against n and against ε; none (SPD adds the non-positive
+#: definite share); the scaling check.
+CHARTS = {CURVES: 2, REDUCTION: 0, PLANNER: 1}
 
 
 @pytest.fixture(scope="module")
@@ -18,20 +22,28 @@ def defaults():
     return run_page(PAGE)
 
 
-def test_defaults_render_charts_and_tables_without_messages(defaults):
+def test_defaults_render_the_error_curves_without_messages(defaults):
     charts = defaults.get("plotly_chart")
-    assert len(charts) == 3  # error against n, against ε, scaling check (no SPD share on the sphere)
+    assert len(charts) == CHARTS[CURVES]
+    assert [tab.label for tab in defaults.tabs] == list(utility.SECTIONS)
     names = {trace.get("name") for trace in json.loads(charts[0].proto.spec)["data"]}
     assert {"Riemannian Laplace", "Euclidean Laplace", utility.BOUND_NAME} <= names
     assert not messages(defaults)
-    assert len(defaults.dataframe) == 2  # noise reduction per n, budget planner
-    reduction = defaults.dataframe[0].value
+
+
+def test_noise_reduction_tab_tabulates_every_n():
+    at = run_page(PAGE, {utility.TAB_KEY: REDUCTION})
+    assert not messages(at)
+    assert len(at.get("plotly_chart")) == CHARTS[REDUCTION]
+    reduction = at.dataframe[0].value
     assert list(reduction["n"]) == list(utility.N_GRIDS["quick"])
     assert reduction["noise reduction (%)"].notna().all()
 
 
-def test_planner_recovers_the_exact_euclidean_constant(defaults):
-    planner = defaults.dataframe[1].value.set_index("mechanism")
+def test_planner_recovers_the_exact_euclidean_constant():
+    at = run_page(PAGE, {utility.TAB_KEY: PLANNER})
+    assert len(at.get("plotly_chart")) == CHARTS[PLANNER]
+    planner = at.dataframe[0].value.set_index("mechanism")
     exact = utility.euclidean_constant("sphere", np.pi / 8)
     assert planner.loc["Euclidean Laplace", "fitted c"] == pytest.approx(exact, rel=0.1)
     assert planner.loc["Euclidean Laplace", "fitted exponent α"] == pytest.approx(1.0, abs=0.1)
@@ -43,8 +55,10 @@ def test_defaults_write_their_settings_into_the_url(defaults):
     assert defaults.query_params["eps"] == "1.0"
 
 
-def test_every_control_rerenders():
-    at = run_page(PAGE, {"reps": "20"})
+@pytest.mark.parametrize("label", utility.SECTIONS)
+def test_every_control_rerenders(label):
+    """Every control, walked on each tab (the tab itself comes from the address, as a click sets it)."""
+    at = run_page(PAGE, {"reps": "20", utility.TAB_KEY: label})
     steps = [
         lambda: at.slider(key="reps").set_value(30),
         lambda: at.slider(key="r_sphere").set_value(0.5),
@@ -63,8 +77,8 @@ def test_every_control_rerenders():
     for step in steps:
         step().run()
         assert_clean(at)
-        assert len(at.get("plotly_chart")) >= 3
-    assert len(at.get("plotly_chart")) == 4  # SPD adds the non-positive-definite share
+        assert len(at.get("plotly_chart")) >= CHARTS[label]
+    assert len(at.get("plotly_chart")) == CHARTS[label] + (label == REDUCTION)  # SPD: the non-PD share
     assert at.query_params["solve"] == "n"
     assert at.query_params["target"] == "0.2"
     assert at.query_params["r_spd"] == "1.0"
@@ -79,16 +93,20 @@ def test_every_control_rerenders():
     ({"r_sphere": "1.0"}, "π/(4√κ)"),
     ({"r_sphere": "1.0", "sconst": "theorem"}, "Cannot calibrate the noise"),
     ({"space": "spd", "eps": "0.05", "reps": "20"}, "not normalisable"),
+    ({utility.TAB_KEY: "Nowhere"}, None),
 ])
 def test_invalid_addresses_show_a_reason_instead_of_failing(params, expected):
     at = run_page(PAGE, params)
     found = messages(at)
-    assert any(expected in text for text in found), found
+    if expected is None:  # Streamlit drops an unknown tab from the address and opens the first tab
+        assert utility.TAB_KEY not in at.query_params and len(at.get("plotly_chart")) == CHARTS[CURVES]
+    else:
+        assert any(expected in text for text in found), found
 
 
 def test_query_params_round_trip():
     params = {"space": "spd", "r_spd": "2.0", "ngrid": "quick", "eps": "2.0", "n": "80", "reps": "30",
-              "seed": "5", "log": "false", "target": "0.1", "solve": "n"}
+              "seed": "5", "log": "false", "target": "0.1", "solve": "n", utility.TAB_KEY: PLANNER}
     at = run_page(PAGE, params)
     assert not messages(at)
     assert at.selectbox(key="space").value == "spd"
@@ -108,7 +126,8 @@ def test_preset_holds_the_figure1_settings():
 
 
 def test_preset_in_the_address_opens_figure1():
-    at = run_page(PAGE, {"preset": "reimherr-fig1", "reps": "20"})  # an explicit value wins over the preset
+    # an explicit value wins over the preset
+    at = run_page(PAGE, {"preset": "reimherr-fig1", "reps": "20", utility.TAB_KEY: REDUCTION})
     assert at.selectbox(key="space").value == "spd"
     assert at.slider(key="r_spd").value == pytest.approx(1.5)
     assert at.selectbox(key="ngrid").value == "paper"

@@ -52,3 +52,27 @@ def test_page_renders_and_reacts(app_page, app_url, title):
             options.nth(1).click()
         _changes_chart(page, switch)
         _no_exception(page)
+
+
+@pytest.mark.parametrize("title", ["Sensitivity", "Utility", "Private_optimization"])
+def test_every_tab_opens_and_lands_in_the_address(app_page, app_url, title):
+    """A click on each tab draws that tab's chart or table (computed only once it is open) and puts
+    the tab into the URL, so the address reproduces the view."""
+    from playwright.sync_api import expect
+
+    page = app_page
+    page.goto(f"{app_url}/{PAGES[title]}")
+    wait_for_app(page)
+    tabs = page.get_by_role("tab")
+    assert tabs.count() > 1
+    for index in range(1, tabs.count()):
+        label = tabs.nth(index).inner_text().strip()
+        before = page.url
+        tabs.nth(index).click()
+        page.wait_for_function("(before) => window.location.href !== before", arg=before)
+        shown = page.locator("[role=tabpanel]:visible").locator(".js-plotly-plot, [data-testid=stDataFrame]")
+        expect(shown.first).to_be_visible(timeout=60_000)
+        wait_for_app(page, chart=False)
+        _no_exception(page)
+        assert tabs.nth(index).get_attribute("aria-selected") == "true", label
+        assert "_view=" in page.url, page.url
