@@ -1,23 +1,43 @@
-"""Time to first chart and cached re-render of every page in headless Chromium (medians of 3)."""
+"""Time to first chart and cached re-render of every page in headless Chromium (medians of 3).
+
+Four ways to reach a page, all with the server's cache warm (one untimed load first):
+
+- *new browser*: a fresh browser profile opens the URL, so Streamlit's and plotly's scripts are
+  fetched and compiled (plotly.js alone is 4.7 MB);
+- *returning*: the same profile opens the URL again (scripts come from the browser's cache);
+- *in the app*: a click on the page's link in the sidebar, from the home page (from Sensitivity
+  for Home), which is how users move between pages;
+- *cached re-render*: the first sidebar slider moved one step and back, timing the way back.
+
+``benchmarks/reference_app.py`` gives the floor: a bare page with one small 2D or 3D chart.
+"""
 
 from __future__ import annotations
 
 import statistics
 import time
+from pathlib import Path
 
 from benchmarks.timing import Row
 from tests.browser.harness import (CHROMIUM, LAUNCH_ARGS, chart_signature, chromium_missing_reason, page_paths,
                                    streamlit_server, wait_for_app, wait_for_chart_change)
 
+REPEATS = 3
+VIEWPORT = {"width": 1400, "height": 1000}
+CHART = ".js-plotly-plot .main-svg"
+REFERENCE = Path(__file__).with_name("reference_app.py")
 
-def _load(page, url: str, chart: bool) -> float:
-    """Seconds from navigation to the first drawn plotly chart (the title, on a page without one)."""
+
+def _timed(page, action, selector: str) -> float:
+    """Seconds from ``action()`` until ``selector`` is in the page."""
     start = time.perf_counter()
-    page.goto(url)
-    page.wait_for_selector(".js-plotly-plot .main-svg" if chart else "h1", timeout=120_000)
-    elapsed = time.perf_counter() - start
-    wait_for_app(page, timeout_ms=120_000, chart=chart)
-    return elapsed
+    action()
+    page.wait_for_selector(selector, timeout=120_000)
+    return time.perf_counter() - start
+
+
+def _new_page(browser):
+    return browser.new_context(viewport=VIEWPORT).new_page()
 
 
 def _cached_rerender(page) -> float:
@@ -36,6 +56,53 @@ def _cached_rerender(page) -> float:
     return time.perf_counter() - start
 
 
+def _visits(browser, url: str, selector: str) -> tuple[list[float], list[float]]:
+    """Times of a new browser profile and of a returning one opening ``url``."""
+    fresh, returning = [], []
+    for _ in range(REPEATS):
+        page = _new_page(browser)
+        fresh.append(_timed(page, lambda: page.goto(url), selector))
+        page.goto("about:blank")
+        returning.append(_timed(page, lambda: page.goto(url), selector))
+        page.context.close()
+    return fresh, returning
+
+
+def _navigation(browser, base: str, start: str, index: int, selector: str) -> list[float]:
+    """Times of a click on the ``index``-th sidebar link from the page at ``start``."""
+    page = _new_page(browser)
+    times = []
+    for _ in range(REPEATS):
+        page.goto(f"{base}/{start}")
+        wait_for_app(page, timeout_ms=120_000, chart=False)
+        link = page.get_by_test_id("stSidebarNav").get_by_role("link").nth(index)
+        times.append(_timed(page, link.click, selector))
+        wait_for_app(page, timeout_ms=120_000, chart=selector == CHART)
+    page.context.close()
+    return times
+
+
+def _runs(times: list[float]) -> str:
+    return ", ".join(f"{t:.2f}" for t in times)
+
+
+def _reference_rows(browser) -> list[Row]:
+    rows = []
+    with streamlit_server(app=REFERENCE) as base:
+        for chart in ("2d", "3d"):
+            url = f"{base}/?chart={chart}"
+            page = _new_page(browser)
+            page.goto(url)
+            wait_for_app(page, timeout_ms=120_000)
+            page.context.close()
+            fresh, returning = _visits(browser, url, CHART)
+            rows.append(Row(f"reference: bare page, one {chart.upper()} chart, new browser", statistics.median(fresh),
+                            "floor", f"runs: {_runs(fresh)}"))
+            rows.append(Row(f"reference: bare page, one {chart.upper()} chart, returning",
+                            statistics.median(returning), "floor", f"runs: {_runs(returning)}"))
+    return rows
+
+
 def run() -> list[Row]:
     reason = chromium_missing_reason()
     if reason:
@@ -43,20 +110,33 @@ def run() -> list[Row]:
     from playwright.sync_api import sync_playwright
 
     rows = []
-    with streamlit_server() as base, sync_playwright() as p:
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        for title, path in page_paths().items():
-            url = f"{base}/{path}"
-            first, cached = [], []
-            for attempt in range(3):
-                context = browser.new_context(viewport={"width": 1400, "height": 1000})
-                page = context.new_page()
-                first.append(_load(page, url, chart=title != "Home"))
-                cached.append(_cached_rerender(page))
-                context.close()
-            rows.append(Row(f"page {title}: first chart (cold cache on run 1)" if title != "Home" else "page Home: rendered", statistics.median(first), "< 2 s",
-                            f"runs: {', '.join(f'{t:.2f}' for t in first)}"))
-            rows.append(Row(f"page {title}: cached re-render", statistics.median(cached), "< 0.5 s",
-                            "first sidebar slider moved back to a computed value"))
+        rows.extend(_reference_rows(browser))
+        paths = page_paths()
+        with streamlit_server() as base:
+            for index, (title, path) in enumerate(paths.items()):
+                url = f"{base}/{path}"
+                selector = CHART if title != "Home" else "h1"
+                page = _new_page(browser)
+                cold = _timed(page, lambda: page.goto(url), selector)
+                wait_for_app(page, timeout_ms=120_000, chart=selector == CHART)
+                page.context.close()
+                fresh, returning = _visits(browser, url, selector)
+                start = "" if title != "Home" else paths["Sensitivity"]
+                navigation = _navigation(browser, base, start, index, selector)
+                what = "first chart" if title != "Home" else "title (no chart)"
+                rows.append(Row(f"page {title}: {what}, cold server cache, new browser", cold, "< 2 s"))
+                for how, times in (("new browser", fresh), ("returning", returning), ("in the app", navigation)):
+                    rows.append(Row(f"page {title}: {what}, {how}", statistics.median(times), "< 2 s",
+                                    f"runs: {_runs(times)}"))
+                if title != "Home":
+                    page = _new_page(browser)
+                    page.goto(url)
+                    wait_for_app(page, timeout_ms=120_000)
+                    cached = [_cached_rerender(page) for _ in range(REPEATS)]
+                    page.context.close()
+                    rows.append(Row(f"page {title}: cached re-render", statistics.median(cached), "< 0.5 s",
+                                    f"runs: {_runs(cached)}; first sidebar slider moved back to a computed value"))
         browser.close()
     return rows

@@ -43,7 +43,7 @@ with view:
     if table.empty:
         st.caption("No releases to summarise.")
     else:
-        st.dataframe(table, hide_index=True, key="playground-errors")
+        st.table(table, hide_index=True, border="horizontal")
         st.caption("Look at the geodesic error: the typical distance, along the manifold, from a release to the true "
                    "Fréchet mean (Euclidean releases are projected back onto the sphere; on SPD only positive "
                    "definite ones count). Ambient error is the straight-line distance in flat coordinates.")

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from engine import bounds
-from ui import controls, errors, state
+from ui import controls, errors, state, tables
 from ui import utility as util
 from ui.downloads import download_row
 from ui.sensitivity import PAPER_RADIUS, RADIUS_RANGE, SPACES, manifold
@@ -145,8 +145,7 @@ with reduction:
                            "reports this percentage per n).")
         st.latex(r"\text{reduction} = 100\left(1 - \frac{\overline{\|\tilde x_{\mathrm{Riem}} - \bar x\|}}"
                  r"{\overline{\|\tilde x_{E} - \bar x\|}}\right)\%")
-        st.dataframe(table, hide_index=True, column_config={
-            col: st.column_config.NumberColumn(format="%.4g") for col in table.columns if col != "n"})
+        st.table(tables.formatted(table, skip=("n",)), hide_index=True, border="horizontal")
         st.caption("Look at the reduction column, the share of error the intrinsic mechanism saves at each n, and at "
                    "the last two: the RMS geodesic error stays under √ of Theorem 3's bound.")
         download_row("utility-noise-reduction", data=table, settings=settings)
@@ -202,8 +201,7 @@ with planner:
             f"{what} needed (simulation)": answers["simulated"], f"{what} needed (theory)": answers["theory"],
             "simulated n·ε from": answers["lo"], "simulated n·ε to": answers["hi"],
         })
-        st.dataframe(shown, hide_index=True, column_config={
-            col: st.column_config.NumberColumn(format="%.4g") for col in shown.columns if col != "mechanism"})
+        st.table(tables.formatted(shown, skip=("mechanism",)), hide_index=True, border="horizontal")
         st.caption("Look at α (near 1: the 1/(nε) law holds on the simulated range); theory is √ of Theorem 3's "
                    "bound (conservative, geodesic) for the Riemannian Laplace and the exact E‖noise‖ = Dσ_E for the "
                    "Euclidean one.")

@@ -29,7 +29,7 @@ def test_defaults_render_a_chart_without_errors(defaults):
     assert not defaults.error
     assert defaults.selectbox(key="space").value == "sphere"
     assert defaults.multiselect(key="mech").value == ["exact", "euclid"]
-    assert defaults.dataframe[0].value["Mechanism"].tolist() == ["Riemannian Laplace", "Euclidean Laplace"]
+    assert defaults.table[0].value["Mechanism"].tolist() == ["Riemannian Laplace", "Euclidean Laplace"]
     assert any(r"\Delta" in formula.value for formula in defaults.latex)
     assert len(defaults.expander) == 2  # one privacy guarantee per mechanism
 
@@ -67,7 +67,7 @@ def test_every_sidebar_control_rerenders():
     assert at.query_params["mech"] == "gauss,mh"
     assert at.query_params["delta"] == "1e-05"
     assert at.query_params["step"] == "0.05"
-    assert at.dataframe[0].value["Mechanism"].tolist() == ["Riemannian Laplace (MH)", "Tangent Gaussian"]
+    assert at.table[0].value["Mechanism"].tolist() == ["Riemannian Laplace (MH)", "Tangent Gaussian"]
 
 
 def test_every_space_and_data_source_rerenders():
@@ -94,7 +94,7 @@ def test_each_mechanism_alone_on_each_space():
             at.multiselect(key="mech").set_value([mechanism]).run()
             assert_clean(at)
             assert not at.error, messages(at, "error")
-            assert len(at.dataframe[0].value) == 1
+            assert len(at.table[0].value) == 1
 
 
 def test_airports_state_filter_and_real_data_notes():
@@ -134,7 +134,7 @@ def test_radius_beyond_the_sphere_limit_is_an_error():
     assert_clean(at)
     errors = messages(at, "error")
     assert any("curvature limit" in text for text in errors)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert table["Geodesic error"].tolist()[0] == "not released"
     assert table["Mechanism"].tolist() == ["Riemannian Laplace", "Euclidean Laplace"]
 

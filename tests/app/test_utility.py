@@ -35,7 +35,7 @@ def test_noise_reduction_tab_tabulates_every_n():
     at = run_page(PAGE, {utility.TAB_KEY: REDUCTION})
     assert not messages(at)
     assert len(at.get("plotly_chart")) == CHARTS[REDUCTION]
-    reduction = at.dataframe[0].value
+    reduction = at.table[0].value
     assert list(reduction["n"]) == list(utility.N_GRIDS["quick"])
     assert reduction["noise reduction (%)"].notna().all()
 
@@ -43,7 +43,7 @@ def test_noise_reduction_tab_tabulates_every_n():
 def test_planner_recovers_the_exact_euclidean_constant():
     at = run_page(PAGE, {utility.TAB_KEY: PLANNER})
     assert len(at.get("plotly_chart")) == CHARTS[PLANNER]
-    planner = at.dataframe[0].value.set_index("mechanism")
+    planner = at.table[0].value.set_index("mechanism")
     exact = utility.euclidean_constant("sphere", np.pi / 8)
     assert planner.loc["Euclidean Laplace", "fitted c"] == pytest.approx(exact, rel=0.1)
     assert planner.loc["Euclidean Laplace", "fitted exponent α"] == pytest.approx(1.0, abs=0.1)
@@ -135,7 +135,7 @@ def test_preset_in_the_address_opens_figure1():
     assert at.slider(key="reps").value == 20
     assert "preset" not in at.query_params and at.query_params["ngrid"] == "paper"
     assert any("Figure 1" in text for text in messages(at, "info"))
-    assert list(at.dataframe[0].value["n"]) == list(reimherr_fig1.DEFAULT_NS)
+    assert list(at.table[0].value["n"]) == list(reimherr_fig1.DEFAULT_NS)
     at.selectbox(key="space").select("sphere").run()
     assert_clean(at)
     assert at.slider(key="r_sphere").value == pytest.approx(np.pi / 8)

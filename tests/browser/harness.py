@@ -48,11 +48,11 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(timeout: float = 60.0):
-    """Yield the base URL of a fresh ``streamlit run app.py`` server; stop it afterwards."""
+def streamlit_server(timeout: float = 60.0, app: Path = ROOT / "app.py"):
+    """Yield the base URL of a fresh ``streamlit run <app>`` server (default: this app); stop it afterwards."""
     port = _free_port()
     streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
-    cmd = [streamlit, "run", str(ROOT / "app.py"), "--server.headless", "true", "--server.address", "127.0.0.1",
+    cmd = [streamlit, "run", str(app), "--server.headless", "true", "--server.address", "127.0.0.1",
            "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -70,7 +70,7 @@ def test_every_tab_opens_and_lands_in_the_address(app_page, app_url, title):
         before = page.url
         tabs.nth(index).click()
         page.wait_for_function("(before) => window.location.href !== before", arg=before)
-        shown = page.locator("[role=tabpanel]:visible").locator(".js-plotly-plot, [data-testid=stDataFrame]")
+        shown = page.locator("[role=tabpanel]:visible").locator(".js-plotly-plot, [data-testid=stTable]")
         expect(shown.first).to_be_visible(timeout=60_000)
         wait_for_app(page, chart=False)
         _no_exception(page)
