@@ -1,4 +1,4 @@
-"""Time to first chart and cached re-render of every page in headless Chromium (medians of 3).
+"""Time to first chart and cached re-render of every page in headless Chromium (medians of 5).
 
 Four ways to reach a page, all with the server's cache warm (one untimed load first):
 
@@ -9,7 +9,8 @@ Four ways to reach a page, all with the server's cache warm (one untimed load fi
   for Home), which is how users move between pages;
 - *cached re-render*: the first sidebar slider moved one step and back, timing the way back.
 
-``benchmarks/reference_app.py`` gives the floor: a bare page with one small 2D or 3D chart.
+``benchmarks/reference_app.py`` gives the floor: a bare page with one small 2D or 3D chart, and
+one with the playground's sphere scene alone.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from benchmarks.timing import Row
 from tests.browser.harness import (CHROMIUM, LAUNCH_ARGS, chart_signature, chromium_missing_reason, page_paths,
                                    streamlit_server, wait_for_app, wait_for_chart_change)
 
-REPEATS = 3
+REPEATS = 5
 VIEWPORT = {"width": 1400, "height": 1000}
 CHART = ".js-plotly-plot .main-svg"
 REFERENCE = Path(__file__).with_name("reference_app.py")
+#: The playground's 2D views, against its default 3D sphere (returning visits only).
+VARIANTS = {"Private_mean_playground on H² (Poincaré disk)": "Private_mean_playground?space=hyperbolic",
+            "Private_mean_playground on Kendall shapes": "Private_mean_playground?space=kendall"}
 
 
 def _timed(page, action, selector: str) -> float:
@@ -89,17 +93,16 @@ def _runs(times: list[float]) -> str:
 def _reference_rows(browser) -> list[Row]:
     rows = []
     with streamlit_server(app=REFERENCE) as base:
-        for chart in ("2d", "3d"):
+        for chart, what in (("2d", "one 2D chart"), ("3d", "one 3D chart"), ("sphere", "the sphere scene")):
             url = f"{base}/?chart={chart}"
             page = _new_page(browser)
             page.goto(url)
             wait_for_app(page, timeout_ms=120_000)
             page.context.close()
             fresh, returning = _visits(browser, url, CHART)
-            rows.append(Row(f"reference: bare page, one {chart.upper()} chart, new browser", statistics.median(fresh),
-                            "floor", f"runs: {_runs(fresh)}"))
-            rows.append(Row(f"reference: bare page, one {chart.upper()} chart, returning",
-                            statistics.median(returning), "floor", f"runs: {_runs(returning)}"))
+            for how, times in (("new browser", fresh), ("returning", returning)):
+                rows.append(Row(f"reference: bare page with {what}, {how}", statistics.median(times), "floor",
+                                f"runs: {_runs(times)}"))
     return rows
 
 
@@ -138,5 +141,13 @@ def run() -> list[Row]:
                     page.context.close()
                     rows.append(Row(f"page {title}: cached re-render", statistics.median(cached), "< 0.5 s",
                                     f"runs: {_runs(cached)}; first sidebar slider moved back to a computed value"))
+            for title, path in VARIANTS.items():
+                page = _new_page(browser)
+                page.goto(f"{base}/{path}")
+                wait_for_app(page, timeout_ms=120_000)
+                page.context.close()
+                _, returning = _visits(browser, f"{base}/{path}", CHART)
+                rows.append(Row(f"page {title}: first chart, returning", statistics.median(returning), "< 2 s",
+                                f"runs: {_runs(returning)}"))
         browser.close()
     return rows
