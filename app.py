@@ -5,6 +5,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import navigation
+
 LOGO = Path(__file__).resolve().parent / "assets" / "logo.svg"
 
 PAGES = (
@@ -46,6 +48,7 @@ PRESETS = (
 )
 
 st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+navigation.sidebar()
 
 intro, picture = st.columns([3, 1], gap="large", vertical_alignment="center")
 with intro:

@@ -22,6 +22,7 @@ from pathlib import Path
 from benchmarks.timing import Row
 from tests.browser.harness import (CHROMIUM, LAUNCH_ARGS, chart_signature, chromium_missing_reason, page_paths,
                                    streamlit_server, wait_for_app, wait_for_chart_change)
+from ui import navigation
 
 REPEATS = 5
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -73,13 +74,13 @@ def _visits(browser, url: str, selector: str) -> tuple[list[float], list[float]]
 
 
 def _navigation(browser, base: str, start: str, index: int, selector: str) -> list[float]:
-    """Times of a click on the ``index``-th sidebar link from the page at ``start``."""
+    """Times of a click on the ``index``-th page link of the sidebar from the page at ``start``."""
     page = _new_page(browser)
     times = []
     for _ in range(REPEATS):
         page.goto(f"{base}/{start}")
         wait_for_app(page, timeout_ms=120_000, chart=False)
-        link = page.get_by_test_id("stSidebarNav").get_by_role("link").nth(index)
+        link = page.get_by_test_id("stSidebar").get_by_role("link", name=navigation.PAGES[index][1], exact=True)
         times.append(_timed(page, link.click, selector))
         wait_for_app(page, timeout_ms=120_000, chart=selector == CHART)
     page.context.close()

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import playground, state
+from ui import navigation, playground, state
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
@@ -13,6 +13,7 @@ LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
 
 st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(LOGO),
                    layout="wide")
+navigation.sidebar()
 st.title("Private mean playground")
 st.markdown(
     "Pick a curved space and a data set, then release its **Fréchet mean** (the point minimising the sum of "

@@ -5,11 +5,12 @@ import pandas as pd
 import streamlit as st
 
 from engine import bounds
-from ui import controls, errors, state
+from ui import controls, errors, navigation, state
 from ui import sensitivity as sens
 from ui.downloads import download_row
 
 st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
+navigation.sidebar()
 st.title("Sensitivity of the Fréchet mean")
 st.markdown(
     "The Laplace mechanism adds noise in proportion to the **sensitivity** Δ: the largest distance the "

@@ -5,12 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from engine import bounds
-from ui import controls, errors, state, tables
+from ui import controls, errors, navigation, state, tables
 from ui import utility as util
 from ui.downloads import download_row
 from ui.sensitivity import PAPER_RADIUS, RADIUS_RANGE, SPACES, manifold
 
 st.set_page_config(page_title="Utility · Manifold Privacy Explorer", layout="wide")
+navigation.sidebar()
 util.preset_from_url()
 st.title("Utility: the price of privacy")
 st.markdown(

@@ -3,11 +3,12 @@
 import numpy as np
 import streamlit as st
 
-from ui import controls, errors, state
+from ui import controls, errors, navigation, state
 from ui import samplers as smp
 from ui.downloads import download_row
 
 st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
+navigation.sidebar()
 st.title("Samplers: exact against Metropolis–Hastings")
 st.markdown(
     "The privacy guarantee of the Laplace mechanism holds for draws from its exact law. Papers often sample "

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from ui import errors, state
+from ui import errors, navigation, state
 from ui import optimization as opt
 from ui import optimization_figures as figs
 from ui import optimization_settings as cfg
@@ -12,6 +12,7 @@ from ui.downloads import download_row
 CHART = {"theme": None, "config": {"displaylogo": False}}
 
 st.set_page_config(page_title="Private optimization · Manifold Privacy Explorer", layout="wide")
+navigation.sidebar()
 cfg.preset_from_url()
 st.title("Private optimization: DP Riemannian gradient descent")
 st.markdown(

@@ -12,9 +12,17 @@ PLAYGROUND = ROOT / "pages" / "1_Private_mean_playground.py"
 TIMEOUT = 30
 
 
+def app_at(path: Path) -> AppTest:
+    """An AppTest of the whole app (so the sidebar's page links resolve) showing the page ``path``."""
+    at = AppTest.from_file(str(HOME), default_timeout=TIMEOUT)
+    if path != HOME:
+        at.switch_page(str(path.relative_to(ROOT)))
+    return at
+
+
 def run_page(path: Path, query_params: dict | None = None) -> AppTest:
     """Run a page once (with optional URL query parameters) and assert it raised no exception."""
-    at = AppTest.from_file(str(path), default_timeout=TIMEOUT)
+    at = app_at(path)
     for key, value in (query_params or {}).items():
         at.query_params[key] = value
     at.run()

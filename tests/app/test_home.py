@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from tests.app.conftest import HOME, PLAYGROUND, ROOT, run_page
+from ui import navigation
 
 PAGE_PATHS = ("/Private_mean_playground", "/Sensitivity", "/Utility", "/Samplers", "/Private_optimization")
 LINK = re.compile(r"\]\((/[^)\s]+)\)")
@@ -64,3 +65,12 @@ def test_logo_is_valid_svg():
     root = ET.parse(ROOT / "assets" / "logo.svg").getroot()
     assert root.tag.endswith("svg")
     assert root.get("viewBox")
+
+
+def test_sidebar_links_every_page_and_calls_the_home_page_home(home):
+    """Streamlit's own list would call app.py "app"; ours links app.py and every page file."""
+    links = [element.proto for element in home.sidebar.get("page_link")]
+    assert [link.label for link in links][0] == "Home"
+    scripts = {"app.py"} | {f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")}
+    assert {script for script, _, _ in navigation.PAGES} == scripts
+    assert len(links) == len(scripts) and all(link.page_script_hash for link in links)

@@ -4,9 +4,8 @@ and the URL round trip, all through Streamlit's AppTest."""
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import PLAYGROUND, assert_clean, messages, run_page
+from tests.app.conftest import PLAYGROUND, app_at, assert_clean, messages, run_page
 from ui import playground
 
 
@@ -148,7 +147,7 @@ def test_hyperbolic_scale_beyond_normalisability_is_an_error():
 
 
 def test_values_left_by_another_page_fall_back_to_defaults():
-    at = AppTest.from_file(str(PLAYGROUND), default_timeout=30)
+    at = app_at(PLAYGROUND)
     at.session_state["space"] = "grassmann"
     at.session_state["source"] = "iris"
     at.session_state["mech"] = ["kng"]

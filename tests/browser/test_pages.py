@@ -3,6 +3,8 @@
 Screenshots land in docs/screenshots/ for README.md.
 """
 
+import re
+
 import pytest
 
 from tests.browser.harness import ROOT, chart_signature, page_paths, wait_for_app, wait_for_chart_change
@@ -76,3 +78,21 @@ def test_every_tab_opens_and_lands_in_the_address(app_page, app_url, title):
         _no_exception(page)
         assert tabs.nth(index).get_attribute("aria-selected") == "true", label
         assert "_view=" in page.url, page.url
+
+
+def test_sidebar_links_open_every_page(app_page, app_url):
+    """The sidebar lists the pages by name, "Home" first, and a click opens each one."""
+    from playwright.sync_api import expect
+
+    from ui import navigation
+
+    page = app_page
+    page.goto(app_url)
+    wait_for_app(page, chart=False)
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_role("link").first).to_have_text(re.compile(r"Home\s*$"))  # after the icon's ligature
+    for (_, label, _), path in zip(navigation.PAGES[1:], list(PAGES.values())[1:]):
+        sidebar.get_by_role("link", name=label, exact=True).click()
+        page.wait_for_url(f"{app_url}/{path}*")
+        wait_for_app(page)
+        _no_exception(page)
