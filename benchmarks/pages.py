@@ -50,10 +50,10 @@ def _cached_rerender(page) -> float:
     slider = page.get_by_test_id("stSidebar").get_by_role("slider")
     if not slider.count():
         return float("nan")
-    slider.first.focus()
     before = chart_signature(page)
-    slider.first.press("ArrowLeft")
+    slider.first.press("ArrowLeft")  # press() focuses the slider first: a rerun may have taken the focus
     wait_for_chart_change(page, before, timeout_ms=120_000)
+    wait_for_app(page, timeout_ms=120_000)
     before = chart_signature(page)
     start = time.perf_counter()
     slider.first.press("ArrowRight")
