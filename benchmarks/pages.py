@@ -22,7 +22,6 @@ from pathlib import Path
 from benchmarks.timing import Row
 from tests.browser.harness import (CHROMIUM, LAUNCH_ARGS, chart_signature, chromium_missing_reason, page_paths,
                                    streamlit_server, wait_for_app, wait_for_chart_change)
-from ui import navigation
 
 REPEATS = 5
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -43,6 +42,14 @@ def _timed(page, action, selector: str) -> float:
 
 def _new_page(browser):
     return browser.new_context(viewport=VIEWPORT).new_page()
+
+
+def _warm(browser, url: str) -> None:
+    """Open ``url`` once, untimed, so the server's cache holds its computations."""
+    page = _new_page(browser)
+    page.goto(url)
+    wait_for_app(page, timeout_ms=120_000)
+    page.context.close()
 
 
 def _cached_rerender(page) -> float:
@@ -73,14 +80,14 @@ def _visits(browser, url: str, selector: str) -> tuple[list[float], list[float]]
     return fresh, returning
 
 
-def _navigation(browser, base: str, start: str, index: int, selector: str) -> list[float]:
-    """Times of a click on the ``index``-th page link of the sidebar from the page at ``start``."""
+def _navigation(browser, base: str, start: str, label: str, selector: str) -> list[float]:
+    """Times of a click on the sidebar link ``label`` from the page at ``start``."""
     page = _new_page(browser)
     times = []
     for _ in range(REPEATS):
         page.goto(f"{base}/{start}")
         wait_for_app(page, timeout_ms=120_000, chart=False)
-        link = page.get_by_test_id("stSidebar").get_by_role("link", name=navigation.PAGES[index][1], exact=True)
+        link = page.get_by_test_id("stSidebar").get_by_role("link", name=label, exact=True)
         times.append(_timed(page, link.click, selector))
         wait_for_app(page, timeout_ms=120_000, chart=selector == CHART)
     page.context.close()
@@ -96,10 +103,7 @@ def _reference_rows(browser) -> list[Row]:
     with streamlit_server(app=REFERENCE) as base:
         for chart, what in (("2d", "one 2D chart"), ("3d", "one 3D chart"), ("sphere", "the sphere scene")):
             url = f"{base}/?chart={chart}"
-            page = _new_page(browser)
-            page.goto(url)
-            wait_for_app(page, timeout_ms=120_000)
-            page.context.close()
+            _warm(browser, url)
             fresh, returning = _visits(browser, url, CHART)
             for how, times in (("new browser", fresh), ("returning", returning)):
                 rows.append(Row(f"reference: bare page with {what}, {how}", statistics.median(times), "floor",
@@ -119,7 +123,7 @@ def run() -> list[Row]:
         rows.extend(_reference_rows(browser))
         paths = page_paths()
         with streamlit_server() as base:
-            for index, (title, path) in enumerate(paths.items()):
+            for title, path in paths.items():
                 url = f"{base}/{path}"
                 selector = CHART if title != "Home" else "h1"
                 page = _new_page(browser)
@@ -128,10 +132,10 @@ def run() -> list[Row]:
                 page.context.close()
                 fresh, returning = _visits(browser, url, selector)
                 start = "" if title != "Home" else paths["Sensitivity"]
-                navigation = _navigation(browser, base, start, index, selector)
+                clicks = _navigation(browser, base, start, title.replace("_", " "), selector)
                 what = "first chart" if title != "Home" else "title (no chart)"
                 rows.append(Row(f"page {title}: {what}, cold server cache, new browser", cold, "< 2 s"))
-                for how, times in (("new browser", fresh), ("returning", returning), ("in the app", navigation)):
+                for how, times in (("new browser", fresh), ("returning", returning), ("in the app", clicks)):
                     rows.append(Row(f"page {title}: {what}, {how}", statistics.median(times), "< 2 s",
                                     f"runs: {_runs(times)}"))
                 if title != "Home":
@@ -143,10 +147,7 @@ def run() -> list[Row]:
                     rows.append(Row(f"page {title}: cached re-render", statistics.median(cached), "< 0.5 s",
                                     f"runs: {_runs(cached)}; first sidebar slider moved back to a computed value"))
             for title, path in VARIANTS.items():
-                page = _new_page(browser)
-                page.goto(f"{base}/{path}")
-                wait_for_app(page, timeout_ms=120_000)
-                page.context.close()
+                _warm(browser, f"{base}/{path}")
                 _, returning = _visits(browser, f"{base}/{path}", CHART)
                 rows.append(Row(f"page {title}: first chart, returning", statistics.median(returning), "< 2 s",
                                 f"runs: {_runs(returning)}"))

@@ -38,3 +38,13 @@ def assert_clean(at: AppTest) -> None:
 def messages(at: AppTest, *kinds: str) -> list[str]:
     """Texts of the error/warning/info/success boxes of the last run (default: errors and warnings)."""
     return [element.value for kind in (kinds or ("error", "warning")) for element in getattr(at, kind)]
+
+
+def assert_explained(at: AppTest, expected: str | None, tab_key: str) -> None:
+    """A message of the last run contains ``expected``; ``None`` stands for an unknown tab in the
+    address, which Streamlit drops from it (the page opens its first tab)."""
+    if expected is None:
+        assert tab_key not in at.query_params
+    else:
+        found = messages(at)
+        assert any(expected in text for text in found), found
