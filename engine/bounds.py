@@ -60,7 +60,9 @@ def check_radius(manifold, radius: float, *, purpose: str = "mean") -> float:
 def curvature_factor(radius, kappa_max) -> np.ndarray:
     """h(r, κ) of Theorem 2: 2r√κ·cot(2r√κ) for κ > 0 and 1 for κ ≤ 0 (broadcasts).
 
-    Positive only while 2r√κ < π/2, i.e. r < π/(4√κ).
+    The bare formula, for drawing h across r: it is positive again on the periodic branches
+    2r√κ ∈ (π, 3π/2), (2π, 5π/2), … where Theorem 2 does not apply. Whether a bound may use it is
+    decided by ``theorem2_domain`` alone.
     """
     r = np.asarray(radius, dtype=float)
     kappa = np.asarray(kappa_max, dtype=float)
@@ -70,26 +72,55 @@ def curvature_factor(radius, kappa_max) -> np.ndarray:
     return np.where(t > 0, safe_t / np.tan(safe_t), 1.0)
 
 
-def _theorem2_factor(n, radius, kappa_max, result: str):
-    """Checked (n, r, h) of Theorem 2 and supplement Lemma 1; ``ValueError`` outside their domain."""
-    n = np.asarray(n, dtype=float)
-    if np.any(n < 1):
-        raise ValueError(f"n must be >= 1, got {n}")
+def theorem2_domain(radius, kappa_max) -> np.ndarray:
+    """Where Theorem 2 applies: 0 < r finite and 2r√κ < π/2, i.e. r < π/(4√κ) for κ > 0 (broadcasts).
+
+    The one statement of the domain of Theorem 2 and of supplement Lemma 1; NaN and κ = +∞ are
+    outside it. On (0, π/2) the factor h = t·cot t decreases from 1 to 0, so h > 0 there.
+    """
     r = np.asarray(radius, dtype=float)
-    if np.any(r <= 0):
-        raise ValueError(f"radius must be > 0, got {radius}")
-    h = curvature_factor(r, kappa_max)
-    if np.any(h <= 0):
+    kappa = np.asarray(kappa_max, dtype=float)
+    with np.errstate(invalid="ignore"):
+        t = 2.0 * r * np.sqrt(np.maximum(kappa, 0.0))
+        return (r > 0) & np.isfinite(r) & ~np.isnan(kappa) & (kappa < np.inf) & (t < np.pi / 2)
+
+
+def _first_bad(values: np.ndarray, bad: np.ndarray) -> float:
+    return float(np.broadcast_to(values, bad.shape)[tuple(np.argwhere(bad)[0])])
+
+
+def _theorem2_factor(n, radius, kappa_max, result: str):
+    """Checked (n, r, h) of Theorem 2 and supplement Lemma 1; ``ValueError`` outside their domain:
+    n an integer >= 1, r > 0 finite, κ not NaN nor +∞, and r < π/(4√κ) (``theorem2_domain``)."""
+    n = np.asarray(n, dtype=float)
+    bad_n = ~np.isfinite(n) | (n < 1) | (n != np.floor(n))
+    if np.any(bad_n):
+        raise ValueError(f"n must be an integer >= 1 for {result}, got {_first_bad(n, bad_n)!r}")
+    r = np.asarray(radius, dtype=float)
+    bad_r = ~np.isfinite(r) | ~(r > 0)
+    if np.any(bad_r):
+        raise ValueError(f"radius must be a finite number > 0 for {result}, got {_first_bad(r, bad_r)!r}")
+    kappa = np.asarray(kappa_max, dtype=float)
+    bad_kappa = np.isnan(kappa) | (kappa == np.inf)
+    if np.any(bad_kappa):
+        raise ValueError(f"kappa_max must be a number below +inf for {result}, got {_first_bad(kappa, bad_kappa)!r}")
+    outside = ~theorem2_domain(r, kappa)
+    if np.any(outside):
+        where = tuple(np.argwhere(outside)[0])
+        r0 = float(np.broadcast_to(r, outside.shape)[where])
+        k0 = float(np.broadcast_to(kappa, outside.shape)[where])
         raise ValueError(
-            f"radius {radius} is at or beyond π/(4√κ) for κ = {kappa_max}: {result} does not apply"
+            f"radius {r0!r} is at or beyond the limit π/(4√κ) = {np.pi / (4 * np.sqrt(k0)):.6g} for κ = {k0:g}: "
+            f"{result} needs 2r√κ < π/2 and does not apply"
         )
-    return n, r, h
+    return n, r, curvature_factor(r, kappa)
 
 
 def frechet_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
     """Theorem 2 of Reimherr et al.: ρ(x̄, x̄′) ≤ 2r(2 − h)/(n h), h = h(r, κ_max).
 
-    Valid for data in B_r(m0) with r < π/(4√κ) (κ > 0); ``ValueError`` beyond it.
+    Valid for data in B_r(m0) with r < π/(4√κ) (κ > 0) and integer n >= 1 (``theorem2_domain``);
+    ``ValueError`` outside it, including the periodic branches where h is positive again.
     Examples: κ = 1, r = π/8, n = 10 gives 0.121460; κ ≤ 0, r = 1, n = 20 gives 0.1.
     """
     n, r, h = _theorem2_factor(n, radius, kappa_max, "Theorem 2")
@@ -101,7 +132,7 @@ def frechet_gradient_sensitivity(n, radius, kappa_max) -> np.ndarray:
 
     2r/n for κ_max ≤ 0 (valid at every W of a Hadamard space), 2r(2 − h(r, κ))/n with
     h = 2r√κ·cot(2r√κ) for κ = κ_max > 0 (valid for W in B_r(m0); Reimherr, Bharath & Soto 2021,
-    supplement Lemma 1). Broadcasts; ``ValueError`` for n < 1, r <= 0 or r >= π/(4√κ).
+    supplement Lemma 1). Broadcasts; ``ValueError`` outside ``theorem2_domain`` or for n not an integer >= 1.
     Examples: κ ≤ 0, r = 1, n = 20 gives 0.1; κ = 1, r = π/8, n = 10 gives (2 − π/4)·π/40 = 0.095395.
     """
     n, r, h = _theorem2_factor(n, radius, kappa_max, "Lemma 1")
@@ -131,9 +162,14 @@ def log_lipschitz(radius, kappa_max) -> np.ndarray:
     is the caller's.
     """
     r = np.asarray(radius, dtype=float)
-    if np.any(r < 0):
-        raise ValueError(f"radius must be >= 0, got {radius}")
-    t = r * np.sqrt(np.maximum(np.asarray(kappa_max, dtype=float), 0.0))
+    bad_r = ~np.isfinite(r) | ~(r >= 0)
+    if np.any(bad_r):
+        raise ValueError(f"radius must be a finite number >= 0, got {_first_bad(r, bad_r)!r}")
+    kappa = np.asarray(kappa_max, dtype=float)
+    bad_kappa = np.isnan(kappa) | (kappa == np.inf)
+    if np.any(bad_kappa):
+        raise ValueError(f"kappa_max must be a number below +inf, got {_first_bad(kappa, bad_kappa)!r}")
+    t = r * np.sqrt(np.maximum(kappa, 0.0))
     if np.any(t >= np.pi / 2):
         raise ValueError(
             f"radius {radius} is at or beyond π/(2√κ) for κ = {kappa_max}: B_r(m0) is not convex and the "

@@ -94,7 +94,7 @@ def summarise(replicates: pd.DataFrame) -> pd.DataFrame:
 def theorem2(n, radius, kappa) -> np.ndarray:
     """Δ of Theorem 2 (``engine.bounds``), NaN where h < ``H_FLOOR`` (at or near the end of its validity region)."""
     n, radius, kappa = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (n, radius, kappa)))
-    drawn = (radius > 0) & (bounds.curvature_factor(radius, kappa) >= H_FLOOR)
+    drawn = bounds.theorem2_domain(radius, kappa) & (bounds.curvature_factor(radius, kappa) >= H_FLOOR)
     out = np.full(radius.shape, np.nan)
     out[drawn] = bounds.frechet_mean_sensitivity(n[drawn], radius[drawn], kappa[drawn])
     return out
@@ -147,7 +147,7 @@ def curves_figure(curves: pd.DataFrame, *, x: str, x_title: str, y_title: str, i
 def empirical_figure(replicates: pd.DataFrame, radius: float, kappa: float, valid: bool, *, log: bool) -> go.Figure:
     """Empirical sensitivities (dots, mean ± 2 SE) over the Theorem 2 bound (dashed) against n."""
     ns = np.unique(replicates["n"])
-    grid = np.unique(np.geomspace(ns.min(), ns.max(), 80).round(2))
+    grid = np.unique(np.geomspace(ns.min(), ns.max(), 80).round())
     bound = (pd.DataFrame({"n": grid, "bound": bounds.frechet_mean_sensitivity(grid, radius, kappa)})
              if valid else None)
     return band_figure(summarise(replicates), x="n", y="sensitivity", se="se", group="neighbour",
@@ -176,11 +176,12 @@ def constants_vs_r(space: str, r_max: float) -> pd.DataFrame:
     kappa = OWN_KAPPA[space]
     r = np.linspace(r_max / 200, r_max, 200)
     h = bounds.curvature_factor(r, kappa)
-    ok = h >= H_FLOOR
+    inside = bounds.theorem2_domain(r, kappa)
+    ok = inside & (h >= H_FLOOR)
     coarse = tuple(float(v) for v in np.round(np.linspace(r_max / 20, r_max, 20), 4))
     empirical = boundary_constants(space, coarse).assign(curve="boundary constant")
     return pd.concat([
-        pd.DataFrame({"r": r, "value": np.where(h > 0, h, np.nan), "curve": "h(r, κ)"}),
+        pd.DataFrame({"r": r, "value": np.where(inside, h, np.nan), "curve": "h(r, κ)"}),
         pd.DataFrame({"r": r, "value": 2 * r, "curve": "2r"}),
         pd.DataFrame({"r": r, "value": np.where(ok, 2 * r * (2 - h), np.nan), "curve": "2r(2 − h)"}),
         empirical,
@@ -189,7 +190,7 @@ def constants_vs_r(space: str, r_max: float) -> pd.DataFrame:
 
 def intrinsic_vs_ambient(space: str, radius: float, kappa: float, valid: bool) -> pd.DataFrame:
     """Theorem 2's Δ and the ambient sensitivity 2 r_E / n against n (r_E from ``engine.bounds``)."""
-    n = np.unique(np.geomspace(5, 500, 80).round(2))
+    n = np.unique(np.geomspace(5, 500, 80).round())
     r_e = float(bounds.ambient_radius(manifold(space).name, radius))
     frames = [pd.DataFrame({"n": n, "value": bounds.ambient_sensitivity(n, r_e), "curve": "ambient Δ_E = 2r_E/n"})]
     if valid:

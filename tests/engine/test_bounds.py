@@ -21,6 +21,70 @@ def test_theorem2_refuses_radius_beyond_limit():
         bounds.frechet_mean_sensitivity(10, np.pi / 4 + 0.01, 1.0)
 
 
+@pytest.mark.parametrize("bound", [bounds.frechet_mean_sensitivity, bounds.frechet_gradient_sensitivity])
+@pytest.mark.parametrize("kappa", [1.0, 4.0])
+def test_theorem2_refuses_every_radius_at_or_beyond_the_limit(bound, kappa):
+    """Issue 19 item 1: h = t·cot t is positive again for t in (π, 3π/2), (2π, 5π/2), …; none may pass."""
+    limit = np.pi / (4 * np.sqrt(kappa))
+    beyond = np.concatenate([[limit], np.linspace(limit, 4 * np.pi, 2000)[1:]])
+    assert np.any(bounds.curvature_factor(beyond, kappa) > 0)  # the periodic branches exist on this grid
+    for r in beyond:
+        with pytest.raises(ValueError, match="π/\\(4√κ\\)"):
+            bound(100, r, kappa)
+    inside = np.linspace(limit / 1000, limit * (1 - 1e-9), 50)
+    assert np.all(np.isfinite(bound(100, inside, kappa))) and np.all(bound(100, inside, kappa) > 0)
+    with pytest.raises(ValueError, match="π/\\(4√κ\\)"):
+        bound(100, np.array([0.1, 2.3]), kappa)  # one bad entry of an array is enough
+
+
+def test_theorem2_periodic_branch_pair_breaks_the_bound_it_would_have_given():
+    """The issue's pair: r = 2.3 on S², 50 records at θ = +π/2, 49 at −π/2, one moved by ±0.7.
+
+    The means of the two neighbours are about 3.09 apart, 23.6 times the 0.131 that h = t·cot t would give
+    on its second branch: that is why the domain check must refuse r = 2.3."""
+    from engine.estimators import frechet_mean
+    sphere = Sphere(2)
+
+    def on_circle(theta):
+        return np.stack([np.sin(theta), np.zeros_like(theta), np.cos(theta)], axis=-1)
+
+    base = np.concatenate([np.full(50, np.pi / 2), np.full(49, -np.pi / 2)])
+    d1 = on_circle(np.append(base, np.pi / 2 + 0.7))
+    d2 = on_circle(np.append(base, np.pi / 2 - 0.7))
+    assert np.all(sphere.dist(sphere.origin, np.concatenate([d1, d2])) <= 2.3 + 1e-12)
+    means = [frechet_mean(sphere, d, init=on_circle(np.array(t)), tol=1e-12, max_iter=5000).mean
+             for d, t in ((d1, np.pi / 2), (d2, np.pi / 2))]
+    gap = float(sphere.dist(*means))
+    branch_value = 2 * 2.3 * (2 - bounds.curvature_factor(2.3, 1.0)) / (100 * bounds.curvature_factor(2.3, 1.0))
+    assert gap > 20 * branch_value
+    with pytest.raises(ValueError):
+        bounds.frechet_mean_sensitivity(100, 2.3, 1.0)
+
+
+@pytest.mark.parametrize(("n", "radius", "kappa", "match"), [
+    (2.5, 0.3, 1.0, "n must be an integer"),
+    (1.5, 0.3, 1.0, "n must be an integer"),
+    (0, 0.3, 1.0, "n must be an integer"),
+    (np.nan, 0.3, 1.0, "n must be an integer"),
+    (10, np.nan, 1.0, "radius must be a finite number"),
+    (10, np.inf, 0.0, "radius must be a finite number"),
+    (10, -1.0, 0.0, "radius must be a finite number"),
+    (10, 0.3, np.inf, "kappa_max must be"),
+    (10, 0.3, np.nan, "kappa_max must be"),
+])
+def test_theorem2_refuses_bad_n_radius_and_curvature(n, radius, kappa, match):
+    for bound in (bounds.frechet_mean_sensitivity, bounds.frechet_gradient_sensitivity,
+                  bounds.tangent_mean_sensitivity):
+        with pytest.raises(ValueError, match=match):
+            bound(n, radius, kappa)
+
+
+def test_theorem2_domain_mask():
+    r = np.array([0.1, np.pi / 4, 1.0, 2.3, np.nan, -1.0])
+    np.testing.assert_array_equal(bounds.theorem2_domain(r, 1.0), [True, False, False, False, False, False])
+    np.testing.assert_array_equal(bounds.theorem2_domain(50.0, [-1.0, 0.0, np.inf, np.nan]), [True, True, False, False])
+
+
 def test_radius_limits_and_check_radius():
     limits = bounds.radius_limits(1.0, np.pi)
     assert limits.unique_mean == pytest.approx(np.pi / 2)

@@ -86,7 +86,7 @@ def test_sensitivity_values_and_limits():
     assert frechet_gradient_sensitivity(10, np.pi / 8, 1.0) == pytest.approx(2 * np.pi / 8 * (2 - h) / 10)
     with pytest.raises(ValueError, match="radius 0.8 is at or beyond"):
         frechet_gradient_sensitivity(10, 0.8, 1.0)
-    with pytest.raises(ValueError, match="n must be >= 1"):
+    with pytest.raises(ValueError, match="n must be an integer >= 1"):
         frechet_gradient_sensitivity(0, 1.0, 0.0)
 
 
