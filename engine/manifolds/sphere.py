@@ -66,6 +66,9 @@ class Sphere(Manifold):
         y = np.asarray(y, dtype=float)
         c = _dot(x, y)
         u = y - c * x
+        # A second Gram–Schmidt pass: near the antipode |u| ~ δ while <u, x> is left at ~eps, which
+        # would tilt u/|u| out of T_xS^d by eps/δ.
+        u = u - _dot(x, u) * x
         s = np.sqrt(_dot(u, u))
         return np.arctan2(s, c), u, s
 
@@ -95,11 +98,32 @@ class Sphere(Manifold):
         return self.to_tangent(x, total)
 
     def parallel_transport(self, x, y, v) -> np.ndarray:
-        """Transport along the minimising geodesic: v − <y, v>/(1 + <x, y>) (x + y)."""
+        """Transport of v ∈ T_xS^d along the minimising geodesic: the rotation by θ = ρ(x, y) in the
+        plane (x, e), P v = v − <e, v>((1 − cos θ) e + sin θ x).
+
+        e is the unit direction of u = y − c x, c = <x, y> (as in ``log``); sin θ = |u|/r and
+        cos θ = c/r with r = √(|u|² + c²), and 1 − cos θ = |u|²/(r(r + c)) when c > 0, so every factor
+        keeps its relative accuracy. The textbook v − <y, v>/(1 + <x, y>)(x + y) divides by
+        1 + <x, y> ≈ 0 near the antipode (error ~eps/δ², inf at δ ≈ 1e−8 from −x); going through θ
+        itself loses eps·π/δ there. ``ValueError`` for exactly antipodal x, y, where the minimising
+        geodesic is not unique.
+        """
         x = np.asarray(x, dtype=float)
-        y = np.asarray(y, dtype=float)
         v = np.asarray(v, dtype=float)
-        return v - _dot(y, v) / (1.0 + _dot(x, y)) * (x + y)
+        _, u, s = self._angle_and_residual(x, y)
+        c = _dot(x, np.asarray(y, dtype=float))
+        antipodal = (s[..., 0] == 0) & (c[..., 0] < 0)
+        if np.any(antipodal):
+            first = tuple(int(i) for i in np.argwhere(antipodal)[0])
+            raise ValueError(
+                f"parallel transport between antipodal points (at index {first}) is not defined: "
+                "the minimising geodesic is not unique"
+            )
+        r = np.sqrt(s * s + c * c)
+        one_minus_cos = np.where(c > 0, s * s / (r * (r + np.abs(c))), (r - c) / r)
+        # Coincident points (s = 0) need no direction: both factors of e vanish there.
+        e = u / np.where(s > 0, s, 1.0)
+        return v - _dot(e, v) * (one_minus_cos * e + (s / r) * x)
 
     def tangent_basis(self, x) -> np.ndarray:
         """Rows 1..d of a Householder reflection H with H e_0 = ±x (orthonormal, ⟂ x)."""
