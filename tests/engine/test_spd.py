@@ -139,6 +139,48 @@ def test_bures_wasserstein_distance_is_gaussian_w2(k):
         np.testing.assert_allclose(manifold.dist(x[i], y[i]), np.sqrt(w2), rtol=1e-9)
 
 
+def _bures_wasserstein_reference(x, y, digits=40):
+    """W₂ = (tr X + tr Y − 2 tr (X^{1/2} Y X^{1/2})^{1/2})^{1/2} at ``digits`` decimal digits (mpmath):
+    the cancelling textbook form, harmless at that precision."""
+    import mpmath as mp
+
+    mp.mp.dps = digits
+    x, y = mp.matrix(x.tolist()), mp.matrix(y.tolist())
+    root = mp.sqrtm(x)
+    cross = mp.sqrtm(root * y * root)
+    trace = sum(x[i, i] + y[i, i] - 2 * cross[i, i] for i in range(x.rows))
+    return float(mp.sqrt(mp.re(trace)))
+
+
+@pytest.mark.parametrize("step", [1e-6, 1e-8])
+@pytest.mark.parametrize("k", [2, 3])
+def test_bures_wasserstein_distance_of_nearby_points_matches_a_40_digit_reference(k, step):
+    """Issue 19 item 5: the trace form returned 0 for the true 6.14e−9 one step of 1e−8 away."""
+    manifold = SPD(k, metric="bures-wasserstein")
+    x = np.array([[2.0, 0.3], [0.3, 1.0]]) if k == 2 else _random_spd(3, 1, 21)[0]
+    direction = np.diag(np.resize([1.0, -1.0], k))
+    y = x + step * direction
+    expected = _bures_wasserstein_reference(x, y)
+    np.testing.assert_allclose(manifold.dist(x, y), expected, rtol=1e-6)
+    np.testing.assert_allclose(manifold.norm(x, manifold.log(x, y)), expected, rtol=1e-6)
+    if k == 2 and step == 1e-8:
+        assert expected == pytest.approx(6.14e-9, rel=1e-3)
+
+
+def test_bures_wasserstein_frechet_mean_reaches_the_first_order_condition():
+    """With an accurate distance between iterates the mean stops at |grad| <= 1e−9 for tol = 1e−10
+    (the trace form stopped at 1.5e−8 … 1.7e−7 and still said converged)."""
+    from engine.estimators import frechet_mean
+
+    manifold = SPD(3, metric="bures-wasserstein")
+    rng = np.random.default_rng(4)
+    points = np.stack([manifold.exp(np.eye(3), 0.1 * manifold.from_coordinates(np.eye(3), rng.standard_normal(6)))
+                       for _ in range(30)])
+    result = frechet_mean(manifold, np.stack([points, 1.01 * points[::-1]]), tol=1e-10, max_iter=2000)
+    assert np.all(result.converged)
+    assert np.all(result.gradient_norm <= 1e-9)
+
+
 @pytest.mark.parametrize("k", [2, 3])
 def test_bures_wasserstein_log_exp_inner_match_scipy_formulas(k):
     manifold = SPD(k, metric="bures-wasserstein")
