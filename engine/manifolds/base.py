@@ -71,6 +71,28 @@ class Manifold(ABC):
     def origin(self) -> np.ndarray:
         """A canonical base point (north pole, identity, Lorentz origin, ...)."""
 
+    # ----- what the mechanisms need to know (facts about the space; conservative defaults) -----
+    #: Isometries act transitively, so ∫ exp(−ρ(x, η)/σ) dv(x) is the same for every footpoint η
+    #: (Reimherr, Bharath & Soto 2021, Theorem 1: then σ = Δ/ε suffices).
+    homogeneous: bool = False
+
+    @property
+    def flat(self) -> bool:
+        """Complete, simply connected and flat: Exp_x is a global isometry of T_xM onto the space."""
+        return self.kappa_min == 0 and self.kappa_max == 0 and np.isinf(self.injectivity_radius)
+
+    @property
+    def polar_volume(self) -> str | None:
+        """Family of the volume density in geodesic polar coordinates around any point, which the
+        exact Laplace samplers read: ``"flat"`` (ρ^{d−1}), ``"sphere"`` (sin^{d−1}ρ on [0, π]),
+        ``"hyperbolic"`` (sinh^{d−1}ρ), ``"complex-projective"`` (sin^{d−1}ρ cos ρ on [0, π/2]),
+        ``"spd-affine"`` (the eigen-log law of SPD(k)); ``None`` when no exact sampler is known."""
+        return "flat" if self.flat else None
+
+    #: Exponential growth rate c of the volume of geodesic balls, J(ρ) <= ρ^{d−1}e^{cρ}: the
+    #: unconditioned Laplace law is normalisable iff σ < 1/c (every σ when c = 0).
+    volume_growth: float = 0.0
+
     # ----- defaults ------------------------------------------------------------------------
     @property
     def point_ndim(self) -> int:

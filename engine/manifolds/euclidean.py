@@ -14,6 +14,7 @@ class Euclidean(Manifold):
     kappa_min = 0.0
     kappa_max = 0.0
     injectivity_radius = np.inf
+    homogeneous = True
 
     def __init__(self, dim: int):
         self.dim = check_int("dim", dim)

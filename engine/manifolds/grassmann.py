@@ -69,6 +69,7 @@ class Grassmann(Manifold):
     kappa_min: float
     kappa_max: float
     injectivity_radius = np.pi / 2
+    homogeneous = True
 
     def __init__(self, n: int, p: int):
         self.n = check_int("n", n, minimum=2)

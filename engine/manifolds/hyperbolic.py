@@ -71,11 +71,15 @@ class Hyperbolic(Manifold):
     kappa_min = -1.0
     kappa_max = -1.0
     injectivity_radius = np.inf
+    homogeneous = True
+    polar_volume = "hyperbolic"
 
     def __init__(self, dim: int):
         self.dim = check_int("dim", dim)
         self.point_shape = (self.dim + 1,)
         self.name = f"Hyperbolic({self.dim})"
+        # sinh^{d−1}ρ <= ρ^{d−1} e^{(d−1)ρ}: the Laplace law needs σ(d − 1) < 1.
+        self.volume_growth = float(self.dim - 1)
 
     @property
     def origin(self) -> np.ndarray:

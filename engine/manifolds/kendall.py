@@ -82,6 +82,8 @@ class Kendall(Manifold):
     """
 
     injectivity_radius = np.pi / 2
+    homogeneous = True
+    polar_volume = "complex-projective"
     diameter = np.pi / 2
     kappa_max = 4.0
 

@@ -178,12 +178,22 @@ class SPD(Manifold):
         self.kappa_min = -0.5 if metric == "affine" and curved else 0.0
         self.kappa_max = np.inf if metric == "bures-wasserstein" and curved else 0.0
         self.injectivity_radius = 0.0 if metric == "bures-wasserstein" else np.inf
+        self.homogeneous = metric in ("affine", "log-euclidean")
+        affine_curved = metric == "affine" and curved
+        # Polar coordinates Y = η^{1/2} U diag(e^r) Uᵀ η^{1/2}: the volume density Π_{i<j} sinh(|r_i − r_j|/2)
+        # grows like exp(c_k‖r‖), c_k = max_{‖r‖=1} Σ_{i<j} |r_i − r_j|/2 = √(k(k² − 1)/12).
+        self.volume_growth = float(np.sqrt(self.k * (self.k**2 - 1) / 12.0)) if affine_curved else 0.0
+        self._polar_volume = "spd-affine" if affine_curved else None
         self._rows, self._cols = np.triu_indices(self.k)
         self._coord_scale = np.where(self._rows == self._cols, 1.0, np.sqrt(2.0))
 
     @property
     def origin(self) -> np.ndarray:
         return np.eye(self.k)
+
+    @property
+    def polar_volume(self) -> str | None:
+        return self._polar_volume or super().polar_volume
 
     # ----- membership and projections ------------------------------------------------------
     def belongs(self, x, atol: float = 1e-8) -> np.ndarray:

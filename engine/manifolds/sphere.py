@@ -28,6 +28,8 @@ class Sphere(Manifold):
     kappa_min = 1.0
     kappa_max = 1.0
     injectivity_radius = np.pi
+    homogeneous = True
+    polar_volume = "sphere"
 
     def __init__(self, dim: int):
         self.dim = check_int("dim", dim)

@@ -108,12 +108,20 @@ class TangentGaussian:
         tangent-space query the caller perturbs.
     base_point : array_like or None
         Public base point w: releases are Exp_w(log_w f(D) + ξ), covered by Proposition 2. ``None``
-        adds the noise in the tangent space of the footpoint itself, Exp_{f(D)}(ξ) (see
-        ``privacy_guarantee`` for what that assumes).
+        adds the noise in the tangent space of the footpoint itself, Exp_{f(D)}(ξ): exact on a flat
+        space (it is f(D) + ξ), and on a curved space only with ``public_footpoint=True``.
+    public_footpoint : bool
+        The caller declares that the footpoints passed to ``release`` are public (an earlier private
+        release, as the iterates of DP-RGD). Without it a curved space and ``base_point=None`` are
+        refused: the release Exp_{f(D)}(ξ) has the density factor ρ/sin ρ (sphere), which diverges at
+        the antipode of f(D), so a small cap there has probability of order s under D and s² under a
+        neighbour D′ — no (ε, δ) holds (an audit on S², n = 3, r = π/8, claimed (1, 1e−5) measured
+        ε >= 5.16). Han et al. note the same: the tangent space at the summary itself is not private.
     calibration : {"classical", "analytic"}
     """
 
-    def __init__(self, *, manifold, epsilon, delta, sensitivity, base_point=None, calibration="classical"):
+    def __init__(self, *, manifold, epsilon, delta, sensitivity, base_point=None, public_footpoint=False,
+                 calibration="classical"):
         self.epsilon = check_positive("epsilon", epsilon)
         self.delta = check_probability("delta", delta)
         self.sensitivity = check_positive("sensitivity", sensitivity)
@@ -130,6 +138,15 @@ class TangentGaussian:
             self.sigma = classical_gaussian_sigma(self.epsilon, self.delta, self.sensitivity)
         else:
             self.sigma = analytic_gaussian_sigma(self.epsilon, self.delta, self.sensitivity)
+        self.public_footpoint = bool(public_footpoint)
+        if base_point is None and not manifold.flat and not self.public_footpoint:
+            raise ValueError(
+                f"noise in the tangent space of a private footpoint f(D) on the curved {manifold.name} is not "
+                "differentially private: Exp_f(D)(xi) has a volume factor that differs between neighbouring data "
+                "sets (it diverges at the antipode of f(D) on the sphere); pass a public base_point (e.g. the "
+                "ball centre m0), or public_footpoint=True when the footpoint is itself public (an earlier private "
+                "release, as in DP-RGD)"
+            )
 
     def release(self, footpoint, *, size=None, rng=None) -> np.ndarray:
         """Exp_w(log_w f(D) + ξ) (or Exp_{f(D)}(ξ) without base point); shapes as ``tangent_gaussian``."""
@@ -152,11 +169,14 @@ class TangentGaussian:
             f"sensitivity {self.sensitivity:g} is a public bound on the tangent-space query in the Riemannian norm",
             "only the release is published; Exp of the noisy tangent vector is post-processing",
         ]
-        if self.base_point is None:
+        if self.base_point is None and self.public_footpoint:
             assumptions.append(
-                "the tangent space is that of the footpoint f(D): Proposition 2 covers this only when the footpoint "
-                "is public (e.g. an earlier private release, as in DP-RGD); for a private footpoint on a curved "
-                "space the guarantee is not proven (exact on flat spaces)"
+                "the footpoint is public (the caller declared it: e.g. an earlier private release, as in DP-RGD), "
+                "so the tangent space the noise lives in does not depend on the private data"
+            )
+        elif self.base_point is None:
+            assumptions.append(
+                f"{self.manifold.name} is flat: Exp_f(D)(xi) = f(D) + xi, the Gaussian mechanism in coordinates"
             )
         else:
             assumptions.append("the base point w is public and data-independent, and log_w is defined at every f(D)")

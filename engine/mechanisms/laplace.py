@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.manifolds import SPD, Euclidean, Grassmann, Hyperbolic, Kendall, Sphere
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.mcmc import check_ball, laplace_mh
 from engine.mechanisms.radial import (
@@ -23,7 +22,7 @@ from engine.mechanisms.radial import (
     sample_radius,
     sphere_law,
 )
-from engine.mechanisms.spd_laplace import spd_growth, spd_laplace_points
+from engine.mechanisms.spd_laplace import spd_laplace_points
 from engine.validation import check_finite_array, check_int, check_positive
 
 METHODS = ("exact", "mh")
@@ -31,58 +30,50 @@ METHODS = ("exact", "mh")
 MIN_BALL_ACCEPTANCE = 1e-4
 
 
-def _is_affine_spd(manifold) -> bool:
-    return isinstance(manifold, SPD) and manifold.metric == "affine" and manifold.k >= 2
-
-
-def _is_flat(manifold) -> bool:
-    """Complete, simply connected and flat: Exp_x is a global isometry of T_xM onto M."""
-    return manifold.kappa_min == 0 and manifold.kappa_max == 0 and np.isinf(manifold.injectivity_radius)
-
-
 def is_homogeneous(manifold) -> bool:
-    """Whether isometries act transitively, so ∫ exp(−ρ(x, η)/σ) dv(x) is the same for every η."""
-    if isinstance(manifold, SPD):
-        return manifold.metric in ("affine", "log-euclidean")
-    return isinstance(manifold, (Euclidean, Sphere, Hyperbolic, Kendall, Grassmann))
+    """Whether isometries act transitively, so ∫ exp(−ρ(x, η)/σ) dv(x) is the same for every η
+    (the space's own ``homogeneous`` declaration)."""
+    return bool(manifold.homogeneous)
+
+
+#: Radial law of the Laplace distribution for each family of polar volume density a space declares
+#: (``Manifold.polar_volume``), as a function of the intrinsic dimension.
+RADIAL_LAWS = {
+    "flat": euclidean_law,
+    "sphere": sphere_law,
+    "hyperbolic": hyperbolic_law,
+    # Σ^k_2 ≅ CP^{k−2} has real dimension 2(k − 2).
+    "complex-projective": lambda dim: kendall_law(dim // 2 + 2),
+}
 
 
 def radial_law(manifold) -> RadialLaw:
-    """The radial law of the Laplace distribution on a two-point homogeneous (or flat) space.
+    """The radial law of the Laplace distribution on a space whose volume density in polar
+    coordinates depends on the distance only (``manifold.polar_volume`` names its family).
 
     Raises ``ValueError`` for spaces whose volume density around a point depends on the direction
     (SPD affine-invariant has its own sampler; Grassmann and Bures–Wasserstein need ``"mh"``).
     """
-    if isinstance(manifold, Sphere):
-        return sphere_law(manifold.dim)
-    if isinstance(manifold, Hyperbolic):
-        return hyperbolic_law(manifold.dim)
-    if isinstance(manifold, Kendall):
-        return kendall_law(manifold.k)
-    if _is_flat(manifold):
-        return euclidean_law(manifold.dim)
-    raise ValueError(
-        f"no exact sampler of the Laplace law on {manifold.name}: its volume density around a point "
-        f"depends on more than the distance; use method='mh'"
-    )
+    law = RADIAL_LAWS.get(manifold.polar_volume)
+    if law is None:
+        raise ValueError(
+            f"no exact sampler of the Laplace law on {manifold.name}: its volume density around a point "
+            f"depends on more than the distance; use method='mh'"
+        )
+    return law(manifold.dim)
 
 
 def scale_limit(manifold) -> float:
-    """Supremum of the scales σ for which the unconditioned Laplace law is normalisable.
-
-    1/(d − 1) on H^d (volume growth e^{(d−1)ρ}), 1/c_k = 1/√(k(k² − 1)/12) on SPD(k) with the
-    affine-invariant metric, ``inf`` elsewhere.
-    """
-    if isinstance(manifold, Hyperbolic) and manifold.dim > 1:
-        return 1.0 / (manifold.dim - 1)
-    if _is_affine_spd(manifold):
-        return 1.0 / spd_growth(manifold.k)
-    return np.inf
+    """Supremum of the scales σ for which the unconditioned Laplace law is normalisable: 1/c for the
+    space's volume growth rate c (1/(d − 1) on H^d, 1/√(k(k² − 1)/12) on SPD(k) affine-invariant),
+    ``inf`` when the volume grows polynomially."""
+    growth = float(manifold.volume_growth)
+    return np.inf if growth == 0 else 1.0 / growth
 
 
 def _exact(manifold, eta, sigma, rng, max_radius) -> np.ndarray:
     """One exact draw per footpoint in ``eta`` (``(*batch, *point_shape)``), radii <= max_radius."""
-    if _is_affine_spd(manifold):
+    if manifold.polar_volume == "spd-affine":
         return spd_laplace_points(eta, sigma, rng, max_radius=max_radius)
     batch = eta.shape[: eta.ndim - manifold.point_ndim]
     rho = sample_radius(radial_law(manifold), sigma, batch, rng, max_radius=max_radius)

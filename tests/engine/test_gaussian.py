@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from engine.manifolds import SPD, Grassmann, Hyperbolic, Kendall, Sphere
+from engine.manifolds import SPD, Euclidean, Grassmann, Hyperbolic, Kendall, Sphere
 from engine.mechanisms import (
     TangentGaussian,
     analytic_gaussian_sigma,
@@ -73,7 +73,7 @@ def test_gaussian_delta_matches_monte_carlo_privacy_loss():
 
 def test_mechanism_class_release_and_guarantee():
     s2 = Sphere(2)
-    mech = TangentGaussian(manifold=s2, epsilon=0.5, delta=1e-5, sensitivity=0.1)
+    mech = TangentGaussian(manifold=s2, epsilon=0.5, delta=1e-5, sensitivity=0.1, public_footpoint=True)
     assert mech.sigma == pytest.approx(classical_gaussian_sigma(0.5, 1e-5, 0.1))
     eta = s2.polar_point(0.3, 0.2)
     x = mech.release(eta, size=10, rng=3)
@@ -81,7 +81,7 @@ def test_mechanism_class_release_and_guarantee():
     g = mech.privacy_guarantee()
     assert (g.epsilon, g.delta) == (0.5, 1e-5)
     assert "Proposition 2" in g.reason
-    assert any("not proven" in a for a in g.assumptions)
+    assert any("footpoint is public" in a for a in g.assumptions)
 
     based = TangentGaussian(manifold=s2, epsilon=0.5, delta=1e-5, sensitivity=0.1, base_point=s2.origin)
     w = s2.origin
@@ -89,7 +89,8 @@ def test_mechanism_class_release_and_guarantee():
     np.testing.assert_allclose(based.release(eta, size=10, rng=4), expected)
     assert any("public and data-independent" in a for a in based.privacy_guarantee().assumptions)
 
-    analytic = TangentGaussian(manifold=s2, epsilon=3.0, delta=1e-5, sensitivity=0.1, calibration="analytic")
+    analytic = TangentGaussian(manifold=s2, epsilon=3.0, delta=1e-5, sensitivity=0.1, calibration="analytic",
+                               base_point=s2.origin)
     assert analytic.sigma == pytest.approx(analytic_gaussian_sigma(3.0, 1e-5, 0.1))
     assert "Balle & Wang" in analytic.privacy_guarantee().reason
 
@@ -104,9 +105,45 @@ def test_mechanism_class_release_and_guarantee():
         (dict(epsilon=1.5), "epsilon=1.5"),
         (dict(calibration="rdp"), "calibration.*'rdp'"),
         (dict(base_point=np.array([1.0, 0.0, 1.0])), "base_point"),
+        (dict(base_point=None), "private footpoint"),
     ],
 )
 def test_mechanism_validation(kwargs, message):
     args = dict(manifold=Sphere(2), epsilon=0.5, delta=1e-5, sensitivity=0.1) | kwargs
     with pytest.raises(ValueError, match=message):
         TangentGaussian(**args)
+
+
+def test_private_footpoint_is_refused_on_curved_spaces_and_exact_on_flat_ones():
+    """Issue 19 item 3: Exp_f(D)(ξ) at a private footpoint is refused on a curved space; on a flat space it is
+    f(D) + ξ, the classical Gaussian mechanism, and stays allowed."""
+    for curved in (Sphere(2), Hyperbolic(2), SPD(2), Kendall(4)):
+        with pytest.raises(ValueError, match="private footpoint.*not differentially private"):
+            TangentGaussian(manifold=curved, epsilon=1.0, delta=1e-5, sensitivity=0.1)
+    flat = Euclidean(3)
+    mech = TangentGaussian(manifold=flat, epsilon=1.0, delta=1e-5, sensitivity=0.1)
+    eta = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(mech.release(eta, size=4, rng=7),
+                               eta + tangent_gaussian(flat, eta, mech.sigma, size=4, rng=7))
+    assert any("is flat" in a for a in mech.privacy_guarantee().assumptions)
+
+
+def test_private_footpoint_on_the_sphere_breaks_the_claim():
+    """Why the refusal: the antipode of f(D) is a cap whose probability is of order s (D) against s² (D′).
+
+    n = 3, r = π/8 on S², claimed (1, 1e−5) with the classical σ: the exact log-density ratio of the two release
+    laws at the antipode of f(D) exceeds any ε, since the density of Exp_f(D)(ξ) carries ρ/sin ρ -> ∞ there
+    while Exp_f(D′)(ξ) has a finite density at the same point."""
+    from engine.bounds import tangent_mean_sensitivity
+    s2 = Sphere(2)
+    sigma = classical_gaussian_sigma(1.0, 1e-5, float(tangent_mean_sensitivity(3, np.pi / 8, 1.0)))
+    eta, eta2 = s2.polar_point(0.0, 0.0), s2.polar_point(0.2, 0.0)
+    theta = np.pi - np.geomspace(1e-2, 1e-8, 7)  # points approaching the antipode of eta along a meridian
+    points = s2.exp(np.broadcast_to(eta, (7, 3)), theta[:, None] * s2.random_unit_tangent(eta, 0)[None])
+
+    def log_density(center, x):  # ξ ~ N(0, σ² I₂) pushed through Exp: Gaussian(ρ) · ρ/sin ρ
+        rho = s2.dist(center, x)
+        return -rho**2 / (2 * sigma**2) + np.log(rho / np.sin(rho))
+
+    ratio = log_density(eta, points) - log_density(eta2, points)
+    assert ratio[-1] > 10 and np.all(np.diff(ratio) > 0)
