@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 
 from engine.bounds import ambient_radius, ambient_sensitivity, log_lipschitz, tangent_mean_sensitivity
+from engine.estimators import ambient_mean
 from engine.mechanisms import (
     EuclideanLaplace,
     RiemannianLaplace,
@@ -45,7 +46,7 @@ def _run_euclidean(key: str, s: Settings, manifold, ctx: dict, rng, run: dict):
     run["sensitivity"] = float(ambient_sensitivity(ctx["n_used"], run["ambient_radius"]))
     mechanism = EuclideanLaplace(manifold=manifold, epsilon=s.epsilon, sensitivity=run["sensitivity"])
     run["sigma"] = mechanism.sigma
-    extrinsic = manifold.from_ambient(manifold.to_ambient(ctx["data"]).mean(axis=0))
+    extrinsic = ambient_mean(manifold, ctx["data"])
     return mechanism, mechanism.release(extrinsic, size=s.releases, rng=rng)
 
 

@@ -1,0 +1,20 @@
+"""The ambient (extrinsic, arithmetic) mean: the statistic the Euclidean Laplace baseline releases."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def ambient_mean(manifold, points) -> np.ndarray:
+    """from_ambient(mean of to_ambient(x_i)): shape ``(..., *point_shape)`` for ``points``
+    ``(..., n, *point_shape)``; generally off the manifold (inside the sphere, a convex combination on SPD).
+
+    Its sensitivity is what ``engine.bounds.ambient_sensitivity`` states: for records whose ambient
+    coordinates lie in a ball of radius r_E, replacing one moves the mean by at most 2 r_E / n in the
+    ℓ2 norm. The Fréchet mean has another (larger) ambient sensitivity, e.g. up to r e^r/(e^r − 1)
+    times 2 r_E / n on SPD(2) affine-invariant (Reimherr et al. 2021, supplement §1.2, and issue 19).
+    """
+    pts = np.asarray(points, dtype=float)
+    if pts.ndim < manifold.point_ndim + 1:
+        raise ValueError(f"points must have shape (..., n, *{manifold.point_shape}), got {pts.shape}")
+    return manifold.from_ambient(manifold.to_ambient(pts).mean(axis=-2))
