@@ -15,11 +15,13 @@ navigation.sidebar()
 util.preset_from_url()
 st.title("Utility: the price of privacy")
 st.markdown(
-    "Each simulated data set lies in a ball B_r(m0); its Fréchet mean is released twice: by the **Riemannian "
-    "Laplace** mechanism, which adds noise along the space, and by the **Euclidean Laplace** mechanism, which "
-    "adds noise in flat ambient coordinates. Both are ε-differentially private; the question is which one "
-    "stays closer to the truth. The error is the ambient Euclidean distance ‖x̃ − x̄‖, as in Figure 1 of "
-    "Reimherr, Bharath & Soto (2021)."
+    "Each simulated data set lies in a ball B_r(m0). The **Riemannian Laplace** mechanism releases its Fréchet mean "
+    "with noise along the space; the **Euclidean Laplace** mechanism releases its ambient (arithmetic) mean, the "
+    "statistic whose sensitivity 2r_E/n it is calibrated to, with noise in flat ambient coordinates. With Theorem "
+    "2's constant both are ε-differentially private for records in the ball; the sphere's default constant, the "
+    "paper's numerical boundary maximum, is smaller than Theorem 2's and not a proven bound. The question is which "
+    "release stays closer to the truth, the Fréchet mean: the error is the ambient Euclidean distance ‖x̃ − x̄‖, "
+    "as in Figure 1 of Reimherr, Bharath & Soto (2021)."
 )
 
 space = controls.space(options=SPACES)
@@ -45,6 +47,10 @@ reps = controls.slider("Replicates", "reps", min_value=20, max_value=1000, defau
 seed = controls.seed()
 log_axes = controls.toggle("Logarithmic axes", "log", default=True,
                            help="Log–log axes turn error ∝ 1/(nε) into a straight line of slope −1.")
+paper_baseline = controls.toggle(
+    "Add the paper's Euclidean baseline (not ε-DP)", "paper", default=False,
+    help="Figure 1 adds the Euclidean noise around the Fréchet mean, whose ambient sensitivity exceeds 2r_E/n: "
+         "that release is not ε-DP (its true ε on a neighbouring pair is printed below the charts).")
 st.sidebar.button("Load Figure 1 settings", key="preset-fig1", on_click=util.apply_preset, args=("reimherr-fig1",),
                   help="SPD(2) with r = 1.5 (sphere: r = π/8), n = 10 … 300, ε = 1, 200 replicates. "
                        "Shareable as ?preset=reimherr-fig1.")
@@ -55,7 +61,7 @@ target = controls.slider("Target mean error", "target", min_value=0.005, max_val
 solve = controls.select("Solve for", "solve", {"eps": "ε, holding n of the ε sweep", "n": "n, holding ε"}, "eps",
                         help="Which of the two the planner finds; the other keeps its sidebar value.")
 KEYS = ["space", r_key, *(["sconst"] if space == "sphere" else []), "ngrid", "eps", "n", "reps", "seed", "log",
-        "target", "solve"]
+        "paper", "target", "solve"]
 state.sync(KEYS)
 settings = state.settings(KEYS)
 
@@ -85,9 +91,9 @@ progress = st.progress(0.0, text="Simulating releases …")
 parts = []
 with errors.shown_as_error("simulate the releases"):
     for i, size in enumerate(grid):
-        parts.append(util.release_summary(space, radius, size, reps, seed, constant, (eps,)))
+        parts.append(util.release_summary(space, radius, size, reps, seed, constant, (eps,), paper_baseline))
         progress.progress((i + 1) / (len(grid) + 1), text=f"Simulated n = {size} ({i + 1} of {len(grid) + 1} steps)")
-    by_eps = util.release_summary(space, radius, n, reps, seed, constant, eps_grid)
+    by_eps = util.release_summary(space, radius, n, reps, seed, constant, eps_grid, paper_baseline)
 progress.empty()
 by_n = pd.concat(parts, ignore_index=True)
 skipped = pd.concat([by_n, by_eps])
@@ -116,7 +122,8 @@ with curves:
             st.plotly_chart(fig_n, key="chart-error-n", theme=None, config={"displaylogo": False})
             st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
                        "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
-                       "dotted: exact Dσ_E.")
+                       "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
+                       "adds to it).")
             download_row("utility-vs-n", fig=fig_n, data=by_n, settings=settings)
         with right:
             st.subheader(f"Error against ε (n = {n})")
@@ -132,8 +139,20 @@ with curves:
                        "grow exponentially).")
             download_row("utility-vs-eps", fig=fig_e, data=by_eps, settings=settings)
         st.latex(r"\mathbb{E}\,\rho(\tilde x, \bar x)^2 \le \frac{C_2}{C_1}\, d(d+1)\,\sigma^2 \quad\text{(Theorem 3)},"
-                 r"\qquad \mathbb{E}\,\|\tilde x_E - \bar x\| = D\,\sigma_E \quad "
-                 r"(\text{radius} \sim \sigma_E\,\Gamma(D, 1))")
+                 r"\qquad \mathbb{E}\,\|\tilde x_E - \bar x_E\| = D\,\sigma_E \quad "
+                 r"(\text{radius} \sim \sigma_E\,\Gamma(D, 1),\ \bar x_E \text{ the ambient mean})")
+        if paper_baseline:
+            pair = util.baseline_privacy(space, radius, min(grid), eps)
+            shown = pair.assign(baseline=pair["baseline"].map(util.LABELS))[
+                ["baseline", "n", "claimed_epsilon", "gap", "sensitivity", "true_epsilon_on_pair"]]
+            paper_row = pair.set_index("baseline").loc["paper euclidean baseline"]
+            st.warning(
+                f"The paper's baseline adds noise calibrated to Δ_E = 2r_E/n around the Fréchet mean, whose ambient "
+                f"sensitivity is larger: on the neighbouring pair below (n copies of a boundary point, one moved to "
+                f"the opposite side of m0) its true ε is {paper_row.true_epsilon_on_pair:.3g} for a claimed "
+                f"{eps:g} ({paper_row.ratio:.3g}×). It is drawn for comparison with the paper, not as a private "
+                f"release.")
+            st.table(tables.formatted(shown, skip=("baseline", "n")), hide_index=True, border="horizontal")
 
 with reduction:
     if reduction.open:
@@ -165,6 +184,7 @@ with planner:
         st.markdown("Error falls like 1/(nε), so one constant c per mechanism, fitted on the simulation, answers "
                     "“what ε (or n) do I need for a target error?”. The flat lines below check the scaling.")
         points = pd.concat([ok_n, ok_eps]).drop_duplicates(["n", "epsilon", "mechanism"])
+        points = points[points["mechanism"] != "paper euclidean baseline"]  # plan with private mechanisms only
         fits = util.fit_scaling(points)
         theory = {"riemannian laplace": float(util.sqrt_bound(space, radius, constant)),
                   "euclidean laplace": util.euclidean_constant(space, radius)}

@@ -3,9 +3,12 @@
 The simulation follows the utility panels of Figure 1 of Reimherr, Bharath & Soto (2021), as
 ``engine.experiments.reimherr_fig1`` runs them (same data generators, noise calibration and error
 metric), but one (space, n) at a time so that each piece is cached and a progress bar can follow:
-data in B_r(m0) -> Fréchet mean -> one release per replicate from the intrinsic (Riemannian) Laplace
-with σ = C/(nε) and from the Euclidean Laplace in ambient coordinates with σ_E = 2r_E/(nε);
-error = Euclidean distance between release and mean in ambient coordinates (the paper's metric).
+data in B_r(m0) -> Fréchet mean x̄ and ambient mean x̄_E -> one release per replicate from the
+intrinsic (Riemannian) Laplace around x̄ with σ = C/(nε) and from the Euclidean Laplace around x̄_E
+with σ_E = 2r_E/(nε) (the ambient mean is the statistic 2r_E/n bounds, so this baseline is ε-DP);
+optionally the paper's baseline, the same noise around x̄, which is not ε-DP
+(``reimherr_fig1.baseline_privacy``); error = Euclidean distance between release and x̄ in ambient
+coordinates (the paper's metric).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine import bounds
-from engine.estimators import frechet_mean
+from engine.estimators import ambient_mean, frechet_mean
 from engine.experiments import reimherr_fig1
 from engine.mechanisms import scale_limit
 from engine.viz import palette
@@ -24,7 +27,8 @@ from engine.viz.curves import band_figure
 from ui import presets
 from ui.sensitivity import PAPER_RADIUS, manifold
 
-LABELS = {"riemannian laplace": "Riemannian Laplace", "euclidean laplace": "Euclidean Laplace"}
+LABELS = {"riemannian laplace": "Riemannian Laplace", "euclidean laplace": "Euclidean Laplace",
+          "paper euclidean baseline": "Paper's Euclidean baseline (not ε-DP)"}
 N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(reimherr_fig1.DEFAULT_NS)}
 N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
                  "paper": "Figure 1: " + ", ".join(str(n) for n in reimherr_fig1.DEFAULT_NS)}
@@ -36,7 +40,7 @@ CONSTANTS = {"empirical": "Supplement's boundary constant (the paper's choice)",
              "theorem": "Theorem 2: 2r(2 − h)/h"}
 PRESETS = {
     "reimherr-fig1": {"space": "spd", "r_spd": PAPER_RADIUS["spd"], "r_sphere": float(PAPER_RADIUS["sphere"]),
-                      "sconst": "empirical", "ngrid": "paper", "eps": 1.0, "reps": 200},
+                      "sconst": "empirical", "ngrid": "paper", "eps": 1.0, "reps": 200, "paper": True},
 }
 BOUND_NAME = "Theorem 3: √(bound on E ρ²)"
 
@@ -59,33 +63,42 @@ def noise_constant(space: str, radius: float, sphere_constant: str) -> float:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def sample_means(space: str, radius: float, n: int, reps: int, seed: int) -> np.ndarray:
-    """Fréchet means ``(reps, *point_shape)`` of ``reps`` data sets of size n in B_r(m0)."""
+def sample_means(space: str, radius: float, n: int, reps: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Fréchet means and ambient means ``(reps, *point_shape)`` of ``reps`` data sets of size n in B_r(m0)."""
     m = manifold(space)
     data = reimherr_fig1.SpaceSetting(space, m, radius).sample(n, reps, np.random.default_rng([seed, n]))
-    return frechet_mean(m, data).mean
+    return frechet_mean(m, data).mean, ambient_mean(m, data)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def baseline_privacy(space: str, radius: float, n: int, eps: float) -> pd.DataFrame:
+    """True ε of both Euclidean baselines on the pair of ``reimherr_fig1.baseline_privacy``."""
+    setting = reimherr_fig1.SpaceSetting(space, manifold(space), radius)
+    return reimherr_fig1.baseline_privacy(setting, n, epsilon=eps)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def release_summary(space: str, radius: float, n: int, reps: int, seed: int, constant: float,
-                    epsilons: tuple[float, ...]) -> pd.DataFrame:
-    """Error of both mechanisms at sample size n, one row per (ε, mechanism).
+                    epsilons: tuple[float, ...], paper_baseline: bool = False) -> pd.DataFrame:
+    """Error of each mechanism at sample size n, one row per (ε, mechanism); the paper's baseline
+    (not ε-DP) only when ``paper_baseline``.
 
     Columns: n, epsilon, mechanism, sigma, status ("ok", or why no release was made), mean_error and
-    se (ambient distance to the mean), share_off_manifold and share_se, rms_geodesic (√ mean ρ², intrinsic
-    only) and sqrt_bound (√ of Theorem 3's bound on E ρ² at that σ, intrinsic only).
+    se (ambient distance to the Fréchet mean), share_off_manifold and share_se, rms_geodesic (√ mean ρ²,
+    intrinsic only) and sqrt_bound (√ of Theorem 3's bound on E ρ² at that σ, intrinsic only).
     """
     setting = reimherr_fig1.SpaceSetting(space, manifold(space), radius)
     m = setting.manifold
-    means = sample_means(space, radius, n, reps, seed)
+    means, ambient_means = sample_means(space, radius, n, reps, seed)
     limit = scale_limit(m)
     r_e = float(bounds.ambient_radius(m.name, radius))
+    mechanisms = reimherr_fig1.MECHANISMS if paper_baseline else reimherr_fig1.MECHANISMS[:2]
     rows = []
     for eps in epsilons:
         rng = np.random.default_rng([seed, n, round(eps * 1e6)])
-        sigmas = {"riemannian laplace": constant / (n * eps),
-                  "euclidean laplace": float(bounds.ambient_sensitivity(n, r_e)) / eps}
-        for mechanism, sigma in sigmas.items():
+        sigma_e = float(bounds.ambient_sensitivity(n, r_e)) / eps
+        for mechanism in mechanisms:
+            sigma = constant / (n * eps) if mechanism == "riemannian laplace" else sigma_e
             row = {"n": n, "epsilon": eps, "mechanism": mechanism, "sigma": sigma, "status": "ok",
                    "mean_error": np.nan, "se": np.nan, "share_off_manifold": np.nan, "share_se": np.nan,
                    "rms_geodesic": np.nan, "sqrt_bound": np.nan}
@@ -93,7 +106,8 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
                 row["status"] = f"σ = {sigma:.3g} ≥ {limit:.3g}: the Laplace law on {m.name} is not normalisable"
                 rows.append(row)
                 continue
-            release, error, off = reimherr_fig1.release_errors(setting, means, mechanism, sigma, rng)
+            release, error, off = reimherr_fig1.release_errors(setting, means, mechanism, sigma, rng,
+                                                               ambient_means=ambient_means)
             if not np.all(np.isfinite(error)):
                 row["status"] = f"σ = {sigma:.3g} is so close to the limit {limit:.3g} that releases overflow"
                 rows.append(row)
@@ -114,7 +128,8 @@ def sqrt_bound(space: str, radius: float, sigma) -> np.ndarray:
 
 
 def euclidean_constant(space: str, radius: float) -> float:
-    """c_E with E‖noise‖ = c_E/(nε) exactly: D·2r_E (the ℓ2 Laplace radius is σ_E·Gamma(D, 1))."""
+    """c_E with E‖noise‖ = c_E/(nε) exactly: D·2r_E (the ℓ2 Laplace radius is σ_E·Gamma(D, 1)); the
+    ε-DP baseline's error against the Fréchet mean adds the ambient mean's bias to it."""
     m = manifold(space)
     return m.ambient_dim * 2.0 * float(bounds.ambient_radius(m.name, radius))
 
