@@ -179,8 +179,26 @@ def riemannian_laplace(
     out_batch = batch if size is None else (check_int("size", size),) + batch
     eta = np.broadcast_to(eta, out_batch + manifold.point_shape)
     if ball is None:
-        return _exact(manifold, eta, sigma, rng, np.inf)
-    return _exact_in_ball(manifold, eta, sigma, rng, *ball)
+        return _valid_releases(manifold, _exact(manifold, eta, sigma, rng, np.inf), sigma)
+    return _valid_releases(manifold, _exact_in_ball(manifold, eta, sigma, rng, *ball), sigma)
+
+
+def _valid_releases(manifold, releases: np.ndarray, sigma: float) -> np.ndarray:
+    """Return ``releases`` if every one is a finite point of the space, else ``ValueError``.
+
+    Near a normalisability limit the exact law reaches radii (30 and more on SPD(2) at σ = 1, limit
+    √2) whose points float64 cannot hold: e^{±ρ} eigenvalues overflow or lose positive definiteness.
+    Such a draw is not a valid release, and dropping it would change the law, so the call fails.
+    """
+    bad = ~np.isfinite(releases).all(axis=tuple(range(-manifold.point_ndim, 0))) | ~np.asarray(
+        manifold.belongs(np.nan_to_num(releases), atol=1e-6))
+    if np.any(bad):
+        raise ValueError(
+            f"{int(bad.sum())} of {bad.size} Laplace draws on {manifold.name} at sigma={sigma:g} are not "
+            f"representable in float64 (non-finite or off the space): sigma is too close to the normalisability "
+            f"limit {scale_limit(manifold):.6g}; raise epsilon or pass ball_center/ball_radius"
+        )
+    return releases
 
 
 def euclidean_laplace(manifold, footpoint, sigma, *, size=None, rng=None) -> np.ndarray:

@@ -207,3 +207,13 @@ def test_euclidean_mechanism_class():
     assert mech.release(np.eye(2), rng=0).shape == (2, 2)
     g = mech.privacy_guarantee()
     assert g.delta == 0.0 and "R^3" in g.reason
+
+
+def test_releases_beyond_float64_are_refused_not_returned():
+    """Issue 19 item 6: on SPD(2) at σ = 1.0 (limit √2) some exact draws reach radii whose matrices float64
+    cannot hold (0.2 % non-PD, some non-finite); the call fails with a clear error instead of returning them."""
+    spd = SPD(2)
+    with pytest.raises(ValueError, match="not representable in float64.*normalisability limit 1.41421"):
+        riemannian_laplace(spd, spd.origin, 1.0, size=20_000, rng=0)
+    fine = riemannian_laplace(spd, spd.origin, 0.3, size=20_000, rng=0)
+    assert np.isfinite(fine).all() and spd.belongs(fine).all()
