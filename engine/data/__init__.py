@@ -6,6 +6,7 @@ sets), take an explicit ``rng`` and validate their parameters with ``ValueError`
 bad value; ball radii are checked by ``engine.bounds.check_radius``.
 """
 
+from engine.data.ball import enforce_ball
 from engine.data.grassmann import SpikedSample, random_subspace, spiked_gaussian, top_subspace
 from engine.data.hyperbolic import hyperbolic_ball, hyperbolic_wrapped_gaussian
 from engine.data.kendall import kendall_noisy, load_outline, resample_closed_curve, shape_template, template_names
@@ -28,6 +29,7 @@ __all__ = [
     "SpikedSample",
     "TreeEmbedding",
     "airport_states",
+    "enforce_ball",
     "hyperbolic_ball",
     "hyperbolic_wrapped_gaussian",
     "image_covariances",

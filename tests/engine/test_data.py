@@ -430,3 +430,24 @@ def test_missing_wordnet_is_explained(tmp_path):
 
     with pytest.raises(ValueError, match="apt-get install wordnet-base"):
         load_hierarchy(directory=tmp_path)
+
+
+def test_enforce_ball_refuses_by_default_and_applies_each_policy():
+    """Issue 10: the engine checks the first assumption of every guarantee, records in B_r(m0)."""
+    from engine.data import enforce_ball
+    from engine.manifolds import Sphere
+    s2 = Sphere(2)
+    m0 = s2.origin
+    data = np.stack([s2.polar_point(theta, 0.3) for theta in (0.1, 0.2, 0.6, 0.9)])
+    with pytest.raises(ValueError, match="record 2 lies at distance 0.6.*outside the public ball of radius 0.5"):
+        enforce_ball(s2, data, m0, 0.5)
+    clipped, info = enforce_ball(s2, data, m0, 0.5, policy="clip")
+    assert info["n_outside"] == 2 and np.allclose(s2.dist(m0, clipped), [0.1, 0.2, 0.5, 0.5])
+    dropped, info = enforce_ball(s2, data, m0, 0.5, policy="drop")
+    assert len(dropped) == 2 and info["kept"].tolist() == [True, True, False, False]
+    kept, _ = enforce_ball(s2, data, m0, 0.5, policy="keep")
+    assert kept is data or np.array_equal(kept, data)
+    inside, info = enforce_ball(s2, data[:2], m0, 0.5)
+    assert info["n_outside"] == 0 and np.array_equal(inside, data[:2])
+    with pytest.raises(ValueError, match="policy must be one of"):
+        enforce_ball(s2, data, m0, 0.5, policy="ignore")

@@ -11,9 +11,10 @@ import numpy as np
 import streamlit as st
 
 from engine.bounds import check_radius, curvature_factor, frechet_mean_sensitivity, radius_limits
+from engine.data.ball import enforce_ball
 from engine.estimators import frechet_mean
 from ui.playground.checks import assumption_checks
-from ui.playground.data import enforce_ball, make_manifold, remap_edges, sample_data
+from ui.playground.data import make_manifold, remap_edges, sample_data
 from ui.playground.releases import release
 from ui.playground.spaces import MECHANISMS, Settings
 

@@ -22,7 +22,6 @@ from engine.estimators import frechet_mean
 from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
 from ui.playground.spaces import (
     KENDALL_STD,
-    OUTSIDE,
     SOURCE_NOTES,
     SPACES,
     TEMPLATES,
@@ -33,7 +32,6 @@ from ui.playground.spaces import (
 )
 
 # Relative slack when testing dist(m0, x) <= r, so points sampled on the boundary count as inside.
-BALL_RTOL = 1e-9
 
 
 def make_manifold(space: str, k: int):
@@ -110,32 +108,6 @@ def sample_data(settings: Settings, manifold, data_rng, subsample_rng) -> dict:
         data = kendall_noisy(s.n, s.source, k=s.k, std=KENDALL_STD, rng=data_rng)
         return out | dict(data=data, m0=shape_template(s.source, s.k), note=note)
     raise ValueError(f"data source {s.source!r} is not available on the space {s.space!r}")
-
-
-def enforce_ball(manifold, data: np.ndarray, m0: np.ndarray, radius: float, action: str) -> tuple[np.ndarray, dict]:
-    """Apply the ``outside`` choice to records farther than ``radius`` from ``m0``.
-
-    ``"keep"`` leaves them, ``"clip"`` moves each to Exp_m0(r·log_m0(x)/|log_m0(x)|) on the boundary,
-    ``"drop"`` removes them. Returns the data and ``n_outside``, ``max_dist`` and ``kept`` (mask of
-    the input rows still present).
-    """
-    dist = manifold.dist(m0, data)
-    outside = dist > radius * (1.0 + BALL_RTOL)
-    info = dict(n_outside=int(outside.sum()), max_dist=float(dist.max()), kept=np.ones(len(data), dtype=bool))
-    if not outside.any() or action == "keep":
-        return data, info
-    if action == "clip":
-        v = manifold.log(m0, data[outside])
-        scale = radius / manifold.norm(m0, v)
-        data = data.copy()
-        data[outside] = manifold.exp(m0, manifold.per_point(scale) * v)
-        return data, info
-    if action == "drop":
-        if outside.all():
-            raise ValueError(f"all {len(data)} records lie outside B_r(m₀) with r = {radius:.4g}: "
-                             f"nothing is left after dropping them; raise r or clip instead")
-        return data[~outside], info | dict(kept=~outside)
-    raise ValueError(f"outside must be one of {', '.join(OUTSIDE)}, got {action!r}")
 
 
 def remap_edges(edges: np.ndarray | None, kept: np.ndarray) -> np.ndarray | None:
