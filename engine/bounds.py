@@ -192,18 +192,15 @@ def tangent_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
     return frechet_mean_sensitivity(n, radius, kappa_max) * log_lipschitz(radius, kappa_max)
 
 
-def ambient_radius(manifold_name: str, radius) -> np.ndarray:
-    """Radius r_E of the smallest ambient ball containing the geodesic ball B_r(m0).
-
-    SPD affine-invariant around I: r_E = e^r − 1 (supplement, Proposition 1);
-    unit sphere: the chord r_E = 2 sin(r/2) (supplement §1.3.2).
+def ambient_radius(manifold, radius) -> np.ndarray:
+    """Radius r_E of the smallest ambient ball containing the geodesic ball B_r(m0), as the space
+    states it (``Manifold.ambient_ball_radius``): e^r − 1 on SPD around I (supplement, Proposition 1),
+    the chord 2 sin(r/2) on the unit sphere (supplement §1.3.2). ``ValueError`` where none is known.
     """
-    r = np.asarray(radius, dtype=float)
-    if manifold_name.startswith("SPD"):
-        return np.expm1(r)
-    if manifold_name.startswith("Sphere"):
-        return 2.0 * np.sin(np.minimum(r, np.pi) / 2.0)
-    raise ValueError(f"no ambient radius is known for {manifold_name!r}")
+    r_e = manifold.ambient_ball_radius(radius)
+    if r_e is None:
+        raise ValueError(f"no ambient radius is known for {manifold.name}: the Euclidean baseline needs one")
+    return r_e
 
 
 def ambient_sensitivity(n, ambient_radius_value) -> np.ndarray:

@@ -159,7 +159,7 @@ with ambient:
                        "Euclidean and the intrinsic Laplace mechanisms at the same ε.")
             download_row("sensitivity-intrinsic-vs-ambient", fig=fig_a, data=curves_a, settings=settings)
         with right:
-            r_e = float(bounds.ambient_radius(m.name, radius))
+            r_e = float(bounds.ambient_radius(m, radius))
             delta_e = float(bounds.ambient_sensitivity(n, r_e))
             if space == "spd":
                 st.latex(rf"r_E = e^{{r}} - 1 = e^{{{radius:.3f}}} - 1 = {r_e:.4f}")

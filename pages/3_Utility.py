@@ -79,7 +79,7 @@ if radius >= limit:
                f"bound.")
 with errors.shown_as_error("calibrate the noise"):
     constant = util.noise_constant(space, radius, sphere_constant)
-r_e = float(bounds.ambient_radius(m.name, radius))
+r_e = float(bounds.ambient_radius(m, radius))
 st.latex(rf"\sigma = \frac{{C}}{{n\varepsilon}},\ C = {constant:.4f}\qquad "
          rf"\sigma_E = \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f}\qquad "
          rf"\text{{at }} n = {n},\ \varepsilon = {eps:g}:\ \sigma = {constant / (n * eps):.4g},\ "

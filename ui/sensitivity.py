@@ -191,7 +191,7 @@ def constants_vs_r(space: str, r_max: float) -> pd.DataFrame:
 def intrinsic_vs_ambient(space: str, radius: float, kappa: float, valid: bool) -> pd.DataFrame:
     """Theorem 2's Δ and the ambient sensitivity 2 r_E / n against n (r_E from ``engine.bounds``)."""
     n = np.unique(np.geomspace(5, 500, 80).round())
-    r_e = float(bounds.ambient_radius(manifold(space).name, radius))
+    r_e = float(bounds.ambient_radius(manifold(space), radius))
     frames = [pd.DataFrame({"n": n, "value": bounds.ambient_sensitivity(n, r_e), "curve": "ambient Δ_E = 2r_E/n"})]
     if valid:
         delta = bounds.frechet_mean_sensitivity(n, radius, kappa)

@@ -91,7 +91,7 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     m = setting.manifold
     means, ambient_means = sample_means(space, radius, n, reps, seed)
     limit = scale_limit(m)
-    r_e = float(bounds.ambient_radius(m.name, radius))
+    r_e = float(bounds.ambient_radius(m, radius))
     mechanisms = reimherr_fig1.MECHANISMS if paper_baseline else reimherr_fig1.MECHANISMS[:2]
     rows = []
     for eps in epsilons:
@@ -132,7 +132,7 @@ def euclidean_constant(space: str, radius: float) -> float:
     """c_E with E‖noise‖ = c_E/(nε) exactly: D·2r_E (the ℓ2 Laplace radius is σ_E·Gamma(D, 1)); the
     ε-DP baseline's error against the Fréchet mean adds the ambient mean's bias to it."""
     m = manifold(space)
-    return m.ambient_dim * 2.0 * float(bounds.ambient_radius(m.name, radius))
+    return m.ambient_dim * 2.0 * float(bounds.ambient_radius(m, radius))
 
 
 def reduction_table(summary: pd.DataFrame) -> pd.DataFrame:

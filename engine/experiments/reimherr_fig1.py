@@ -142,7 +142,7 @@ def baseline_privacy(setting: SpaceSetting, n: int, *, epsilon: float = 1.0) -> 
     d_prime = d.copy()
     d_prime[-1] = outer
     pair = np.stack([d, d_prime])
-    sensitivity = float(bounds.ambient_sensitivity(n, bounds.ambient_radius(m.name, setting.radius)))
+    sensitivity = float(bounds.ambient_sensitivity(n, bounds.ambient_radius(m, setting.radius)))
     statistics = {"euclidean laplace": ambient_mean(m, pair),
                   "paper euclidean baseline": frechet_mean(m, pair, init=inner, tol=1e-13, max_iter=20_000).mean}
     rows = []
@@ -189,7 +189,7 @@ def run(*, reps: int = 1000, seed: int = 0, ns=DEFAULT_NS, epsilon: float = 1.0,
     for s_index, setting in enumerate(SETTINGS):
         m = setting.manifold
         constant = sensitivity_constant(setting, sphere_constant)
-        r_ambient = float(bounds.ambient_radius(m.name, setting.radius))
+        r_ambient = float(bounds.ambient_radius(m, setting.radius))
         for n_index, n in enumerate(ns):
             rng = np.random.default_rng(next(streams))
             data = setting.sample(n, reps, rng)

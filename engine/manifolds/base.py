@@ -89,6 +89,11 @@ class Manifold(ABC):
         ``"spd-affine"`` (the eigen-log law of SPD(k)); ``None`` when no exact sampler is known."""
         return "flat" if self.flat else None
 
+    def ambient_ball_radius(self, radius) -> np.ndarray | None:
+        """Radius r_E of the smallest ball of ``to_ambient`` coordinates containing the geodesic ball
+        B_r(origin), or ``None`` when the space states none (then no Euclidean baseline is offered)."""
+        return None
+
     #: Exponential growth rate c of the volume of geodesic balls, J(ρ) <= ρ^{d−1}e^{cρ}: the
     #: unconditioned Laplace law is normalisable iff σ < 1/c (every σ when c = 0).
     volume_growth: float = 0.0

@@ -191,6 +191,13 @@ class SPD(Manifold):
     def origin(self) -> np.ndarray:
         return np.eye(self.k)
 
+    def ambient_ball_radius(self, radius) -> np.ndarray | None:
+        """Affine-invariant: r_E = e^r − 1 around I (supplement, Proposition 1: ‖X − I‖_F ≤ e^{ρ(I, X)} − 1);
+        log-Euclidean around I the same bound holds (‖e^L − I‖_F ≤ e^{‖L‖} − 1); none for Bures–Wasserstein."""
+        if self.metric == "bures-wasserstein":
+            return None
+        return np.expm1(np.asarray(radius, dtype=float))
+
     @property
     def polar_volume(self) -> str | None:
         return self._polar_volume or super().polar_volume

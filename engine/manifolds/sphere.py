@@ -36,6 +36,10 @@ class Sphere(Manifold):
         self.point_shape = (self.dim + 1,)
         self.name = f"Sphere({self.dim})"
 
+    def ambient_ball_radius(self, radius) -> np.ndarray:
+        """The chord 2 sin(r/2) (Reimherr et al. 2021, supplement §1.3.2)."""
+        return 2.0 * np.sin(np.minimum(np.asarray(radius, dtype=float), np.pi) / 2.0)
+
     @property
     def origin(self) -> np.ndarray:
         e = np.zeros(self.dim + 1)

@@ -47,7 +47,7 @@ def test_every_sidebar_control_rerenders():
         lambda: at.slider(key="r").set_value(0.3),
         lambda: at.slider(key="m").set_value(60),
         lambda: at.number_input(key="seed").set_value(7),
-        lambda: at.selectbox(key="outside").select("clip"),
+        lambda: at.selectbox(key="outside").select("keep"),
         lambda: at.multiselect(key="mech").select("gauss"),
         lambda: at.select_slider(key="delta").set_value(1e-5),
         lambda: at.multiselect(key="mech").select("mh"),
@@ -102,7 +102,9 @@ def test_airports_state_filter_and_real_data_notes():
     assert any("random sample of n" in text for text in messages(at, "info"))
     at.selectbox(key="state").select("all").run()
     assert_clean(at)
-    assert any("outside the ball" in text for text in messages(at, "error"))
+    assert any("clipped onto the boundary" in text for text in messages(at, "warning"))  # the default keeps Δ valid
+    at.selectbox(key="outside").select("keep").run()
+    assert any("outside the ball" in text and "NOT ε-DP" in text for text in messages(at, "error"))
     at.selectbox(key="outside").select("drop").run()
     assert_clean(at)
     assert any("dropped" in text for text in messages(at, "warning"))

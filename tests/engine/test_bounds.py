@@ -5,7 +5,7 @@ import pytest
 
 from engine import bounds
 from engine.data import hyperbolic_ball, sphere_ball
-from engine.manifolds import Euclidean, Hyperbolic, Kendall, Sphere
+from engine.manifolds import SPD, Euclidean, Hyperbolic, Kendall, Sphere
 
 
 def test_theorem2_closed_values():
@@ -101,10 +101,10 @@ def test_radius_limits_and_check_radius():
 
 
 def test_ambient_radii():
-    np.testing.assert_allclose(bounds.ambient_radius("SPD(2)", 1.5), np.e**1.5 - 1)
-    np.testing.assert_allclose(bounds.ambient_radius("Sphere(2)", np.pi / 8), 2 * np.sin(np.pi / 16))
+    np.testing.assert_allclose(bounds.ambient_radius(SPD(2), 1.5), np.e**1.5 - 1)
+    np.testing.assert_allclose(bounds.ambient_radius(Sphere(2), np.pi / 8), 2 * np.sin(np.pi / 16))
     with pytest.raises(ValueError, match="Hyperbolic"):
-        bounds.ambient_radius("Hyperbolic(2)", 1.0)
+        bounds.ambient_radius(Hyperbolic(2), 1.0)
 
 
 def test_spd_ambient_radius_by_brute_force():
@@ -112,14 +112,14 @@ def test_spd_ambient_radius_by_brute_force():
     r = 1.5
     phi = np.linspace(0, 2 * np.pi, 20001)
     lam = np.exp(r * np.stack([np.cos(phi), np.sin(phi)], -1))
-    assert np.sqrt(((lam - 1) ** 2).sum(-1)).max() == pytest.approx(bounds.ambient_radius("SPD(2)", r), rel=1e-6)
+    assert np.sqrt(((lam - 1) ** 2).sum(-1)).max() == pytest.approx(bounds.ambient_radius(SPD(2), r), rel=1e-6)
 
 
 def test_sphere_ambient_radius_contains_the_ball():
     sphere, r = Sphere(2), np.pi / 8
     boundary = sphere.polar_point(r, np.linspace(0, 2 * np.pi, 100))
     chord = np.linalg.norm(boundary - sphere.origin, axis=-1)
-    np.testing.assert_allclose(chord, bounds.ambient_radius("Sphere(2)", r))
+    np.testing.assert_allclose(chord, bounds.ambient_radius(Sphere(2), r))
 
 
 def test_boundary_constant_between_2r_and_theorem_constant():

@@ -122,7 +122,7 @@ def sidebar() -> tuple[Settings, list[str]]:
         help="A public promise: every record lies within geodesic distance r of the public centre m₀. The "
              "sensitivity Δ of the mean is computed from r, never from the data.")
     outside = controls.select(
-        "Points outside B_r(m₀)", "outside", OUTSIDE, "keep",
+        "Points outside B_r(m₀)", "outside", OUTSIDE, "clip",
         help="Records that break the promise. Keeping them voids Theorem 2; clipping moves each onto the "
              "boundary (record by record, so the bound holds); dropping changes n.")
     epsilon = controls.epsilon()

@@ -1,5 +1,5 @@
-"""The playground's registry: spaces with their data sources and mechanisms, labels, captions,
-the fixed parameters of the data sources, and the ``Settings`` every computation is keyed by."""
+"""The playground's sidebar ranges per space, labels and captions; the data sources, mechanisms and
+the ``Settings`` every computation is keyed by come from ``engine.pipelines``."""
 
 from __future__ import annotations
 
@@ -7,40 +7,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Fixed parameters of the data sources that have no ball of their own (shown in their labels).
-VMF_CONCENTRATION = 50.0
-WRAPPED_STD = 0.4
-KENDALL_STD = 0.03
-TREE = dict(branching=3, height=3, edge_length=0.3)
-TEMPLATES = ("heart", "leaf", "star", "hand")
+from engine.pipelines import MECHANISMS, PrivateMeanConfig
+from engine.pipelines.sources import SOURCES
+
 # Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
 # to 1 in double precision beyond ρ ≈ 37, and the rim is unreadable long before.
 POINCARE_MAX_DIST = 25.0
 # The shapes view draws at most this many private outlines per mechanism (more become a blur).
 KENDALL_MAX_OUTLINES = 50
 
-MECHANISMS = {
-    "exact": "Riemannian Laplace (exact sampler)",
-    "mh": "Riemannian Laplace (Metropolis–Hastings)",
-    "euclid": "Euclidean Laplace (ambient coordinates)",
-    "gauss": "Tangent Gaussian (ε, δ)",
-}
-SHORT_NAMES = {
-    "exact": "Riemannian Laplace",
-    "mh": "Riemannian Laplace (MH)",
-    "euclid": "Euclidean Laplace",
-    "gauss": "Tangent Gaussian",
-}
-PALETTE_NAMES = {
-    "exact": "riemannian laplace",
-    "mh": "riemannian laplace (mh)",
-    "euclid": "euclidean laplace",
-    "gauss": "tangent gaussian",
-}
 OUTSIDE = {
-    "keep": "Keep them (the bound then fails)",
     "clip": "Clip them onto the ball's boundary",
     "drop": "Drop them",
+    "keep": "Keep them (teaching only: the guarantee then fails)",
 }
 DELTAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 5e-2)
 
@@ -49,8 +28,8 @@ DELTAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 5e-2)
 class SpaceSpec:
     """Sidebar ranges and choices of one space.
 
-    ``radius`` is (min, max, default, step) of the radius slider; ``sources`` and ``mechanisms``
-    map URL values to labels, in display order.
+    ``radius`` is (min, max, default, step) of the radius slider; ``sources`` (from the engine's
+    ``SOURCES``) and ``mechanisms`` map URL values to labels, in display order.
     """
 
     radius: tuple[float, float, float, float]
@@ -63,58 +42,32 @@ class SpaceSpec:
 SPACES = {
     "sphere": SpaceSpec(
         radius=(0.05, 1.5, np.pi / 8, 0.005),
-        sources={
-            "cap": "Cap sampler (paper)",
-            "ball": "Uniform in the ball B_r(m₀)",
-            "vmf": f"von Mises–Fisher (κ = {VMF_CONCENTRATION:g})",
-            "airports": "US airports (real data)",
-        },
+        sources=SOURCES["sphere"],
         default_source="cap",
         mechanisms=("exact", "mh", "euclid", "gauss"),
         default_mechanisms=("exact", "euclid"),
     ),
     "spd": SpaceSpec(
         radius=(0.5, 3.0, 1.5, 0.05),
-        sources={
-            "wishart": "Wishart recipe (paper)",
-            "china": "Image covariances of china.jpg (real data)",
-            "flower": "Image covariances of flower.jpg (real data)",
-        },
+        sources=SOURCES["spd"],
         default_source="wishart",
         mechanisms=("exact", "mh", "euclid", "gauss"),
         default_mechanisms=("exact", "euclid"),
     ),
     "hyperbolic": SpaceSpec(
         radius=(0.1, 3.0, 1.0, 0.05),
-        sources={
-            "ball": "Uniform in the ball B_r(m₀)",
-            "wrapped": f"Wrapped Gaussian (σ = {WRAPPED_STD:g})",
-            "tree": "Embedded tree (40 nodes)",
-        },
+        sources=SOURCES["hyperbolic"],
         default_source="ball",
         mechanisms=("exact", "mh", "gauss"),
         default_mechanisms=("exact", "gauss"),
     ),
     "kendall": SpaceSpec(
         radius=(0.02, 0.75, 0.25, 0.01),
-        sources={name: f"Noisy copies of the {name}" for name in TEMPLATES},
+        sources=SOURCES["kendall"],
         default_source="heart",
         mechanisms=("exact", "mh", "gauss"),
         default_mechanisms=("exact", "gauss"),
     ),
-}
-
-SOURCE_NOTES = {
-    ("sphere", "cap"): "The paper's recipe (Reimherr et al., supplement §2.1): polar angle uniform on [0, r] "
-                       "around the north pole m₀, so points crowd towards the centre.",
-    ("sphere", "ball"): "Points uniform (by area) in the geodesic ball B_r(m₀) around the north pole.",
-    ("sphere", "vmf"): f"von Mises–Fisher law around the north pole m₀ with concentration {VMF_CONCENTRATION:g}. "
-                       "Its support is the whole sphere, so a few points may fall outside B_r(m₀).",
-    ("spd", "wishart"): "The paper's recipe: Wishart W(I/2, 2) matrices kept when their affine-invariant "
-                        "distance to m₀ = I is below r.",
-    ("hyperbolic", "ball"): "Points uniform (by hyperbolic area) in the geodesic ball B_r(m₀) around the origin.",
-    ("hyperbolic", "wrapped"): f"Wrapped Gaussian around the origin m₀: Exp of a tangent Gaussian with σ = "
-                               f"{WRAPPED_STD:g}. Unbounded, so some points may fall outside B_r(m₀).",
 }
 
 CAPTIONS = {
@@ -129,22 +82,5 @@ CAPTIONS = {
 }
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything the computation depends on (hashable, so it can key the cache)."""
-
-    space: str
-    source: str
-    region: str
-    k: int
-    n: int
-    radius: float
-    outside: str
-    epsilon: float
-    mechanisms: tuple[str, ...]
-    delta: float
-    burn_in: int
-    thin: int
-    step: float | None
-    releases: int
-    seed: int
+#: Everything the computation depends on (hashable, so it can key the cache): the engine's config.
+Settings = PrivateMeanConfig

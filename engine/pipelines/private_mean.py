@@ -1,0 +1,284 @@
+"""The private mean, from data to release: the path the playground shows, runnable anywhere.
+
+data (a source of ``engine.pipelines.sources``) → records outside the public ball B_r(m0) refused,
+clipped, dropped or kept (``engine.data.enforce_ball``) → Fréchet mean → Theorem 2's sensitivity
+(Reimherr, Bharath & Soto 2021) → each chosen mechanism calibrated from public parameters only (r,
+m0, n, ε, δ) and released ``releases`` times → errors against the mean → the assumption checks.
+
+``run(PrivateMeanConfig(...))`` is deterministic for a seed; the playground page caches it and the
+CLI (``python -m engine.pipelines private-mean ...``) prints it, so both show the same numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.bounds import (
+    ambient_radius,
+    ambient_sensitivity,
+    check_radius,
+    curvature_factor,
+    frechet_mean_sensitivity,
+    log_lipschitz,
+    radius_limits,
+    tangent_mean_sensitivity,
+)
+from engine.data.ball import POLICIES, enforce_ball
+from engine.estimators import ambient_mean, frechet_mean
+from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, TangentGaussian, laplace_mh, off_manifold
+from engine.mechanisms import scale_limit
+from engine.pipelines import checks
+from engine.pipelines.sources import SOURCES, remap_edges, sample_data
+from engine.spaces import make_manifold
+from engine.validation import check_int, check_positive, check_probability
+
+#: The mechanisms of the pipeline (key → label), in the order they are run.
+MECHANISMS = {
+    "exact": "Riemannian Laplace (exact sampler)",
+    "mh": "Riemannian Laplace (Metropolis–Hastings)",
+    "euclid": "Euclidean Laplace (ambient coordinates)",
+    "gauss": "Tangent Gaussian (ε, δ)",
+}
+
+
+@dataclass(frozen=True)
+class PrivateMeanConfig:
+    """Everything a run depends on (hashable, so a page can key its cache by it).
+
+    ``outside`` is the ball policy for records outside B_r(m0) (``engine.data.ball.POLICIES``);
+    ``burn_in``, ``thin`` and ``step`` drive the MH chain; ``releases`` is the number of draws per
+    mechanism; ``region`` filters the airports source (``"all"`` for every state).
+    """
+
+    space: str = "sphere"
+    source: str = "cap"
+    n: int = 50
+    radius: float = float(np.pi / 8)
+    epsilon: float = 1.0
+    mechanisms: tuple[str, ...] = ("exact", "euclid")
+    delta: float = 1e-5
+    outside: str = "refuse"
+    k: int = 12
+    region: str = "all"
+    burn_in: int = 1000
+    thin: int = 10
+    step: float | None = None
+    releases: int = 200
+    seed: int = 0
+
+    def __post_init__(self):
+        make_manifold(self.space, self.k)
+        if self.source not in SOURCES[self.space]:
+            raise ValueError(f"source must be one of {', '.join(SOURCES[self.space])} on {self.space}, "
+                             f"got {self.source!r}")
+        check_int("n", self.n, minimum=2)
+        check_positive("radius", self.radius)
+        check_positive("epsilon", self.epsilon)
+        check_probability("delta", self.delta)
+        check_int("burn_in", self.burn_in, minimum=0)
+        check_int("thin", self.thin)
+        check_int("releases", self.releases)
+        check_int("seed", self.seed, minimum=0)
+        if self.step is not None:
+            check_positive("step", self.step)
+        if self.outside not in POLICIES:
+            raise ValueError(f"outside must be one of {POLICIES}, got {self.outside!r}")
+        if any(m not in MECHANISMS for m in self.mechanisms):
+            raise ValueError(f"mechanisms must be a subset of {tuple(MECHANISMS)}, got {self.mechanisms!r}")
+
+
+@dataclass
+class MechanismRun:
+    """One mechanism's calibration, releases and errors, or why it was skipped."""
+
+    key: str
+    label: str
+    sensitivity: float = float("nan")
+    sigma: float = float("nan")
+    releases: np.ndarray | None = None
+    skipped: str | None = None
+    guarantee: dict | None = None
+    diagnostics: dict | None = None
+    errors: dict | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class PrivateMeanResult:
+    """Data (after the ball policy), centre, mean, Theorem 2's numbers, one ``MechanismRun`` per chosen
+    mechanism and the assumption checks (``engine.pipelines.checks.Check``)."""
+
+    config: PrivateMeanConfig
+    manifold_name: str
+    kappa_max: float
+    data: np.ndarray
+    m0: np.ndarray
+    mean: np.ndarray
+    edges: np.ndarray | None
+    note: str
+    n_available: int | None
+    n_before: int
+    n_used: int
+    theorem2: dict | None
+    runs: list[MechanismRun]
+    checks: list[checks.Check]
+
+    def to_dict(self) -> dict:
+        """Plain arrays, numbers, strings and dicts (what a page caches and a view reads)."""
+        return dict(
+            space=self.config.space, kappa_max=self.kappa_max, data=self.data, m0=self.m0, mean=self.mean,
+            edges=self.edges, note=self.note, n_requested=self.config.n, n_available=self.n_available,
+            n_before=self.n_before, n_used=self.n_used, theorem2=self.theorem2,
+            runs=[dict(dataclasses.asdict(run), palette=PALETTE[run.key], **run.extra) for run in self.runs],
+            checks=[dataclasses.asdict(c) for c in self.checks],
+        )
+
+    def summary(self) -> dict:
+        """The numbers without the arrays of records and releases (JSON-ready)."""
+        def number(x):
+            return None if x is None or not np.isfinite(x) else float(x)
+        return dict(
+            config=dataclasses.asdict(self.config), space=self.manifold_name, n_used=self.n_used,
+            mean=self.mean.tolist(), theorem2=self.theorem2,
+            mechanisms=[dict(key=r.key, label=r.label, sensitivity=number(r.sensitivity), sigma=number(r.sigma),
+                             skipped=r.skipped, errors=r.errors, guarantee=r.guarantee, diagnostics=r.diagnostics)
+                        for r in self.runs],
+            checks=[dataclasses.asdict(c) for c in self.checks],
+        )
+
+
+#: Palette key (``engine.viz.palette``) of each mechanism.
+PALETTE = {"exact": "riemannian laplace", "mh": "riemannian laplace (mh)", "euclid": "euclidean laplace",
+           "gauss": "tangent gaussian"}
+
+
+def _theorem2(manifold, radius: float, n: int, limits) -> tuple[dict | None, str | None]:
+    """Theorem 2's ``h`` and sensitivity for n records in B_r(m0), or ``None`` and why it does not apply."""
+    try:
+        check_radius(manifold, radius, purpose="sensitivity")
+    except ValueError:
+        return None, (
+            f"r = {radius:.4f} is at or beyond r* = {limits.sensitivity:.4f} = min{{inj/2, π/(4√κ)}} on "
+            f"{manifold.name} (curvature up to {manifold.kappa_max:g}). There the factor h = 2r√κ·cot(2r√κ) is ≤ 0 "
+            f"and Theorem 2 gives no sensitivity bound, so the Riemannian mechanisms cannot be calibrated. Lower r "
+            f"below {limits.sensitivity:.4f}. The Euclidean baseline still runs: it only needs an ambient ball.")
+    return dict(h=float(curvature_factor(radius, manifold.kappa_max)),
+                sensitivity=float(frechet_mean_sensitivity(n, radius, manifold.kappa_max))), None
+
+
+def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> dict:
+    """Mean geodesic and ambient errors against the true mean, and the share off the manifold.
+
+    Releases off the sphere are projected radially before measuring their geodesic error; off the
+    SPD cone (not positive definite) they have none and are left out of the mean. The ambient error
+    is given where the space states an ambient ball (sphere, SPD), else NaN.
+    """
+    off = off_manifold(manifold, releases)
+    if manifold.polar_volume == "sphere":
+        geodesic = manifold.dist(mean, manifold.projection(releases))
+    elif off.all():
+        geodesic = np.array([np.nan])
+    else:
+        geodesic = manifold.dist(mean, releases[~off])
+    ambient = float("nan")
+    if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
+        ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
+    return dict(geodesic=float(np.mean(geodesic)), ambient=ambient, off_share=float(off.mean()))
+
+
+def _euclidean(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
+    """Ambient ℓ2 Laplace around the ambient mean, Δ_E = 2 r_E / n (the statistic Δ_E bounds)."""
+    run.extra["ambient_radius"] = float(ambient_radius(manifold, c.radius))
+    run.sensitivity = float(ambient_sensitivity(ctx["n_used"], run.extra["ambient_radius"]))
+    mechanism = EuclideanLaplace(manifold=manifold, epsilon=c.epsilon, sensitivity=run.sensitivity)
+    run.sigma = mechanism.sigma
+    return mechanism, mechanism.release(ambient_mean(manifold, ctx["data"]), size=c.releases, rng=rng)
+
+
+def _gaussian(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
+    """Gaussian noise on log_m0(x̄) in T_m0M (public base point m0), Δ_T = L·Δ, analytic calibration."""
+    run.extra["lipschitz"] = float(log_lipschitz(c.radius, manifold.kappa_max))
+    run.sensitivity = float(tangent_mean_sensitivity(ctx["n_used"], c.radius, manifold.kappa_max))
+    mechanism = TangentGaussian(manifold=manifold, epsilon=c.epsilon, delta=c.delta, sensitivity=run.sensitivity,
+                                base_point=ctx["m0"], calibration="analytic")
+    run.sigma = mechanism.sigma
+    return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng)
+
+
+def _laplace(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
+    """Riemannian Laplace around x̄ with σ = Δ/ε, drawn exactly or by the MH chain."""
+    run.sensitivity = ctx["theorem2"]["sensitivity"]
+    mechanism = RiemannianLaplace(manifold=manifold, epsilon=c.epsilon, sensitivity=run.sensitivity)
+    run.sigma = mechanism.sigma
+    if run.key == "exact":
+        return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng)
+    chain = laplace_mh(manifold, ctx["mean"], mechanism.sigma, size=c.releases, rng=rng, step=c.step,
+                       burn_in=c.burn_in, thin=c.thin)
+    run.diagnostics = dict(acceptance=float(chain.acceptance_rate), ess=float(chain.effective_sample_size),
+                           autocorrelation=float(chain.autocorrelation_time), step=float(chain.step),
+                           window=int(chain.diagnostic_steps), steps=c.burn_in + c.thin * (c.releases - 1))
+    return mechanism, chain.samples
+
+
+_RUNNERS = {"exact": _laplace, "mh": _laplace, "euclid": _euclidean, "gauss": _gaussian}
+_SHORT = {"exact": "Riemannian Laplace", "mh": "Riemannian Laplace (MH)", "euclid": "Euclidean Laplace",
+          "gauss": "Tangent Gaussian"}
+
+
+def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> MechanismRun:
+    """Calibrate and run one mechanism; a ``ValueError`` becomes ``skipped`` with its reason."""
+    run = MechanismRun(key=key, label=_SHORT[key])
+    try:
+        if key != "euclid" and ctx["theorem2"] is None:
+            raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
+        if key in ("exact", "mh"):
+            sigma, limit = ctx["theorem2"]["sensitivity"] / c.epsilon, scale_limit(manifold)
+            if sigma >= limit:
+                raise ValueError(f"σ = {sigma:.4g} is beyond the normalisability limit {limit:.4g} "
+                                 f"(see the normalisability check).")
+        mechanism, releases = _RUNNERS[key](c, manifold, ctx, rng, run)
+    except ValueError as err:
+        run.skipped = str(err)
+        return run
+    run.releases = releases
+    run.guarantee = dataclasses.asdict(mechanism.privacy_guarantee())
+    run.errors = _errors(manifold, ctx["mean"], releases)
+    return run
+
+
+def run(config: PrivateMeanConfig) -> PrivateMeanResult:
+    """The whole path for one configuration (see the module docstring); deterministic for a seed.
+
+    Raises ``ValueError`` when the data cannot be made (e.g. a radius the sampler cannot fill, or
+    records outside the ball with ``outside="refuse"``); a mechanism that cannot be calibrated is
+    reported in its run's ``skipped`` instead.
+    """
+    c = config
+    manifold = make_manifold(c.space, c.k)
+    streams = np.random.SeedSequence(c.seed).spawn(2 + len(MECHANISMS))
+    sample = sample_data(c.space, c.source, manifold, n=c.n, radius=c.radius, k=c.k, region=c.region,
+                         data_rng=np.random.default_rng(streams[0]), subsample_rng=np.random.default_rng(streams[1]))
+    data, ball = enforce_ball(manifold, sample.data, sample.m0, c.radius, c.outside)
+    fit = frechet_mean(manifold, data)
+    limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
+    theorem2, failure = _theorem2(manifold, c.radius, len(data), limits)
+    ctx = dict(data=data, m0=sample.m0, mean=fit.mean, n_used=len(data), theorem2=theorem2)
+    runs = [_release(key, c, manifold, ctx, np.random.default_rng(streams[2 + i]))
+            for i, key in enumerate(MECHANISMS) if key in c.mechanisms]
+    found = [checks.radius_check(c.radius, limits.sensitivity, failure),
+             checks.ball_check(c.radius, c.outside, n_outside=ball["n_outside"], n_before=len(sample.data),
+                               n_used=len(data), max_dist=ball["max_dist"]),
+             *checks.convergence_check(bool(np.all(fit.converged)), int(np.max(fit.n_iter)))]
+    laplace = [r for r in runs if r.key in ("exact", "mh")]
+    if laplace and theorem2 is not None:
+        found.append(checks.normalisability_check(manifold, theorem2["sensitivity"] / c.epsilon))
+    found += [checks.mixing_check(r.diagnostics, thin=c.thin, burn_in=c.burn_in) for r in runs if r.diagnostics]
+    return PrivateMeanResult(
+        config=c, manifold_name=manifold.name, kappa_max=float(manifold.kappa_max), data=data, m0=sample.m0,
+        mean=fit.mean, edges=remap_edges(sample.edges, ball["kept"]), note=sample.note,
+        n_available=sample.n_available, n_before=len(sample.data), n_used=len(data), theorem2=theorem2, runs=runs,
+        checks=found,
+    )
