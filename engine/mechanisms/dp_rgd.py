@@ -80,6 +80,8 @@ class DPRGD:
     step_size : η > 0, or a sequence of T positive step sizes η_0..η_{T−1}.
     batch_size : b, or None for the full batch (DP-RGD). Checked against n in ``fit``.
     output : "last", "average" (geodesic averaging) or "uniform" (uniformly chosen iterate).
+    n : the public data size, optional: with it ``privacy_guarantee()`` states σ and the ε spent before
+        any ``fit`` (which then requires ``problem.n == n``); without it they are known after ``fit``.
     sigma : None (default) calibrates σ with the RDP accountant so that ε is met exactly;
         "paper" uses σ² = T log(1/δ) L0²/(n²ε²) (the experiments' c = 1; the accountant then
         reports the ε it really spends); a number >= 0 fixes σ, and σ = 0 is the explicit
@@ -93,7 +95,7 @@ class DPRGD:
     """
 
     def __init__(self, *, epsilon, delta, clip, steps, step_size, batch_size=None, output="last",
-                 sigma=None):
+                 sigma=None, n=None):
         self.epsilon = check_positive("epsilon", epsilon)
         self.delta = check_probability("delta", delta)
         self.clip = check_positive("clip", clip)
@@ -109,7 +111,13 @@ class DPRGD:
             raise ValueError(f"sigma must be None (calibrated), 'paper' or a number >= 0, got {sigma!r}")
         else:
             self.sigma = check_nonnegative("sigma", sigma)
+        self.n = None if n is None else check_int("n", n)
         self.accounting_ = None
+        if self.n is not None:
+            b = self.n if self.batch_size is None else self.batch_size
+            if b > self.n:
+                raise ValueError(f"batch_size must be <= n = {self.n}, got {self.batch_size!r}")
+            self.accounting_ = self._noise(self.n, b)
 
     @staticmethod
     def _check_step_size(step_size, steps: int) -> np.ndarray:
@@ -138,8 +146,8 @@ class DPRGD:
     def privacy_guarantee(self) -> PrivacyGuarantee:
         """(ε, δ), the noise rule, the neighbouring relation and the assumptions.
 
-        After ``fit`` it quotes the σ used and the ε the accountant charges for the fitted data
-        size; before, the target ε (σ = nan: it depends on n).
+        With the public ``n`` (or after ``fit``) it quotes the σ used and the ε the accountant charges
+        for that data size; without either, the target ε (σ = nan: it depends on n).
         """
         acc = self.accounting_
         name = ("DP-RGD" if self.batch_size is None else "DP-RSGD") + " (Algorithm 1 of Han et al.)"
@@ -201,6 +209,8 @@ class DPRGD:
         record_every = check_int("record_every", record_every)
         m = problem.manifold
         n = check_int("problem.n", problem.n)
+        if self.n is not None and n != self.n:
+            raise ValueError(f"problem.n = {n} differs from the public n = {self.n} the guarantee was stated for")
         b = n if self.batch_size is None else self.batch_size
         if b > n:
             raise ValueError(f"batch_size must be <= n = {n}, got {self.batch_size!r}")

@@ -185,3 +185,20 @@ def test_batch_larger_than_data_is_refused_at_fit():
     with pytest.raises(ValueError, match="batch_size must be <= n = 40, got 50"):
         DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=5, step_size=0.1, batch_size=50, sigma=0.1).fit(
             _spd_problem(), np.eye(2))
+
+
+def test_guarantee_is_stated_before_fit_when_n_is_public():
+    """One protocol for every mechanism: privacy_guarantee() computable before any release (issue 17)."""
+    mech = DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=30, step_size=0.1, n=200)
+    g = mech.privacy_guarantee()
+    assert np.isfinite(g.sigma) and g.sigma > 0 and g.epsilon == pytest.approx(1.0, rel=1e-3)
+    assert "T = 30" in g.rule
+    with pytest.raises(ValueError, match="batch_size must be <= n = 10"):
+        DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=3, step_size=0.1, n=10, batch_size=20)
+
+
+def test_fit_refuses_a_problem_of_another_size_than_the_public_n():
+    problem = PrincipalEigenvector(np.random.default_rng(0).standard_normal((12, 3)))
+    mech = DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=3, step_size=0.1, n=10)
+    with pytest.raises(ValueError, match="problem.n = 12 differs from the public n = 10"):
+        mech.fit(problem, problem.manifold.projection(np.ones(3)), rng=0)
