@@ -26,6 +26,7 @@ run: install
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
 test: install-test
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q tests
 
 bench: install-test

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from benchmarks.timing import Row, best_of
 from engine.data import spd_wishart
 from engine.estimators import FrechetMeanProblem

@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from benchmarks.timing import Row, best_of
-from engine.data import sphere_cap, spd_wishart
+from engine.data import spd_wishart, sphere_cap
 from engine.estimators import frechet_mean
 from engine.manifolds import SPD, Sphere
 

@@ -20,8 +20,16 @@ import time
 from pathlib import Path
 
 from benchmarks.timing import Row
-from tests.browser.harness import (CHROMIUM, LAUNCH_ARGS, chart_signature, chromium_missing_reason, page_paths,
-                                   streamlit_server, wait_for_app, wait_for_chart_change)
+from tests.browser.harness import (
+    CHROMIUM,
+    LAUNCH_ARGS,
+    chart_signature,
+    chromium_missing_reason,
+    page_paths,
+    streamlit_server,
+    wait_for_app,
+    wait_for_chart_change,
+)
 
 REPEATS = 5
 VIEWPORT = {"width": 1400, "height": 1000}

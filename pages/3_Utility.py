@@ -202,7 +202,7 @@ with planner:
                        "fitted c (the median), and a bend at small n·ε is large noise leaving that regime.")
             download_row("utility-scaling", fig=fig_p, data=points, settings=settings)
         with right:
-            st.latex(rf"\text{{error}} \approx \frac{{c}}{{n\varepsilon}} \;\Rightarrow\; "
+            st.latex(r"\text{error} \approx \frac{c}{n\varepsilon} \;\Rightarrow\; "
                      + (rf"\varepsilon = \frac{{c}}{{{n} \cdot {target:g}}}" if solve == "eps"
                         else rf"n = \left\lceil\frac{{c}}{{{eps:g} \cdot {target:g}}}\right\rceil"))
             for row in answers.itertuples():

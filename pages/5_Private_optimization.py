@@ -104,7 +104,7 @@ with accounting:
             download_row("optimization-accountant", fig=fig_acc, data=acc["curves"], settings=settings)
         with right:
             c, tex = spec.paper_c, cfg.tex_number
-            st.latex(rf"\sigma_{{\text{{rule}}}}^2 = c\,\frac{{T\log(1/\delta)\,L_0^2}}{{n^2\varepsilon^2}}")
+            st.latex(r"\sigma_{\text{rule}}^2 = c\,\frac{T\log(1/\delta)\,L_0^2}{n^2\varepsilon^2}")
             st.latex(rf"c = {tex(c)},\ T = {steps},\ n = {n},\ L_0 = {tex(setup.clip)},\ \delta = {tex(delta)},\ "
                      rf"\varepsilon = {tex(eps)}")
             st.latex(rf"\sigma_{{\text{{rule}}}} = {tex(acc['paper_sigma'])}\ \Rightarrow\ "

@@ -21,8 +21,16 @@ from scipy.special import gammaincinv
 
 from engine.experiments.sampler_check import SPACES as MANIFOLDS
 from engine.experiments.sampler_check import radial_density
-from engine.mechanisms import (effective_sample_size, laplace_mh, radial_law, riemannian_laplace, sample_eigenlog,
-                               sample_radius, scale_limit, spd_growth)
+from engine.mechanisms import (
+    effective_sample_size,
+    laplace_mh,
+    radial_law,
+    riemannian_laplace,
+    sample_eigenlog,
+    sample_radius,
+    scale_limit,
+    spd_growth,
+)
 from engine.viz.curves import histogram_with_density, trace_figure
 
 SPACES = {

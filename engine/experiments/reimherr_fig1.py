@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from engine import bounds
-from engine.data import sphere_cap, spd_wishart
+from engine.data import spd_wishart, sphere_cap
 from engine.estimators import ambient_mean, frechet_mean
 from engine.manifolds import SPD, Sphere
 from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace

@@ -7,7 +7,6 @@ checks) as a table or, with ``--json``, as JSON; ``--releases-out FILE.npz`` als
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path

@@ -28,8 +28,14 @@ from engine.bounds import (
 )
 from engine.data.ball import POLICIES, enforce_ball
 from engine.estimators import ambient_mean, frechet_mean
-from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, TangentGaussian, laplace_mh, off_manifold
-from engine.mechanisms import scale_limit
+from engine.mechanisms import (
+    EuclideanLaplace,
+    RiemannianLaplace,
+    TangentGaussian,
+    laplace_mh,
+    off_manifold,
+    scale_limit,
+)
 from engine.pipelines import checks
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
 from engine.spaces import make_manifold

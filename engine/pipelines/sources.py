@@ -19,10 +19,10 @@ from engine.data import (
     kendall_noisy,
     load_airports,
     shape_template,
+    spd_wishart,
     sphere_ball,
     sphere_cap,
     sphere_vmf,
-    spd_wishart,
     tree_embedding,
 )
 from engine.estimators import frechet_mean

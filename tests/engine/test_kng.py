@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from engine.data import spd_wishart
 from engine.bounds import frechet_gradient_sensitivity
+from engine.data import spd_wishart
 from engine.estimators import frechet_mean
 from engine.manifolds import SPD, Euclidean, Sphere
 from engine.mechanisms import (

@@ -1,7 +1,7 @@
 """Sphere numerics near the antipode against a 40-digit reference (issue 19 item 4)."""
 
-import numpy as np
 import mpmath as mp
+import numpy as np
 import pytest
 
 from engine.manifolds import Sphere

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.pipelines import MECHANISMS, PrivateMeanConfig
+from engine.pipelines import PrivateMeanConfig
 from engine.pipelines.sources import SOURCES
 
 # Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
