@@ -55,13 +55,17 @@ def cache_key(study: str, params) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def contains(directory: Path, study: str, params) -> bool:
+    """Whether a whole result of this run is cached."""
+    return (Path(directory) / cache_key(study, params) / MANIFEST).exists()
+
+
 def load(directory: Path, study: str, params) -> dict[str, pd.DataFrame] | None:
     """The cached tables of this run, or ``None`` if there are none."""
-    folder = Path(directory) / cache_key(study, params)
-    manifest = folder / MANIFEST
-    if not manifest.exists():
+    if not contains(directory, study, params):
         return None
-    tables = json.loads(manifest.read_text())["tables"]
+    folder = Path(directory) / cache_key(study, params)
+    tables = json.loads((folder / MANIFEST).read_text())["tables"]
     return {name: pd.read_parquet(folder / f"{index}.parquet") for index, name in enumerate(tables)}
 
 
