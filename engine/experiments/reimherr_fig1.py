@@ -147,6 +147,12 @@ def tasks(params: Params) -> list[Task]:
             for start, stop in replicate_blocks(params.reps, params.block)]
 
 
+@functools.lru_cache(maxsize=8)
+def _sensitivity_constant(key: str, sphere_constant: str) -> float:
+    """``sensitivity_constant`` of space ``key``, once per process (the sphere's takes a grid search)."""
+    return sensitivity_constant(next(s for s in SETTINGS if s.key == key), sphere_constant)
+
+
 def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, sphere_constant: str, *,
                   rng) -> dict:
     """Replicates ``start`` to ``stop - 1`` at sample size n on space ``key``.
@@ -157,7 +163,7 @@ def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, spher
     setting = next(s for s in SETTINGS if s.key == key)
     m = setting.manifold
     reps, replicate = stop - start, np.arange(start, stop)
-    constant = sensitivity_constant(setting, sphere_constant)
+    constant = _sensitivity_constant(key, sphere_constant)
     r_ambient = float(bounds.ambient_radius(m.name, setting.radius))
     sens_rows, util_rows = [], []
     data = setting.sample(n, reps, rng)

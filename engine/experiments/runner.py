@@ -19,6 +19,7 @@ give bit-identical results. A ``cache_dir`` reuses (and stores) results on disk
 from __future__ import annotations
 
 import logging
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
@@ -63,7 +64,10 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     outputs = execute(module.tasks(params), params.seed, workers=workers, scheduler=scheduler, progress=progress)
     results = module.combine(params, outputs)
     if cache_dir is not None:
-        disk_cache.store(cache_dir, name, params, results)
+        try:
+            disk_cache.store(cache_dir, name, params, results)
+        except OSError as err:  # a full or read-only disk costs the cache, not the result
+            warnings.warn(f"could not cache the result in {str(cache_dir)!r}: {err}", stacklevel=2)
     return results
 
 
