@@ -90,10 +90,13 @@ def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: s
         from distributed import as_completed
 
         futures = client.map(run_task, tasks, seed=seed, pure=False)
-        for done, _ in enumerate(as_completed(futures), start=1):
+        outputs = {}
+        # A failed task raises its own exception here, before any other result is waited for.
+        for done, (future, output) in enumerate(as_completed(futures, with_results=True), start=1):
+            outputs[future.key] = output
             if progress is not None:
                 progress(done / len(tasks))
-        return client.gather(futures)
+        return [outputs[future.key] for future in futures]
 
 
 def run_task(task: Task, seed):

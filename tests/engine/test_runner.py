@@ -34,6 +34,9 @@ def test_an_existing_scheduler_gives_the_same_tables():
     with LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1",
                       dashboard_address=None) as cluster:
         remote = runner.run("reimherr-fig1", SMALL, scheduler=cluster.scheduler_address)
+        with pytest.raises(ValueError, match="n must be an integer >= 1, got 0"):
+            runner.execute([Task(("bad",), reimherr_fig1.simulate_cell, ("spd", 0, 0, 2, 1.0, "theorem"))], 0,
+                           scheduler=cluster.scheduler_address)
     assert_same_tables(runner.run("reimherr-fig1", SMALL), remote)
 
 
