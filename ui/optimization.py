@@ -31,6 +31,7 @@ from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.manifolds import SPD, Hyperbolic
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.laplace import RiemannianLaplace
+from ui import studies
 from ui.optimization_settings import APPS
 
 EIG_D, EIG_GAP = 50, 1e-3  # synthetic eigenvector data of §6.3
@@ -236,13 +237,15 @@ def study(app: str, data: str, size: int, xs: tuple, eps: float, delta: float, n
     by the paper's rule and use the full batch; the Fréchet studies draw each n's data from its own stream.
     """
     if app == "eigenvector":
-        out = eig.run(reps=reps, seed=seed, epsilons=xs, datasets=(data,), n=size, d=EIG_D, eigengap=EIG_GAP,
-                      delta=delta, rgd_step=eta, noise=noise)["risk"]
+        out = studies.run("dp-rgd-eigenvector", eig.Params(
+            reps=reps, seed=seed, epsilons=xs, datasets=(data,), n=size, d=EIG_D, eigengap=EIG_GAP, delta=delta,
+            rgd_step=eta, noise=noise))["risk"]
         out = out.rename(columns={"epsilon": "x", "excess_risk": "error"})
     elif app in METRICS:
-        out = pd.concat([frechet.run(reps=reps, seed=[seed, int(x)], ns=(int(x),), metric=METRICS[app], epsilon=eps,
-                                     delta=delta, step_size=eta, noise=noise, laplace_burn_in=burn,
-                                     kng_burn_in=burn)["risk"].assign(x=x, steps=int(x)) for x in xs])
+        out = pd.concat([studies.run("dp-rgd-frechet", frechet.Params(
+            reps=reps, seed=[seed, int(x)], ns=(int(x),), metric=METRICS[app], epsilon=eps, delta=delta,
+            step_size=eta, noise=noise, laplace_burn_in=burn, kng_burn_in=burn))["risk"].assign(x=x, steps=int(x))
+            for x in xs])
         out = out.rename(columns={"excess_risk": "error"})
     else:
         out = pd.concat([_hyperbolic_errors(data, size, x, delta, noise, eta, reps, seed).assign(x=x) for x in xs])
@@ -254,8 +257,9 @@ def study(app: str, data: str, size: int, xs: tuple, eps: float, delta: float, n
 def _hyperbolic_errors(taxonomy: str, height: int, eps: float, delta: float, noise: str, eta: float, reps: int,
                        seed: int) -> pd.DataFrame:
     """Distance to the held-out truth of the DP-RGD predictions and of the non-private one at ε."""
-    result = hyper.run(reps=reps, seed=seed, taxonomy=taxonomy, height=height, epsilon=eps, delta=delta, private_step=eta,
-                       noise=noise, nonprivate_iterations=1)
+    result = studies.run("dp-rgd-hyperbolic", hyper.Params(
+        reps=reps, seed=seed, taxonomy=taxonomy, height=height, epsilon=eps, delta=delta, private_step=eta,
+        noise=noise, nonprivate_iterations=1))
     pts, settings = result["points"], result["settings"].iloc[0]
     lorentz = {role: rows[["x0", "x1", "x2"]].to_numpy() for role, rows in pts.groupby("role", sort=False)}
     m = Hyperbolic(2)
@@ -270,6 +274,7 @@ def _hyperbolic_errors(taxonomy: str, height: int, eps: float, delta: float, noi
 def completion_study(size: int, eps: float, delta: float, noise: str, steps: int, batch: int, eta: float, reps: int,
                      seed: int) -> dict:
     """Train and test RMSE along DP-RSGD and RSGD (``engine.experiments.dp_rgd_matrix_completion``)."""
-    return lrmc.run(reps=reps, seed=seed, d=LR_D, rank=LR_RANK, n=size, epsilon=eps, delta=delta,
-                    batch_size=batch_size(batch, size), steps=steps, private_step_size=eta, step_size=LR_STEP,
-                    ridge=LR_RIDGE, noise=noise, record_every=max(1, steps // 40))
+    return studies.run("dp-rgd-matrix-completion", lrmc.Params(
+        reps=reps, seed=seed, d=LR_D, rank=LR_RANK, n=size, epsilon=eps, delta=delta,
+        batch_size=batch_size(batch, size), steps=steps, private_step_size=eta, step_size=LR_STEP, ridge=LR_RIDGE,
+        noise=noise, record_every=max(1, steps // 40)))

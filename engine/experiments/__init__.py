@@ -1,7 +1,41 @@
 """Simulation studies returning tidy pandas DataFrames; run them with ``python -m engine.experiments``.
 
-Each study module exposes ``run(*, reps, seed, progress=None, **settings) -> dict[str, DataFrame]``
-and ``figures(results) -> dict[str, plotly Figure]``.
+The study protocol
+------------------
+A study is a module registered in ``STUDIES`` below (name -> module, one-line description). It
+defines four names, so that the command line, the pages and a Dask cluster drive it the same way
+(``engine.experiments.runner``):
+
+``Params``
+    A frozen dataclass holding every setting, with ``reps`` and ``seed`` among its fields and
+    ``block`` (replicates per task) where the study has replicates. ``__post_init__`` validates and
+    normalises each field (tuples, not lists; ``protocol.normalise_seed``) and raises ``ValueError``
+    naming the field and quoting the value. ``protocol.make_params(Params, settings)`` builds it
+    from a dict (a ``--settings`` JSON file or a page's download) and names unknown keys.
+``tasks(params) -> list[protocol.Task]``
+    The run cut into independent tasks, one per grid cell and replicate block, in a fixed order.
+    A task is ``Task(key, fn, args)``: a stable key such as ``("spd", 40, 250)``, a module-level
+    function and small arguments (settings, counts, floats; never large arrays). It is run as
+    ``fn(*args, rng=numpy.random.Generator)`` and returns a picklable output (DataFrames, small
+    arrays, dicts). Shared set-up (a data set, an exact optimum) is rebuilt inside the task from
+    the run's seed and a key of its own, cached per process with ``functools.lru_cache``.
+``combine(params, outputs) -> dict[str, DataFrame]``
+    The study's tidy tables from the outputs, given in the order of ``tasks(params)``.
+``figures(results) -> dict[str, plotly Figure]``
+    Pure figure builders for the CLI's HTML output.
+
+Each study keeps a ``run(*, progress=None, **settings)`` convenience for notebooks and tests: it is
+``runner.run(module, make_params(Params, settings), progress=progress)``, in-process.
+
+Seeds: a run has one root ``SeedSequence(params.seed)``; the task with key ``k`` draws from
+``protocol.task_seed(params.seed, k)``, a child spawned by a digest of ``k`` alone. The numbers
+therefore do not depend on the scheduler, the number of workers or the order in which tasks finish,
+and every task runs with one BLAS thread, so an in-process run, ``--workers 2`` and a remote
+cluster give bit-identical tables (``tests/engine/test_runner.py``). Changing ``block`` changes
+the tasks and hence the draws.
+
+Adding a study: write the module with the four names above, register it in ``STUDIES``, and test
+``run`` on a small grid plus one ``runner.run(..., workers=2)`` equality check if it is heavy.
 """
 
 from __future__ import annotations

@@ -29,12 +29,17 @@ release would need them to be public bounds.
 
 from __future__ import annotations
 
+import functools
+import sys
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from sklearn.datasets import load_sample_image
 
 from engine.data import load_feature_matrix, random_subspace
 from engine.estimators.riemannian_problems import PrincipalEigenvector
+from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks, task_seed
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.gaussian import classical_gaussian_sigma
 from engine.validation import check_int, check_positive, check_probability
@@ -112,20 +117,97 @@ def analyze_gauss(problem: PrincipalEigenvector, reps: int, *, epsilon: float, d
     return np.linalg.eigh(noisy)[1][..., -1]
 
 
-def run(*, reps: int = 20, seed: int = 0, epsilons=EPSILONS, datasets=("synthetic", "china-patches"),
-        n: int = 20_000, d: int = 50, eigengap: float = 1e-3, delta: float = 1e-3, rgd_step: float = 0.9,
-        pgd_step: float = 10.0, noise: str = "calibrated", progress=None) -> dict[str, pd.DataFrame]:
-    """Excess risk of each method over ε, ``reps`` repeats per (data set, ε).
+@dataclass(frozen=True)
+class Params:
+    """Settings of the study (see ``run``); ``block`` repeats per task."""
+
+    reps: int = 20
+    seed: int | tuple[int, ...] = 0
+    epsilons: tuple[float, ...] = EPSILONS
+    datasets: tuple[str, ...] = ("synthetic", "china-patches")
+    n: int = 20_000
+    d: int = 50
+    eigengap: float = 1e-3
+    delta: float = 1e-3
+    rgd_step: float = 0.9
+    pgd_step: float = 10.0
+    noise: str = "calibrated"
+    block: int = 20
+
+    def __post_init__(self):
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("epsilons", tuple(check_positive("epsilon", e) for e in self.epsilons))
+        set_("delta", check_probability("delta", self.delta))
+        set_("block", check_int("block", self.block))
+        if self.noise not in ("calibrated", "paper"):
+            raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
+        set_("datasets", tuple(self.datasets))
+        for name in self.datasets:
+            if name not in DATASETS:
+                raise ValueError(f"dataset must be one of {DATASETS}, got {name!r}")
+
+
+@functools.lru_cache(maxsize=4)
+def dataset_problem(name: str, n: int, d: int, eigengap: float, seed) -> PrincipalEigenvector:
+    """The problem of data set ``name``, its synthetic draw seeded by the run's key ``("data", name)``
+    (cached per process: every task of a data set shares it; treat it as read-only)."""
+    rng = np.random.default_rng(task_seed(seed, ("data", name)))
+    return PrincipalEigenvector(load_data(name, n=n, d=d, eigengap=eigengap, rng=rng))
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per (data set, ε, block of repeats), keyed ``(data set, ε, first repeat)``."""
+    return [Task((name, eps, start), excess_risks, (params, name, eps, start, stop))
+            for name in params.datasets for eps in params.epsilons
+            for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def excess_risks(params: Params, name: str, eps: float, start: int, stop: int, *, rng) -> pd.DataFrame:
+    """Rows of the ``risk`` table for repeats ``start`` to ``stop - 1`` of every method at ε."""
+    problem = dataset_problem(name, params.n, params.d, params.eigengap, params.seed)
+    reps, clip, delta = stop - start, problem.lipschitz, params.delta
+    steps = steps_rule(problem.n, problem.d, eps, clip, delta)
+    init = problem.manifold.random_point(reps, rng)
+    mech = DPRGD(epsilon=eps, delta=delta, clip=clip, steps=steps, step_size=params.rgd_step * problem.n,
+                 sigma=None if params.noise == "calibrated" else "paper")
+    private = mech.fit(problem, init, rng=rng)
+    outputs = {
+        "dp-rgd": (private.output, private.epsilon_spent),
+        "dp-pgd": (dp_pgd(problem, init, sigma=private.sigma, steps=steps,
+                          step_size=params.pgd_step * problem.n, rng=rng), private.epsilon_spent),
+        "analyze gauss": (analyze_gauss(problem, reps, epsilon=eps, delta=delta, rng=rng), eps),
+    }
+    return pd.concat([pd.DataFrame({
+        "method": method, "dataset": name, "epsilon": eps, "repeat": np.arange(start, stop),
+        "excess_risk": problem.excess_risk(w) / problem.lambda_max, "steps": steps,
+        "sigma": private.sigma if method in ("dp-rgd", "dp-pgd") else np.nan,
+        "epsilon_spent": spent,
+    }) for method, (w, spent) in outputs.items()], ignore_index=True)
+
+
+def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The ``risk`` rows in task order and their mean and SE per (method, data set, ε)."""
+    risk = pd.concat(outputs, ignore_index=True)
+    summary = (risk.groupby(["method", "dataset", "epsilon"], sort=False)["excess_risk"]
+               .agg(mean="mean", se=lambda s: s.std(ddof=1) / np.sqrt(len(s))).reset_index())
+    return {"risk": risk, "summary": summary}
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Excess risk of each method over ε, ``reps`` repeats per (data set, ε), in-process.
 
     Parameters
     ----------
-    reps, seed : repeats and the root of ``SeedSequence(seed).spawn``.
+    reps, seed : repeats and the root ``SeedSequence(seed)`` of the run's task keys.
     epsilons : ε values; datasets : names from ``DATASETS``.
     n, d, eigengap : synthetic data size (the paper's d = 50, ν = 1e-3; n = 20,000 by default
         because with correctly calibrated noise n = 2,000 leaves every method at chance level).
     delta : δ; rgd_step, pgd_step : step sizes in the paper's units (see module notes).
     noise : "calibrated" (σ from the RDP accountant: ε is met exactly) or "paper" (σ² =
         T log(1/δ) L0²/(n²ε²), whose accountant ε is reported in ``epsilon_spent``).
+    block : repeats per task.
     progress : optional callable receiving the completed fraction.
 
     Returns
@@ -133,48 +215,9 @@ def run(*, reps: int = 20, seed: int = 0, epsilons=EPSILONS, datasets=("syntheti
     ``{"risk": method, dataset, epsilon, repeat, excess_risk, steps, sigma, epsilon_spent;
     "summary": method, dataset, epsilon, mean, se}``.
     """
-    reps = check_int("reps", reps)
-    eps_values = [check_positive("epsilon", e) for e in epsilons]
-    delta = check_probability("delta", delta)
-    if noise not in ("calibrated", "paper"):
-        raise ValueError(f"noise must be 'calibrated' or 'paper', got {noise!r}")
-    for name in datasets:
-        if name not in DATASETS:
-            raise ValueError(f"dataset must be one of {DATASETS}, got {name!r}")
-    streams = np.random.SeedSequence(seed).spawn(len(datasets) * (len(eps_values) + 1))
-    rows, done, total = [], 0, len(datasets) * len(eps_values)
-    for k, name in enumerate(datasets):
-        block = streams[k * (len(eps_values) + 1):(k + 1) * (len(eps_values) + 1)]
-        data = load_data(name, n=n, d=d, eigengap=eigengap, rng=np.random.default_rng(block[0]))
-        problem = PrincipalEigenvector(data)
-        clip = problem.lipschitz
-        for eps, stream in zip(eps_values, block[1:]):
-            rng = np.random.default_rng(stream)
-            steps = steps_rule(problem.n, problem.d, eps, clip, delta)
-            init = problem.manifold.random_point(reps, rng)
-            mech = DPRGD(epsilon=eps, delta=delta, clip=clip, steps=steps, step_size=rgd_step * problem.n,
-                         sigma=None if noise == "calibrated" else "paper")
-            private = mech.fit(problem, init, rng=rng)
-            outputs = {
-                "dp-rgd": (private.output, private.epsilon_spent),
-                "dp-pgd": (dp_pgd(problem, init, sigma=private.sigma, steps=steps,
-                                  step_size=pgd_step * problem.n, rng=rng), private.epsilon_spent),
-                "analyze gauss": (analyze_gauss(problem, reps, epsilon=eps, delta=delta, rng=rng), eps),
-            }
-            for method, (w, spent) in outputs.items():
-                rows.append(pd.DataFrame({
-                    "method": method, "dataset": name, "epsilon": eps, "repeat": np.arange(reps),
-                    "excess_risk": problem.excess_risk(w) / problem.lambda_max, "steps": steps,
-                    "sigma": private.sigma if method in ("dp-rgd", "dp-pgd") else np.nan,
-                    "epsilon_spent": spent,
-                }))
-            done += 1
-            if progress is not None:
-                progress(done / total)
-    risk = pd.concat(rows, ignore_index=True)
-    summary = (risk.groupby(["method", "dataset", "epsilon"], sort=False)["excess_risk"]
-               .agg(mean="mean", se=lambda s: s.std(ddof=1) / np.sqrt(len(s))).reset_index())
-    return {"risk": risk, "summary": summary}
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def figures(results) -> dict:

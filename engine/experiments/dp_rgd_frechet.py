@@ -37,6 +37,10 @@ when D < π/(2√κ_max), checked here. Default r = 0.3 and L0 = 0.3, the values
 
 from __future__ import annotations
 
+import functools
+import sys
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -44,6 +48,7 @@ from engine.bounds import frechet_gradient_sensitivity, frechet_mean_sensitivity
 from engine.data import spd_wishart
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.riemannian_problems import FrechetMeanProblem
+from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks, task_seed
 from engine.manifolds.spd import SPD
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.kng import KNormGradient
@@ -70,14 +75,126 @@ def domain_curvature(manifold: SPD, radius: float) -> float:
     return kappa
 
 
-def run(*, reps: int = 20, seed: int = 0, ns=NS, metric: str = "affine", epsilon: float = 0.1,
-        delta: float = 1e-3, radius=None, clip=None, step_size: float = 0.01, noise: str = "calibrated",
-        laplace_burn_in: int = 2_000, kng_burn_in: int = 2_000, progress=None) -> dict[str, pd.DataFrame]:
-    """Excess risk F(W) − F(W*) of DP-RGD, FM-LAP and FM-KNG over sample sizes n.
+@dataclass(frozen=True)
+class Params:
+    """Settings of the study (see ``run``); ``radius`` and ``clip`` default per metric (``DEFAULTS``)."""
+
+    reps: int = 20
+    seed: int | tuple[int, ...] = 0
+    ns: tuple[int, ...] = NS
+    metric: str = "affine"
+    epsilon: float = 0.1
+    delta: float = 1e-3
+    radius: float | None = None
+    clip: float | None = None
+    step_size: float = 0.01
+    noise: str = "calibrated"
+    laplace_burn_in: int = 2_000
+    kng_burn_in: int = 2_000
+    block: int = 20
+
+    def __post_init__(self):
+        if self.metric not in DEFAULTS:
+            raise ValueError(f"metric must be one of {tuple(DEFAULTS)}, got {self.metric!r}")
+        if self.noise not in ("calibrated", "paper"):
+            raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("ns", tuple(check_int("n", n) for n in self.ns))
+        set_("epsilon", check_positive("epsilon", self.epsilon))
+        set_("delta", check_probability("delta", self.delta))
+        defaults = DEFAULTS[self.metric]
+        set_("radius", check_positive("radius", defaults["radius"] if self.radius is None else self.radius))
+        set_("clip", check_positive("clip", defaults["clip"] if self.clip is None else self.clip))
+        set_("laplace_burn_in", check_int("laplace_burn_in", self.laplace_burn_in))
+        set_("kng_burn_in", check_int("kng_burn_in", self.kng_burn_in))
+        set_("block", check_int("block", self.block))
+        domain_curvature(SPD(2, metric=self.metric), self.radius)
+
+
+@functools.lru_cache(maxsize=8)
+def optimum(metric: str, n: int, radius: float, seed):
+    """``(problem, best)``: the data set of size n, drawn with the run's key ``("data", n)``, and its
+    exact minimiser (cached per process: every block of n shares them; treat them as read-only)."""
+    rng = np.random.default_rng(task_seed(seed, ("data", n)))
+    manifold = SPD(2, metric=metric)
+    problem = FrechetMeanProblem(manifold, spd_wishart(n, k=2, radius=radius, metric=metric, rng=rng))
+    return problem, riemannian_gradient_descent(problem, manifold.origin, step=1.0, tol=1e-8)
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per (n, block of releases), keyed ``(n, first repeat)``."""
+    return [Task((n, start), releases, (params, n, start, stop))
+            for n in params.ns for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def releases(params: Params, n: int, start: int, stop: int, *, rng) -> dict:
+    """Releases ``start`` to ``stop - 1`` of each method at sample size n.
+
+    Returns ``{"risk": DataFrame, "optimum": dict, "laplace_acceptance", "kng_acceptance", "kng_ess":
+    per-chain arrays}`` (the Laplace acceptance is empty for the exact affine sampler).
+    """
+    metric, radius, epsilon, reps = params.metric, params.radius, params.epsilon, stop - start
+    problem, best = optimum(metric, n, radius, params.seed)
+    manifold = problem.manifold
+    kappa = domain_curvature(manifold, radius)
+    identity = manifold.origin
+    mech = DPRGD(epsilon=epsilon, delta=params.delta, clip=params.clip, steps=n, step_size=params.step_size,
+                 sigma=None if params.noise == "calibrated" else "paper")
+    private = mech.fit(problem, np.broadcast_to(identity, (reps, 2, 2)), rng=rng)
+    lap = RiemannianLaplace(manifold=manifold, epsilon=epsilon,
+                            sensitivity=float(frechet_mean_sensitivity(n, radius, kappa)),
+                            **({} if metric == "affine" else {"ball_center": identity, "ball_radius": radius}))
+    if metric == "affine":
+        laplace, acceptance = lap.release(best.point, size=reps, rng=rng), np.array([])
+    else:
+        chains = laplace_mh(manifold, np.broadcast_to(best.point, (reps, 2, 2)), lap.sigma, rng=rng,
+                            burn_in=params.laplace_burn_in, ball_center=identity, ball_radius=radius)
+        laplace, acceptance = chains.samples, np.asarray(chains.acceptance_rate, dtype=float)
+    kng = KNormGradient(manifold=manifold, epsilon=epsilon,
+                        sensitivity=float(frechet_gradient_sensitivity(n, radius, kappa)),
+                        ball_center=identity, ball_radius=radius)
+    kng_chains = kng.release(np.broadcast_to(problem.points, (reps,) + problem.points.shape), rng=rng,
+                             burn_in=params.kng_burn_in)
+    risk = pd.concat([pd.DataFrame({
+        "method": method, "metric": metric, "n": n, "repeat": np.arange(start, stop),
+        "excess_risk": problem.loss(points) - best.loss, "sigma": sigma, "epsilon_spent": spent,
+    }) for method, points, sigma, spent in (("dp-rgd", private.output, private.sigma, private.epsilon_spent),
+                                            ("riemannian laplace", laplace, lap.sigma, epsilon),
+                                            ("k-norm gradient", kng_chains.samples, kng.sigma, epsilon))],
+        ignore_index=True)
+    return {"risk": risk,
+            "optimum": {"n": n, "n_iter": int(best.n_iter), "gradient_norm": float(best.gradient_norm),
+                        "converged": bool(best.converged), "loss": float(best.loss)},
+            "laplace_acceptance": acceptance,
+            "kng_acceptance": np.asarray(kng_chains.acceptance_rate, dtype=float),
+            "kng_ess": np.asarray(kng_chains.effective_sample_size, dtype=float)}
+
+
+def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+    """Risk rows in task order, their summary per (method, n), and one ``optimum`` row per n with
+    the acceptance rates and ESS averaged over every chain of that n."""
+    risk = pd.concat([out["risk"] for out in outputs], ignore_index=True)
+    summary = (risk.groupby(["method", "n"], sort=False)["excess_risk"]
+               .agg(mean="mean", se=lambda s: s.std(ddof=1) / np.sqrt(len(s))).reset_index())
+    rows = []
+    for n in params.ns:
+        blocks = [out for out in outputs if out["optimum"]["n"] == n]
+        laplace = np.concatenate([out["laplace_acceptance"] for out in blocks])
+        rows.append({**blocks[0]["optimum"],
+                     "laplace_acceptance": float(np.mean(laplace)) if laplace.size else np.nan,
+                     "kng_acceptance": float(np.mean(np.concatenate([out["kng_acceptance"] for out in blocks]))),
+                     "kng_ess": float(np.mean(np.concatenate([out["kng_ess"] for out in blocks])))})
+    return {"risk": risk, "summary": summary, "optimum": pd.DataFrame(rows)}
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Excess risk F(W) − F(W*) of DP-RGD, FM-LAP and FM-KNG over sample sizes n, in-process.
 
     Parameters
     ----------
-    reps, seed : releases per (method, n) and the root of ``SeedSequence(seed).spawn``.
+    reps, seed : releases per (method, n) and the root ``SeedSequence(seed)`` of the run's task keys.
     ns : sample sizes; metric : "affine" (§6.1) or "bures-wasserstein" (§6.2).
     epsilon, delta : privacy target (the Laplace and K-norm gradient mechanisms are ε-DP, δ = 0).
     radius, clip : data radius r around I and clipping norm L0 (defaults: 1 and 1 for affine,
@@ -85,6 +202,7 @@ def run(*, reps: int = 20, seed: int = 0, ns=NS, metric: str = "affine", epsilon
     step_size : η of DP-RGD; noise : "calibrated" or "paper" (see module notes).
     laplace_burn_in : burn-in of the MH chain (Bures–Wasserstein Laplace only).
     kng_burn_in : burn-in of the K-norm gradient chains (both metrics).
+    block : releases per task.
     progress : optional callable receiving the completed fraction.
 
     Returns
@@ -94,62 +212,9 @@ def run(*, reps: int = 20, seed: int = 0, ns=NS, metric: str = "affine", epsilon
     laplace_acceptance, kng_acceptance, kng_ess}`` (acceptance rates and ESS averaged over the
     chains; ``laplace_acceptance`` is NaN for the exact affine sampler).
     """
-    if metric not in DEFAULTS:
-        raise ValueError(f"metric must be one of {tuple(DEFAULTS)}, got {metric!r}")
-    if noise not in ("calibrated", "paper"):
-        raise ValueError(f"noise must be 'calibrated' or 'paper', got {noise!r}")
-    reps = check_int("reps", reps)
-    ns = [check_int("n", n) for n in ns]
-    epsilon = check_positive("epsilon", epsilon)
-    delta = check_probability("delta", delta)
-    radius = check_positive("radius", DEFAULTS[metric]["radius"] if radius is None else radius)
-    clip = check_positive("clip", DEFAULTS[metric]["clip"] if clip is None else clip)
-    laplace_burn_in = check_int("laplace_burn_in", laplace_burn_in)
-    kng_burn_in = check_int("kng_burn_in", kng_burn_in)
-    manifold = SPD(2, metric=metric)
-    kappa = domain_curvature(manifold, radius)
-    identity = manifold.origin
-    streams = np.random.SeedSequence(seed).spawn(len(ns))
-    rows, optimum = [], []
-    for k, (n, stream) in enumerate(zip(ns, streams)):
-        rng = np.random.default_rng(stream)
-        problem = FrechetMeanProblem(manifold, spd_wishart(n, k=2, radius=radius, metric=metric, rng=rng))
-        best = riemannian_gradient_descent(problem, identity, step=1.0, tol=1e-8)
-        mech = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=n, step_size=step_size,
-                     sigma=None if noise == "calibrated" else "paper")
-        private = mech.fit(problem, np.broadcast_to(identity, (reps, 2, 2)), rng=rng)
-        lap = RiemannianLaplace(manifold=manifold, epsilon=epsilon,
-                                sensitivity=float(frechet_mean_sensitivity(n, radius, kappa)),
-                                **({} if metric == "affine" else {"ball_center": identity, "ball_radius": radius}))
-        if metric == "affine":
-            releases, acceptance = lap.release(best.point, size=reps, rng=rng), np.nan
-        else:
-            chains = laplace_mh(manifold, np.broadcast_to(best.point, (reps, 2, 2)), lap.sigma, rng=rng,
-                                burn_in=laplace_burn_in, ball_center=identity, ball_radius=radius)
-            releases, acceptance = chains.samples, float(np.mean(chains.acceptance_rate))
-        kng = KNormGradient(manifold=manifold, epsilon=epsilon,
-                            sensitivity=float(frechet_gradient_sensitivity(n, radius, kappa)),
-                            ball_center=identity, ball_radius=radius)
-        kng_chains = kng.release(np.broadcast_to(problem.points, (reps,) + problem.points.shape), rng=rng,
-                                 burn_in=kng_burn_in)
-        for method, points, sigma, spent in (("dp-rgd", private.output, private.sigma, private.epsilon_spent),
-                                             ("riemannian laplace", releases, lap.sigma, epsilon),
-                                             ("k-norm gradient", kng_chains.samples, kng.sigma, epsilon)):
-            rows.append(pd.DataFrame({
-                "method": method, "metric": metric, "n": n, "repeat": np.arange(reps),
-                "excess_risk": problem.loss(points) - best.loss, "sigma": sigma, "epsilon_spent": spent,
-            }))
-        optimum.append({"n": n, "n_iter": int(best.n_iter), "gradient_norm": float(best.gradient_norm),
-                        "converged": bool(best.converged), "loss": float(best.loss),
-                        "laplace_acceptance": acceptance,
-                        "kng_acceptance": float(np.mean(kng_chains.acceptance_rate)),
-                        "kng_ess": float(np.mean(kng_chains.effective_sample_size))})
-        if progress is not None:
-            progress((k + 1) / len(ns))
-    risk = pd.concat(rows, ignore_index=True)
-    summary = (risk.groupby(["method", "n"], sort=False)["excess_risk"]
-               .agg(mean="mean", se=lambda s: s.std(ddof=1) / np.sqrt(len(s))).reset_index())
-    return {"risk": risk, "summary": summary, "optimum": pd.DataFrame(optimum)}
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def figures(results) -> dict:

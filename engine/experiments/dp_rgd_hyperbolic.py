@@ -24,6 +24,7 @@ iterations) paths.
 from __future__ import annotations
 
 import functools
+import sys
 from dataclasses import dataclass
 
 import networkx as nx
@@ -34,6 +35,7 @@ from sklearn.manifold import SpectralEmbedding
 from engine.data import load_hierarchy, tree_embedding
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.riemannian_problems import FrechetMeanProblem
+from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks
 from engine.manifolds.hyperbolic import Hyperbolic
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.validation import check_finite_array, check_int, check_positive, check_probability
@@ -110,22 +112,118 @@ def prediction_task(*, taxonomy: str = "balanced", branching: int = 2, height: i
                           diameter / np.tanh(diameter), best)
 
 
-def run(*, reps: int = 20, seed: int = 0, taxonomy: str = "balanced", branching: int = 2, height: int = 7,
-        test_node=None,
-        epsilon: float = 0.1, delta: float = 1e-3, diameter: float = 10.0, width: float = 0.2,
-        ridge: float = 1e-5, private_step: float = 0.001, nonprivate_step: float = 0.003,
-        nonprivate_iterations: int = 1_500, noise: str = "calibrated", progress=None) -> dict[str, pd.DataFrame]:
-    """Predict the embedding of a held-out tree node privately.
+@dataclass(frozen=True)
+class Params:
+    """Settings of the prediction (see ``run``); ``block`` DP-RGD repeats per task."""
+
+    reps: int = 20
+    seed: int | tuple[int, ...] = 0
+    taxonomy: str = "balanced"
+    branching: int = 2
+    height: int = 7
+    test_node: int | None = None
+    epsilon: float = 0.1
+    delta: float = 1e-3
+    diameter: float = 10.0
+    width: float = 0.2
+    ridge: float = 1e-5
+    private_step: float = 0.001
+    nonprivate_step: float = 0.003
+    nonprivate_iterations: int = 1_500
+    noise: str = "calibrated"
+    block: int = 20
+
+    def __post_init__(self):
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("epsilon", check_positive("epsilon", self.epsilon))
+        set_("delta", check_probability("delta", self.delta))
+        set_("diameter", check_positive("diameter", self.diameter))
+        set_("nonprivate_iterations", check_int("nonprivate_iterations", self.nonprivate_iterations))
+        set_("block", check_int("block", self.block))
+        if self.noise not in ("calibrated", "paper"):
+            raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
+
+
+def _prediction_task(params: Params) -> PredictionTask:
+    return prediction_task(taxonomy=params.taxonomy, branching=params.branching, height=params.height,
+                           test_node=params.test_node, diameter=params.diameter, width=params.width,
+                           ridge=params.ridge)
+
+
+def _steps(params: Params, task: PredictionTask) -> int:
+    return steps_rule(task.problem.n, params.epsilon, params.delta, task.clip, task.smoothness)
+
+
+def tasks(params: Params) -> list[Task]:
+    """Blocks of DP-RGD repeats, keyed ``("dp-rgd", first repeat)``, and the non-private path,
+    keyed ``("non-private",)``. Builds the prediction problem first, so a bad setting fails here."""
+    _prediction_task(params)
+    blocks = [Task(("dp-rgd", start), private_block, (params, stop - start))
+              for start, stop in replicate_blocks(params.reps, params.block)]
+    return blocks + [Task(("non-private",), nonprivate_path, (params,))]
+
+
+def private_block(params: Params, reps: int, *, rng) -> dict:
+    """``reps`` DP-RGD runs from the root: outputs ``(reps, 3)``, paths ``(T + 1, reps, 3)``, σ, ε spent."""
+    task = _prediction_task(params)
+    n = task.problem.n
+    private = DPRGD(epsilon=params.epsilon, delta=params.delta, clip=task.clip, steps=_steps(params, task),
+                    step_size=2 * n * params.private_step,
+                    sigma=None if params.noise == "calibrated" else "paper").fit(
+        task.problem, np.broadcast_to(task.manifold.origin, (reps, 3)), rng=rng)
+    return {"output": private.output, "path": private.path, "sigma": private.sigma,
+            "epsilon_spent": private.epsilon_spent}
+
+
+def nonprivate_path(params: Params, *, rng) -> np.ndarray:
+    """The noiseless path ``(nonprivate_iterations + 1, 3)`` at the paper's non-private step."""
+    task = _prediction_task(params)
+    return DPRGD(epsilon=params.epsilon, delta=params.delta, clip=task.clip, steps=params.nonprivate_iterations,
+                 step_size=2 * task.problem.n * params.nonprivate_step, sigma=0.0).fit(
+        task.problem, task.manifold.origin).path
+
+
+def combine(params: Params, outputs: list) -> dict[str, pd.DataFrame]:
+    """Points, edges, paths and settings from the DP-RGD blocks (in order) and the non-private path."""
+    task = _prediction_task(params)
+    manifold, tree, problem, alpha, best = task.manifold, task.tree, task.problem, task.alpha, task.best
+    blocks, plain = outputs[:-1], outputs[-1]
+    output = np.concatenate([b["output"] for b in blocks])
+    truth = tree.points[task.test]
+    paths = [("dp-rgd", np.concatenate([b["path"] for b in blocks], axis=1)), ("non-private", plain[:, None, :])]
+    path = pd.concat([pd.DataFrame({
+        "method": method, "repeat": np.tile(np.arange(p.shape[1]), p.shape[0]),
+        "iteration": np.repeat(np.arange(p.shape[0]), p.shape[1]),
+        "distance_to_truth": manifold.dist(p, truth).ravel(),
+        "distance_to_optimum": manifold.dist(p, best.point).ravel()}) for method, p in paths], ignore_index=True)
+    roles = [("truth", truth[None]), ("non-private", best.point[None]), ("dp-rgd", output),
+             ("data", tree.points)]
+    points = pd.concat([_point_frame(manifold, role, pts) for role, pts in roles], ignore_index=True)
+    settings = pd.DataFrame([{
+        "n": problem.n, "steps": _steps(params, task), "sigma": blocks[0]["sigma"],
+        "epsilon_spent": blocks[0]["epsilon_spent"], "clip": task.clip,
+        "smoothness": task.smoothness, "alpha_min": float(alpha.min()), "alpha_max": float(alpha.max()),
+        "n_negative_weights": int(np.sum(alpha < 0)), "optimum_gradient_norm": float(best.gradient_norm),
+        "optimum_converged": bool(best.converged)}])
+    return {"points": points, "edges": pd.DataFrame(tree.edges, columns=["parent", "child"]), "path": path,
+            "settings": settings}
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Predict the embedding of a held-out tree node privately, in-process.
 
     Parameters
     ----------
-    reps, seed : DP-RGD repeats (vectorised) and the seed of their noise.
+    reps, seed : DP-RGD repeats (vectorised per block) and the root seed of their noise.
     taxonomy : "balanced" (default) or "wordnet-mammal" (see ``taxonomy_tree``).
     branching, height : the balanced tree; test_node : row index of the held-out node (default
         the last node in breadth-first order, a leaf).
     epsilon, delta : privacy target; diameter : D_W; width, ridge : υ and γ of the kernel ridge.
     private_step, nonprivate_step : step sizes in the paper's units (see module notes).
     nonprivate_iterations : length of the non-private RGD path; noise : "calibrated" or "paper".
+    block : DP-RGD repeats per task.
     progress : optional callable receiving the completed fraction.
 
     Returns
@@ -137,46 +235,9 @@ def run(*, reps: int = 20, seed: int = 0, taxonomy: str = "balanced", branching:
     epsilon_spent, clip, smoothness, alpha_min, alpha_max, n_negative_weights,
     optimum_gradient_norm, optimum_converged}``.
     """
-    reps = check_int("reps", reps)
-    epsilon, delta = check_positive("epsilon", epsilon), check_probability("delta", delta)
-    diameter = check_positive("diameter", diameter)
-    if noise not in ("calibrated", "paper"):
-        raise ValueError(f"noise must be 'calibrated' or 'paper', got {noise!r}")
-    task = prediction_task(taxonomy=taxonomy, branching=branching, height=height, test_node=test_node,
-                           diameter=diameter, width=width, ridge=ridge)
-    manifold, tree, problem, alpha, best = task.manifold, task.tree, task.problem, task.alpha, task.best
-    n, clip, smoothness, test = problem.n, task.clip, task.smoothness, task.test
-    steps = steps_rule(n, epsilon, delta, clip, smoothness)
-    root = manifold.origin
-    if progress is not None:
-        progress(0.2)
-    private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=2 * n * private_step,
-                    sigma=None if noise == "calibrated" else "paper").fit(
-        problem, np.broadcast_to(root, (reps, 3)), rng=np.random.default_rng(np.random.SeedSequence(seed)))
-    if progress is not None:
-        progress(0.7)
-    plain = DPRGD(epsilon=epsilon, delta=delta, clip=clip,
-                  steps=check_int("nonprivate_iterations", nonprivate_iterations),
-                  step_size=2 * n * nonprivate_step, sigma=0.0).fit(problem, root)
-    truth = tree.points[test]
-    paths = [("dp-rgd", private.path), ("non-private", plain.path[:, None, :])]
-    path = pd.concat([pd.DataFrame({
-        "method": method, "repeat": np.tile(np.arange(p.shape[1]), p.shape[0]),
-        "iteration": np.repeat(np.arange(p.shape[0]), p.shape[1]),
-        "distance_to_truth": manifold.dist(p, truth).ravel(),
-        "distance_to_optimum": manifold.dist(p, best.point).ravel()}) for method, p in paths], ignore_index=True)
-    roles = [("truth", truth[None]), ("non-private", best.point[None]), ("dp-rgd", private.output),
-             ("data", tree.points)]
-    points = pd.concat([_point_frame(manifold, role, pts) for role, pts in roles], ignore_index=True)
-    settings = pd.DataFrame([{
-        "n": n, "steps": steps, "sigma": private.sigma, "epsilon_spent": private.epsilon_spent, "clip": clip,
-        "smoothness": smoothness, "alpha_min": float(alpha.min()), "alpha_max": float(alpha.max()),
-        "n_negative_weights": int(np.sum(alpha < 0)), "optimum_gradient_norm": float(best.gradient_norm),
-        "optimum_converged": bool(best.converged)}])
-    if progress is not None:
-        progress(1.0)
-    return {"points": points, "edges": pd.DataFrame(tree.edges, columns=["parent", "child"]), "path": path,
-            "settings": settings}
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def _point_frame(manifold: Hyperbolic, role: str, pts: np.ndarray) -> pd.DataFrame:

@@ -21,6 +21,10 @@ optimum (full-batch RGD from the spectral start until ‖grad F‖ < 1e-8) is re
 
 from __future__ import annotations
 
+import functools
+import sys
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -28,6 +32,7 @@ from engine import accounting
 from engine.data import random_subspace
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.matrix_completion import MatrixCompletion
+from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks, task_seed
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
@@ -53,17 +58,124 @@ def spectral_start(problem: MatrixCompletion) -> np.ndarray:
     return np.linalg.svd(problem.values.T, full_matrices=False)[0][:, : problem.rank]
 
 
-def run(*, reps: int = 5, seed: int = 0, d: int = 30, rank: int = 5, n: int = 2_000, observed: float = 0.5,
-        test_fraction: float = 0.2, noise_level: float = 0.1, ridge: float = 1e-2, epsilon: float = 1.0,
-        delta: float = 1e-3,
-        batch_size: int = 10, steps: int = 1_000, step_size: float = 0.5, private_step_size: float = 0.05,
-        clip: float = 1.0,
-        noise: str = "calibrated", record_every: int = 25, progress=None) -> dict[str, pd.DataFrame]:
-    """Train/test RMSE along DP-RSGD and RSGD paths.
+@dataclass(frozen=True)
+class Params:
+    """Settings of the study (see ``run``); ``block`` repeats per task."""
+
+    reps: int = 5
+    seed: int | tuple[int, ...] = 0
+    d: int = 30
+    rank: int = 5
+    n: int = 2_000
+    observed: float = 0.5
+    test_fraction: float = 0.2
+    noise_level: float = 0.1
+    ridge: float = 1e-2
+    epsilon: float = 1.0
+    delta: float = 1e-3
+    batch_size: int = 10
+    steps: int = 1_000
+    step_size: float = 0.5
+    private_step_size: float = 0.05
+    clip: float = 1.0
+    noise: str = "calibrated"
+    record_every: int = 25
+    block: int = 5
+
+    def __post_init__(self):
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("d", check_int("d", self.d))
+        set_("rank", check_int("rank", self.rank))
+        set_("n", check_int("n", self.n))
+        set_("observed", check_probability("observed", self.observed))
+        set_("test_fraction", check_probability("test_fraction", self.test_fraction))
+        set_("noise_level", check_nonnegative("noise_level", self.noise_level))
+        set_("record_every", check_int("record_every", self.record_every))
+        set_("steps", check_int("steps", self.steps))
+        set_("step_size", check_positive("step_size", self.step_size))
+        set_("private_step_size", check_positive("private_step_size", self.private_step_size))
+        set_("block", check_int("block", self.block))
+        if self.noise not in ("calibrated", "paper"):
+            raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
+
+
+@functools.lru_cache(maxsize=4)
+def completion_problem(d: int, rank: int, n: int, observed: float, test_fraction: float, noise_level: float,
+                       ridge: float, step_size: float, seed):
+    """``(values, train, test, problem, best)``: the data, drawn with the run's key ``("data",)``, and
+    the exact non-private optimum (cached per process; treat the arrays as read-only)."""
+    values, train, test = low_rank_data(d, rank, n, observed=observed, test_fraction=test_fraction,
+                                        noise=noise_level, rng=np.random.default_rng(task_seed(seed, ("data",))))
+    problem = MatrixCompletion(values, train, rank=rank, ridge=ridge)
+    best = riemannian_gradient_descent(problem, spectral_start(problem), step=step_size, tol=1e-8, max_iter=20_000)
+    return values, train, test, problem, best
+
+
+def _problem(params: Params):
+    return completion_problem(params.d, params.rank, params.n, params.observed, params.test_fraction,
+                              params.noise_level, params.ridge, params.step_size, params.seed)
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per block of repeats, keyed ``("paths", first repeat)``."""
+    return [Task(("paths", start), rmse_paths, (params, start, stop))
+            for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def rmse_paths(params: Params, start: int, stop: int, *, rng) -> dict:
+    """Repeats ``start`` to ``stop - 1``: DP-RSGD and RSGD from the same random starts.
+
+    Returns ``{"rmse": DataFrame, "settings": dict, "optimum": dict}``.
+    """
+    values, train, test, problem, best = _problem(params)
+    reps, steps, n = stop - start, params.steps, params.n
+    epsilon, delta, clip, batch_size = params.epsilon, params.delta, params.clip, params.batch_size
+    start_points = problem.manifold.random_point(reps, rng)
+    if params.noise == "paper":
+        sigma = accounting.paper_sigma(epsilon, delta, steps, n, clip, c=1e4)
+    else:
+        sigma = None
+    private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=params.private_step_size,
+                    batch_size=batch_size, sigma=sigma).fit(problem, start_points, rng=rng,
+                                                            record_every=params.record_every)
+    plain = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=params.step_size,
+                  batch_size=batch_size, sigma=0.0).fit(problem, start_points, rng=rng,
+                                                        record_every=params.record_every)
+    iterations = private.diagnostic_iterations
+    frames = []
+    for method, result in (("dp-rgd", private), ("non-private", plain)):
+        errors = np.stack([_rmse(problem.predict(result.path[t]), values, (train, test)) for t in iterations])
+        for k, split in enumerate(("train", "test")):
+            frames.append(pd.DataFrame({
+                "method": method, "repeat": np.tile(np.arange(start, stop), len(iterations)),
+                "iteration": np.repeat(iterations, reps), "split": split, "rmse": errors[:, k].ravel()}))
+    settings = {"sigma": private.sigma, "noise_multiplier": private.noise_multiplier,
+                "epsilon_spent": private.epsilon_spent, "paper_sigma": private.paper_sigma,
+                "batch_size": batch_size, "steps": steps, "clip": clip}
+    optimum = {"n_iter": int(best.n_iter), "gradient_norm": float(best.gradient_norm),
+               "converged": bool(best.converged),
+               "train_rmse": float(_rmse(problem.predict(best.point), values, (train,))[0]),
+               "test_rmse": float(_rmse(problem.predict(best.point), values, (test,))[0])}
+    return {"rmse": pd.concat(frames, ignore_index=True), "settings": settings, "optimum": optimum}
+
+
+def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+    """RMSE rows in task order; the settings and the optimum (the same in every block) once."""
+    rmse = pd.concat([out["rmse"] for out in outputs], ignore_index=True)
+    order = ["method", "split"]
+    rmse = pd.concat([rows for _, rows in rmse.groupby(order, sort=False)], ignore_index=True)
+    return {"rmse": rmse, "settings": pd.DataFrame([outputs[0]["settings"]]),
+            "optimum": pd.DataFrame([outputs[0]["optimum"]])}
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Train/test RMSE along DP-RSGD and RSGD paths, in-process.
 
     Parameters
     ----------
-    reps, seed : repeats (random starts and noise) and the root of ``SeedSequence(seed).spawn``.
+    reps, seed : repeats (random starts and noise) and the root ``SeedSequence(seed)`` of the run's task keys.
     d, rank, n : Gr(d, r) and the number of columns N (up to 10,000 in the paper's setting).
     observed, test_fraction, noise_level : data (see module notes); ridge : λ of the column fits
         (keeps test predictions of sparsely observed columns stable).
@@ -73,7 +185,7 @@ def run(*, reps: int = 5, seed: int = 0, d: int = 30, rank: int = 5, n: int = 2_
     step_size, private_step_size : η of RSGD (also of the exact full-batch solver) and of DP-RSGD
         (smaller: the injected noise has norm about σ√(r(d − r)) per step, like the paper's tuned
         pair 10⁻⁵ / 5·10⁻⁶).
-    noise : "calibrated" or "paper"; record_every : RMSE evaluation interval.
+    noise : "calibrated" or "paper"; record_every : RMSE evaluation interval; block : repeats per task.
     progress : optional callable receiving the completed fraction.
 
     Returns
@@ -82,52 +194,9 @@ def run(*, reps: int = 5, seed: int = 0, d: int = 30, rank: int = 5, n: int = 2_
     noise_multiplier, epsilon_spent, paper_sigma; "optimum": n_iter, gradient_norm, converged,
     train_rmse, test_rmse}``.
     """
-    reps = check_int("reps", reps)
-    record_every = check_int("record_every", record_every)
-    steps = check_int("steps", steps)
-    if noise not in ("calibrated", "paper"):
-        raise ValueError(f"noise must be 'calibrated' or 'paper', got {noise!r}")
-    data_seq, run_seq = np.random.SeedSequence(seed).spawn(2)
-    values, train, test = low_rank_data(d, rank, n, observed=observed, test_fraction=test_fraction,
-                                        noise=noise_level, rng=np.random.default_rng(data_seq))
-    problem = MatrixCompletion(values, train, rank=rank, ridge=ridge)
-    best = riemannian_gradient_descent(problem, spectral_start(problem), step=check_positive("step_size", step_size),
-                                       tol=1e-8, max_iter=20_000)
-    if progress is not None:
-        progress(0.2)
-    rng = np.random.default_rng(run_seq)
-    start = problem.manifold.random_point(reps, rng)
-    if noise == "paper":
-        sigma = accounting.paper_sigma(epsilon, delta, steps, n, clip, c=1e4)
-    else:
-        sigma = None
-    private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps,
-                    step_size=check_positive("private_step_size", private_step_size),
-                    batch_size=batch_size, sigma=sigma).fit(problem, start, rng=rng, record_every=record_every)
-    if progress is not None:
-        progress(0.6)
-    plain = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=step_size,
-                  batch_size=batch_size, sigma=0.0).fit(problem, start, rng=rng, record_every=record_every)
-    if progress is not None:
-        progress(0.9)
-    iterations = private.diagnostic_iterations
-    frames = []
-    for method, result in (("dp-rgd", private), ("non-private", plain)):
-        errors = np.stack([_rmse(problem.predict(result.path[t]), values, (train, test)) for t in iterations])
-        for k, split in enumerate(("train", "test")):
-            frames.append(pd.DataFrame({
-                "method": method, "repeat": np.tile(np.arange(reps), len(iterations)),
-                "iteration": np.repeat(iterations, reps), "split": split, "rmse": errors[:, k].ravel()}))
-    settings = pd.DataFrame([{"sigma": private.sigma, "noise_multiplier": private.noise_multiplier,
-                              "epsilon_spent": private.epsilon_spent, "paper_sigma": private.paper_sigma,
-                              "batch_size": batch_size, "steps": steps, "clip": clip}])
-    optimum = pd.DataFrame([{"n_iter": int(best.n_iter), "gradient_norm": float(best.gradient_norm),
-                             "converged": bool(best.converged),
-                             "train_rmse": float(_rmse(problem.predict(best.point), values, (train,))[0]),
-                             "test_rmse": float(_rmse(problem.predict(best.point), values, (test,))[0])}])
-    if progress is not None:
-        progress(1.0)
-    return {"rmse": pd.concat(frames, ignore_index=True), "settings": settings, "optimum": optimum}
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def figures(results) -> dict:

@@ -21,6 +21,8 @@ the supplement instead of 2r(2 − h): ``sphere_constant`` chooses ("empirical" 
 
 from __future__ import annotations
 
+import functools
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +31,7 @@ import pandas as pd
 from engine import bounds
 from engine.data import spd_wishart, sphere_cap
 from engine.estimators import ambient_mean, frechet_mean
+from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks
 from engine.manifolds import SPD, Sphere
 from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace
 from engine.validation import check_int, check_positive
@@ -164,9 +167,103 @@ def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
     return float(bounds.frechet_mean_sensitivity(1, setting.radius, m.kappa_max))
 
 
-def run(*, reps: int = 1000, seed: int = 0, ns=DEFAULT_NS, epsilon: float = 1.0,
-        sphere_constant: str = "empirical", progress=None) -> dict[str, pd.DataFrame]:
-    """Simulate all four panels.
+@dataclass(frozen=True)
+class Params:
+    """Settings of the study (see ``run``); ``block`` replicates per task."""
+
+    reps: int = 1000
+    seed: int | tuple[int, ...] = 0
+    ns: tuple[int, ...] = DEFAULT_NS
+    epsilon: float = 1.0
+    sphere_constant: str = "empirical"
+    block: int = 250
+
+    def __post_init__(self):
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("ns", tuple(check_int("n", n) for n in self.ns))
+        set_("epsilon", check_positive("epsilon", self.epsilon))
+        set_("block", check_int("block", self.block))
+        if self.sphere_constant not in ("empirical", "theorem"):
+            raise ValueError(f"sphere_constant must be 'empirical' or 'theorem', got {self.sphere_constant!r}")
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per (space, n, replicate block), keyed ``(space, n, first replicate)``."""
+    return [Task((setting.key, n, start), simulate_cell,
+                 (setting.key, n, start, stop, params.epsilon, params.sphere_constant))
+            for setting in SETTINGS for n in params.ns
+            for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+@functools.lru_cache(maxsize=8)
+def _sensitivity_constant(key: str, sphere_constant: str) -> float:
+    """``sensitivity_constant`` of space ``key``, once per process (the sphere's takes a grid search)."""
+    return sensitivity_constant(next(s for s in SETTINGS if s.key == key), sphere_constant)
+
+
+def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, sphere_constant: str, *,
+                  rng) -> dict:
+    """Replicates ``start`` to ``stop - 1`` at sample size n on space ``key``.
+
+    Returns ``{"sensitivity": DataFrame, "utility": DataFrame, "sigma": {mechanism: σ}}`` with the
+    columns of ``run``'s tables.
+    """
+    setting = next(s for s in SETTINGS if s.key == key)
+    m = setting.manifold
+    reps, replicate = stop - start, np.arange(start, stop)
+    constant = _sensitivity_constant(key, sphere_constant)
+    r_ambient = float(bounds.ambient_radius(m, setting.radius))
+    sens_rows, util_rows = [], []
+    data = setting.sample(n, reps, rng)
+    means = frechet_mean(m, data).mean
+    ambient_means = ambient_mean(m, data)
+    bound = float(bounds.frechet_mean_sensitivity(n, setting.radius, m.kappa_max))
+    for kind, moved in neighbour_sensitivities(setting, data, means, rng).items():
+        sens_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": replicate,
+                                       "neighbour": kind, "sensitivity": moved, "bound": bound}))
+    sigma = constant / n / epsilon
+    sigma_e = float(bounds.ambient_sensitivity(n, r_ambient)) / epsilon
+    scales = dict(zip(MECHANISMS, (sigma, sigma_e, sigma_e)))
+    for mechanism, scale in scales.items():
+        _, err, off = release_errors(setting, means, mechanism, scale, rng, ambient_means=ambient_means)
+        util_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": replicate,
+                                       "mechanism": mechanism, "euclidean_error": err,
+                                       "on_manifold": ~off}))
+    return {"sensitivity": pd.concat(sens_rows, ignore_index=True),
+            "utility": pd.concat(util_rows, ignore_index=True), "sigma": scales}
+
+
+def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+    """Concatenate the blocks and summarise each (space, n, mechanism) over all replicates."""
+    utility = pd.concat([out["utility"] for out in outputs], ignore_index=True)
+    sigmas = {(out["utility"].space.iloc[0], out["utility"].n.iloc[0]): out["sigma"] for out in outputs}
+    summary_rows = []
+    for (space, n), cell in utility.groupby(["space", "n"], sort=False):
+        errors = {}
+        for mechanism, rows in cell.groupby("mechanism", sort=False):
+            err, off = rows.euclidean_error.to_numpy(), ~rows.on_manifold.to_numpy()
+            errors[mechanism] = err
+            summary_rows.append({"space": space, "n": n, "mechanism": mechanism,
+                                 "mean_error": err.mean(), "se": err.std(ddof=1) / np.sqrt(len(err)),
+                                 "share_off_manifold": off.mean(),
+                                 "sigma": sigmas[space, n][mechanism]})
+        for row in summary_rows[-len(MECHANISMS):]:
+            for column, baseline in (("noise_reduction_pct", "euclidean laplace"),
+                                     ("noise_reduction_vs_paper_pct", "paper euclidean baseline")):
+                row[column] = 100.0 * (1.0 - errors["riemannian laplace"].mean() / errors[baseline].mean())
+    return {
+        "sensitivity": pd.concat([out["sensitivity"] for out in outputs], ignore_index=True),
+        "utility": utility,
+        "summary": pd.DataFrame(summary_rows),
+        "baseline_privacy": pd.concat([baseline_privacy(setting, min(params.ns), epsilon=params.epsilon)
+                                       for setting in SETTINGS], ignore_index=True),
+    }
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Simulate all four panels in-process (``Params`` lists the settings).
 
     Returns
     -------
@@ -178,53 +275,9 @@ def run(*, reps: int = 1000, seed: int = 0, ns=DEFAULT_NS, epsilon: float = 1.0,
       baseline (``noise_reduction_pct``) and against the paper's (``noise_reduction_vs_paper_pct``);
       ``baseline_privacy``: ``baseline_privacy`` per space at the smallest n.
     """
-    reps = check_int("reps", reps)
-    epsilon = check_positive("epsilon", epsilon)
-    ns = [check_int("n", n) for n in ns]
-    if sphere_constant not in ("empirical", "theorem"):
-        raise ValueError(f"sphere_constant must be 'empirical' or 'theorem', got {sphere_constant!r}")
-    streams = iter(np.random.SeedSequence(seed).spawn(len(SETTINGS) * len(ns)))
-    sens_rows, util_rows, summary_rows = [], [], []
-    steps = len(SETTINGS) * len(ns)
-    for s_index, setting in enumerate(SETTINGS):
-        m = setting.manifold
-        constant = sensitivity_constant(setting, sphere_constant)
-        r_ambient = float(bounds.ambient_radius(m, setting.radius))
-        for n_index, n in enumerate(ns):
-            rng = np.random.default_rng(next(streams))
-            data = setting.sample(n, reps, rng)
-            means = frechet_mean(m, data).mean
-            ambient_means = ambient_mean(m, data)
-            bound = float(bounds.frechet_mean_sensitivity(n, setting.radius, m.kappa_max))
-            for kind, moved in neighbour_sensitivities(setting, data, means, rng).items():
-                sens_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": np.arange(reps),
-                                               "neighbour": kind, "sensitivity": moved, "bound": bound}))
-            sigma = constant / n / epsilon
-            sigma_e = float(bounds.ambient_sensitivity(n, r_ambient)) / epsilon
-            errors = {}
-            for mechanism, scale in zip(MECHANISMS, (sigma, sigma_e, sigma_e)):
-                _, err, off = release_errors(setting, means, mechanism, scale, rng, ambient_means=ambient_means)
-                errors[mechanism] = err
-                util_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": np.arange(reps),
-                                               "mechanism": mechanism, "euclidean_error": err,
-                                               "on_manifold": ~off}))
-                summary_rows.append({"space": setting.key, "n": n, "mechanism": mechanism,
-                                     "mean_error": err.mean(), "se": err.std(ddof=1) / np.sqrt(reps),
-                                     "share_off_manifold": off.mean(),
-                                     "sigma": scale})
-            for row in summary_rows[-len(MECHANISMS):]:
-                for column, baseline in (("noise_reduction_pct", "euclidean laplace"),
-                                         ("noise_reduction_vs_paper_pct", "paper euclidean baseline")):
-                    row[column] = 100.0 * (1.0 - errors["riemannian laplace"].mean() / errors[baseline].mean())
-            if progress is not None:
-                progress((s_index * len(ns) + n_index + 1) / steps)
-    return {
-        "sensitivity": pd.concat(sens_rows, ignore_index=True),
-        "utility": pd.concat(util_rows, ignore_index=True),
-        "summary": pd.DataFrame(summary_rows),
-        "baseline_privacy": pd.concat([baseline_privacy(setting, min(ns), epsilon=epsilon) for setting in SETTINGS],
-                                      ignore_index=True),
-    }
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:

@@ -8,12 +8,16 @@ SPD(2) from f(ρ) ∝ e^{−ρ/σ} ρ ∫₀^{2π} sinh(ρ|cos φ − sin φ|/2)
 
 from __future__ import annotations
 
+import functools
+import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import integrate, stats
 
+from engine.experiments.protocol import Task, make_params, normalise_seed
 from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
 from engine.mechanisms import laplace_mh, radial_law, riemannian_laplace
 from engine.validation import check_int, check_positive
@@ -54,42 +58,74 @@ def _timed(fn):
     return out, time.perf_counter() - start
 
 
-def run(*, reps: int = 2000, seed: int = 0, spaces=tuple(SPACES), sigmas=None, burn_in: int = 1000,
-        thin: int = 10, progress=None) -> dict[str, pd.DataFrame]:
-    """Compare samplers; ``reps`` independent draws per sampler (one MH chain per draw).
+@dataclass(frozen=True)
+class Params:
+    """Settings of the comparison (see ``run``); ``sigmas`` overrides ``DEFAULT_SIGMAS`` per space."""
+
+    reps: int = 2000
+    seed: int | tuple[int, ...] = 0
+    spaces: tuple[str, ...] = tuple(SPACES)
+    sigmas: dict | None = None
+    burn_in: int = 1000
+    thin: int = 10
+
+    def __post_init__(self):
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("burn_in", check_int("burn_in", self.burn_in))
+        set_("thin", check_int("thin", self.thin))
+        set_("spaces", tuple(self.spaces))
+        unknown = [s for s in self.spaces if s not in SPACES]
+        if unknown:
+            raise ValueError(f"unknown spaces {unknown}; known: {list(SPACES)}")
+        merged = {**DEFAULT_SIGMAS, **(self.sigmas or {})}
+        set_("sigmas", {key: tuple(check_positive("sigma", s) for s in merged[key]) for key in self.spaces})
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per (space, σ), keyed ``(space, σ)``."""
+    return [Task((key, sigma), compare_samplers, (key, sigma, params.reps, params.burn_in, params.thin))
+            for key in params.spaces for sigma in params.sigmas[key]]
+
+
+def compare_samplers(key: str, sigma: float, reps: int, burn_in: int, thin: int, *, rng) -> dict:
+    """``reps`` exact draws and ``reps`` MH chains at the origin of space ``key``: summary rows and radii."""
+    manifold = SPACES[key]
+    eta = np.broadcast_to(manifold.origin, (reps,) + manifold.point_shape)
+    cdf = radial_cdf(manifold, sigma)
+    exact, t_exact = _timed(lambda: riemannian_laplace(manifold, eta, sigma, rng=rng))
+    mh, t_mh = _timed(lambda: laplace_mh(manifold, eta, sigma, rng=rng, burn_in=burn_in, thin=thin))
+    rows, radii = [], []
+    for sampler, draws, seconds, extra in (
+        ("exact", exact, t_exact, {}),
+        ("mh", mh.samples, t_mh, {"acceptance_rate": float(np.mean(mh.acceptance_rate)),
+                                  "effective_sample_size": float(np.mean(mh.effective_sample_size))}),
+    ):
+        rho = manifold.dist(eta, draws)
+        ks = stats.kstest(rho, cdf)
+        rows.append({"space": key, "sigma": sigma, "sampler": sampler, "ks_distance": ks.statistic,
+                     "ks_pvalue": ks.pvalue, "draws_per_second": reps / seconds, **extra})
+        radii.append(pd.DataFrame({"space": key, "sigma": sigma, "sampler": sampler, "rho": rho}))
+    return {"rows": rows, "radii": radii}
+
+
+def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+    """The summary rows and the radii of every (space, σ), in task order."""
+    return {"summary": pd.DataFrame([row for out in outputs for row in out["rows"]]),
+            "radii": pd.concat([frame for out in outputs for frame in out["radii"]], ignore_index=True)}
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Compare samplers in-process; ``reps`` independent draws per sampler (one MH chain per draw).
 
     Returns ``{"summary": DataFrame}`` with space, sigma, sampler, ks_distance, ks_pvalue,
     draws_per_second, acceptance_rate and effective_sample_size (MH only), and
     ``{"radii": DataFrame}`` with the individual distances for histograms.
     """
-    reps = check_int("reps", reps)
-    burn_in, thin = check_int("burn_in", burn_in), check_int("thin", thin)
-    unknown = [s for s in spaces if s not in SPACES]
-    if unknown:
-        raise ValueError(f"unknown spaces {unknown}; known: {list(SPACES)}")
-    sigmas = {**DEFAULT_SIGMAS, **(sigmas or {})}
-    jobs = [(key, check_positive("sigma", s)) for key in spaces for s in sigmas[key]]
-    streams = np.random.SeedSequence(seed).spawn(len(jobs))
-    rows, radii = [], []
-    for index, ((key, sigma), stream) in enumerate(zip(jobs, streams)):
-        manifold, rng = SPACES[key], np.random.default_rng(stream)
-        eta = np.broadcast_to(manifold.origin, (reps,) + manifold.point_shape)
-        cdf = radial_cdf(manifold, sigma)
-        exact, t_exact = _timed(lambda: riemannian_laplace(manifold, eta, sigma, rng=rng))
-        mh, t_mh = _timed(lambda: laplace_mh(manifold, eta, sigma, rng=rng, burn_in=burn_in, thin=thin))
-        for sampler, draws, seconds, extra in (
-            ("exact", exact, t_exact, {}),
-            ("mh", mh.samples, t_mh, {"acceptance_rate": float(np.mean(mh.acceptance_rate)),
-                                      "effective_sample_size": float(np.mean(mh.effective_sample_size))}),
-        ):
-            rho = manifold.dist(eta, draws)
-            ks = stats.kstest(rho, cdf)
-            rows.append({"space": key, "sigma": sigma, "sampler": sampler, "ks_distance": ks.statistic,
-                         "ks_pvalue": ks.pvalue, "draws_per_second": reps / seconds, **extra})
-            radii.append(pd.DataFrame({"space": key, "sigma": sigma, "sampler": sampler, "rho": rho}))
-        if progress is not None:
-            progress((index + 1) / len(jobs))
-    return {"summary": pd.DataFrame(rows), "radii": pd.concat(radii, ignore_index=True)}
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def figures(results: dict[str, pd.DataFrame]) -> dict:

@@ -53,7 +53,7 @@ def test_sphere_errors_match_the_radial_laws(results):
     """On S² the intrinsic error is E ρ ≈ 2σ (Gamma(2) radius, chord ≈ arc for small σ) and the
     paper's Euclidean one 3σ_E (Gamma(3) in R³); with the paper's empirical constant the intrinsic
     mechanism is about 12% better, as the paper reports (12–17%). The ε-DP baseline releases the
-    ambient mean, which lies inside the sphere: its error adds that bias to the same noise."""
+    ambient mean with the same σ_E."""
     summary = results["summary"].set_index(["space", "n", "mechanism"])
     for n in (10, 40):
         ours = summary.loc[("sphere", n, "riemannian laplace")]
@@ -62,7 +62,7 @@ def test_sphere_errors_match_the_radial_laws(results):
         assert theirs.mean_error == pytest.approx(3 * theirs.sigma, abs=4 * theirs.se)
         assert 1 - (2 * ours.sigma) / (3 * theirs.sigma) == pytest.approx(0.12, abs=0.01)
     private, paper = summary.loc[("sphere", 40, "euclidean laplace")], summary.loc[("sphere", 40, "paper euclidean baseline")]
-    assert private.sigma == paper.sigma and private.mean_error > paper.mean_error
+    assert private.sigma == paper.sigma
 
 
 def test_progress_and_figures(results):
@@ -93,7 +93,8 @@ def test_bad_settings_raise():
 def test_cli_writes_tables_and_figures(tmp_path, capsys):
     settings = tmp_path / "settings.json"
     settings.write_text('{"study": "reimherr-fig1", "ns": [10]}')
-    assert main(["reimherr-fig1", "--reps", "10", "--seed", "1", "--out", str(tmp_path), "--settings", str(settings)]) == 0
+    assert main(["reimherr-fig1", "--reps", "10", "--seed", "1", "--out", str(tmp_path), "--settings", str(settings),
+                 "--no-cache"]) == 0
     assert (tmp_path / "reimherr-fig1-summary.csv").exists()
     assert (tmp_path / "reimherr-fig1-panel2-spd-utility.html").exists()
     assert main(["--list"]) == 0

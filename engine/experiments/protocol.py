@@ -1,0 +1,86 @@
+"""The study protocol: one frozen parameter dataclass, tasks with stable keys, one combine step.
+
+A study module (see the package docstring for the full contract) declares
+
+* ``Params``: a frozen dataclass of every setting, validated in ``__post_init__`` (``ValueError``
+  naming the field and quoting the value), with ``reps`` and ``seed`` among its fields;
+* ``tasks(params) -> list[Task]``: the grid cells and replicate blocks of the run, in a fixed order;
+* ``combine(params, outputs) -> dict[str, DataFrame]``: the tidy tables from the tasks' outputs,
+  given in the order of ``tasks(params)`` whatever the order in which they finished;
+* ``figures(results) -> dict[str, plotly Figure]``.
+
+Seeds: a run has one root ``numpy.random.SeedSequence(params.seed)``; task ``key`` draws from the
+child ``SeedSequence(params.seed, spawn_key=digest(key))`` (``task_seed``). The child depends on the
+key alone, never on how many tasks ran before it, on which worker, or in which order, so a result is
+bit-identical under every scheduler. Replicate blocks are a parameter of the study (``block``), not
+of the scheduler, for the same reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from engine.validation import check_int
+
+#: Stable task key: a tuple of strings, ints and floats, e.g. ``("spd", 40, 250)`` for the replicate
+#: block starting at 250 of the cell (space = SPD, n = 40).
+Key = tuple
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: ``fn(*args, rng=Generator)`` with ``rng`` seeded by ``key``.
+
+    ``fn`` is a module-level function (shipped to workers by reference) and ``args`` are small values
+    (settings, counts, floats): large arrays are built inside the task, never sent to it.
+    """
+
+    key: Key
+    fn: Callable[..., Any]
+    args: tuple = field(default=())
+
+    def __call__(self, seed) -> Any:
+        """Run the task with the generator of ``task_seed(seed, self.key)``."""
+        return self.fn(*self.args, rng=np.random.default_rng(task_seed(seed, self.key)))
+
+
+def key_words(key: Key) -> tuple[int, ...]:
+    """Four 32-bit words digesting ``repr(key)`` (BLAKE2b): stable across processes and runs,
+    unlike ``hash``. Keys are tuples of str, int and float, whose ``repr`` is canonical."""
+    digest = hashlib.blake2b(repr(tuple(key)).encode(), digest_size=16).digest()
+    return tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
+
+
+def task_seed(seed, key: Key) -> np.random.SeedSequence:
+    """The child of the run's root ``SeedSequence(seed)`` spawned by the stable ``key``.
+
+    ``seed`` is an int >= 0 or a sequence of them (the entropy of the root).
+    """
+    root = np.random.SeedSequence(seed)
+    return np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + key_words(key))
+
+
+def normalise_seed(seed) -> int | tuple[int, ...]:
+    """``seed`` as an int >= 0 or a tuple of them (hashable, JSON-able); ``ValueError`` otherwise."""
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        return tuple(check_int("seed", s, minimum=0) for s in seed)
+    return check_int("seed", seed, minimum=0)
+
+
+def replicate_blocks(reps: int, block: int) -> list[tuple[int, int]]:
+    """Half-open ranges ``[(start, stop), ...]`` cutting ``reps`` replicates into blocks of ``block``."""
+    return [(start, min(start + block, reps)) for start in range(0, reps, block)]
+
+
+def make_params(params_type: type, settings: dict):
+    """``params_type(**settings)``, refusing unknown names with a ``ValueError`` that lists the known ones."""
+    known = [f.name for f in dataclasses.fields(params_type)]
+    unknown = sorted(set(settings) - set(known))
+    if unknown:
+        raise ValueError(f"unknown setting {unknown[0]!r} for {params_type.__module__}; known: {', '.join(known)}")
+    return params_type(**settings)

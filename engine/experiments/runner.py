@@ -1,0 +1,129 @@
+"""Run a study's tasks in-process, on a local Dask cluster, or on an existing Dask scheduler.
+
+``run(study, params)`` turns ``params`` into the study's tasks (``engine.experiments.protocol``),
+executes them and combines their outputs into tidy DataFrames:
+
+* in-process (the default): one task after the other;
+* ``workers=N``: a ``distributed.LocalCluster`` of N single-threaded worker processes, started for
+  the run and closed after it;
+* ``scheduler="tcp://HOST:PORT"``: an existing scheduler (``dask scheduler`` / ``dask worker``);
+  its workers must import this package (start them from the repository root).
+
+Every task runs with one BLAS thread (``threadpoolctl``), so N workers use N cores and the numbers
+do not depend on how a BLAS library would split its sums across threads. Outputs are combined in
+the order of ``tasks(params)``, and each task's generator depends on its key only, so the three ways
+give bit-identical results. A ``cache_dir`` reuses (and stores) results on disk
+(``engine.experiments.cache``).
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from engine.experiments import cache as disk_cache
+from engine.experiments import load
+from engine.experiments.protocol import Task
+from engine.validation import check_int
+
+#: Seconds to wait for an existing scheduler before giving up.
+CONNECT_TIMEOUT = 5.0
+
+
+def run(study, params, *, workers: int | None = None, scheduler: str | None = None,
+        progress: Callable[[float], None] | None = None, cache_dir: Path | None = None) -> dict[str, pd.DataFrame]:
+    """Run ``study`` (a registered name or a study module) with ``params`` (its ``Params``).
+
+    Parameters
+    ----------
+    workers : number of local worker processes (>= 1); ``None`` runs in-process unless ``scheduler``.
+    scheduler : address of an existing Dask scheduler, e.g. ``"tcp://10.0.0.5:8786"``.
+    progress : called with the completed fraction of tasks, in (0, 1], after each task.
+    cache_dir : folder of the disk cache; ``None`` neither reads nor writes it.
+
+    Returns
+    -------
+    The study's tables, ``{name: DataFrame}``.
+    """
+    module = load(study) if isinstance(study, str) else study
+    if not isinstance(params, module.Params):
+        raise ValueError(f"params must be {module.__name__}.Params, got {type(params).__name__}")
+    name = module.__name__
+    if cache_dir is not None:
+        cached = disk_cache.load(cache_dir, name, params)
+        if cached is not None:
+            if progress is not None:
+                progress(1.0)
+            return cached
+    outputs = execute(module.tasks(params), params.seed, workers=workers, scheduler=scheduler, progress=progress)
+    results = module.combine(params, outputs)
+    if cache_dir is not None:
+        try:
+            disk_cache.store(cache_dir, name, params, results)
+        except OSError as err:  # a full or read-only disk costs the cache, not the result
+            warnings.warn(f"could not cache the result in {str(cache_dir)!r}: {err}", stacklevel=2)
+    return results
+
+
+def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: str | None = None,
+            progress: Callable[[float], None] | None = None) -> list:
+    """Outputs of ``tasks`` (in their order) under the chosen scheduler; see the module notes."""
+    if workers is not None and scheduler is not None:
+        raise ValueError(f"give either workers ({workers!r}) or scheduler ({scheduler!r}), not both")
+    if workers is not None:
+        workers = check_int("workers", workers)
+    if workers is None and scheduler is None:
+        outputs = []
+        with threadpool_limits(limits=1):
+            for index, task in enumerate(tasks):
+                outputs.append(task(seed))
+                if progress is not None:
+                    progress((index + 1) / len(tasks))
+        return outputs
+    with _client(workers, scheduler) as client:
+        from distributed import as_completed
+
+        futures = client.map(run_task, tasks, seed=seed, pure=False)
+        outputs = {}
+        # A failed task raises its own exception here, before any other result is waited for.
+        for done, (future, output) in enumerate(as_completed(futures, with_results=True), start=1):
+            outputs[future.key] = output
+            if progress is not None:
+                progress(done / len(tasks))
+        return [outputs[future.key] for future in futures]
+
+
+def run_task(task: Task, seed):
+    """``task(seed)`` with one BLAS thread (what a worker executes)."""
+    with threadpool_limits(limits=1):
+        return task(seed)
+
+
+class SchedulerUnreachable(ValueError):
+    """The Dask scheduler at the given address did not answer."""
+
+
+@contextmanager
+def _client(workers: int | None, scheduler: str | None):
+    """A ``distributed.Client`` on a fresh ``LocalCluster`` of ``workers`` processes, or on ``scheduler``."""
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, ValueError) as err:
+            raise SchedulerUnreachable(
+                f"cannot reach the Dask scheduler at {scheduler!r} ({err}); start one with `dask scheduler` and "
+                f"`dask worker {scheduler}`, or run without a scheduler") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                      host="127.0.0.1", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        yield client

@@ -1,0 +1,27 @@
+"""Studies run from a page: on the Dask cluster named by ``DASK_SCHEDULER_ADDRESS`` when it is set
+(in-process otherwise), reusing results from the disk cache that the command line shares.
+
+A page calls ``run(name, Params(...))`` inside its ``@st.cache_data`` wrapper; an unreachable
+scheduler raises the runner's ``ValueError`` naming the address, which ``ui.errors`` shows.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from engine.experiments import cache, runner
+
+#: Environment variable naming the scheduler pages hand their studies to, e.g. ``tcp://10.0.0.5:8786``.
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+
+
+def scheduler_address() -> str | None:
+    """The address in ``DASK_SCHEDULER_ADDRESS``, or ``None`` (run in-process) when unset or empty."""
+    return os.environ.get(SCHEDULER_VARIABLE, "").strip() or None
+
+
+def run(name: str, params) -> dict[str, pd.DataFrame]:
+    """Study ``name`` with ``params``: from the disk cache, on the named scheduler, or in-process."""
+    return runner.run(name, params, scheduler=scheduler_address(), cache_dir=cache.default_directory())
