@@ -31,8 +31,9 @@ from engine.audit.pairs import NeighbouringPair
 from engine.audit.target import AuditTarget
 from engine.mechanisms.kng import frechet_gradient_norm
 
-# DP-RGD paths are evaluated over this many steps at a time (bounds the temporary arrays).
-_STEP_CHUNK = 50
+# DP-RGD paths are evaluated a few steps at a time, about this many numbers per temporary array
+# (small enough to stay in cache).
+_CHUNK_ELEMENTS = 1 << 19
 
 
 def gaussian_epsilon(mu: float, delta: float) -> float:
@@ -208,8 +209,9 @@ def dp_rgd_target(mechanism, first, second, init, *, pair_description="", claime
 
     def statistic(path):
         total = np.zeros(len(path))
-        for t0 in range(0, steps, _STEP_CHUNK):
-            t1 = min(t0 + _STEP_CHUNK, steps)
+        chunk = max(1, _CHUNK_ELEMENTS // max(1, path[:, 0].size))
+        for t0 in range(0, steps, chunk):
+            t1 = min(t0 + chunk, steps)
             w, nxt = path[:, t0:t1], path[:, t0 + 1:t1 + 1]
             v = -m.log(w, nxt) / eta[t0:t1][expand]
             g0 = first.clipped_mean_gradient(w, full, mechanism.clip)

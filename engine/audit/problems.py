@@ -52,8 +52,16 @@ class MultisetFrechetProblem(ERMProblem):
         idx = np.asarray(idx)
         share = (self.record[idx][..., None] == np.arange(len(self.points))).mean(axis=-2)  # (..., k)
         at = self._at(w)
-        factor = -share * clip_factor(self.manifold.dist(at, self.points), clip)
-        return np.sum(factor[self._expand] * self.manifold.log(at, self.points), axis=np.ndim(w) - self.manifold.point_ndim)
+        logs = self.manifold.log(at, self.points)
+        # ‖Log_w p‖_w = ρ(w, p) by the manifold contract; one log serves both.
+        factor = -share * clip_factor(self.manifold.norm(at, logs), clip)
+        return np.sum(factor[self._expand] * logs, axis=np.ndim(w) - self.manifold.point_ndim)
+
+    def gradient(self, w) -> np.ndarray:
+        """grad F(w) = −(1/n) Σ_j c_j Log_w p_j, without expanding the records."""
+        logs = self.manifold.log(self._at(w), self.points)
+        weights = (self.counts / self.n)[self._expand]
+        return -np.sum(weights * logs, axis=np.ndim(w) - self.manifold.point_ndim)
 
     def loss(self, w) -> np.ndarray:
         d2 = self.manifold.dist(self._at(w), self.points) ** 2

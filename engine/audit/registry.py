@@ -54,6 +54,7 @@ SPACES = {
     "hyperbolic": Space("H^2", lambda: Hyperbolic(2), 1.0),
     "kendall": Space("Kendall shapes, 4 landmarks", lambda: Kendall(4), np.pi / 16),
     "euclidean": Space("R^2", lambda: Euclidean(2), 1.0),
+    "line": Space("R^1", lambda: Euclidean(1), 1.0),
 }
 
 
@@ -195,11 +196,12 @@ def _no_factor(space, eps):
 def _paper_rule(space, eps):
     m, mech, first, second, description = _dp_rgd_run(space, eps, PAPER_RULE, "paper")
     return dp_rgd_target(
-        mech, first, second, m.origin, pair_description=description, claimed_epsilon=eps, batch_size=10_000,
+        mech, first, second, m.origin, pair_description=description, claimed_epsilon=eps, batch_size=50_000,
         label=f"DP-RGD with the paper's rule c = 1 on {m.name} (n = T = 300, delta = 1e-3)",
         notes=("The paper's sigma^2 = T log(1/delta) L0^2/(n^2 epsilon^2) claims epsilon; the RDP accountant "
                "charges more (the engine's guarantee for sigma='paper' reports it) and the exact value of the "
-               "composed Gaussian steps is the most a test can show."))
+               "composed Gaussian steps is the most a test can show. The defect is in the noise rule, not the "
+               "geometry: R^1 keeps a million 300-step runs per side affordable (SPD(2) costs 50 times more)."))
 
 
 def _reused(space, eps):
@@ -244,7 +246,7 @@ AUDITS = {spec.name: spec for spec in (
           "Laplace with the sensitivity 2r/(n h)", ("sphere", "kendall"), _no_factor, control=True),
     _spec("control-dp-rgd-paper-rule", "Control: DP-RGD with the paper's c = 1",
           "DP-RGD at the paper's setting with sigma^2 = T log(1/delta) L0^2 / (n^2 epsilon^2)",
-          ("euclidean", "spd"), _paper_rule, eps=0.1, samples=1_000_000, control=True),
+          ("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=1_000_000, control=True),
     _spec("control-reused-randomness", "Control: reused random numbers",
           "Laplace sampler that reseeds the same generator at every call", _ALL, _reused, control=True),
     _spec("control-karcher-baseline", "Control: the paper's Karcher-mean baseline",

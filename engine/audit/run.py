@@ -2,10 +2,11 @@
 the other, checkpoints with early stopping and a progress callback.
 
 Batches of releases alternate between the selection half (even batches) and the evaluation half
-(odd batches). At checkpoint k (after 2, 4, 8, … batches and at the end) the rejection set is
-chosen on the selection half and bounded on the evaluation half at level α_k = 6α/(π²k²); since
-Σ_k α_k = α, every bound on the curve, the last one included, holds with probability >= 1 − α
-simultaneously (so stopping early at any checkpoint keeps the 95 % level).
+(odd batches). At every checkpoint (after 2, 4, 8, … batches and at the end) the rejection set is
+chosen on the selection half and bounded on the evaluation half: at level α/2 at the end of the
+budget and α_k = 3α/(π²k²) at the k-th interim checkpoint. Since α/2 + Σ_k α_k <= α, every bound on
+the curve holds with probability >= 1 − α simultaneously, so stopping early at any checkpoint
+keeps the 95 % level while the full budget pays only for α/2.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.0
                 halves[done % 2][side].append(np.asarray(statistic(target.draw(side, batch, rng)), dtype=float))
             done += 1
         drawn_now = drawn + done * batch
-        alpha_k = 6.0 * alpha / (np.pi**2 * k**2)
+        alpha_k = alpha / 2.0 if until == n_batches else 3.0 * alpha / (np.pi**2 * k**2)
         select = [np.concatenate(halves[0][s]) for s in (0, 1)]
         held = [np.concatenate(halves[1][s]) for s in (0, 1)]
         rejection, _ = choose_rejection_set(*select, delta=target.delta, alpha=alpha_k)
