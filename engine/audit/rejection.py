@@ -1,7 +1,10 @@
 """Rejection sets {s > t} or {s < t} on a scalar statistic, chosen to maximise the ε lower bound.
 
 The set is chosen on one half of the releases (the selection half) and its bound is evaluated on
-the other half, so the choice cannot inflate the bound (DP-Sniper, Bichsel et al. 2021).
+the other half, so the choice cannot inflate the bound (DP-Sniper, Bichsel et al. 2021). On the
+selection half every candidate is scored by its bound at level α divided by the number of
+candidates (Bonferroni): without it the maximum lands on an extreme tail whose small counts
+looked favourable by chance and do not repeat on the evaluation half.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ def choose_rejection_set(stat_first, stat_second, *, delta: float, alpha: float)
     Returns
     -------
     (RejectionSet, float)
-        The set and its bound on the selection half (optimistic; re-evaluate on fresh draws).
+        The set and its simultaneous bound on the selection half (re-evaluate on fresh draws).
     """
     a = np.sort(np.asarray(stat_first, dtype=float))
     b = np.sort(np.asarray(stat_second, dtype=float))
@@ -63,10 +66,11 @@ def choose_rejection_set(stat_first, stat_second, *, delta: float, alpha: float)
     upper_t = np.unique(np.quantile(pooled, 1.0 - tail, method="lower"))
     lower_t = np.unique(np.quantile(pooled, tail, method="higher"))
     best = (RejectionSet(float(pooled[-1]), True, True), 0.0)
+    level = alpha / (2 * (len(upper_t) + len(lower_t)))
     for upper, thresholds, counter in ((True, upper_t, _counts_above), (False, lower_t, _counts_below)):
         ka, kb = counter(a, thresholds), counter(b, thresholds)
         for first_is_p, (kp, np_, kq, nq) in ((True, (ka, len(a), kb, len(b))), (False, (kb, len(b), ka, len(a)))):
-            eps = epsilon_lower_bound(kp, np_, kq, nq, delta=delta, alpha=alpha)
+            eps = epsilon_lower_bound(kp, np_, kq, nq, delta=delta, alpha=level)
             i = int(np.argmax(eps))
             if eps[i] > best[1]:
                 best = (RejectionSet(float(thresholds[i]), upper, first_is_p), float(eps[i]))
