@@ -248,7 +248,7 @@ AUDITS = {spec.name: spec for spec in (
           "Laplace with the sensitivity 2r/(n h)", ("sphere", "kendall"), _no_factor, control=True),
     _spec("control-dp-rgd-paper-rule", "Control: DP-RGD with the paper's c = 1",
           "DP-RGD at the paper's setting with sigma^2 = T log(1/delta) L0^2 / (n^2 epsilon^2)",
-          ("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=1_000_000, control=True),
+          ("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=2_000_000, control=True),
     _spec("control-reused-randomness", "Control: reused random numbers",
           "Laplace sampler that reseeds the same generator at every call", _ALL, _reused, control=True),
     _spec("control-karcher-baseline", "Control: the paper's Karcher-mean baseline",
