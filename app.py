@@ -25,6 +25,9 @@ PAGES = (
     ("5 · Private optimization", "/Private_optimization",
      "Differentially private Riemannian gradient descent: noisy steps on the manifold, privacy accounting over "
      "iterations, and how it compares with releasing the answer once."),
+    ("8 · Audit", "/Audit",
+     "Evidence instead of promises: an empirical 95% lower bound on ε for every mechanism, beside its claim, "
+     "and deliberately broken mechanisms the audit flags."),
 )
 
 PRESETS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "pages"]
+AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "audit", "pages"]
 
 
 def main(argv=None) -> None:

@@ -1,0 +1,227 @@
+"""Audit targets for the engine's mechanisms, built from their public API and a neighbouring pair.
+
+Each builder takes a constructed mechanism (its ε, δ and σ come from the object), releases through
+its ``release``/``fit`` method only, and uses as statistic the log-likelihood ratio
+log p_D(x)/p_D'(x) of the law the mechanism claims to sample:
+
+* Riemannian Laplace (Reimherr et al. 2021, Definition 3): (ρ(x, η') − ρ(x, η))/σ; on homogeneous
+  spaces without ball the normalisers cancel, so its supremum ρ(η, η')/σ is the most the pair can
+  show.
+* Euclidean K-norm baseline: (‖a − c'‖ − ‖a − c‖)/σ in ambient coordinates; the most is ‖c − c'‖/σ.
+* Tangent Gaussian at a public base point w (Han et al., Proposition 2): with u = Log_w x and
+  b = Log_w f(D), (‖u − b'‖² − ‖u − b‖²)/(2σ²); the pair shows at most the exact ε(δ) of the
+  Gaussian mechanism with sensitivity ‖b − b'‖ (Balle & Wang 2018).
+* K-norm gradient: (‖grad F_D'(W)‖ − ‖grad F_D(W)‖)/σ, the ratio up to the data-dependent
+  normalisers (unknown, so the pair's most is not known in closed form).
+* DP-RGD: the released path w_0..w_T is audited (the guarantee covers it). Given w_t, step t is a
+  Gaussian in T_{w_t}M around −η_t g_D(w_t), so with v_t = −Log_{w_t}(w_{t+1})/η_t the path's
+  log-likelihood ratio is Σ_t (‖v_t − g_D'(w_t)‖² − ‖v_t − g_D(w_t)‖²)/(2σ²) (exact on Hadamard
+  spaces, where Log inverts Exp). Its law is that of a Gaussian mechanism with μ² = Σ_t ‖g_D − g_D'‖²/σ²
+  ≤ T(2L0/n)²/σ² (Dong, Roth & Su 2022, Gaussian differential privacy), whose exact ε(δ) is the
+  most the pair shows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import log_ndtr, ndtr
+
+from engine.audit.pairs import NeighbouringPair
+from engine.audit.target import AuditTarget
+from engine.mechanisms.kng import frechet_gradient_norm
+
+# DP-RGD paths are evaluated a few steps at a time, about this many numbers per temporary array
+# (small enough to stay in cache).
+_CHUNK_ELEMENTS = 1 << 19
+
+
+def gaussian_epsilon(mu: float, delta: float) -> float:
+    """Exact ε(δ) of a Gaussian mechanism with sensitivity/σ = μ (Balle & Wang 2018, Theorem 8).
+
+    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) decreases in ε; returns the root (0 if δ(0) <= δ).
+    """
+    if mu <= 0:
+        return 0.0
+
+    def excess(eps):
+        return ndtr(mu / 2 - eps / mu) - np.exp(eps + log_ndtr(-mu / 2 - eps / mu)) - delta
+
+    if excess(0.0) <= 0:
+        return 0.0
+    hi = 1.0
+    while excess(hi) > 0:
+        hi *= 2.0
+    return float(brentq(excess, 0.0, hi, xtol=1e-12))
+
+
+def _claim(mechanism, claimed_epsilon):
+    g = mechanism.privacy_guarantee()
+    eps = g.epsilon if claimed_epsilon is None else float(claimed_epsilon)
+    return g, eps
+
+
+def laplace_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, label=None, notes="",
+                   batch_size=100_000) -> AuditTarget:
+    """Audit of a ``RiemannianLaplace`` (or any object with its ``release``, ``sigma`` and
+    ``privacy_guarantee``) releasing the Fréchet mean of each data set of ``pair``."""
+    m = pair.manifold
+    eta = pair.frechet_means()
+    sigma = float(mechanism.sigma)
+    g, eps = _claim(mechanism, claimed_epsilon)
+    dependent = bool(getattr(mechanism, "footpoint_dependent", False))
+    gap = float(m.dist(*eta))
+
+    def draw(side, size, rng):
+        return mechanism.release(eta[side], size=size, rng=rng)
+
+    def statistic(x):
+        return (m.dist(x, eta[1]) - m.dist(x, eta[0])) / sigma
+
+    return AuditTarget(
+        label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
+        reachable_epsilon=np.nan if dependent else gap / sigma,
+        statistic_name="Laplace log-likelihood ratio (rho(x, eta') - rho(x, eta)) / sigma",
+        pair_description=f"{pair.description}; Frechet means {gap:.4g} apart", notes=notes, batch_size=batch_size)
+
+
+def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambient", claimed_epsilon=None,
+                     label=None, notes="", batch_size=100_000) -> AuditTarget:
+    """Audit of a ``EuclideanLaplace`` released around the ambient (arithmetic) mean of each data
+    set (``summary="ambient"``, the statistic its sensitivity 2 r_E/n is about) or around the
+    Fréchet mean (``"frechet"``, the paper's Figure 1 baseline)."""
+    m = pair.manifold
+    if summary == "ambient":
+        centres = pair.ambient_means()
+        footpoints = tuple(m.from_ambient(c) for c in centres)
+    elif summary == "frechet":
+        footpoints = pair.frechet_means()
+        centres = tuple(m.to_ambient(f) for f in footpoints)
+    else:
+        raise ValueError(f"summary must be 'ambient' or 'frechet', got {summary!r}")
+    sigma = float(mechanism.sigma)
+    g, eps = _claim(mechanism, claimed_epsilon)
+    gap = float(np.linalg.norm(centres[0] - centres[1]))
+
+    def draw(side, size, rng):
+        return mechanism.release(footpoints[side], size=size, rng=rng)
+
+    def statistic(x):
+        a = m.to_ambient(x)
+        return (np.linalg.norm(a - centres[1], axis=-1) - np.linalg.norm(a - centres[0], axis=-1)) / sigma
+
+    return AuditTarget(
+        label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
+        reachable_epsilon=gap / sigma, statistic_name="K-norm log-likelihood ratio (|a - c'| - |a - c|) / sigma",
+        pair_description=f"{pair.description}; {summary} means {gap:.4g} apart in ambient coordinates",
+        notes=notes, batch_size=batch_size)
+
+
+def tangent_gaussian_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, label=None, notes="",
+                            batch_size=100_000) -> AuditTarget:
+    """Audit of a ``TangentGaussian`` with a public base point releasing the Fréchet mean."""
+    m = pair.manifold
+    w = getattr(mechanism, "base_point", None)
+    if w is None:
+        raise ValueError("the tangent Gaussian audit needs a public base_point: with base_point=None the noise "
+                         "lives in the tangent space of the private footpoint (issue 19, item 3)")
+    eta = pair.frechet_means()
+    b = tuple(m.log(w, e) for e in eta)
+    sigma = float(mechanism.sigma)
+    g, eps = _claim(mechanism, claimed_epsilon)
+    gap = float(m.norm(w, b[0] - b[1]))
+
+    def draw(side, size, rng):
+        return mechanism.release(eta[side], size=size, rng=rng)
+
+    def statistic(x):
+        u = m.log(np.broadcast_to(w, x.shape), x)
+        return (m.norm(w, u - b[1]) ** 2 - m.norm(w, u - b[0]) ** 2) / (2.0 * sigma**2)
+
+    return AuditTarget(
+        label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
+        reachable_epsilon=gaussian_epsilon(gap / sigma, g.delta),
+        statistic_name="Gaussian log-likelihood ratio in T_wM at the base point",
+        pair_description=f"{pair.description}; log_w of the means {gap:.4g} apart", notes=notes,
+        batch_size=batch_size)
+
+
+def kng_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, label=None, notes="", chains=1_000,
+               burn_in=1_000, thin=20) -> AuditTarget:
+    """Audit of a ``KNormGradient``: ``chains`` Metropolis–Hastings chains per call, each giving
+    draws ``thin`` steps apart after ``burn_in`` steps (fewer than the defaults, for speed)."""
+    m = pair.manifold
+    data = (pair.first, pair.second)
+    sigma = float(mechanism.sigma)
+    g, eps = _claim(mechanism, claimed_epsilon)
+
+    def draw(side, size, rng):
+        k = min(size, chains)
+        per_chain = -(-size // k)
+        points = np.broadcast_to(data[side], (k,) + data[side].shape)
+        out = mechanism.release(points, size=per_chain, rng=rng, burn_in=burn_in, thin=thin).samples
+        return out.reshape((-1,) + m.point_shape)[:size]
+
+    def statistic(x):
+        norms = [frechet_gradient_norm(m, x, np.broadcast_to(d, (len(x),) + d.shape)) for d in data]
+        return (norms[1] - norms[0]) / sigma
+
+    return AuditTarget(
+        label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
+        reachable_epsilon=np.nan,
+        statistic_name="K-norm gradient log-likelihood ratio up to the normalisers",
+        pair_description=pair.description,
+        notes=(notes + " " if notes else "") + (
+            f"MCMC draws ({chains} chains, burn-in {burn_in}, thinning {thin}): approximately independent. "
+            "The normalising constants depend on the data set, so the most this pair can show is not known "
+            "in closed form."),
+        batch_size=10 * chains)
+
+
+def dp_rgd_target(mechanism, first, second, init, *, pair_description="", claimed_epsilon=None, label=None,
+                  notes="", batch_size=10_000) -> AuditTarget:
+    """Audit of ``DPRGD`` (full batch) run end to end on the problems ``first`` and ``second``.
+
+    Parameters
+    ----------
+    mechanism : DPRGD with ``batch_size=None``.
+    first, second : ERM problems on the neighbouring data sets (same manifold and n).
+    init : the public starting point.
+    """
+    m = first.manifold
+    if not (m.kappa_max <= 0 and np.isinf(m.injectivity_radius)):
+        raise ValueError(f"the DP-RGD path audit needs Log to invert Exp (a Hadamard space), got {m.name}")
+    if mechanism.batch_size is not None:
+        raise ValueError(f"the DP-RGD path audit covers the full batch only, got batch_size={mechanism.batch_size!r}")
+    problems = (first, second)
+    steps = mechanism.steps
+    probe = mechanism.fit(first, init, rng=0, record_every=steps)
+    sigma = probe.sigma
+    g, eps = _claim(mechanism, claimed_epsilon)
+    eta = mechanism.step_sizes
+    full = np.arange(first.n)
+    expand = (None, slice(None)) + (None,) * m.point_ndim
+
+    def draw(side, size, rng):
+        start = np.broadcast_to(init, (size,) + m.point_shape)
+        path = mechanism.fit(problems[side], start, rng=rng, record_every=steps).path
+        return np.moveaxis(path, 0, 1)
+
+    def statistic(path):
+        total = np.zeros(len(path))
+        chunk = max(1, _CHUNK_ELEMENTS // max(1, path[:, 0].size))
+        for t0 in range(0, steps, chunk):
+            t1 = min(t0 + chunk, steps)
+            w, nxt = path[:, t0:t1], path[:, t0 + 1:t1 + 1]
+            v = -m.log(w, nxt) / eta[t0:t1][expand]
+            g0 = first.clipped_mean_gradient(w, full, mechanism.clip)
+            g1 = second.clipped_mean_gradient(w, full, mechanism.clip)
+            total += np.sum(m.norm(w, v - g1) ** 2 - m.norm(w, v - g0) ** 2, axis=1) / (2.0 * sigma**2)
+        return total
+
+    mu = np.sqrt(steps) * 2.0 * mechanism.clip / first.n / sigma
+    return AuditTarget(
+        label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
+        reachable_epsilon=gaussian_epsilon(mu, g.delta),
+        statistic_name="log-likelihood ratio of the whole path w_0..w_T",
+        pair_description=pair_description, notes=notes, batch_size=batch_size)

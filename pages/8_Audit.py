@@ -1,0 +1,48 @@
+"""Audit: an empirical 95 % lower bound on ε for any mechanism of the engine, beside its claim and a
+deliberately broken positive control."""
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from ui import audit, navigation, state
+from ui.audit.views import run_live
+from ui.downloads import download_row
+from ui.errors import shown_as_error
+
+LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
+
+st.set_page_config(page_title="Audit · Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+navigation.sidebar()
+st.title("Audit")
+st.markdown(
+    "Does a mechanism keep its promise? The audit runs it on two neighbouring data sets built by an adversary "
+    "from the public ball and n, reduces each release to the log-likelihood ratio of the law it claims to "
+    "sample, picks a rejection set on half of the releases and bounds ε from below on the other half "
+    "(Clopper–Pearson, 95%). A correct mechanism stays below its claim; a broken one is flagged."
+)
+settings, keys = audit.sidebar()
+left, right = st.columns(2, gap="large")
+with left:
+    st.subheader("Mechanism")
+    with shown_as_error("audit this mechanism"):
+        result = run_live(settings.name, settings.space, settings.epsilon, settings.samples, settings.seed,
+                          key="main")
+    curve = audit.show(result, key="main")
+with right:
+    st.subheader("Positive control")
+    spaces = audit.controls_spaces(settings.control)
+    control_space = settings.space if settings.space in spaces else spaces[0]
+    st.caption(f"{settings.control} on {control_space}")
+    with shown_as_error("audit the control"):
+        control = run_live(settings.control, control_space, settings.epsilon, settings.samples, settings.seed,
+                           key="control")
+    audit.show(control, key="control")
+
+st.subheader("Downloads")
+table = pd.DataFrame([result.row(), control.row()])
+st.table(table[["audit", "epsilon", "reachable_epsilon", "epsilon_lower", "samples_per_side", "verdict"]],
+         hide_index=True, border="horizontal")
+download_row(f"audit-{settings.name}-{settings.space}", fig=curve, data=result.history.assign(audit=result.label),
+             settings=state.settings(keys))

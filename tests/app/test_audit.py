@@ -1,0 +1,46 @@
+"""Audit page: defaults (a mechanism within its claim beside a flagged control), another mechanism
+and space, an invalid address, and an engine error shown as a message (AppTest)."""
+
+import json
+
+import pytest
+
+from tests.app.conftest import ROOT, messages, run_page
+
+PAGE = ROOT / "pages" / "8_Audit.py"
+
+
+@pytest.fixture(scope="module")
+def defaults():
+    return run_page(PAGE)
+
+
+def test_defaults_show_a_passing_mechanism_beside_a_flagged_control(defaults):
+    assert not defaults.exception
+    assert len(defaults.get("plotly_chart")) == 4
+    assert any(s.value.startswith("Within the claim") for s in defaults.success)
+    assert any(e.value.startswith("Flagged") for e in defaults.error)
+    assert any("can only reach" in i.value for i in defaults.info)  # S^2: Theorem 2 is loose for the pair
+    curve = json.loads(defaults.get("plotly_chart")[0].proto.spec)
+    assert curve["layout"]["xaxis"]["title"]["text"] == "releases per side"
+
+
+def test_other_mechanism_and_space_from_the_address():
+    at = run_page(PAGE, {"audit": "euclidean-baseline", "space": "spd", "control": "control-karcher-baseline"})
+    assert not at.exception
+    assert at.selectbox(key="space").value == "spd"
+    assert any(s.value.startswith("Within the claim") for s in at.success)
+    assert any(e.value.startswith("Flagged") for e in at.error)
+
+
+def test_invalid_address_falls_back_with_a_warning():
+    at = run_page(PAGE, {"audit": "nonsense"})
+    assert not at.exception
+    assert at.selectbox(key="audit").value == "laplace"
+    assert any("Ignored the address parameter audit" in w for w in messages(at, "warning"))
+
+
+def test_engine_error_is_a_message_not_a_traceback():
+    at = run_page(PAGE, {"audit": "laplace", "space": "hyperbolic", "eps": "0.1"})
+    assert not at.exception
+    assert any("non-normalisable" in e.value for e in at.error)

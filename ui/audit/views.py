@@ -1,0 +1,55 @@
+"""Views of the Audit page: a live bound curve while the audit runs, then the result beside its control."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from engine.viz.audit import bound_curve, statistic_histograms
+from ui.audit.compute import audit
+
+
+def run_live(name: str, space: str, epsilon: float, samples: int, seed: int, *, key: str):
+    """Run (or fetch) one audit, drawing progress and the bound curve at every checkpoint."""
+    bar = st.progress(0.0, text="drawing releases…")
+    live = st.empty()
+    points = []
+
+    def progress(checkpoint):
+        points.append({"samples": checkpoint.samples, "epsilon_lower": checkpoint.epsilon_lower})
+        bar.progress(min(checkpoint.fraction, 1.0), text=f"{checkpoint.samples:,} releases per side: "
+                                                         f"epsilon >= {checkpoint.epsilon_lower:.3f}")
+        live.plotly_chart(bound_curve(pd.DataFrame(points), epsilon, np.nan), key=f"{key}-live-{len(points)}")
+
+    result = audit(name, space, epsilon, samples, seed, progress=progress)
+    bar.empty()
+    live.empty()
+    return result
+
+
+def show(result, *, key: str) -> object:
+    """Verdict, reach note, curve and histograms of one result; returns the curve figure."""
+    ratio = result.epsilon_lower / result.epsilon
+    if result.flagged:
+        st.error(f"Flagged: epsilon >= {result.epsilon_lower:.3f} with 95% confidence, above the claimed "
+                 f"{result.epsilon:g}.")
+    else:
+        st.success(f"Within the claim: epsilon >= {result.epsilon_lower:.3f} ({ratio:.0%} of the claimed "
+                   f"{result.epsilon:g}).")
+    if np.isfinite(result.reachable_epsilon) and result.reachable_epsilon < 0.999 * result.epsilon:
+        st.info(f"This pair can only reach {result.reachable_epsilon:.3f} = {result.reachable_fraction:.0%} of "
+                f"the claimed epsilon: no test on it can show more.")
+    elif not np.isfinite(result.reachable_epsilon):
+        st.info("The most this pair can show is not known in closed form.")
+    curve = bound_curve(result.history, result.epsilon, result.reachable_epsilon, title=result.label)
+    st.plotly_chart(curve, key=f"{key}-curve")
+    st.plotly_chart(statistic_histograms(result.statistic_first, result.statistic_second,
+                                         result.rejection.threshold, title="Releases on the statistic"),
+                    key=f"{key}-hist")
+    st.text(f"Pair: {result.pair_description}\nStatistic: {result.statistic_name}\n"
+            f"Rejection set: {result.rejection.describe()}\n"
+            f"{result.samples:,} releases per side, stopped: {result.stop_reason}")
+    if result.notes:
+        st.caption(result.notes)
+    return curve
