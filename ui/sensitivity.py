@@ -12,21 +12,20 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine import bounds
+from engine import bounds, spaces
 from engine.estimators import frechet_mean
 from engine.experiments import reimherr_fig1
-from engine.manifolds import SPD, Sphere
 from engine.viz import palette
 from engine.viz.curves import band_figure
 
 SPACES = {"sphere": "Sphere S² (curvature κ = 1)", "spd": "SPD(2) matrices, affine-invariant (κ ≤ 0)"}
-#: Data radius of the paper's study on each space (its default here).
-PAPER_RADIUS = {"sphere": np.pi / 8, "spd": 1.5}
+#: Data radius of the paper's study on each space (its default here; ``engine.spaces``).
+PAPER_RADIUS = {key: spaces.space(key).default_radius for key in SPACES}
 #: Slider range of r: the sphere's cap sampler needs r < π/2; small SPD balls make the Wishart
 #: rejection sampler of the data very slow.
 RADIUS_RANGE = {"sphere": (0.05, 1.5), "spd": (0.5, 3.0)}
 #: Upper curvature bound of each space (SPD affine-invariant has κ in [−1/2, 0]).
-OWN_KAPPA = {"sphere": 1.0, "spd": 0.0}
+OWN_KAPPA = {key: float(spaces.make_manifold(key).kappa_max) for key in SPACES}
 KAPPA_RANGE = (0.0, 4.0)
 #: Sample sizes of the empirical study (the page adds the current n).
 N_GRID = (10, 25, 50, 100, 200)
@@ -54,8 +53,8 @@ INVALID_FILL = "rgba(213, 94, 0, 0.10)"
 
 
 def manifold(space: str):
-    """The manifold of a page space key."""
-    return {"sphere": Sphere(2), "spd": SPD(2)}[space]
+    """The manifold of a page space key (``engine.spaces``)."""
+    return spaces.make_manifold(space)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -28,11 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from engine import bounds
+from engine import bounds, spaces
 from engine.data import spd_wishart, sphere_cap
 from engine.estimators import ambient_mean, frechet_mean
 from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks
-from engine.manifolds import SPD, Sphere
 from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace
 from engine.validation import check_int, check_positive
 
@@ -41,21 +40,26 @@ DEFAULT_NS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 MECHANISMS = ("riemannian laplace", "euclidean laplace", "paper euclidean baseline")
 
 
+#: The paper's data recipe per space (supplement §2.1): ``(n, radius, reps, rng) -> (reps, n, *point_shape)``.
+GENERATORS = {
+    "spd": lambda n, radius, reps, rng: spd_wishart(n, k=2, radius=radius, size=(reps,), rng=rng),
+    "sphere": lambda n, radius, reps, rng: sphere_cap(n, radius, size=(reps,), rng=rng),
+}
+
+
 @dataclass(frozen=True)
 class SpaceSetting:
-    """One half of the figure: a space, its data generator and the ball B_r(m0)."""
+    """One half of the figure: a space of ``engine.spaces``, its data generator and the ball B_r(m0)."""
 
     key: str
     manifold: object
     radius: float
 
     def sample(self, n: int, reps: int, rng) -> np.ndarray:
-        if self.key == "spd":
-            return spd_wishart(n, k=2, radius=self.radius, size=(reps,), rng=rng)
-        return sphere_cap(n, self.radius, size=(reps,), rng=rng)
+        return GENERATORS[self.key](n, self.radius, reps, rng)
 
 
-SETTINGS = (SpaceSetting("spd", SPD(2), 1.5), SpaceSetting("sphere", Sphere(2), np.pi / 8))
+SETTINGS = tuple(SpaceSetting(key, spaces.make_manifold(key), spaces.space(key).default_radius) for key in GENERATORS)
 
 
 def adversarial_neighbours(setting: SpaceSetting, data: np.ndarray) -> np.ndarray:

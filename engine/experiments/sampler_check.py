@@ -18,17 +18,19 @@ import pandas as pd
 from scipy import integrate, stats
 
 from engine.experiments.protocol import Task, make_params, normalise_seed
-from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
 from engine.mechanisms import laplace_mh, radial_law, riemannian_laplace
+from engine.spaces import make_manifold
 from engine.validation import check_int, check_positive
 
-SPACES = {"sphere": Sphere(2), "hyperbolic": Hyperbolic(2), "kendall": Kendall(5), "spd": SPD(2)}
+SPACES = {key: make_manifold(key, k=5) for key in ("sphere", "hyperbolic", "kendall", "spd")}
 DEFAULT_SIGMAS = {"sphere": (0.2, 1.0), "hyperbolic": (0.3, 0.9), "kendall": (0.1, 0.4), "spd": (0.3, 0.8)}
 
 
 def radial_density(manifold, sigma: float, grid: np.ndarray) -> np.ndarray:
     """Normalised density of ρ(η, x̃) on ``grid`` (which must cover the support)."""
-    if isinstance(manifold, SPD):
+    if manifold.polar_volume == "spd-affine":
+        if manifold.point_shape != (2, 2):
+            raise ValueError(f"the radial density is known in closed form on SPD(2) only, got {manifold.name}")
         phi = np.linspace(0.0, 2.0 * np.pi, 721)
         spread = np.abs(np.cos(phi) - np.sin(phi)) / 2.0
         # The grid stops at 60σ < 85, so sinh(ρ·spread) stays far from overflow (ρ·spread < 710).
@@ -42,7 +44,7 @@ def radial_density(manifold, sigma: float, grid: np.ndarray) -> np.ndarray:
 
 def radial_cdf(manifold, sigma: float, points: int = 20001):
     """Exact CDF of ρ(η, x̃) as a callable, by cumulative quadrature on a fine grid."""
-    support = radial_law(manifold).support if not isinstance(manifold, SPD) else np.inf
+    support = np.inf if manifold.polar_volume == "spd-affine" else radial_law(manifold).support
     upper = support if np.isfinite(support) else 60.0 * sigma
     if upper > 85.0:
         raise ValueError(f"sigma {sigma:g} is too large for a quadrature of the radial law on {manifold.name}")
