@@ -19,6 +19,7 @@ from engine.data.real import (
     tree_embedding,
 )
 from engine.data.spd import spd_wishart
+from engine.data.subspace import SubspacePoints, subspace_points
 from engine.data.sphere import sphere_ball, sphere_cap, sphere_vmf
 from engine.data.wordnet import Hierarchy, load_hierarchy, wordnet_available
 
@@ -26,6 +27,7 @@ __all__ = [
     "Airports",
     "Hierarchy",
     "SpikedSample",
+    "SubspacePoints",
     "TreeEmbedding",
     "airport_states",
     "hyperbolic_ball",
@@ -41,6 +43,7 @@ __all__ = [
     "shape_template",
     "spd_wishart",
     "spiked_gaussian",
+    "subspace_points",
     "sphere_ball",
     "sphere_cap",
     "sphere_vmf",
