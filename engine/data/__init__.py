@@ -21,12 +21,14 @@ from engine.data.real import (
 )
 from engine.data.spd import spd_wishart
 from engine.data.sphere import sphere_ball, sphere_cap, sphere_vmf
+from engine.data.subspace import SubspacePoints, subspace_points
 from engine.data.wordnet import Hierarchy, load_hierarchy, wordnet_available
 
 __all__ = [
     "Airports",
     "Hierarchy",
     "SpikedSample",
+    "SubspacePoints",
     "TreeEmbedding",
     "airport_states",
     "enforce_ball",
@@ -43,6 +45,7 @@ __all__ = [
     "shape_template",
     "spd_wishart",
     "spiked_gaussian",
+    "subspace_points",
     "sphere_ball",
     "sphere_cap",
     "sphere_vmf",

@@ -55,6 +55,12 @@ STUDIES = {
                           "Han et al.: private structured prediction on the Poincaré disk"),
     "dp-rgd-matrix-completion": ("engine.experiments.dp_rgd_matrix_completion",
                                  "Han et al.: private low-rank matrix completion on the Grassmannian"),
+    "singhal-steinke-dimension": ("engine.experiments.singhal_steinke_dimension",
+                                  "Singhal & Steinke: success against n for d = 10, 100, 1000 beside Analyze Gauss"),
+    "singhal-steinke-gap": ("engine.experiments.singhal_steinke_gap",
+                            "Singhal & Steinke: success against the noise level (eigengap)"),
+    "singhal-steinke-robust": ("engine.experiments.singhal_steinke_robust",
+                               "Singhal & Steinke: success against the number of adversarial points"),
 }
 
 

@@ -144,6 +144,10 @@ class Grassmann(Manifold):
         """Principal angles θ_1 <= ... <= θ_p in [0, π/2] between span(x) and span(y), ``(..., p)``."""
         return np.sort(self._align(x, y)[0], axis=-1)
 
+    def projection_distance(self, x, y) -> np.ndarray:
+        """‖XXᵀ − YYᵀ‖₂ = sin θ_max, the operator-norm distance of the projectors, shape ``(...)``."""
+        return np.sin(np.max(self._align(x, y)[0], axis=-1))
+
     def dist(self, x, y) -> np.ndarray:
         """d(X, Y) = ‖θ‖₂, the 2-norm of the principal angles, shape ``(...)``."""
         return np.linalg.norm(self._align(x, y)[0], axis=-1)

@@ -31,16 +31,28 @@ from engine.mechanisms.laplace import (
 from engine.mechanisms.mcmc import MHResult, laplace_mh, metropolis_hastings
 from engine.mechanisms.radial import RadialLaw, sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog, spd_growth
+from engine.mechanisms.subspace import (
+    AnalyzeGauss,
+    BinghamSubspace,
+    ExactSubspace,
+    SubsampleAggregateSubspace,
+    SubspaceRelease,
+)
 
 __all__ = [
+    "AnalyzeGauss",
+    "BinghamSubspace",
     "DPRGD",
     "DPRGDResult",
     "EuclideanLaplace",
+    "ExactSubspace",
     "KNormGradient",
     "MHResult",
     "PrivacyGuarantee",
     "RadialLaw",
     "RiemannianLaplace",
+    "SubsampleAggregateSubspace",
+    "SubspaceRelease",
     "TangentGaussian",
     "analytic_gaussian_sigma",
     "classical_gaussian_sigma",

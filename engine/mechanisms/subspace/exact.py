@@ -1,0 +1,147 @@
+"""Algorithm 1 of Singhal & Steinke (2021): the exact subspace, privately, or ⊥.
+
+Setting (Problem 3.1). Data x_1..x_n in R^d such that (i) all but at most ℓ points lie in one
+k-subspace U and (ii) every subspace of dimension < k holds at most ℓ points. Points in general
+position inside U plus o arbitrary outliers satisfy both with ℓ = o + k − 1.
+
+Score (Section 3). For a subspace S, q(x, S) = |x ∩ S| − max_{T ⊊ S} |x ∩ T| (the max is over
+the (k − 1)-subspaces of S). It has sensitivity 1 (Lemma 3.3) and, under Problem 3.1,
+q(x, U) >= n − 2ℓ while q(x, V) <= ℓ for every other k-subspace V (Lemma 3.4). Only subspaces
+spanned by data points can score above 0.
+
+Selection. ``stable_selection`` with ⊥'s public score q⊥ (Bun, Dwork, Rothblum & Steinke 2018):
+U is output with probability one when q(U) − max(q(V), q⊥) − 1 > 2A, A = (2/ε) ln(1 +
+(e^ε − 1)/(2δ)) the bound of the truncated Laplace noise for sensitivity 2. This code sets
+
+    q⊥ = n − 2ℓ − ⌊2A⌋ − 2,
+
+the largest public value that keeps Theorem 3.2's guarantee: with q(U) >= n − 2ℓ the margin is
+⌊2A⌋ + 1 > 2A as soon as q⊥ >= ℓ, i.e. for
+
+    n >= n_min = 3ℓ + ⌊2A⌋ + 2          (Theorem 3.2: n = O(ℓ + log(1/δ)/ε); optimal by Thm 3.6).
+
+A high q⊥ only prunes: subspaces with fewer than q⊥ + 1 points can be neither the leader nor matter
+as runner-up, so the search of ``exact_search`` needs a skip budget of 2ℓ + ⌊2A⌋ + 1 only.
+Malformed data (no subspace with a clear lead) give ⊥. The guarantee is (ε, δ)-DP for
+replace-one neighbours, for every input (no assumption on the data is needed for privacy).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.subspace.exact_search import find_dense_subspaces, max_points_in_hyperplane
+from engine.mechanisms.subspace.release import SubspaceRelease, batch_shape, bottom_bases, check_data
+from engine.mechanisms.subspace.stable_selection import GAP_SENSITIVITY, stable_select
+from engine.mechanisms.subspace.truncated_laplace import truncated_laplace_bound
+from engine.validation import check_int, check_positive, check_probability
+
+
+class ExactSubspace:
+    """(ε, δ)-DP release of a k-subspace containing all but ℓ of the points (Algorithm 1).
+
+    Parameters (keyword-only)
+    -------------------------
+    k : int
+        Dimension of the subspace, >= 1 (and < d, checked at release).
+    epsilon : float
+        > 0.
+    delta : float
+        In (0, 1).
+    ell : int, optional
+        Robustness parameter ℓ >= k − 1 of Problem 3.1 (default k − 1: general position, no outlier).
+    tol : float
+        Relative membership tolerance ‖x − Π_S x‖ <= tol·‖x‖ (floating point stands in for exact
+        arithmetic; any fixed tolerance keeps the privacy proof, see ``exact_search``).
+    """
+
+    def __init__(self, *, k, epsilon, delta, ell=None, tol=1e-6):
+        self.k = check_int("k", k)
+        self.epsilon = check_positive("epsilon", epsilon)
+        self.delta = check_probability("delta", delta)
+        self.ell = self.k - 1 if ell is None else check_int("ell", ell, minimum=0)
+        if self.ell < self.k - 1:
+            raise ValueError(f"ell must be >= k - 1 = {self.k - 1} (k - 1 points always share a (k-1)-subspace), "
+                             f"got {ell!r}")
+        self.tol = check_positive("tol", tol)
+        self.noise_bound = truncated_laplace_bound(self.epsilon, self.delta, GAP_SENSITIVITY)
+
+    @property
+    def min_samples(self) -> int:
+        """n_min = 3ℓ + ⌊2A⌋ + 2 (and at least ℓ + k): below it the guarantee of Theorem 3.2 fails."""
+        return max(3 * self.ell + math.floor(2 * self.noise_bound) + 2, self.ell + self.k)
+
+    def bottom_score(self, n: int) -> int:
+        """q⊥ = n − 2ℓ − ⌊2A⌋ − 2 (public: depends on n, ℓ, ε, δ only)."""
+        return n - 2 * self.ell - math.floor(2 * self.noise_bound) - 2
+
+    def scores(self, data):
+        """Leader, its score, the runner-up score (both >= q⊥) and search statistics (not private).
+
+        Returns
+        -------
+        dict with ``basis`` (d × k of the leader or None), ``top``, ``second``, ``bottom_score``,
+        ``n_candidates``, ``nodes``.
+        """
+        x = check_data(data, self.k)
+        n = x.shape[0]
+        if n < self.min_samples:
+            raise ValueError(
+                f"n = {n} is too small for the guarantee of Algorithm 1 (Theorem 3.2): with k = {self.k}, "
+                f"ell = {self.ell}, epsilon = {self.epsilon:g}, delta = {self.delta:g} it needs n >= {self.min_samples}")
+        q_bottom = self.bottom_score(n)
+        found, nodes = find_dense_subspaces(x, self.k, q_bottom + 1, self.tol)
+        norms2 = np.einsum("ij,ij->i", x, x)
+        scored = []
+        for cand in found:
+            inside = x[cand.members] @ cand.basis
+            m = int(cand.members.sum())
+            cap = m - q_bottom
+            h = max_points_in_hyperplane(inside, norms2[cand.members], cap, self.tol)
+            scored.append((m - h, cand.basis))
+        scored.sort(key=lambda item: -item[0])
+        top = scored[0][0] if scored else q_bottom
+        second = scored[1][0] if len(scored) > 1 else q_bottom
+        basis = None
+        if scored and top > q_bottom:
+            basis = scored[0][1]
+        return {"basis": basis, "top": int(top), "second": int(max(second, q_bottom)),
+                "bottom_score": int(q_bottom), "n_candidates": len(scored), "nodes": nodes}
+
+    def release(self, data, *, size=None, rng=None) -> SubspaceRelease:
+        """Private subspace(s) of ``data`` (n × d), or ⊥; ``size`` independent releases.
+
+        The scores are computed once; each release draws its own truncated Laplace noise.
+        """
+        info = self.scores(data)
+        shape = batch_shape(size)
+        d = np.shape(data)[1]
+        chosen = stable_select(info["top"], info["second"], epsilon=self.epsilon, delta=self.delta,
+                               size=shape, rng=rng)
+        if info["basis"] is None:
+            chosen = np.zeros(shape, dtype=bool)
+        bases = bottom_bases(shape, d, self.k)
+        if chosen.any():
+            bases[chosen] = info["basis"]
+        diagnostics = {key: info[key] for key in ("top", "second", "bottom_score", "n_candidates", "nodes")}
+        diagnostics["margin_needed"] = 2 * self.noise_bound + 1
+        return SubspaceRelease(bases=bases, bottom=~chosen, diagnostics=diagnostics)
+
+    def privacy_guarantee(self) -> PrivacyGuarantee:
+        return PrivacyGuarantee(
+            mechanism=f"Singhal-Steinke exact subspace (Algorithm 1), k = {self.k}",
+            epsilon=self.epsilon, delta=self.delta, sigma=self.noise_bound,
+            rule="output the top-scoring subspace if max(0, s1 - s2 - 1) + Z > A, else bottom; Z truncated "
+                 f"Laplace on [-A, A], scale 2/epsilon, A = (2/epsilon) ln(1 + (e^epsilon - 1)/(2 delta)) = "
+                 f"{self.noise_bound:.4g}",
+            reason="the score |x in S| - max_T |x in T| has sensitivity 1, so the gap s1 - s2 has sensitivity 2 "
+                   "and at most one subspace can have a gap above 1 on either of two neighbouring data sets "
+                   "(Singhal & Steinke 2021, Lemma 3.3; Bun, Dwork, Rothblum & Steinke 2018)",
+            assumptions=("neighbouring data sets differ by replacing one point (n is public)",
+                         "the bottom score q_bot = n - 2 ell - floor(2A) - 2 depends only on public values",
+                         "utility, not privacy, needs Problem 3.1: all but ell points in one k-subspace and at "
+                         "most ell points in any smaller subspace"),
+        )
