@@ -89,6 +89,21 @@ def _first_bad(values: np.ndarray, bad: np.ndarray) -> float:
     return float(np.broadcast_to(values, bad.shape)[tuple(np.argwhere(bad)[0])])
 
 
+def _radius_and_curvature(radius, kappa_max, *, allow_zero: bool, context: str):
+    """r and κ as arrays; ``ValueError`` for a radius that is NaN, infinite or negative (or 0 unless
+    ``allow_zero``) and for κ NaN or +∞, quoting the first bad value."""
+    r = np.asarray(radius, dtype=float)
+    bad_r = ~np.isfinite(r) | ~((r >= 0) if allow_zero else (r > 0))
+    if np.any(bad_r):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"radius must be a finite number {bound}{context}, got {_first_bad(r, bad_r)!r}")
+    kappa = np.asarray(kappa_max, dtype=float)
+    bad_kappa = np.isnan(kappa) | (kappa == np.inf)
+    if np.any(bad_kappa):
+        raise ValueError(f"kappa_max must be a number below +inf{context}, got {_first_bad(kappa, bad_kappa)!r}")
+    return r, kappa
+
+
 def _theorem2_factor(n, radius, kappa_max, result: str):
     """Checked (n, r, h) of Theorem 2 and supplement Lemma 1; ``ValueError`` outside their domain:
     n an integer >= 1, r > 0 finite, κ not NaN nor +∞, and r < π/(4√κ) (``theorem2_domain``)."""
@@ -96,14 +111,7 @@ def _theorem2_factor(n, radius, kappa_max, result: str):
     bad_n = ~np.isfinite(n) | (n < 1) | (n != np.floor(n))
     if np.any(bad_n):
         raise ValueError(f"n must be an integer >= 1 for {result}, got {_first_bad(n, bad_n)!r}")
-    r = np.asarray(radius, dtype=float)
-    bad_r = ~np.isfinite(r) | ~(r > 0)
-    if np.any(bad_r):
-        raise ValueError(f"radius must be a finite number > 0 for {result}, got {_first_bad(r, bad_r)!r}")
-    kappa = np.asarray(kappa_max, dtype=float)
-    bad_kappa = np.isnan(kappa) | (kappa == np.inf)
-    if np.any(bad_kappa):
-        raise ValueError(f"kappa_max must be a number below +inf for {result}, got {_first_bad(kappa, bad_kappa)!r}")
+    r, kappa = _radius_and_curvature(radius, kappa_max, allow_zero=False, context=f" for {result}")
     outside = ~theorem2_domain(r, kappa)
     if np.any(outside):
         where = tuple(np.argwhere(outside)[0])
@@ -161,14 +169,7 @@ def log_lipschitz(radius, kappa_max) -> np.ndarray:
     curvature part √κ r < π/2 is checked here (``ValueError`` beyond it), the injectivity radius
     is the caller's.
     """
-    r = np.asarray(radius, dtype=float)
-    bad_r = ~np.isfinite(r) | ~(r >= 0)
-    if np.any(bad_r):
-        raise ValueError(f"radius must be a finite number >= 0, got {_first_bad(r, bad_r)!r}")
-    kappa = np.asarray(kappa_max, dtype=float)
-    bad_kappa = np.isnan(kappa) | (kappa == np.inf)
-    if np.any(bad_kappa):
-        raise ValueError(f"kappa_max must be a number below +inf, got {_first_bad(kappa, bad_kappa)!r}")
+    r, kappa = _radius_and_curvature(radius, kappa_max, allow_zero=True, context="")
     t = r * np.sqrt(np.maximum(kappa, 0.0))
     if np.any(t >= np.pi / 2):
         raise ValueError(
