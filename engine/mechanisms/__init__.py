@@ -6,7 +6,7 @@ approximate; every mechanism class validates eagerly and states its guarantee th
 ``privacy_guarantee()``.
 """
 
-from engine.mechanisms.diagnostics import effective_sample_size
+from engine.mechanisms.diagnostics import chain_diagnostics, effective_sample_size
 from engine.mechanisms.dp_rgd import DPRGD, DPRGDResult
 from engine.mechanisms.gaussian import (
     TangentGaussian,
@@ -16,7 +16,7 @@ from engine.mechanisms.gaussian import (
     tangent_gaussian,
 )
 from engine.mechanisms.guarantee import PrivacyGuarantee
-from engine.mechanisms.kng import KNormGradient, frechet_gradient_norm
+from engine.mechanisms.kng import GradientKNG, KNormGradient, frechet_gradient_norm
 from engine.mechanisms.laplace import (
     EuclideanLaplace,
     RiemannianLaplace,
@@ -29,13 +29,16 @@ from engine.mechanisms.laplace import (
     scale_limit,
 )
 from engine.mechanisms.mcmc import MHResult, laplace_mh, metropolis_hastings
+from engine.mechanisms.multichain import ChainsResult, multichain_mh
 from engine.mechanisms.radial import RadialLaw, sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog, spd_growth
 
 __all__ = [
+    "ChainsResult",
     "DPRGD",
     "DPRGDResult",
     "EuclideanLaplace",
+    "GradientKNG",
     "KNormGradient",
     "MHResult",
     "PrivacyGuarantee",
@@ -43,6 +46,7 @@ __all__ = [
     "RiemannianLaplace",
     "TangentGaussian",
     "analytic_gaussian_sigma",
+    "chain_diagnostics",
     "classical_gaussian_sigma",
     "effective_sample_size",
     "euclidean_laplace",
@@ -52,6 +56,7 @@ __all__ = [
     "is_homogeneous",
     "laplace_mh",
     "metropolis_hastings",
+    "multichain_mh",
     "off_manifold",
     "radial_law",
     "riemannian_laplace",
