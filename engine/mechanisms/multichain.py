@@ -79,7 +79,7 @@ def _around(manifold, center, scale, law, rng):
     r = rng.gamma(manifold.dim, 1.0, size=np.shape(scale)) * scale
     r = np.where(r < law.support, r, np.nan)
     u = manifold.random_unit_tangent(center, rng)
-    return manifold.exp(center, manifold.per_point(np.nan_to_num(r, nan=0.0)) * u), r
+    return manifold.exp(center, manifold.per_point(np.where(np.isnan(r), 0.0, r)) * u), r
 
 
 def multichain_mh(manifold, log_density, center, *, proposal_scale, chains: int = 4, size=None, rng=None,
@@ -156,7 +156,7 @@ def multichain_mh(manifold, log_density, center, *, proposal_scale, chains: int 
         jump, r = _around(manifold, c_all, a_all, law, rng)
         y = np.where(manifold.per_point(independence), jump, walk)
         lp_y = np.asarray(log_density(y), dtype=float)
-        lq_y = np.where(independence, _proposal_log_density(law, np.nan_to_num(r, nan=1.0), a_all), 0.0)
+        lq_y = np.where(independence, _proposal_log_density(law, np.where(np.isnan(r), 1.0, r), a_all), 0.0)
         log_ratio = lp_y - lp + np.where(independence, lq - lq_y, 0.0)
         # A fresh uniform per proposal; NaN radii (beyond the support) and -inf densities never pass.
         accept = (np.log(rng.random(full)) < log_ratio) & ~(independence & np.isnan(r))
