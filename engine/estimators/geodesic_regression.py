@@ -183,7 +183,7 @@ def _combine_rows(w, y) -> np.ndarray:
 
 
 def _kendall_terms(z, nu, x, y, clip, parts):
-    """Energy and gradients on Kendall's space in complex pre-shape coordinates, without (n, k) temporaries.
+    """Energy (``parts`` empty) or gradients (``parts`` in "p", "v", "pv") on Kendall's space in complex pre-shape coordinates, without (n, k) temporaries.
 
     Along q_i = cos t_i z + sin t_i u (t_i = x_i |ν|, u = ν/|ν|) every quantity of the adjoint formulas is a
     scalar per record except the data y_i, so the sums reduce to Y^T w + A z + B u + C i·u with scalar
@@ -199,12 +199,10 @@ def _kendall_terms(z, nu, x, y, clip, parts):
     c = np.abs(h)
     s = np.sqrt(np.maximum(1.0 - c * c, 0.0))
     theta = np.arctan2(s, c)
-    if clip is None:
-        value = 0.5 * np.mean(theta**2, axis=-1)
-    else:
-        value = np.mean(np.where(theta <= clip, 0.5 * theta**2, clip * theta - 0.5 * clip**2), axis=-1)
     if not parts:
-        return value, None, None
+        if clip is None:
+            return 0.5 * np.mean(theta**2, axis=-1), None, None
+        return np.mean(np.where(theta <= clip, 0.5 * theta**2, clip * theta - 0.5 * clip**2), axis=-1), None, None
     phase_bar = np.where(c > 0, np.conj(h) / np.where(c > 0, c, 1.0), 1.0)
     f = np.where(s > 1e-12, theta / np.maximum(s, 1e-300), 1.0)
     if clip is not None:
@@ -226,7 +224,7 @@ def _kendall_terms(z, nu, x, y, clip, parts):
         coef_iu = np.sum(omega * g.imag * radial2, axis=-1, keepdims=True)
         total = _combine_rows(wr * f * phase_bar, y) + coef_z * z + coef_u * u + 1j * coef_iu * u
         grads.append(-total)
-    return value, grads[0], grads[1]
+    return None, grads[0], grads[1]
 
 
 def _kendall(manifold) -> bool:

@@ -247,9 +247,11 @@ class PrivateGeodesicRegression:
         p_tilde = p_chains.samples
         basis = m.tangent_basis(p_tilde)
         idx = "abcd"[: m.point_ndim]
+        flat_basis = basis.reshape(basis.shape[: basis.ndim - m.point_ndim] + (-1,))
 
         def to_vector(coef):
-            return np.einsum(f"...i,...i{idx}->...{idx}", coef, basis)
+            # A batched matrix product (BLAS) rather than einsum: this runs at every step of every chain.
+            return (coef[..., None, :] @ flat_basis)[..., 0, :].reshape(coef.shape[:-1] + m.point_shape)
 
         def velocity_norm(coef):
             return m.norm(p_tilde, energy_gradient(m, p_tilde, to_vector(coef), x, y, clip=tau, part="v"))
