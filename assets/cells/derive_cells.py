@@ -35,7 +35,8 @@ def main(folder: str) -> None:
         points = resample_closed_curve(np.roll(outline, -start, axis=0), K)
         points -= points.mean(axis=0)
         size = float(np.sqrt(np.sum(points**2)))
-        rows.append([i, lines[i], treatments[i], round(size, 3), *np.round(points[:, 0], 1), *np.round(points[:, 1], 1)])
+        rows.append([i, lines[i], treatments[i], round(size, 3),
+                     *np.round(points[:, 0], 1), *np.round(points[:, 1], 1)])
     columns = ["cell", "line", "treatment", "centroid_size"] + [f"x{j}" for j in range(K)] + [f"y{j}" for j in range(K)]
     out = Path(__file__).with_name("cells_k100.csv.gz")
     pd.DataFrame(rows, columns=columns).to_csv(out, index=False, compression={"method": "gzip", "mtime": 0})

@@ -183,7 +183,8 @@ def _combine_rows(w, y) -> np.ndarray:
 
 
 def _kendall_terms(z, nu, x, y, clip, parts):
-    """Energy (``parts`` empty) or gradients (``parts`` in "p", "v", "pv") on Kendall's space in complex pre-shape coordinates, without (n, k) temporaries.
+    """Energy (``parts`` empty) or gradients (``parts`` "p", "v" or "pv") on Kendall's space, in complex
+    pre-shape coordinates and without (n, k) temporaries.
 
     Along q_i = cos t_i z + sin t_i u (t_i = x_i |ν|, u = ν/|ν|) every quantity of the adjoint formulas is a
     scalar per record except the data y_i, so the sums reduce to Y^T w + A z + B u + C i·u with scalar

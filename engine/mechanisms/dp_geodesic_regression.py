@@ -258,9 +258,9 @@ class PrivateGeodesicRegression:
 
         centre = self._velocity_centre(p_tilde, fit, x, y)
         coef_centre = np.einsum(f"...i{idx},...{idx}->...i", basis, centre)
-        v_chains = self.velocity_mechanism.release(velocity_norm, coef_centre, curvature=np.mean(x**2), size=None,
-                                                   rng=rng, warmup=velocity_warmup, thin=check_int("velocity_draws", velocity_draws),
-                                                   diagnostics=diagnostics)
+        v_chains = self.velocity_mechanism.release(
+            velocity_norm, coef_centre, curvature=np.mean(x**2), size=None, rng=rng, warmup=velocity_warmup,
+            thin=check_int("velocity_draws", velocity_draws), diagnostics=diagnostics)
         return PrivateRegressionRelease(footpoint=p_tilde, velocity=to_vector(v_chains.samples), fit=fit,
                                         footpoint_chains=p_chains, velocity_chains=v_chains)
 

@@ -74,7 +74,8 @@ def outlines_figure(truth, private, labels, *, title: str | None = None, height:
     """
     truth = np.asarray(truth, dtype=float)
     private = np.asarray(private, dtype=float)
-    if truth.ndim != 3 or private.ndim != 4 or private.shape[0] != truth.shape[0] or private.shape[2:] != truth.shape[1:]:
+    if (truth.ndim != 3 or private.ndim != 4 or private.shape[0] != truth.shape[0]
+            or private.shape[2:] != truth.shape[1:]):
         raise ValueError(f"truth must be (A, k, 2) and private (A, R, k, 2), got {truth.shape} and {private.shape}")
     m = Kendall(truth.shape[1])
     truth = m.projection(truth)
@@ -128,7 +129,8 @@ def sphere_regression_figure(*, data, footpoint, velocity, private_footpoints, p
     grid = np.linspace(float(times[0]), float(times[1]), 60)
     for name, p, v, color, width in (
         [("non-private geodesic", footpoint, velocity, palette.color("non-private"), 7)]
-        + [("private geodesics", pp, vv, PRIVATE_COLOR, 3) for pp, vv in zip(private_footpoints, private_velocities)]
+        + [("private geodesics", pp, vv, PRIVATE_COLOR, 3) 
+           for pp, vv in zip(private_footpoints, private_velocities, strict=True)]
     ):
         arc = s2.geodesic(np.asarray(p, float), np.asarray(v, float), grid)
         first = name == "non-private geodesic" or (p is private_footpoints[0])

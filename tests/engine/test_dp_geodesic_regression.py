@@ -29,7 +29,8 @@ def test_one_record_moves_the_clipped_gradients_by_at_most_table1(m):
     n, tau, tau_m = 20, 0.1, 0.5
     p0 = m.exp(m.origin, m.to_tangent(m.origin, 0.2 * rng.standard_normal(m.origin.shape)))
     x = rng.uniform(-1, 1, n)
-    y = m.exp(np.broadcast_to(p0, (n,) + m.point_shape), m.to_tangent(p0, 0.3 * rng.standard_normal((n,) + m.point_shape)))
+    noise = m.to_tangent(p0, 0.3 * rng.standard_normal((n,) + m.point_shape))
+    y = m.exp(np.broadcast_to(p0, noise.shape), noise)
     dp, dv = table1_sensitivities(n, tau, m.kappa_min, tau_m=tau_m)
     worst = np.zeros(2)
     for trial in range(30):

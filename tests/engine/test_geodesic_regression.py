@@ -121,7 +121,7 @@ def test_kendall_gradients_are_horizontal_and_match_the_record_by_record_form():
     for clip in (None, 0.1):
         fast = energy_gradient(m, p, v, x, y, clip=clip)
         slow = _generic_gradient(m, p, v, x, y, clip)
-        for a, b in zip(fast, slow):
+        for a, b in zip(fast, slow, strict=True):
             np.testing.assert_allclose(a, b, atol=1e-12)
             np.testing.assert_allclose(m.to_tangent(p, a), a, atol=1e-12)
         np.testing.assert_allclose(energy_gradient(m, p, v, x, y, clip=clip, part="v"), fast[1])
