@@ -37,3 +37,18 @@ def test_sphere_arcs(app_page, app_url):
     wait_for_app(page, timeout_ms=120_000)
     expect(page.locator(".js-plotly-plot .gl-container").first).to_be_attached(timeout=60_000)
     expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_default_view_screenshot(app_page, app_url):
+    """The page with its default settings (the paper's n = 100, k = 50), saved for README.md like every page's
+    screenshot in test_pages.py, with a longer wait for the first computation."""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_pages import SHOTS
+
+    page = app_page
+    page.goto(f"{app_url}/Private_regression")
+    wait_for_app(page, timeout_ms=180_000)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "Private_regression.png"), full_page=True)
