@@ -304,7 +304,7 @@ class PrivateGeodesicRegression:
             f"covariate within the public range [-{self.x_max:g}, {self.x_max:g}], n public, neighbours replace one "
             "record",
             f"shooting vectors conditioned on the public ball |v| <= {self.v_max:.4g}",
-        ) + gp.assumptions[1:] + tuple(a for a in gv.assumptions[1:] if a not in gp.assumptions)
+        ) + gp.assumptions[1:]
         return PrivacyGuarantee(
             mechanism=f"private geodesic regression (two K-norm gradient releases) on {self.manifold.name}",
             epsilon=gp.epsilon + gv.epsilon, delta=0.0, sigma=gp.sigma,

@@ -1,8 +1,8 @@
 """Multi-chain Metropolis–Hastings with over-dispersed starts and R̂/ESS diagnostics (for KNG).
 
 Each target (a leading batch axis: data sets, privacy budgets, replicate releases) is sampled by
-``chains`` chains at once. Every step of every chain is a Metropolis–Hastings step with one of two
-proposals, chosen with probability 1/2 each (a mixture of two reversible kernels is reversible):
+``chains`` chains at once. The steps alternate between two Metropolis–Hastings kernels, each of which
+leaves the target invariant (so does their cycle); one proposal kind per step halves the work:
 
 * **random walk**: y = Exp_x(s·U^{1/d}·u), u uniform on the unit sphere of T_xM, U uniform — symmetric
   on the symmetric spaces used here (see ``engine.mechanisms.mcmc``); s is adapted per chain in the
@@ -150,24 +150,25 @@ def multichain_mh(manifold, log_density, center, *, proposal_scale, chains: int 
     kept = np.empty((draws_per_chain,) + full + manifold.point_shape)
     accepted = np.zeros(full)
     for t in range(1, total + 1):
-        independence = rng.random(full) < 0.5
-        u = manifold.random_unit_tangent(x, rng)
-        walk = manifold.exp(x, manifold.per_point(np.exp(log_step) * rng.random(full) ** (1.0 / manifold.dim)) * u)
-        jump, r = _around(manifold, c_all, a_all, law, rng)
-        y = np.where(manifold.per_point(independence), jump, walk)
-        lp_y = np.asarray(log_density(y), dtype=float)
-        lq_y = np.where(independence, _proposal_log_density(law, np.where(np.isnan(r), 1.0, r), a_all), 0.0)
-        log_ratio = lp_y - lp + np.where(independence, lq - lq_y, 0.0)
-        # A fresh uniform per proposal; NaN radii (beyond the support) and -inf densities never pass.
-        accept = (np.log(rng.random(full)) < log_ratio) & ~(independence & np.isnan(r))
+        if t % 2 == 0:  # independence proposal
+            y, r = _around(manifold, c_all, a_all, law, rng)
+            outside = np.isnan(r)
+            lq_y = _proposal_log_density(law, np.where(outside, 1.0, r), a_all)
+            lp_y = np.asarray(log_density(y), dtype=float)
+            # A fresh uniform per proposal; NaN radii (beyond the support) and -inf densities never pass.
+            accept = (np.log(rng.random(full)) < lp_y - lp + lq - lq_y) & ~outside
+        else:  # random walk
+            u = manifold.random_unit_tangent(x, rng)
+            y = manifold.exp(x, manifold.per_point(np.exp(log_step) * rng.random(full) ** (1.0 / manifold.dim)) * u)
+            lp_y = np.asarray(log_density(y), dtype=float)
+            accept = np.log(rng.random(full)) < lp_y - lp
+            lq_y = _proposal_log_density(law, manifold.dist(c_all, y), a_all)
+            if t <= warmup // 2:
+                gain = 2.0 / ((t + 1) // 2 + 10.0) ** 0.6
+                log_step = np.minimum(log_step + gain * (accept - TARGET_ACCEPTANCE), np.log(cap))
         x = np.where(manifold.per_point(accept), y, x)
         lp = np.where(accept, lp_y, lp)
-        lq = np.where(accept, np.where(independence, lq_y, _proposal_log_density(law, manifold.dist(c_all, y), a_all)),
-                      lq)
-        if t <= warmup // 2:
-            gain = 2.0 / (t + 10.0) ** 0.6
-            log_step = np.where(independence, log_step,
-                                np.minimum(log_step + gain * (accept - TARGET_ACCEPTANCE), np.log(cap)))
+        lq = np.where(accept, lq_y, lq)
         if t > warmup:
             trace[t - warmup - 1] = lp
             accepted += accept
