@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "audit", "subspaces", "pages"]
+AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "regression", "audit", "subspaces", "pages"]
 
 
 def main(argv=None) -> None:

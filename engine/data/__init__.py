@@ -19,6 +19,15 @@ from engine.data.real import (
     load_feature_matrix,
     tree_embedding,
 )
+from engine.data.regression import (
+    CellShapes,
+    age_covariate,
+    callosum_data,
+    callosum_template,
+    load_cells,
+    size_covariate,
+    sphere_drift,
+)
 from engine.data.spd import spd_wishart
 from engine.data.sphere import sphere_ball, sphere_cap, sphere_vmf
 from engine.data.subspace import SubspacePoints, subspace_points
@@ -26,28 +35,35 @@ from engine.data.wordnet import Hierarchy, load_hierarchy, wordnet_available
 
 __all__ = [
     "Airports",
+    "CellShapes",
     "Hierarchy",
     "SpikedSample",
     "SubspacePoints",
     "TreeEmbedding",
+    "age_covariate",
     "airport_states",
     "enforce_ball",
+    "callosum_data",
+    "callosum_template",
     "hyperbolic_ball",
     "hyperbolic_wrapped_gaussian",
     "image_covariances",
     "kendall_noisy",
     "load_airports",
+    "load_cells",
     "load_feature_matrix",
     "load_hierarchy",
     "load_outline",
     "random_subspace",
     "resample_closed_curve",
     "shape_template",
+    "size_covariate",
     "spd_wishart",
     "spiked_gaussian",
     "subspace_points",
     "sphere_ball",
     "sphere_cap",
+    "sphere_drift",
     "sphere_vmf",
     "template_names",
     "top_subspace",

@@ -55,6 +55,11 @@ STUDIES = {
                           "Han et al.: private structured prediction on the Poincaré disk"),
     "dp-rgd-matrix-completion": ("engine.experiments.dp_rgd_matrix_completion",
                                  "Han et al.: private low-rank matrix completion on the Grassmannian"),
+    "kulkarni-soto-fig1": ("engine.experiments.kulkarni_soto_fig1",
+                           "Kulkarni & Soto Figure 1: log energy of private geodesic regression on shapes against ε, "
+                           "and Table 1 checked by simulation"),
+    "kulkarni-soto-fig2": ("engine.experiments.kulkarni_soto_fig2",
+                           "Kulkarni & Soto Figure 2: predicted shapes at ages 60-80, non-private and private"),
     "singhal-steinke-dimension": ("engine.experiments.singhal_steinke_dimension",
                                   "Singhal & Steinke: success against n for d = 10, 100, 1000 beside Analyze Gauss"),
     "singhal-steinke-gap": ("engine.experiments.singhal_steinke_gap",

@@ -51,6 +51,12 @@ class Euclidean(Manifold):
         x = np.asarray(x, dtype=float)
         return np.broadcast_to(np.eye(self.dim), x.shape[:-1] + (self.dim, self.dim)).copy()
 
+    def random_unit_tangent(self, x, rng=None) -> np.ndarray:
+        """Uniform unit vector, one per point: a normalised standard Gaussian (no basis needed)."""
+        rng = np.random.default_rng(rng)
+        g = rng.standard_normal(np.shape(x))
+        return g / np.linalg.norm(g, axis=-1, keepdims=True)
+
     def to_ambient(self, x) -> np.ndarray:
         return np.asarray(x, dtype=float)
 

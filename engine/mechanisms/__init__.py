@@ -6,7 +6,7 @@ approximate; every mechanism class validates eagerly and states its guarantee th
 ``privacy_guarantee()``.
 """
 
-from engine.mechanisms.diagnostics import effective_sample_size
+from engine.mechanisms.diagnostics import chain_diagnostics, effective_sample_size
 from engine.mechanisms.dp_rgd import DPRGD, DPRGDResult
 from engine.mechanisms.gaussian import (
     TangentGaussian,
@@ -16,7 +16,7 @@ from engine.mechanisms.gaussian import (
     tangent_gaussian,
 )
 from engine.mechanisms.guarantee import PrivacyGuarantee
-from engine.mechanisms.kng import KNormGradient, frechet_gradient_norm
+from engine.mechanisms.kng import GradientKNG, KNormGradient, frechet_gradient_norm
 from engine.mechanisms.laplace import (
     EuclideanLaplace,
     RiemannianLaplace,
@@ -29,6 +29,7 @@ from engine.mechanisms.laplace import (
     scale_limit,
 )
 from engine.mechanisms.mcmc import MHResult, laplace_mh, metropolis_hastings
+from engine.mechanisms.multichain import ChainsResult, multichain_mh
 from engine.mechanisms.radial import RadialLaw, sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog, spd_growth
 from engine.mechanisms.subspace import (
@@ -42,10 +43,12 @@ from engine.mechanisms.subspace import (
 __all__ = [
     "AnalyzeGauss",
     "BinghamSubspace",
+    "ChainsResult",
     "DPRGD",
     "DPRGDResult",
     "EuclideanLaplace",
     "ExactSubspace",
+    "GradientKNG",
     "KNormGradient",
     "MHResult",
     "PrivacyGuarantee",
@@ -55,6 +58,7 @@ __all__ = [
     "SubspaceRelease",
     "TangentGaussian",
     "analytic_gaussian_sigma",
+    "chain_diagnostics",
     "classical_gaussian_sigma",
     "effective_sample_size",
     "euclidean_laplace",
@@ -64,6 +68,7 @@ __all__ = [
     "is_homogeneous",
     "laplace_mh",
     "metropolis_hastings",
+    "multichain_mh",
     "off_manifold",
     "radial_law",
     "riemannian_laplace",

@@ -1,8 +1,11 @@
-"""Convergence diagnostics of Markov chain samplers: the effective sample size (Geyer 1992).
+"""Convergence diagnostics of Markov chain samplers: single-chain ESS (Geyer 1992) and multi-chain R̂/ESS.
 
 Geyer, C. J. (1992), *Practical Markov chain Monte Carlo*, Statistical Science 7(4), 473–483, §3.3:
 the initial positive and initial monotone sequence estimators of the integrated autocorrelation
-time of a stationary, reversible chain.
+time of a stationary, reversible chain. ``chain_diagnostics`` delegates the multi-chain diagnostics
+(rank-normalised split-R̂, bulk and tail ESS) to ``arviz-stats``. ``effective_sample_size`` stays a
+vectorised numpy function: it is called on up to 10,000 single-chain traces at once, where the
+per-series loop of arviz-stats' array interface (about 4 ms per series here) would dominate.
 """
 
 from __future__ import annotations
@@ -44,3 +47,37 @@ def effective_sample_size(trace, axis: int = 0) -> np.ndarray:
     monotone = np.minimum.accumulate(np.where(positive, pairs, 0.0), axis=0)
     tau = -1.0 + 2.0 * monotone.sum(axis=0)
     return np.where(var > 0, n / np.maximum(tau, 1.0), 1.0)
+
+
+def chain_diagnostics(traces) -> dict[str, np.ndarray]:
+    """Rank-normalised split-R̂ and bulk/tail ESS of several chains per target, by ``arviz-stats``.
+
+    Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021), *Rank-normalization, folding, and
+    localization: an improved R̂ for assessing convergence of MCMC*, Bayesian Analysis 16(2):
+    R̂ is the larger of the split-R̂ of the rank-normalised draws and of their folded version; the bulk
+    ESS is that of the rank-normalised draws, the tail ESS the smaller of the ESS of the 5 % and 95 %
+    quantile indicators. A target whose traces are all one constant gets R̂ = 1 and ESS = 1 (nothing
+    to estimate, and nothing moved).
+
+    Parameters
+    ----------
+    traces : array_like, shape ``(chains, draws, *batch)``
+        One scalar summary (e.g. the log density) per state, chains first.
+
+    Returns
+    -------
+    dict with ``rhat``, ``ess_bulk``, ``ess_tail``, each of shape ``(*batch,)``
+    """
+    from arviz_stats.base import array_stats
+
+    x = np.asarray(traces, dtype=float)
+    arr = np.moveaxis(x, (0, 1), (-2, -1))
+    constant = np.ptp(arr.reshape(arr.shape[:-2] + (-1,)), axis=-1) == 0
+    # arviz divides 0 by 0 for constant traces (replaced below); keep that out of the warnings.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = {
+            "rhat": array_stats.rhat(arr, chain_axis=-2, draw_axis=-1),
+            "ess_bulk": array_stats.ess(arr, chain_axis=-2, draw_axis=-1, method="bulk"),
+            "ess_tail": array_stats.ess(arr, chain_axis=-2, draw_axis=-1, method="tail", prob=(0.05, 0.95)),
+        }
+    return {key: np.where(constant, 1.0, np.asarray(value, dtype=float)) for key, value in out.items()}

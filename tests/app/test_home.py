@@ -9,7 +9,8 @@ import pytest
 from tests.app.conftest import HOME, PLAYGROUND, ROOT, run_page
 from ui import navigation
 
-PAGE_PATHS = ("/Private_mean_playground", "/Sensitivity", "/Utility", "/Samplers", "/Private_optimization")
+PAGE_PATHS = ("/Private_mean_playground", "/Sensitivity", "/Utility", "/Samplers", "/Private_optimization",
+              "/Private_regression")
 LINK = re.compile(r"\]\((/[^)\s]+)\)")
 
 
@@ -26,7 +27,7 @@ def _links(at) -> list[str]:
 
 def test_home_renders_five_page_cards(home):
     titles = [h.value for h in home.subheader]
-    assert sorted(t.split(" · ")[0] for t in titles) == ["1", "2", "3", "4", "5"]
+    assert sorted(t.split(" · ")[0] for t in titles) == ["1", "2", "3", "4", "5", "6"]
     links = _links(home)
     for path in PAGE_PATHS:
         assert path in links

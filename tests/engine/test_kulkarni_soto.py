@@ -1,0 +1,50 @@
+"""Studies kulkarni-soto-fig1 and -fig2 on small settings, their figures and the CLI entry."""
+
+import numpy as np
+import pytest
+
+from engine.experiments import STUDIES, load
+from engine.experiments.__main__ import main
+
+
+@pytest.mark.slow
+def test_fig1_small_grid_has_the_paper_columns_and_table1_holds():
+    study = load("kulkarni-soto-fig1")
+    res = study.run(pairs=8, n=30, k=12, unequal_eps_p=(0.5, 1.5), equal_totals=(1.0,), warmup=60, thin=2,
+                    velocity_warmup=20, seed=1)
+    curves = res["curves"]
+    assert {"eps_p", "eps_v", "log_mean_energy", "family", "log_nonprivate_energy"} <= set(curves.columns)
+    assert curves.family.tolist() == ["unequal", "unequal", "equal"]
+    np.testing.assert_allclose(curves.eps_p + curves.eps_v, [2.02, 2.02, 1.0])
+    assert (curves.log_mean_energy > curves.log_nonprivate_energy).all()
+    sens = res["sensitivity"]
+    assert (sens.ratio_p <= 1 + 1e-9).all() and (sens.ratio_v <= 1 + 1e-9).all()
+    assert sens.set_index("neighbour").loc["adversarial", "ratio_p"] > 0.5
+    assert set(study.figures(res)) == {"figure1-unequal", "figure1-equal"}
+
+
+@pytest.mark.slow
+def test_fig2_outlines_and_distances():
+    study = load("kulkarni-soto-fig2")
+    res = study.run(releases=2, n=30, k=12, seed=2)
+    shapes = res["shapes"]
+    assert set(shapes.source) == {"non-private", "private"}
+    assert len(shapes) == (1 + 2) * 5 * 12
+    assert (res["distances"].procrustes_distance >= 0).all()
+    fig = study.figures(res)["predicted-shapes"]
+    assert len(fig.data) == 10
+
+
+def test_bad_settings_name_the_value():
+    with pytest.raises(ValueError, match="unequal_eps_p values must lie"):
+        load("kulkarni-soto-fig1").run(unequal_eps_p=(3.0,))
+    with pytest.raises(ValueError, match="unknown settings"):
+        load("kulkarni-soto-fig2").run(colour="red")
+    with pytest.raises(ValueError, match="ages must lie"):
+        load("kulkarni-soto-fig2").run(ages=(50.0,))
+
+
+def test_cli_lists_both_studies(capsys):
+    assert {"kulkarni-soto-fig1", "kulkarni-soto-fig2"} <= set(STUDIES)
+    assert main(["--list"]) == 0
+    assert "kulkarni-soto-fig1" in capsys.readouterr().out
