@@ -85,11 +85,6 @@ def frechet_gradient_norm(manifold, w, points) -> np.ndarray:
     return manifold.norm(flat_w, total).reshape(batch)
 
 
-def _is_flat(manifold) -> bool:
-    """Complete, simply connected and flat: isometric to R^d, where Z_D does not depend on D."""
-    return manifold.kappa_min == 0 and manifold.kappa_max == 0 and np.isinf(manifold.injectivity_radius)
-
-
 class KNormGradient:
     """ε-DP Fréchet mean by the K-norm gradient mechanism, density ∝ exp(−‖grad F_D(W)‖_W/σ).
 
@@ -120,7 +115,8 @@ class KNormGradient:
         self.sensitivity = check_positive("sensitivity", sensitivity)
         self.manifold = manifold
         self.ball = check_ball(manifold, ball_center, ball_radius)
-        self.data_dependent_normaliser = not (_is_flat(manifold) and self.ball is None)
+        # Only on a flat space (isometric to R^d) without a ball does Z_D not depend on D.
+        self.data_dependent_normaliser = not (manifold.flat and self.ball is None)
         self.sigma = (2.0 if self.data_dependent_normaliser else 1.0) * self.sensitivity / self.epsilon
         if self.ball is None:
             require_normalisable(manifold, self.sigma, self.sensitivity, self.epsilon, law="K-norm gradient law",
