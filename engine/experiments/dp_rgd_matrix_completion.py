@@ -31,6 +31,9 @@ from engine.estimators.matrix_completion import MatrixCompletion
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
+#: c of the paper's noise rule σ² = c T log(1/δ) L0²/(N²ε²) in its matrix-completion experiment.
+PAPER_C = 1e4
+
 
 def low_rank_data(d: int, rank: int, n: int, *, observed: float, test_fraction: float, noise: float, rng):
     """Columns ``(n, d)`` of X = UV + noise and boolean train/test masks ``(n, d)``."""
@@ -79,7 +82,8 @@ def run(*, reps: int = 5, seed: int = 0, d: int = 30, rank: int = 5, n: int = 2_
     Returns
     -------
     ``{"rmse": method, repeat, iteration, split, rmse; "settings": one row of sigma,
-    noise_multiplier, epsilon_spent, paper_sigma; "optimum": n_iter, gradient_norm, converged,
+    noise_multiplier, epsilon_spent, paper_sigma (the rule with the paper's c = ``PAPER_C``, the σ of
+    ``noise="paper"``), paper_c, batch_size, steps, clip; "optimum": n_iter, gradient_norm, converged,
     train_rmse, test_rmse}``.
     """
     reps = check_int("reps", reps)
@@ -87,6 +91,13 @@ def run(*, reps: int = 5, seed: int = 0, d: int = 30, rank: int = 5, n: int = 2_
     steps = check_int("steps", steps)
     if noise not in ("calibrated", "paper"):
         raise ValueError(f"noise must be 'calibrated' or 'paper', got {noise!r}")
+    # The mechanisms validate the privacy parameters before any data are drawn.
+    paper_sigma = accounting.paper_sigma(epsilon, delta, steps, n, clip, c=PAPER_C)
+    mechanism = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps,
+                      step_size=check_positive("private_step_size", private_step_size), batch_size=batch_size,
+                      sigma=paper_sigma if noise == "paper" else None)
+    noiseless = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=step_size,
+                      batch_size=batch_size, sigma=0.0)
     data_seq, run_seq = np.random.SeedSequence(seed).spawn(2)
     values, train, test = low_rank_data(d, rank, n, observed=observed, test_fraction=test_fraction,
                                         noise=noise_level, rng=np.random.default_rng(data_seq))
@@ -97,17 +108,10 @@ def run(*, reps: int = 5, seed: int = 0, d: int = 30, rank: int = 5, n: int = 2_
         progress(0.2)
     rng = np.random.default_rng(run_seq)
     start = problem.manifold.random_point(reps, rng)
-    if noise == "paper":
-        sigma = accounting.paper_sigma(epsilon, delta, steps, n, clip, c=1e4)
-    else:
-        sigma = None
-    private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps,
-                    step_size=check_positive("private_step_size", private_step_size),
-                    batch_size=batch_size, sigma=sigma).fit(problem, start, rng=rng, record_every=record_every)
+    private = mechanism.fit(problem, start, rng=rng, record_every=record_every)
     if progress is not None:
         progress(0.6)
-    plain = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=step_size,
-                  batch_size=batch_size, sigma=0.0).fit(problem, start, rng=rng, record_every=record_every)
+    plain = noiseless.fit(problem, start, rng=rng, record_every=record_every)
     if progress is not None:
         progress(0.9)
     iterations = private.diagnostic_iterations
@@ -119,8 +123,8 @@ def run(*, reps: int = 5, seed: int = 0, d: int = 30, rank: int = 5, n: int = 2_
                 "method": method, "repeat": np.tile(np.arange(reps), len(iterations)),
                 "iteration": np.repeat(iterations, reps), "split": split, "rmse": errors[:, k].ravel()}))
     settings = pd.DataFrame([{"sigma": private.sigma, "noise_multiplier": private.noise_multiplier,
-                              "epsilon_spent": private.epsilon_spent, "paper_sigma": private.paper_sigma,
-                              "batch_size": batch_size, "steps": steps, "clip": clip}])
+                              "epsilon_spent": private.epsilon_spent, "paper_sigma": paper_sigma,
+                              "paper_c": PAPER_C, "batch_size": batch_size, "steps": steps, "clip": clip}])
     optimum = pd.DataFrame([{"n_iter": int(best.n_iter), "gradient_norm": float(best.gradient_norm),
                              "converged": bool(best.converged),
                              "train_rmse": float(_rmse(problem.predict(best.point), values, (train,))[0]),
