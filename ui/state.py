@@ -105,7 +105,8 @@ def init(key: str, default, *, options=None, bounds=None):
     problem = _problem(value, options, bounds)
     if problem is not None:
         if raw is not None:
-            st.warning(f"Ignored the address parameter {key}={literal(raw)}: {problem}; using {literal(_format(default))}.")
+            st.warning(f"Ignored the address parameter {key}={literal(raw)}: {problem}; "
+                       f"using {literal(_format(default))}.")
         value = default
     st.session_state[key] = value
     return value

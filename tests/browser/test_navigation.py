@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.harness import page_paths
+from tests.browser.harness import page_paths, wait_for_app
 from ui.navigation import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -31,8 +31,12 @@ _CONTROLS = """() => {
     for (const el of side.querySelectorAll('[data-testid="stNumberInput"]')) {
         out[label(el)] = el.querySelector('input').value;
     }
-    for (const el of side.querySelectorAll('[data-testid="stSelectbox"], [data-testid="stMultiSelect"]')) {
-        out[label(el)] = el.querySelector('[data-baseweb="select"]').innerText.trim();
+    for (const el of side.querySelectorAll('[data-testid="stSelectbox"]')) {
+        out[label(el)] = el.querySelector('input[role="combobox"]').value;
+    }
+    for (const el of side.querySelectorAll('[data-testid="stMultiSelect"]')) {
+        out[label(el)] = Array.from(el.querySelectorAll('[data-tag]'))
+            .map(t => t.getAttribute('aria-label')).join(', ');
     }
     for (const el of side.querySelectorAll('[data-testid="stCheckbox"]')) {
         out[el.innerText.trim()] = el.querySelector('input').checked;
@@ -66,8 +70,10 @@ _SIDEBAR_SETTLED = """() => {
 TIMEOUT_MS = 180_000
 
 
-def _settled(page) -> None:
-    page.wait_for_selector("h1", timeout=TIMEOUT_MS)
+def _settled(page, controls: int = 0) -> None:
+    """Wait until the sidebar shows at least ``controls`` controls and has settled."""
+    page.wait_for_function(f"() => Object.keys(({_CONTROLS})()).length >= {controls}", timeout=TIMEOUT_MS,
+                           polling=300)
     page.evaluate("() => { window.__sidebar = null; }")
     page.wait_for_function(_SIDEBAR_SETTLED, timeout=TIMEOUT_MS, polling=300)
 
@@ -82,6 +88,7 @@ def test_walk_through_every_pair_of_pages_keeps_each_pages_controls(chromium, ap
         context = chromium.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         page.goto(f"{app_url}/{PATHS[label]}")
+        wait_for_app(page, TIMEOUT_MS, chart=label != "Home")
         _settled(page)
         defaults[label], titles[label] = page.evaluate(_CONTROLS), _title(page)
         context.close()
@@ -91,24 +98,25 @@ def test_walk_through_every_pair_of_pages_keeps_each_pages_controls(chromium, ap
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.goto(f"{app_url}/{PATHS[walk[0]]}")
-    _settled(page)
+    _settled(page, len(defaults[walk[0]]))
     expected, route = dict(defaults), [walk[0]]
-    for previous, label in zip(walk, walk[1:]):
+    for label in walk[1:]:
         route.append(label)
         page.get_by_test_id("stSidebar").get_by_role("link", name=label, exact=True).click()
         page.wait_for_function("(title) => document.querySelector('h1')?.innerText === title", arg=titles[label],
                                timeout=TIMEOUT_MS)
-        _settled(page)
+        _settled(page, len(expected[label]))
         shown = page.evaluate(_CONTROLS)
         assert shown == expected[label], (" → ".join(route), {k: (v, expected[label].get(k)) for k, v in
                                                                shown.items() if expected[label].get(k) != v})
         if label not in route[:-1]:
             sliders = page.get_by_test_id("stSidebar").get_by_role("slider")
             if sliders.count():
-                sliders.first.focus()
-                sliders.first.press("ArrowRight")
-                page.wait_for_timeout(300)
-                _settled(page)
+                before = page.url
+                sliders.first.press("ArrowRight")  # press() focuses the slider first
+                page.wait_for_function("(before) => window.location.href !== before", arg=before,
+                                       timeout=TIMEOUT_MS)
+                _settled(page, len(expected[label]))
                 moved = page.evaluate(_CONTROLS)
                 assert moved != defaults[label], label
                 expected[label] = moved

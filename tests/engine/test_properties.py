@@ -33,7 +33,8 @@ from engine.manifolds import SPD, Hyperbolic, Sphere
 from engine.mechanisms import DPRGD, EuclideanLaplace, KNormGradient, RiemannianLaplace, TangentGaussian
 from tests.engine.registry import SPACES
 
-PROFILE = settings(max_examples=int(os.environ.get("PROPERTY_EXAMPLES", 30)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROFILE = settings(max_examples=int(os.environ.get("PROPERTY_EXAMPLES", 30)), deadline=None,
+                   suppress_health_check=[HealthCheck.too_slow])
 
 #: Anything a caller might pass where a number is expected.
 ANYTHING = st.one_of(
