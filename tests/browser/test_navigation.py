@@ -23,23 +23,24 @@ PATHS = dict(zip(LABELS, page_paths().values()))
 _CONTROLS = """() => {
     const side = document.querySelector('[data-testid="stSidebar"]');
     const out = {};
+    if (!side) return out;  // between two pages
     const label = el => (el.querySelector('[data-testid="stWidgetLabel"]') || el).innerText.trim();
     for (const el of side.querySelectorAll('[data-testid="stSlider"]')) {
         out[label(el)] = Array.from(el.querySelectorAll('[data-testid="stSliderThumbValue"]'))
             .map(t => t.innerText.trim()).join(' – ');
     }
     for (const el of side.querySelectorAll('[data-testid="stNumberInput"]')) {
-        out[label(el)] = el.querySelector('input').value;
+        out[label(el)] = el.querySelector('input')?.value;
     }
     for (const el of side.querySelectorAll('[data-testid="stSelectbox"]')) {
-        out[label(el)] = el.querySelector('input[role="combobox"]').value;
+        out[label(el)] = el.querySelector('input[role="combobox"]')?.value;
     }
     for (const el of side.querySelectorAll('[data-testid="stMultiSelect"]')) {
         out[label(el)] = Array.from(el.querySelectorAll('[data-tag]'))
             .map(t => t.getAttribute('aria-label')).join(', ');
     }
     for (const el of side.querySelectorAll('[data-testid="stCheckbox"]')) {
-        out[el.innerText.trim()] = el.querySelector('input').checked;
+        out[el.innerText.trim()] = el.querySelector('input')?.checked;
     }
     return out;
 }"""
