@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-AREAS = ["frechet", "samplers", "studies", "dp_rgd", "pages"]
+AREAS = ["frechet", "samplers", "studies", "dp_rgd", "pages", "load"]
 
 
 def main(argv=None) -> None:
