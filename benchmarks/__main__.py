@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "regression", "audit", "subspaces", "pages"]
+AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "regression", "audit", "subspaces", "pages", "load"]
 
 
 def main(argv=None) -> None:

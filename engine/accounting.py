@@ -118,9 +118,10 @@ def epsilon_for(sigma_multiplier: float, steps: int, *, delta: float, sampling_r
 
 def _initial_multiplier(target_epsilon: float, steps: int, delta: float) -> float:
     """Closed-form full-batch guess: minimising T α/(2z²) + log(1/δ)/(α − 1) over α gives
-    ε = s² + 2s√log(1/δ) with s² = T/(2z²), hence z = √(T/2)/(√(log(1/δ) + ε) − √log(1/δ))."""
+    ε = s² + 2s√log(1/δ) with s² = T/(2z²), hence z = √(T/2)/(√(log(1/δ) + ε) − √log(1/δ)); the
+    difference is written as ε/(√(log(1/δ) + ε) + √log(1/δ)), which does not cancel to 0 for tiny ε."""
     log_term = np.log(1.0 / delta)
-    s = np.sqrt(log_term + target_epsilon) - np.sqrt(log_term)
+    s = target_epsilon / (np.sqrt(log_term + target_epsilon) + np.sqrt(log_term))
     return float(np.sqrt(steps / 2.0) / s)
 
 
@@ -155,11 +156,20 @@ def calibrate_sigma(target_epsilon: float, steps: int, *, delta: float, sampling
 
 
 def _solve(eps: float, steps: int, delta: float, q: float, bracket, tol: float) -> float:
-    return float(dp_accounting.calibrate_dp_mechanism(
-        lambda: RdpAccountant(neighboring_relation=_RELATION),
-        lambda z: dp_rgd_event(z, steps, sampling_rate=q),
-        eps, delta, bracket_interval=bracket, tol=tol,
-    ))
+    """dp-accounting's calibration; its failures (no bracket found, overflow of a huge multiplier)
+    become a ValueError naming ``target_epsilon``: the RDP orders cannot resolve so small an ε."""
+    try:
+        z = float(dp_accounting.calibrate_dp_mechanism(
+            lambda: RdpAccountant(neighboring_relation=_RELATION),
+            lambda z: dp_rgd_event(z, steps, sampling_rate=q),
+            eps, delta, bracket_interval=bracket, tol=tol,
+        ))
+    except (dp_accounting.mechanism_calibration.NoBracketIntervalFoundError, ArithmeticError, ValueError):
+        z = float("nan")
+    if not np.isfinite(z) or z <= 0:
+        raise ValueError(f"target_epsilon = {eps:g} is too small for the RDP accountant to calibrate at delta = "
+                         f"{delta:g} over {steps} steps: choose a larger epsilon")
+    return z
 
 
 @functools.lru_cache(maxsize=256)

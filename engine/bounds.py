@@ -104,6 +104,15 @@ def _radius_and_curvature(radius, kappa_max, *, allow_zero: bool, context: str):
     return r, kappa
 
 
+def _finite(result: str, r: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """``value`` if every entry is finite; a radius so large that the bound overflows float64 is refused."""
+    with np.errstate(over="ignore"):
+        bad = ~np.isfinite(value)
+    if np.any(bad):
+        raise ValueError(f"radius {_first_bad(r, bad)!r} is too large for {result}: the sensitivity overflows float64")
+    return value
+
+
 def _theorem2_factor(n, radius, kappa_max, result: str):
     """Checked (n, r, h) of Theorem 2 and supplement Lemma 1; ``ValueError`` outside their domain:
     n an integer >= 1, r > 0 finite, κ not NaN nor +∞, and r < π/(4√κ) (``theorem2_domain``)."""
@@ -132,7 +141,7 @@ def frechet_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
     Examples: κ = 1, r = π/8, n = 10 gives 0.121460; κ ≤ 0, r = 1, n = 20 gives 0.1.
     """
     n, r, h = _theorem2_factor(n, radius, kappa_max, "Theorem 2")
-    return 2.0 * r * (2.0 - h) / (n * h)
+    return _finite("Theorem 2", r, 2.0 * r * (2.0 - h) / (n * h))
 
 
 def frechet_gradient_sensitivity(n, radius, kappa_max) -> np.ndarray:
@@ -144,7 +153,7 @@ def frechet_gradient_sensitivity(n, radius, kappa_max) -> np.ndarray:
     Examples: κ ≤ 0, r = 1, n = 20 gives 0.1; κ = 1, r = π/8, n = 10 gives (2 − π/4)·π/40 = 0.095395.
     """
     n, r, h = _theorem2_factor(n, radius, kappa_max, "Lemma 1")
-    return 2.0 * r * (2.0 - h) / n
+    return _finite("Lemma 1", r, 2.0 * r * (2.0 - h) / n)
 
 
 def log_lipschitz(radius, kappa_max) -> np.ndarray:

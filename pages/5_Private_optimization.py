@@ -53,8 +53,11 @@ b = opt.batch_size(batch, n)
 if batch > n:
     st.warning(f"Batch size b = {batch} exceeds n = {n}: ran the full batch (DP-RGD).")
 if app == "eigenvector":
-    st.warning("L0 = max 2‖z_i‖² and the spectral scaling are computed from the data, as in the paper; a real release "
-               "needs them to be public bounds.")
+    st.info(f"Assumption: every record is clipped to the public radius R = √(d/n) = {setup.view['radius']:.4g} "
+            f"({setup.view['clipped']} of {n} records were longer), so the clipping norm L0 = 2R² = "
+            f"{setup.clip:.4g} is public, unlike the paper's L0 = max 2‖z_i‖² taken from the data. R bounds the "
+            "root-mean-square record once the data are scaled to ‖Z‖₂ = 1, the paper's preprocessing, which is "
+            "computed from the data: the guarantee treats the scaled records as the data set.")
 progress.progress(0.2, text="Running DP-RGD …" if b == n else f"Running DP-RSGD: calibrating σ for batches of "
                   f"b = {b} (the accountant of sampled batches takes 5–20 s the first time) …")
 with errors.shown_as_error("run DP-RGD"):

@@ -6,6 +6,8 @@ import streamlit as st
 
 from ui import state
 
+MAX_SEED = 2**31 - 1
+
 SPACES = {
     "sphere": "Sphere S²",
     "spd": "SPD(2) matrices (affine-invariant)",
@@ -26,17 +28,9 @@ def space(key: str = "space", default: str = "sphere", options: dict = SPACES) -
 
 
 def slider(label: str, key: str, *, min_value, max_value, default, step, help: str, fmt: str | None = None):
-    """A sidebar slider bound to the URL; a value outside the range falls back to ``default``.
-
-    Only a value that came from the address is reported: one left in the session by another page
-    (same key, other range) is reset silently.
-    """
-    from_address = key not in st.session_state and key in st.query_params
-    value = state.init(key, default)
-    if not min_value <= value <= max_value:
-        if from_address:
-            st.warning(f"Ignored {key}={value!r} from the address: it must lie in [{min_value}, {max_value}].")
-        st.session_state[key] = default
+    """A sidebar slider bound to the URL; a value outside the range falls back to ``default``
+    (with a warning when the address gave it, see ``ui.state.init``)."""
+    state.init(key, default, bounds=(min_value, max_value))
     return st.sidebar.slider(label, min_value=min_value, max_value=max_value, step=step, key=key,
                              help=help, format=fmt)
 
@@ -53,8 +47,8 @@ def sample_size(key: str = "n", default: int = 50, *, min_value: int = 5, max_va
 
 
 def seed(key: str = "seed", default: int = 0) -> int:
-    state.init(key, default)
-    return int(st.sidebar.number_input("Random seed", min_value=0, max_value=2**31 - 1, step=1, key=key,
+    state.init(key, default, bounds=(0, MAX_SEED))
+    return int(st.sidebar.number_input("Random seed", min_value=0, max_value=MAX_SEED, step=1, key=key,
                                        help="Same seed, same data and releases: copy the address to share the view."))
 
 
@@ -73,9 +67,6 @@ def choice_slider(label: str, key: str, values, default, help: str, fmt=lambda v
 
 def number(label: str, key: str, *, min_value: int, max_value: int, default: int, help: str, step: int = 1) -> int:
     """A sidebar integer input bound to the URL; a URL value outside the range falls back to ``default``."""
-    value = state.init(key, default)
-    if not min_value <= value <= max_value:
-        st.warning(f"Ignored {key}={value!r} from the address: it must lie in [{min_value}, {max_value}].")
-        st.session_state[key] = default
+    state.init(key, default, bounds=(min_value, max_value))
     return int(st.sidebar.number_input(label, min_value=min_value, max_value=max_value, step=step, key=key,
                                        help=help))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import state
+
 #: (script relative to app.py, label, icon) in sidebar order.
 PAGES = (
     ("app.py", "Home", ":material/home:"),
@@ -22,7 +24,12 @@ PAGES = (
 
 
 def sidebar() -> None:
-    """One link per page at the top of the sidebar, the current page highlighted."""
+    """One link per page at the top of the sidebar, the current page highlighted.
+
+    Drawn first by every page, it also gives the page its own control values (``ui.state.enter_page``)
+    before the page applies a preset from the address.
+    """
+    state.enter_page()
     with st.sidebar:
         for script, label, icon in PAGES:
             st.page_link(script, label=label, icon=icon)

@@ -23,7 +23,7 @@ import streamlit as st
 from engine import accounting
 from engine.bounds import frechet_mean_sensitivity
 from engine.data import spd_wishart
-from engine.estimators import FrechetMeanProblem, MatrixCompletion, PrincipalEigenvector, riemannian_gradient_descent
+from engine.estimators import FrechetMeanProblem, MatrixCompletion, riemannian_gradient_descent
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
 from engine.experiments import dp_rgd_hyperbolic as hyper
@@ -72,13 +72,18 @@ def _seed(seed: int, k: int = 0) -> np.random.Generator:
 def setup(app: str, data: str, size: int, seed: int) -> Setup:
     """Data, objective, L0 and optimum of ``app`` (``data``: eigenvector data set; ``size``: n, N or tree depth).
 
+    The eigenvector records are clipped to the public radius R = √(d/n) first, so L0 = 2R² is public
+    (``engine.experiments.dp_rgd_eigenvector.private_problem``; ``view`` holds R and the count clipped).
+
     Raises ``ValueError`` from the engine (e.g. a data set it cannot build).
     """
     if app == "eigenvector":
-        problem = PrincipalEigenvector(eig.load_data(data, n=size, d=EIG_D, eigengap=EIG_GAP, rng=_seed(seed)))
+        records = eig.load_data(data, n=size, d=EIG_D, eigengap=EIG_GAP, rng=_seed(seed))
+        problem, clip, clipped = eig.private_problem(records)
         basis = np.linalg.eigh(problem.covariance)[1][:, ::-1][:, :3]
-        return Setup(problem, problem.n, problem.lipschitz, problem.top_eigenvector, -problem.lambda_max,
-                     problem.lambda_max, float(problem.n), None, {"basis": basis, "d": problem.d})
+        view = {"basis": basis, "d": problem.d, "radius": float(np.sqrt(clip / 2)), "clipped": clipped}
+        return Setup(problem, problem.n, clip, problem.top_eigenvector, -problem.lambda_max, problem.lambda_max,
+                     float(problem.n), None, view)
     if app in METRICS:
         metric = METRICS[app]
         radius, clip = frechet.DEFAULTS[metric]["radius"], frechet.DEFAULTS[metric]["clip"]

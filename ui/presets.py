@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.literal import literal
+
 
 def apply_preset(presets: dict, name: str, note_key: str) -> None:
     """Put the widget values of preset ``name`` into the session (a button callback); remember the
@@ -24,7 +26,7 @@ def preset_from_url(presets: dict, note_key: str) -> str | None:
         return None
     del st.query_params["preset"]
     if name not in presets:
-        st.warning(f"Ignored the address parameter preset={name!r}: the known presets are {', '.join(presets)}.")
+        st.warning(f"Ignored the address parameter preset={literal(name)}: the known presets are {', '.join(presets)}.")
         return None
     for key, value in presets[name].items():
         if key not in st.query_params:

@@ -1,9 +1,24 @@
 """Page state that lives in the URL: widgets take their first value from the query string and
-write their current value back, so copying the address reproduces the view."""
+write their current value back, so copying the address reproduces the view.
+
+One rule for keys that several pages use (``eps``, ``n``, ``seed``, ``space``, ``reps``, ...): every
+key belongs to the page that draws it. Leaving a page puts its values aside and coming back brings
+them back, so a page opens with the address's values, a preset's, the ones the user left it with,
+or its defaults, never with another page's value for a control of the same name. Every run hands
+the widget its value through the session (``init``), so a widget that Streamlit sees as new (another
+label, range or option list under the same key) still shows that value rather than its minimum.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from ui.literal import literal
+
+#: Session keys of this module: the page whose values the session holds, the keys each page
+#: draws, and the values each page left when the user moved to another one.
+PAGE, KEYS, LEFT = "_state_page", "_state_keys", "_state_left"
 
 
 def _parse(raw: str, default):
@@ -30,26 +45,69 @@ def _format(value) -> str:
     return str(value)
 
 
-def init(key: str, default, *, options=None):
-    """Seed ``st.session_state[key]`` from the URL (or ``default``) before its widget is drawn.
+def _current_page() -> str:
+    """Streamlit's hash of the page being run (empty outside a script run)."""
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
 
-    A URL value that does not parse, or is not among ``options``, falls back to ``default`` and
-    is reported with ``st.warning`` instead of breaking the page.
+
+def enter_page() -> None:
+    """On the first call after a page switch, swap the previous page's values for this page's.
+
+    The previous page's keys leave the session (kept aside for its return); this page's own values,
+    left there before, come back unless the address names them. Called by ``ui.navigation.sidebar``
+    before a page applies a preset, and by ``init``; later calls of the same run do nothing.
     """
+    page = _current_page()
+    previous = st.session_state.get(PAGE)
+    if previous == page:
+        return
+    keys, left = st.session_state.setdefault(KEYS, {}), st.session_state.setdefault(LEFT, {})
+    if previous is not None:
+        left[previous] = {key: st.session_state.pop(key) for key in keys.get(previous, ()) if key in st.session_state}
+    for key, value in left.pop(page, {}).items():
+        if key not in st.query_params:
+            st.session_state[key] = value
+    st.session_state[PAGE] = page
+
+
+def _problem(value, options, bounds) -> str | None:
+    """Why ``value`` cannot be a widget's value, or ``None`` when it can."""
+    if value is None:
+        return "not a valid value"
+    if options is not None:
+        items = value if isinstance(value, list) else [value]
+        if not all(item in options for item in items):
+            return "not one of the choices"
+    if bounds is not None and not bounds[0] <= value <= bounds[1]:
+        return f"it must lie in [{bounds[0]}, {bounds[1]}]"
+    return None
+
+
+def init(key: str, default, *, options=None, bounds=None):
+    """Put the value of the widget ``key`` into ``st.session_state`` before the widget is drawn.
+
+    The value is the session's (this page's, see ``enter_page``), else the URL's, else ``default``;
+    one not among ``options`` or outside ``bounds = (low, high)`` is replaced by ``default``, with an
+    ``st.warning`` (quoting the address value as literal text) when it came from the address. The
+    value is written back every run, so the widget receives it even when Streamlit sees a new widget.
+    """
+    enter_page()
+    st.session_state[KEYS].setdefault(st.session_state[PAGE], set()).add(key)
+    raw = None
     if key in st.session_state:
-        return st.session_state[key]
-    value = default
-    if key in st.query_params:
+        value = st.session_state[key]
+    elif key in st.query_params:
         raw = st.query_params[key]
-        parsed = _parse(raw, default)
-        if options is not None and parsed is not None:
-            items = parsed if isinstance(parsed, list) else [parsed]
-            if not all(item in options for item in items):
-                parsed = None
-        if parsed is None:
-            st.warning(f"Ignored the address parameter {key}={raw!r}: not a valid value; using {default!r}.")
-        else:
-            value = parsed
+        value = _parse(raw, default)
+    else:
+        value = default
+    problem = _problem(value, options, bounds)
+    if problem is not None:
+        if raw is not None:
+            st.warning(f"Ignored the address parameter {key}={literal(raw)}: {problem}; "
+                       f"using {literal(_format(default))}.")
+        value = default
     st.session_state[key] = value
     return value
 

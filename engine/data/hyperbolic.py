@@ -95,7 +95,10 @@ def hyperbolic_wrapped_gaussian(n, std, *, dim=2, center=None, size=(), rng=None
     n : int
         Points per data set (>= 1).
     std : float
-        σ > 0, standard deviation of each tangent coordinate.
+        0 < σ <= 30/(√d + 5), standard deviation of each tangent coordinate: the distance σ·χ_d then
+        exceeds the radius 30 that doubles resolve (see ``hyperbolic_ball``) with probability below
+        e^{−25/2} ≈ 4·10⁻⁶ (Gaussian concentration, P(χ_d > √d + t) <= e^{−t²/2}), and reaching the
+        distance 354 where the Lorentz coordinates overflow is out of reach.
     dim : int
         Dimension d.
     center : array_like of shape (d + 1,), optional
@@ -110,6 +113,10 @@ def hyperbolic_wrapped_gaussian(n, std, *, dim=2, center=None, size=(), rng=None
     """
     manifold = Hyperbolic(dim)
     std = check_positive("std", std)
+    limit = HYPERBOLIC_MAX_RADIUS / (np.sqrt(manifold.dim) + 5.0)
+    if std > limit:
+        raise ValueError(f"std must be <= 30/(√d + 5) = {limit:.4g} for d = {manifold.dim} (farther out doubles "
+                         f"cannot resolve the points), got {std!r}")
     c = single_point(manifold, center, "center")
     shape = batch_shape(n, size)
     rng = np.random.default_rng(rng)

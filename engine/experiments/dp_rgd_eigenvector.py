@@ -1,9 +1,17 @@
 """Private principal eigenvector on the sphere (§5.1 and §6.3 of Han, Mishra, Jawanpuria & Gao).
 
-Problem (2): minimise F(w) = −(1/n) Σ_i (wᵀz_i)² over S^{d−1}; L0 = max_i 2‖z_i‖²;
+Problem (2): minimise F(w) = −(1/n) Σ_i (wᵀz_i)² over S^{d−1};
 T = ⌈log(n²ε²/(d L0² log(1/δ)))⌉ (Theorem 4, at least 1); δ = 1e-3; repeats vectorised.
 
-Methods (all (ε, δ)-DP for replace-one neighbours, given L0):
+Clipping norm. The paper takes L0 = max_i 2‖z_i‖² from the data, so its ε holds only if that
+maximum were public. Here every record is first clipped into a public ball, z_i ← z_i·min(1,
+R/‖z_i‖), with R = √(d/n) by default (``public_radius``: with the data scaled to ‖Z‖₂ = 1, Σ‖z_i‖² =
+‖Z‖_F² <= d, so R is the largest root-mean-square record norm), and L0 = 2R² (``private_problem``).
+L0 then depends on n and d only; the methods run on the clipped records and their excess risk is
+measured on the original data. The scaling to ‖Z‖₂ = 1 is still the paper's data-dependent
+preprocessing: the guarantee treats the scaled records as the data.
+
+Methods (all (ε, δ)-DP for replace-one neighbours of clipped records):
 
 * ``dp-rgd``: Algorithm 1, full batch, last iterate, tangent noise N_w(0, σ²);
 * ``dp-pgd``: w ← (w − η(ḡ + ζ))/‖·‖ with the clipped mean Euclidean gradient ḡ (per-example
@@ -22,9 +30,8 @@ Step sizes are quoted as in the paper (0.9 for DP-RGD, 10 for DP-PGD) for data s
 adds noise of the size calibrated for F to the gradient of the sum objective, i.e. n times too
 little noise for the stated guarantee; here σ is calibrated for the averaged gradient.
 
-``excess_risk`` is |wᵀAw − λ_max|/λ_max, which equals the paper's |wᵀZᵀZw − 1| when ‖Z‖₂ = 1.
-Note: L0 and the spectral normalisation are computed from the data, as in the paper; a real
-release would need them to be public bounds.
+``excess_risk`` is |wᵀAw − λ_max|/λ_max on the original records, which equals the paper's
+|wᵀZᵀZw − 1| when ‖Z‖₂ = 1.
 """
 
 from __future__ import annotations
@@ -87,6 +94,35 @@ def load_data(dataset: str, *, n: int, d: int, eigengap: float, rng) -> np.ndarr
     raise ValueError(f"dataset must be one of {DATASETS}, got {dataset!r}")
 
 
+def public_radius(n: int, d: int) -> float:
+    """R = √(d/n), a bound on the records' norm that uses only the public n and d (module notes)."""
+    n, d = check_int("n", n), check_int("d", d)
+    return float(np.sqrt(d / n))
+
+
+def clip_records(data, radius: float) -> np.ndarray:
+    """Records ``(n, d)`` scaled into the ball of radius ``radius``: z_i·min(1, R/‖z_i‖)."""
+    z = np.asarray(data, dtype=float)
+    radius = check_positive("radius", radius)
+    norms = np.linalg.norm(z, axis=-1, keepdims=True)
+    return z * np.minimum(1.0, radius / np.maximum(norms, np.finfo(float).tiny))
+
+
+def private_problem(data, radius: float | None = None) -> tuple[PrincipalEigenvector, float, int]:
+    """The problem the private methods see: records clipped to ``radius`` (default ``public_radius``).
+
+    Returns the problem on the clipped records, the public clipping norm L0 = 2R² (every
+    ‖grad f_i‖ <= 2‖z_i‖² <= L0) and the number of records that were clipped.
+    """
+    z = np.asarray(data, dtype=float)
+    if z.ndim != 2:
+        raise ValueError(f"data must have shape (n, d), got shape {z.shape}")
+    radius = public_radius(*z.shape) if radius is None else check_positive("radius", radius)
+    clipped = clip_records(z, radius)
+    moved = int(np.sum(np.linalg.norm(z, axis=-1) > radius))
+    return PrincipalEigenvector(clipped), 2.0 * radius * radius, moved
+
+
 def steps_rule(n: int, d: int, epsilon: float, clip: float, delta: float) -> int:
     """T = ⌈log(n²ε²/(d L0² log(1/δ)))⌉, at least 1 (Theorem 4 / §6.3)."""
     value = np.log(n * n * epsilon * epsilon / (d * clip * clip * np.log(1.0 / delta)))
@@ -94,11 +130,11 @@ def steps_rule(n: int, d: int, epsilon: float, clip: float, delta: float) -> int
 
 
 def dp_pgd(problem: PrincipalEigenvector, init, *, sigma: float, steps: int, step_size: float, rng):
-    """Noisy projected gradient descent in R^d with clipping norm L0 = ``problem.lipschitz``,
-    batched over starts ``init`` ``(R, d)``: w ← (w − η(ḡ + ζ))/‖·‖, ζ ~ N(0, σ² I_d).
+    """Noisy projected gradient descent in R^d on clipped records (``private_problem``), batched over
+    starts ``init`` ``(R, d)``: w ← (w − η(ḡ + ζ))/‖·‖, ζ ~ N(0, σ² I_d).
 
-    Every Euclidean per-example gradient −2(wᵀz_i)z_i has norm <= 2‖z_i‖² <= L0, so clipping at
-    L0 changes nothing and the clipped mean ḡ is exactly −2Aw (O(d²) per step).
+    Every Euclidean per-example gradient −2(wᵀz_i)z_i has norm <= 2‖z_i‖² <= L0 = 2R², so clipping
+    at L0 changes nothing and the clipped mean ḡ is exactly −2Aw (O(d²) per step).
     """
     w = np.array(init, dtype=float)
     for _ in range(steps):
@@ -108,10 +144,11 @@ def dp_pgd(problem: PrincipalEigenvector, init, *, sigma: float, steps: int, ste
     return w
 
 
-def analyze_gauss(problem: PrincipalEigenvector, reps: int, *, epsilon: float, delta: float, rng):
-    """Top eigenvectors ``(reps, d)`` of A + E, E symmetric Gaussian (see module notes)."""
+def analyze_gauss(problem: PrincipalEigenvector, reps: int, *, epsilon: float, delta: float, clip: float, rng):
+    """Top eigenvectors ``(reps, d)`` of A + E, E symmetric Gaussian (see module notes); ``clip`` is the
+    public L0 = 2R² of records clipped to norm R."""
     d = problem.d
-    scale = classical_gaussian_sigma(epsilon, delta, problem.lipschitz / problem.n)
+    scale = classical_gaussian_sigma(epsilon, delta, clip / problem.n)
     upper = np.triu(scale * rng.standard_normal((reps, d, d)))
     noisy = problem.covariance + upper + np.swapaxes(np.triu(upper, 1), -1, -2)
     return np.linalg.eigh(noisy)[1][..., -1]
@@ -132,6 +169,7 @@ class Params:
     rgd_step: float = 0.9
     pgd_step: float = 10.0
     noise: str = "calibrated"
+    radius: float | None = None
     block: int = 20
 
     def __post_init__(self):
@@ -140,6 +178,7 @@ class Params:
         set_("seed", normalise_seed(self.seed))
         set_("epsilons", tuple(check_positive("epsilon", e) for e in self.epsilons))
         set_("delta", check_probability("delta", self.delta))
+        set_("radius", None if self.radius is None else check_positive("radius", self.radius))
         set_("block", check_int("block", self.block))
         if self.noise not in ("calibrated", "paper"):
             raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
@@ -150,11 +189,15 @@ class Params:
 
 
 @functools.lru_cache(maxsize=4)
-def dataset_problem(name: str, n: int, d: int, eigengap: float, seed) -> PrincipalEigenvector:
-    """The problem of data set ``name``, its synthetic draw seeded by the run's key ``("data", name)``
-    (cached per process: every task of a data set shares it; treat it as read-only)."""
+def dataset_problem(name: str, n: int, d: int, eigengap: float, seed,
+                    radius: float | None) -> tuple[PrincipalEigenvector, PrincipalEigenvector, float]:
+    """The problem of data set ``name`` (its synthetic draw seeded by the run's key ``("data", name)``),
+    the problem the private methods see (records clipped to the public radius) and the public L0
+    (cached per process: every task of a data set shares them; treat them as read-only)."""
     rng = np.random.default_rng(task_seed(seed, ("data", name)))
-    return PrincipalEigenvector(load_data(name, n=n, d=d, eigengap=eigengap, rng=rng))
+    data = load_data(name, n=n, d=d, eigengap=eigengap, rng=rng)
+    problem, clip, _ = private_problem(data, radius)
+    return PrincipalEigenvector(data), problem, clip
 
 
 def tasks(params: Params) -> list[Task]:
@@ -166,8 +209,8 @@ def tasks(params: Params) -> list[Task]:
 
 def excess_risks(params: Params, name: str, eps: float, start: int, stop: int, *, rng) -> pd.DataFrame:
     """Rows of the ``risk`` table for repeats ``start`` to ``stop - 1`` of every method at ε."""
-    problem = dataset_problem(name, params.n, params.d, params.eigengap, params.seed)
-    reps, clip, delta = stop - start, problem.lipschitz, params.delta
+    truth, problem, clip = dataset_problem(name, params.n, params.d, params.eigengap, params.seed, params.radius)
+    reps, delta = stop - start, params.delta
     steps = steps_rule(problem.n, problem.d, eps, clip, delta)
     init = problem.manifold.random_point(reps, rng)
     mech = DPRGD(epsilon=eps, delta=delta, clip=clip, steps=steps, step_size=params.rgd_step * problem.n,
@@ -177,11 +220,11 @@ def excess_risks(params: Params, name: str, eps: float, start: int, stop: int, *
         "dp-rgd": (private.output, private.epsilon_spent),
         "dp-pgd": (dp_pgd(problem, init, sigma=private.sigma, steps=steps,
                           step_size=params.pgd_step * problem.n, rng=rng), private.epsilon_spent),
-        "analyze gauss": (analyze_gauss(problem, reps, epsilon=eps, delta=delta, rng=rng), eps),
+        "analyze gauss": (analyze_gauss(problem, reps, epsilon=eps, delta=delta, clip=clip, rng=rng), eps),
     }
     return pd.concat([pd.DataFrame({
         "method": method, "dataset": name, "epsilon": eps, "repeat": np.arange(start, stop),
-        "excess_risk": problem.excess_risk(w) / problem.lambda_max, "steps": steps,
+        "excess_risk": truth.excess_risk(w) / truth.lambda_max, "steps": steps, "clip": clip,
         "sigma": private.sigma if method in ("dp-rgd", "dp-pgd") else np.nan,
         "epsilon_spent": spent,
     }) for method, (w, spent) in outputs.items()], ignore_index=True)
@@ -208,12 +251,14 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     noise : "calibrated" (σ from the RDP accountant: ε is met exactly) or "paper" (σ² =
         T log(1/δ) L0²/(n²ε²), whose accountant ε is reported in ``epsilon_spent``).
     block : repeats per task.
+    radius : public bound R on the records' norm (default ``public_radius(n, d)`` of each data set);
+        records are clipped to it and L0 = 2R².
     progress : optional callable receiving the completed fraction.
 
     Returns
     -------
     ``{"risk": method, dataset, epsilon, repeat, excess_risk, steps, sigma, epsilon_spent;
-    "summary": method, dataset, epsilon, mean, se}``.
+    "summary": method, dataset, epsilon, mean, se}`` (``risk`` also holds ``clip``, the public L0).
     """
     from engine.experiments import runner
 

@@ -36,6 +36,9 @@ from engine.experiments.protocol import Task, make_params, normalise_seed, repli
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
+#: c of the paper's noise rule σ² = c T log(1/δ) L0²/(N²ε²) in its matrix-completion experiment.
+PAPER_C = 1e4
+
 
 def low_rank_data(d: int, rank: int, n: int, *, observed: float, test_fraction: float, noise: float, rng):
     """Columns ``(n, d)`` of X = UV + noise and boolean train/test masks ``(n, d)``."""
@@ -99,6 +102,11 @@ class Params:
         set_("block", check_int("block", self.block))
         if self.noise not in ("calibrated", "paper"):
             raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
+        # The privacy parameters are checked before any data are drawn.
+        set_("epsilon", check_positive("epsilon", self.epsilon))
+        set_("delta", check_probability("delta", self.delta))
+        set_("clip", check_positive("clip", self.clip))
+        set_("batch_size", check_int("batch_size", self.batch_size))
 
 
 @functools.lru_cache(maxsize=4)
@@ -133,10 +141,8 @@ def rmse_paths(params: Params, start: int, stop: int, *, rng) -> dict:
     reps, steps, n = stop - start, params.steps, params.n
     epsilon, delta, clip, batch_size = params.epsilon, params.delta, params.clip, params.batch_size
     start_points = problem.manifold.random_point(reps, rng)
-    if params.noise == "paper":
-        sigma = accounting.paper_sigma(epsilon, delta, steps, n, clip, c=1e4)
-    else:
-        sigma = None
+    paper_sigma = accounting.paper_sigma(epsilon, delta, steps, n, clip, c=PAPER_C)
+    sigma = paper_sigma if params.noise == "paper" else None
     private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=params.private_step_size,
                     batch_size=batch_size, sigma=sigma).fit(problem, start_points, rng=rng,
                                                             record_every=params.record_every)
@@ -152,7 +158,7 @@ def rmse_paths(params: Params, start: int, stop: int, *, rng) -> dict:
                 "method": method, "repeat": np.tile(np.arange(start, stop), len(iterations)),
                 "iteration": np.repeat(iterations, reps), "split": split, "rmse": errors[:, k].ravel()}))
     settings = {"sigma": private.sigma, "noise_multiplier": private.noise_multiplier,
-                "epsilon_spent": private.epsilon_spent, "paper_sigma": private.paper_sigma,
+                "epsilon_spent": private.epsilon_spent, "paper_sigma": paper_sigma, "paper_c": PAPER_C,
                 "batch_size": batch_size, "steps": steps, "clip": clip}
     optimum = {"n_iter": int(best.n_iter), "gradient_norm": float(best.gradient_norm),
                "converged": bool(best.converged),
@@ -191,7 +197,8 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     Returns
     -------
     ``{"rmse": method, repeat, iteration, split, rmse; "settings": one row of sigma,
-    noise_multiplier, epsilon_spent, paper_sigma; "optimum": n_iter, gradient_norm, converged,
+    noise_multiplier, epsilon_spent, paper_sigma (the rule with the paper's c = ``PAPER_C``, the σ of
+    ``noise="paper"``), paper_c, batch_size, steps, clip; "optimum": n_iter, gradient_norm, converged,
     train_rmse, test_rmse}``.
     """
     from engine.experiments import runner

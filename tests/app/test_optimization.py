@@ -120,7 +120,7 @@ def test_every_application_rerenders(label):
     assert_charts(at, CHARTS[label])
     at.selectbox(key="app").select("eigenvector").run()
     assert_charts(at, CHARTS[label])
-    assert any("computed from the data" in text for text in messages(at, "warning"))
+    assert any("public radius R = √(d/n)" in text for text in messages(at, "info"))
     if label == MANIFOLD:
         assert "Top eigenvector u₁ (exact)" in chart_names(at)
     else:
@@ -253,3 +253,12 @@ def test_hyperbolic_taxonomy_choice_renders_or_explains():
         assert any("wordnet-base" in text for text in messages(at, "error"))
     else:
         assert at.get("plotly_chart")
+
+
+def test_eigenvector_clipping_norm_is_the_public_bound():
+    """L0 = 2R² with the public R = √(d/n) (d = 50), printed as an assumption (issue 10)."""
+    at = run_page(PAGE, {**FAST, "app": "eigenvector", "n_eigenvector": "2000", cfg.TAB_KEY: ACCOUNTING})
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert metrics["Clipping norm L0"] == f"{2 * 50 / 2000:.4g}"
+    note = [text for text in messages(at, "info") if "public radius" in text]
+    assert note and f"{(50 / 2000) ** 0.5:.4g}" in note[0]

@@ -88,7 +88,10 @@ def test_spiked_data_have_the_paper_spectrum():
 
 
 def test_excess_risk_falls_as_epsilon_grows():
-    results = dp_rgd_eigenvector.run(reps=20, seed=1, epsilons=(0.01, 0.7), datasets=("china-patches",))
+    # A public record radius of 0.015, near the patches' largest norm (0.0136): the default
+    # √(d/n) = 0.062 asks for so much noise that DP-RGD stays at chance level at ε = 0.7.
+    results = dp_rgd_eigenvector.run(reps=20, seed=1, epsilons=(0.01, 0.7), datasets=("china-patches",),
+                                     radius=0.015)
     mean = results["summary"].set_index(["method", "epsilon"])["mean"]
     for method in ("dp-rgd", "dp-pgd", "analyze gauss"):
         # At ε = 0.01 every release is close to a random direction (excess ≈ 1); the gap below is
@@ -98,6 +101,34 @@ def test_excess_risk_falls_as_epsilon_grows():
     risk = results["risk"]
     assert set(risk.columns) >= {"method", "epsilon", "repeat", "excess_risk", "steps", "sigma", "epsilon_spent"}
     assert np.allclose(risk.loc[risk.method == "dp-rgd", "epsilon_spent"], risk.loc[risk.method == "dp-rgd", "epsilon"])
+
+
+def test_eigenvector_clipping_norm_is_public_not_taken_from_the_data():
+    """L0 = 2R² with R = √(d/n): the same for every data set of that size (issue 10); records
+    beyond R are scaled onto it, so no per-example gradient exceeds L0."""
+    n, d = 400, 10
+    risks = [dp_rgd_eigenvector.run(reps=2, seed=seed, epsilons=(0.5,), datasets=("synthetic",), n=n, d=d)["risk"]
+             for seed in (0, 1)]
+    for risk in risks:
+        assert np.allclose(risk["clip"], 2 * d / n)
+    assert np.allclose(risks[0]["sigma"].dropna(), risks[1]["sigma"].dropna())
+    data = dp_rgd_eigenvector.spiked_data(n, d, 0.1, np.random.default_rng(0))
+    data[0] *= 1e3
+    problem, clip, clipped = dp_rgd_eigenvector.private_problem(data)
+    assert clip == pytest.approx(2 * d / n)
+    assert clipped == np.sum(np.linalg.norm(data, axis=1) > np.sqrt(d / n)) >= 1
+    assert np.linalg.norm(problem.data, axis=1).max() == pytest.approx(np.sqrt(d / n))
+    assert problem.lipschitz <= clip * (1 + 1e-12)
+    with pytest.raises(ValueError, match="radius"):
+        dp_rgd_eigenvector.private_problem(data, radius=-1.0)
+
+
+def test_matrix_completion_settings_report_the_sigma_of_the_papers_rule():
+    """With noise="paper" the run uses c = 10⁴; its settings table reports that σ, not c = 1's."""
+    out = dp_rgd_matrix_completion.run(reps=1, n=200, steps=20, noise="paper", record_every=10)
+    settings = out["settings"].iloc[0]
+    assert settings["paper_c"] == dp_rgd_matrix_completion.PAPER_C == 1e4
+    assert settings["sigma"] == pytest.approx(settings["paper_sigma"])
 
 
 def test_steps_rule_matches_the_formula_and_is_at_least_one():
