@@ -36,7 +36,7 @@ with st.spinner("Fitting the geodesic and drawing the private releases…"), sho
 geodesics, table, curves = state.tabs("reg_view", VIEWS)
 with geodesics:
     if geodesics.open:
-        fig = regression.main_figure(result)
+        fig = regression.main_figure(settings)
         st.plotly_chart(fig, key="reg-main-chart", **CHART)
         st.caption("Each private outline is rotated onto the non-private prediction at the same covariate value, so "
                    "what differs is the shape. High dimension is expensive: Σ^k_2 has 2k − 4 dimensions and the "

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.app.conftest import ROOT, assert_clean, messages, run_page
+from tests.app.conftest import ROOT, app_at, assert_clean, messages, run_page
 
 PAGE = ROOT / "pages" / "6_Private_regression.py"
 FAST = {"reg_n": "20", "reg_k": "10", "reg_releases": "2", "reg_warmup": "100"}
@@ -54,7 +54,12 @@ def test_table1_tab_shows_the_numbers_the_checks_and_the_guarantee():
 
 @pytest.mark.slow
 def test_figure1_tab_draws_both_curves():
-    at = run_page(PAGE, FAST | {"reg_view": "Figure 1 curves"})
+    # The grid (11 budget splits) takes longer than the default AppTest timeout on a loaded machine.
+    at = app_at(PAGE)
+    for key, value in (FAST | {"reg_view": "Figure 1 curves"}).items():
+        at.query_params[key] = value
+    at.run(timeout=300)
+    assert_clean(at)
     assert len(at.get("plotly_chart")) == 2
 
 

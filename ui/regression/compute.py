@@ -25,6 +25,14 @@ def private_regression(settings: Settings):
     return run(_config(settings))
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def main_figure(settings: Settings):
+    """The outlines or S² arcs of ``private_regression(settings)`` (cached: plotly takes a while to build it)."""
+    from ui.regression.views import main_figure as build
+
+    return build(private_regression(settings))
+
+
 @st.cache_data(max_entries=4, show_spinner=False)
 def figure1(n: int, k: int, tau: float, paper_scale: bool, clip: bool, seed: int):
     """``kulkarni-soto-fig1`` with ``PAGE_PAIRS`` pairs per split on the synthetic shapes."""
