@@ -60,8 +60,9 @@ state.sync(KEYS)
 settings = state.settings(KEYS)
 
 if st.session_state.pop("preset-note", None):
-    st.info("Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): SPD(2) with r = 1.5 (switch the "
-            "space for S² with r = π/8), n = 10 … 300, ε = 1 and the supplement's boundary constant on the sphere. "
+    where = ("S² with r = π/8 and the supplement's boundary constant (switch the space for SPD(2) with r = 1.5)"
+             if space == "sphere" else "SPD(2) with r = 1.5 (switch the space for S² with r = π/8)")
+    st.info(f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, n = 10 … 300, ε = 1. "
             "The paper averaged 1,000 replicates; the preset uses 200 to keep the page quick: raise the Replicates "
             "slider to match.")
 

@@ -3,12 +3,13 @@
 import numpy as np
 import streamlit as st
 
-from ui import controls, errors, navigation, state
+from ui import controls, errors, navigation, presets, state
 from ui import samplers as smp
 from ui.downloads import download_row
 
 st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
+smp.preset_from_url()
 st.title("Samplers: exact against Metropolis–Hastings")
 st.markdown(
     "The privacy guarantee of the Laplace mechanism holds for draws from its exact law. Papers often sample "
@@ -39,11 +40,16 @@ draws = controls.slider("Draws per chain", "draws", min_value=10, max_value=500,
 chains = controls.slider("MH chains", "chains", min_value=1, max_value=20, default=10, step=1,
                          help="Independent chains, all started at the footpoint η and run in parallel.")
 seed = controls.seed()
-st.sidebar.button("Near-limit example", key="near-limit", on_click=smp.apply_near_limit,
-                  help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in.")
+st.sidebar.button("Near-limit example", key="near-limit", on_click=smp.apply_preset, args=("near-limit",),
+                  help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in. "
+                       "Shareable as ?preset=near-limit.")
+st.sidebar.button("The paper's MH settings", key="preset-mh", on_click=smp.apply_preset, args=("reimherr-mh",),
+                  help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
+                       "Shareable as ?preset=reimherr-mh.")
 KEYS = ["space", "sigma", "adapt", "step", "burn", "thin", "draws", "chains", "seed"]
 state.sync(KEYS)
 settings = state.settings(KEYS)
+presets.show_note(smp.PRESET_NOTE_KEY, smp.PRESET_NOTES)
 if adapt:
     st.sidebar.caption("The step slider is ignored while the step adapts.")
 

@@ -24,6 +24,7 @@ from engine.experiments.sampler_check import radial_density
 from engine.mechanisms import (effective_sample_size, laplace_mh, radial_law, riemannian_laplace, sample_eigenlog,
                                sample_radius, scale_limit, spd_growth)
 from engine.viz.curves import histogram_with_density, trace_figure
+from ui import presets
 
 SPACES = {
     "sphere": "Sphere S² (compact)",
@@ -45,13 +46,31 @@ MAX_RADIUS = 700.0
 TAIL = 1e-10
 #: Longest trace drawn; longer chains are shown every k-th step.
 TRACE_POINTS = 6000
-NEAR_LIMIT = {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100, "chains": 10}
+#: Named settings, loaded by a sidebar button or ``?preset=NAME`` (``ui.presets``).
+PRESETS = {
+    "near-limit": {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100,
+                   "chains": 10},
+    "reimherr-mh": {"space": "sphere", "sigma": 0.5, "adapt": True, "burn": 10_000, "thin": 100, "draws": 20,
+                    "chains": 10},
+}
+PRESET_NOTES = {
+    "near-limit": "Loaded the near-limit example: H² with σ = 0.95, just below its limit σ < 1, and a 500-step "
+                  "burn-in. Compare the two histograms.",
+    "reimherr-mh": "Loaded the Metropolis–Hastings settings of the supplement of Reimherr, Bharath & Soto (2021): "
+                   "burn-in 10,000 and thinning 100 on S². Each of the 10 chains keeps 20 draws (11,900 steps) to "
+                   "stay quick; raise Draws per chain for more.",
+}
+PRESET_NOTE_KEY = "samplers-preset-note"
 
 
-def apply_near_limit() -> None:
-    """Button callback: put the near-limit example's widget values into the session."""
-    for key, value in NEAR_LIMIT.items():
-        st.session_state[key] = value
+def apply_preset(name: str) -> None:
+    """Load preset ``name`` (a button callback)."""
+    presets.apply_preset(PRESETS, name, PRESET_NOTE_KEY)
+
+
+def preset_from_url() -> str | None:
+    """Apply ``?preset=NAME`` from the address once (see ``ui.presets.preset_from_url``)."""
+    return presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
 
 
 @dataclass(frozen=True)
