@@ -38,6 +38,8 @@ with view:
     caption = playground.CAPTIONS[settings.space]
     if hidden:
         caption += f" {hidden} releases lie more than {playground.POINCARE_MAX_DIST:g} from the mean and are not drawn."
+    if fig.layout.meta and fig.layout.meta.get("zoomed_on_releases"):
+        caption += " " + playground.ZOOM_NOTE
     st.caption(caption)
     st.subheader("How far the releases land")
     table = playground.error_table(result)
@@ -46,8 +48,8 @@ with view:
     else:
         st.table(table, hide_index=True, border="horizontal")
         st.caption("Look at the geodesic error: the typical distance, along the manifold, from a release to the true "
-                   "Fréchet mean (Euclidean releases are projected back onto the sphere; on SPD only positive "
-                   "definite ones count). Ambient error is the straight-line distance in flat coordinates.")
+                   f"Fréchet mean. {playground.ERROR_NOTES[settings.space]} Ambient error, where shown, is the "
+                   "straight-line distance in flat coordinates.")
 with numbers:
     st.subheader("Noise scale")
     playground.show_noise_scale(result, settings)

@@ -20,10 +20,13 @@ st.markdown(
 
 
 space = controls.space(options=smp.SPACES, default="sphere")
+sigma_range = smp.sigma_range(space, low=0.05, high=2.0, step=0.05)
 sigma = controls.slider(
-    "Scale σ", "sigma", min_value=0.05, max_value=2.0, default=0.5, step=0.05,
+    "Scale σ", "sigma", min_value=sigma_range.low, max_value=sigma_range.high, default=0.5, step=0.05,
     help="Laplace scale: the density is ∝ exp(−ρ(x, η)/σ). On H² the law exists only for σ < 1, on SPD(2) "
          "only for σ < √2; close to those limits most mass sits far from η.")
+if sigma_range.reason:
+    st.sidebar.caption(sigma_range.reason)
 adapt = controls.toggle("Adapt the MH step during burn-in", "adapt", default=True,
                         help="Tune the proposal radius towards 30% acceptance in the first half of the burn-in, "
                              "then freeze it.")
@@ -43,8 +46,8 @@ seed = controls.seed()
 st.sidebar.button("Near-limit example", key="near-limit", on_click=smp.apply_preset, args=("near-limit",),
                   help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in. "
                        "Shareable as ?preset=near-limit.")
-st.sidebar.button("The paper's MH settings", key="preset-mh", on_click=smp.apply_preset, args=("reimherr-mh",),
-                  help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
+st.sidebar.button("The paper's MH settings", key="preset-mh", on_click=smp.apply_preset,
+                  args=("reimherr-mh",), help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
                        "Shareable as ?preset=reimherr-mh.")
 KEYS = ["space", "sigma", "adapt", "step", "burn", "thin", "draws", "chains", "seed"]
 state.sync(KEYS)

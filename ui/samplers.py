@@ -24,7 +24,7 @@ from engine.experiments.sampler_check import radial_density
 from engine.mechanisms import (effective_sample_size, laplace_mh, radial_law, riemannian_laplace, sample_eigenlog,
                                sample_radius, scale_limit, spd_growth)
 from engine.viz.curves import histogram_with_density, trace_figure
-from ui import presets
+from ui import limits, presets
 
 SPACES = {
     "sphere": "Sphere S² (compact)",
@@ -46,6 +46,8 @@ MAX_RADIUS = 700.0
 TAIL = 1e-10
 #: Longest trace drawn; longer chains are shown every k-th step.
 TRACE_POINTS = 6000
+#: Name of the traced quantity (axis title and CSV column): the distance of the chain's state to η.
+TRACE_VALUE = "ρ(xₜ, η)"
 #: Named settings, loaded by a sidebar button or ``?preset=NAME`` (``ui.presets``).
 PRESETS = {
     "near-limit": {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100,
@@ -97,16 +99,37 @@ class Comparison:
     step: float
 
 
+def _envelope(space: str) -> tuple[int, float]:
+    """Shape and volume growth of the Gamma envelope of the space's radial law (non-compact spaces)."""
+    if space == "spd":
+        return 3, spd_growth(2)
+    law = radial_law(MANIFOLDS[space])
+    return law.shape, law.growth
+
+
+def numeric_scale_limit(space: str) -> float:
+    """Largest σ whose density grid ends before ``MAX_RADIUS`` (``inf`` on compact spaces): the
+    envelope's rate 1/σ − growth must leave mass ``TAIL`` beyond ``MAX_RADIUS`` at most."""
+    if space in ("sphere", "kendall"):
+        return np.inf
+    shape, growth = _envelope(space)
+    return float(1.0 / (growth + gammaincinv(shape, 1.0 - TAIL) / MAX_RADIUS))
+
+
+def sigma_range(space: str, *, low: float, high: float, step: float) -> limits.SliderRange:
+    """The σ slider's range on ``space`` (``ui.limits``): below the normalisability limit and below the
+    point where the exact density no longer fits in double precision."""
+    return limits.scale_range(MANIFOLDS[space], low=low, high=high, step=step,
+                              numeric_limit=numeric_scale_limit(space))
+
+
 def _grid_end(space: str, sigma: float) -> float:
     """End of the density grid: the support, or where the law's Gamma envelope leaves mass ``TAIL``."""
     m = MANIFOLDS[space]
-    if space == "spd":
-        shape, rate = 3, 1.0 / sigma - spd_growth(2)
-    else:
-        law = radial_law(m)
-        if np.isfinite(law.support):
-            return float(law.support)
-        shape, rate = law.shape, 1.0 / sigma - law.growth
+    if space != "spd" and np.isfinite(radial_law(m).support):
+        return float(radial_law(m).support)
+    shape, growth = _envelope(space)
+    rate = 1.0 / sigma - growth
     end = float(gammaincinv(shape, 1.0 - TAIL) / rate)
     if end > MAX_RADIUS:
         raise ValueError(
@@ -202,10 +225,13 @@ def trace(result: Comparison, burn_in: int) -> tuple[go.Figure, pd.DataFrame]:
     """Trace of the first chain's distance to the footpoint, burn-in shaded, exact mean radius dashed."""
     stride = max(1, -(-len(result.chain) // TRACE_POINTS))
     steps = np.arange(0, len(result.chain), stride)
-    data = pd.DataFrame({"iteration": steps, "ρ(x_t, η)": result.chain[steps]})
-    fig = trace_figure(data, value="ρ(x_t, η)", burn_in=burn_in, row_height=360)
-    fig.add_hline(y=result.mean_radius, line=dict(color="#000000", width=2, dash="dash"),
-                  annotation_text=f"exact mean E ρ = {result.mean_radius:.3g}", annotation_position="bottom right")
+    data = pd.DataFrame({"iteration": steps, TRACE_VALUE: result.chain[steps]})
+    fig = trace_figure(data, value=TRACE_VALUE, burn_in=burn_in, row_height=360)
+    # The exact mean radius is a legend entry, not an annotation on the line: a label placed on the
+    # chart lands on the trace wherever the chain happens to be.
+    fig.add_trace(go.Scatter(x=[steps[0], steps[-1]], y=[result.mean_radius] * 2, mode="lines",
+                             name=f"exact mean E ρ = {result.mean_radius:.3g}", hoverinfo="skip",
+                             line=dict(color="#000000", width=2, dash="dash")))
     return fig, data
 
 

@@ -143,9 +143,10 @@ def curves_figure(curves: pd.DataFrame, *, x: str, x_title: str, y_title: str, i
     fig = go.Figure(layout=palette.layout(None, height=height))
     for name, rows in curves.groupby("curve", sort=False):
         dashed = name == "Theorem 2 bound"
-        fig.add_scatter(x=rows[x], y=rows["value"], mode="lines", name=name, connectgaps=False,
+        shown = palette.chart_text(name)
+        fig.add_scatter(x=rows[x], y=rows["value"], mode="lines", name=shown, connectgaps=False,
                         line=dict(color=CURVE_COLORS[name], width=3, dash="dash" if dashed else "solid"),
-                        hovertemplate=f"{x} %{{x:.4g}}<br>%{{y:.4g}}<extra>{name}</extra>")
+                        hovertemplate=f"{x} %{{x:.4g}}<br>%{{y:.4g}}<extra>{shown}</extra>")
     upper = float(curves[x].max())
     if invalid_from is not None and invalid_from < upper:
         fig.add_vrect(x0=invalid_from, x1=upper, fillcolor=INVALID_FILL, line_width=0,

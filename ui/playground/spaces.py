@@ -49,8 +49,11 @@ DELTAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 5e-2)
 class SpaceSpec:
     """Sidebar ranges and choices of one space.
 
-    ``radius`` is (min, max, default, step) of the radius slider; ``sources`` and ``mechanisms``
-    map URL values to labels, in display order.
+    ``radius`` is (min, max, default, step) of the radius slider (its top is further capped below
+    the space's r* by ``ui.limits``); ``sources`` and ``mechanisms`` map URL values to labels, in
+    display order. ``mh_thin`` is the default MH thinning: above the chain's autocorrelation time at
+    the default settings, so adding MH does not trigger the page's own "correlated" check (about 15
+    steps on S², SPD(2) and H², 60–85 on the 12-dimensional shape space of 8 landmarks).
     """
 
     radius: tuple[float, float, float, float]
@@ -58,6 +61,7 @@ class SpaceSpec:
     default_source: str
     mechanisms: tuple[str, ...]
     default_mechanisms: tuple[str, ...]
+    mh_thin: int = 25
 
 
 SPACES = {
@@ -101,6 +105,7 @@ SPACES = {
         default_source="heart",
         mechanisms=("exact", "mh", "gauss"),
         default_mechanisms=("exact", "gauss"),
+        mh_thin=100,
     ),
 }
 
@@ -118,8 +123,9 @@ SOURCE_NOTES = {
 }
 
 CAPTIONS = {
-    "sphere": "Drag to rotate: Riemannian releases stay on the sphere around the true mean (black diamond), while "
-              "Euclidean ones float off it (grey segments show the gap).",
+    "sphere": "Seen from the side: Riemannian releases stay on the sphere around the true mean (black diamond), while "
+              "Euclidean ones float above and below it (faint orange segments join each to the sphere). Drag to "
+              "rotate.",
     "spd": "Each matrix [[a, b], [b, c]] is the point (a, √2·b, c) and only points inside the cone are positive "
            "definite: open diamonds are Euclidean releases that are not valid covariance matrices.",
     "hyperbolic": "Dotted geodesic circles of radius 0.5, 1 and 2 surround the true mean: the same hyperbolic "
@@ -127,6 +133,17 @@ CAPTIONS = {
     "kendall": f"The thick black outline is the true mean shape and each thin outline one private mean shape rotated "
                f"onto it (at most {KENDALL_MAX_OUTLINES} per mechanism): look at how much the landmarks wobble.",
 }
+
+
+#: What the geodesic error column measures on each space (caption under the error table).
+ERROR_NOTES = {
+    "sphere": "Euclidean releases are projected back onto the sphere before measuring it.",
+    "spd": "Euclidean releases count only when positive definite: the others have no geodesic distance.",
+    "hyperbolic": "Every mechanism here releases a point of H², so none is projected.",
+    "kendall": "Every mechanism here releases a shape, so none is projected.",
+}
+ZOOM_NOTE = ("The view is zoomed on the releases: at this n and ε they spread over less than a sixth of the data "
+             "ball, which extends beyond the frame.")
 
 
 @dataclass(frozen=True)

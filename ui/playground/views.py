@@ -12,15 +12,9 @@ from engine.manifolds import Hyperbolic
 from engine.viz.poincare import poincare_figure
 from engine.viz.shapes import shapes_figure
 from engine.viz.spd_cone import spd_cone_figure
-from engine.viz.sphere import sphere_figure, view_direction
+from engine.viz.sphere import sphere_figure
 from ui.playground.compute import private_means
 from ui.playground.spaces import KENDALL_MAX_OUTLINES, POINCARE_MAX_DIST, Settings
-
-# Camera of the sphere view: looks at m0 from this distance (plotly scene units), aimed at a point
-# this far along m0, so the data ball fills the view instead of a whole-sphere overview.
-SPHERE_ZOOM_DISTANCE = 0.8
-SPHERE_ZOOM_SHIFT = 0.45
-
 
 def clouds(result: dict) -> dict:
     """Palette name -> releases of every mechanism that released."""
@@ -41,9 +35,8 @@ def figure(settings: Settings) -> go.Figure:
     result = private_means(settings)
     released = clouds(result)
     if result["space"] == "sphere":
-        fig = sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
-                            radius=settings.radius, resolution=48, height=640)
-        return fig.update_layout(scene_camera=_zoomed_camera(result["m0"]))
+        return sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
+                             radius=settings.radius, resolution=48, height=640)
     if result["space"] == "spd":
         return spd_cone_figure(data=result["data"], mean=result["mean"], releases=released, height=640)
     if result["space"] == "hyperbolic":
@@ -54,15 +47,6 @@ def figure(settings: Settings) -> go.Figure:
     outlines = {name: c[:KENDALL_MAX_OUTLINES] for name, c in released.items()}
     return shapes_figure(mean=result["mean"], releases=outlines, data=result["data"], release_opacity=0.3,
                          height=640)
-
-
-def _zoomed_camera(center: np.ndarray) -> dict:
-    """Plotly camera closer to the data ball than the whole-sphere default, looking at m0."""
-    eye, up = view_direction(center)
-    focus = SPHERE_ZOOM_SHIFT * np.asarray(center, dtype=float)
-    position = focus + SPHERE_ZOOM_DISTANCE * eye
-    return dict(eye=dict(zip("xyz", position.tolist())), center=dict(zip("xyz", focus.tolist())),
-                up=dict(zip("xyz", up.tolist())))
 
 
 def _fmt(value: float) -> str:
