@@ -28,9 +28,9 @@ from ui import limits, presets
 
 SPACES = {
     "sphere": "Sphere S² (compact)",
-    "hyperbolic": "Hyperbolic plane H² (needs σ < 1)",
-    "spd": "SPD(2), affine-invariant (needs σ < √2)",
-    "kendall": f"Kendall shapes of {MANIFOLDS['kendall'].k} landmarks (compact)",
+    "hyperbolic": "Hyperbolic plane H² (σ < 1)",
+    "spd": "SPD(2), affine (σ < √2)",
+    "kendall": f"Kendall shapes, {MANIFOLDS['kendall'].k} landmarks",
 }
 #: Volume density J(ρ) in geodesic polar coordinates, shown next to the radial law.
 JACOBIANS = {

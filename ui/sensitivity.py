@@ -20,7 +20,7 @@ from engine.viz import palette
 from engine.viz.curves import band_figure
 from ui import presets
 
-SPACES = {"sphere": "Sphere S² (curvature κ = 1)", "spd": "SPD(2) matrices, affine-invariant (κ ≤ 0)"}
+SPACES = {"sphere": "Sphere S² (curvature κ = 1)", "spd": "SPD(2), affine (κ ≤ 0)"}
 #: Data radius of the paper's study on each space (its default here).
 PAPER_RADIUS = {"sphere": np.pi / 8, "spd": 1.5}
 #: Slider range of r: the sphere's cap sampler needs r < π/2; small SPD balls make the Wishart

@@ -10,14 +10,25 @@ from __future__ import annotations
 import pytest
 
 from tests.app import charts
-from tests.app.conftest import ROOT, run_page
+from tests.app.conftest import ROOT, messages, run_page
 
 PAGES = sorted((ROOT / "pages").glob("[0-9]*_*.py"))
+
+
+#: Labels the lead's ``ui/utility.py`` still owns (issue 14's closing note asks for them there): the
+#: trace "Euclidean: exact E‖noise‖ = Dσ_E" (line 146) and the options of ``CONSTANTS`` and
+#: ``N_GRID_LABELS``. Strict: the mark fails as soon as they are fixed, so it gets removed then.
+PENDING_IN_UTILITY = pytest.mark.xfail(strict=True, reason="labels of ui/utility.py, left to its owner")
 
 
 @pytest.fixture(scope="module", params=PAGES, ids=lambda path: path.stem)
 def page(request):
     return run_page(request.param)
+
+
+def _pending_in_utility(request) -> None:
+    if request.node.callspec.params["page"].stem == "3_Utility":
+        request.applymarker(PENDING_IN_UTILITY)
 
 
 def test_every_axis_writes_powers_of_ten(page):
@@ -29,8 +40,32 @@ def test_every_axis_writes_powers_of_ten(page):
             assert charts.axis_setting(spec, name, "exponentformat") == "power", name
 
 
-def test_no_raw_underscore_in_chart_text(page):
+def test_no_raw_underscore_in_chart_text(request, page):
     """Item 9: "ρ(x_t, η)" showed its TeX underscore on the Samplers trace."""
+    _pending_in_utility(request)
     for spec in charts.specs(page):
         for text in charts.visible_texts(spec):
             assert "_" not in text, text
+
+
+#: Longest option label a sidebar select shows in full (about 300 px at the app's font), and the
+#: longest chip label of a multiselect; longer ones are cut with "…".
+SELECT_LABEL_MAX = 30
+CHIP_LABEL_MAX = 24
+
+
+def test_sidebar_labels_fit_their_boxes(request, page):
+    """Item 9: "Fréchet mean on SPD(2), affine-i…" in a select, cut mechanism chips."""
+    _pending_in_utility(request)
+    too_long = [option for select in page.sidebar.selectbox for option in select.options
+                if len(option) > SELECT_LABEL_MAX]
+    too_long += [option for select in page.sidebar.multiselect for option in select.options
+                 if len(option) > CHIP_LABEL_MAX]
+    assert not too_long, too_long
+
+
+def test_out_of_range_seed_is_reported():
+    """Item 9: ``seed=-5`` was silently set to 0 where every other parameter warns."""
+    at = run_page(PAGES[0], {"seed": "-5"})
+    assert any("seed=-5" in text for text in messages(at, "warning")), messages(at, "warning")
+    assert at.number_input(key="seed").value == 0

@@ -108,8 +108,9 @@ def sidebar() -> tuple[Settings, list[str]]:
         keys.append("k")
     source = controls.select(
         "Data source", "source", spec.sources, spec.default_source,
-        help="Synthetic recipes from the papers or real data shipped with the app. Real data sets are "
-             "subsampled to n points with the seed.")
+        help="Synthetic recipes from the papers or real data shipped with the app (on SPD, covariance matrices of "
+             "image patches of scikit-learn's china.jpg and flower.jpg). Real data sets are subsampled to n points "
+             "with the seed.")
     keys.append("source")
     region = DEFAULTS["region"]
     if source == "airports":

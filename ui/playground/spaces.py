@@ -20,9 +20,9 @@ POINCARE_MAX_DIST = 25.0
 KENDALL_MAX_OUTLINES = 50
 
 MECHANISMS = {
-    "exact": "Riemannian Laplace (exact sampler)",
-    "mh": "Riemannian Laplace (Metropolis–Hastings)",
-    "euclid": "Euclidean Laplace (ambient coordinates)",
+    "exact": "Riemannian Laplace",
+    "mh": "Riemannian Laplace (MH)",
+    "euclid": "Euclidean Laplace",
     "gauss": "Tangent Gaussian (ε, δ)",
 }
 SHORT_NAMES = {
@@ -38,8 +38,8 @@ PALETTE_NAMES = {
     "gauss": "tangent gaussian",
 }
 OUTSIDE = {
-    "keep": "Keep them (the bound then fails)",
-    "clip": "Clip them onto the ball's boundary",
+    "keep": "Keep them (bound fails)",
+    "clip": "Clip onto the boundary",
     "drop": "Drop them",
 }
 DELTAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 5e-2)
@@ -81,8 +81,8 @@ SPACES = {
         radius=(0.5, 3.0, 1.5, 0.05),
         sources={
             "wishart": "Wishart recipe (paper)",
-            "china": "Image covariances of china.jpg (real data)",
-            "flower": "Image covariances of flower.jpg (real data)",
+            "china": "china.jpg patches (real)",
+            "flower": "flower.jpg patches (real)",
         },
         default_source="wishart",
         mechanisms=("exact", "mh", "euclid", "gauss"),
