@@ -82,8 +82,8 @@ with convergence:
         left, right = st.columns(2)
         with left:
             st.plotly_chart(fig_loss, key="chart-loss", **CHART)
-            st.caption("Look at the gap between the pink (DP-RGD) and orange (noiseless) bands: what the noise costs "
-                       "at each iteration, with the same start, steps and clipping.")
+            st.caption(figs.LOSS_CAPTION + (f" {figs.SPD_START_NOTE.format(factor=opt.START_FACTOR)}"
+                                             if app in opt.METRICS else ""))
             download_row("optimization-loss", fig=fig_loss, data=result["paths"], settings=settings)
         with right:
             st.plotly_chart(fig_grad, key="chart-gradient", **CHART)

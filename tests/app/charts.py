@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+
+import numpy as np
 
 
 def specs(at) -> list[dict]:
@@ -47,3 +50,16 @@ def visible_texts(spec: dict) -> list[str]:
     texts += [trace.get("name") or "" for trace in spec["data"] if trace.get("showlegend", True)]
     texts += [annotation.get("text") or "" for annotation in layout.get("annotations", [])]
     return [text for text in texts if text]
+
+
+def values(array) -> np.ndarray:
+    """A plotly array of a spec as floats: a plain list, or plotly 7's ``{"dtype", "bdata"}`` encoding."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"])).astype(float)
+    return np.asarray(array, dtype=float)
+
+
+def line(spec: dict, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of the trace called ``name`` (the first one)."""
+    trace = next(t for t in spec["data"] if t.get("name") == name)
+    return values(trace["x"]), values(trace["y"])
