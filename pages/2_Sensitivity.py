@@ -95,7 +95,7 @@ with errors.shown_as_error("simulate neighbouring data sets"):
 progress.empty()
 replicates = pd.concat(frames, ignore_index=True)
 largest = float(replicates.loc[replicates["n"] == n, "sensitivity"].max())
-cols[3].metric(f"Largest simulated move at n = {n}", f"{largest:.4g}",
+cols[3].metric(f"Largest move at n = {n}", f"{largest:.4g}",
                delta=f"{100 * largest / delta:.0f}% of the bound" if valid else None, delta_color="off",
                delta_arrow="off",
                help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")

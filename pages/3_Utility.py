@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from engine import bounds
-from ui import controls, errors, navigation, state, tables
+from ui import controls, errors, formulas, navigation, state, tables
 from ui import utility as util
 from ui.downloads import download_row
 from ui.sensitivity import PAPER_RADIUS, RADIUS_RANGE, SPACES, manifold
@@ -75,10 +75,10 @@ if radius >= limit:
 with errors.shown_as_error("calibrate the noise"):
     constant = util.noise_constant(space, radius, sphere_constant)
 r_e = float(bounds.ambient_radius(m.name, radius))
-st.latex(rf"\sigma = \frac{{C}}{{n\varepsilon}},\ C = {constant:.4f}\qquad "
-         rf"\sigma_E = \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f}\qquad "
-         rf"\text{{at }} n = {n},\ \varepsilon = {eps:g}:\ \sigma = {constant / (n * eps):.4g},\ "
-         rf"\sigma_E = {2 * r_e / (n * eps):.4g}")
+st.latex(formulas.rows(
+    rf"\sigma &= \frac{{C}}{{n\varepsilon}},\ C = {constant:.4f} && \text{{at }} n = {n},\ \varepsilon = {eps:g}:\ "
+    rf"\sigma = {constant / (n * eps):.4g}",
+    rf"\sigma_E &= \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f} && \sigma_E = {2 * r_e / (n * eps):.4g}"))
 
 grid = util.N_GRIDS[grid_key]
 eps_grid = tuple(sorted(set(util.EPS_GRID) | {eps}))

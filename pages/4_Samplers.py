@@ -47,7 +47,8 @@ st.sidebar.button("Near-limit example", key="near-limit", on_click=smp.apply_pre
                   help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in. "
                        "Shareable as ?preset=near-limit.")
 st.sidebar.button("The paper's MH settings", key="preset-mh", on_click=smp.apply_preset,
-                  args=("reimherr-mh",), help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
+                  args=("reimherr-mh",),
+                  help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
                        "Shareable as ?preset=reimherr-mh.")
 KEYS = ["space", "sigma", "adapt", "step", "burn", "thin", "draws", "chains", "seed"]
 state.sync(KEYS)
@@ -75,9 +76,10 @@ biased = result.ks_mh > critical
 quality[1].metric("KS distance, MH", f"{result.ks_mh:.3f}", delta=f"{result.ks_mh / critical:.1f}× the 5% level",
                   delta_color="inverse" if biased else "off", delta_arrow="auto" if biased else "off",
                   help="The same distance for the MH draws; correlated draws make it larger even without bias.")
-quality[2].metric(f"Effective sample size of the {total} MH draws", f"{result.ess:.0f}",
-                  help="Independent draws worth of information in the kept MH radii (Geyer's initial monotone "
-                       f"sequence, summed over chains); autocorrelation time {result.autocorrelation_time:.1f} steps.")
+quality[2].metric("MH effective sample size", f"{result.ess:.0f}",
+                  help=f"Independent draws worth of information in the {total} kept MH radii (Geyer's initial "
+                       f"monotone sequence, summed over chains); autocorrelation time "
+                       f"{result.autocorrelation_time:.1f} steps.")
 cost[0].metric("MH acceptance", f"{100 * result.acceptance:.0f}%",
                help=f"Share of accepted proposals after the adaptation (step s = {result.step:.3g}).")
 cost[1].metric("Exact draws per second", f"{result.exact_per_second:,.0f}",

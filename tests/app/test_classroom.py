@@ -51,7 +51,7 @@ def test_no_raw_underscore_in_chart_text(request, page):
 #: Longest option label a sidebar select shows in full (about 300 px at the app's font), and the
 #: longest chip label of a multiselect; longer ones are cut with "…".
 SELECT_LABEL_MAX = 30
-CHIP_LABEL_MAX = 24
+CHIP_LABEL_MAX = 20
 
 
 def test_sidebar_labels_fit_their_boxes(request, page):

@@ -53,9 +53,9 @@ def _mechanism_select(spec: SpaceSpec) -> tuple[str, ...]:
     state.init("mech", list(spec.default_mechanisms), options=list(spec.mechanisms))
     chosen = st.sidebar.multiselect(
         "Mechanisms to compare", list(spec.mechanisms), format_func=MECHANISMS.__getitem__, key="mech",
-        help="Riemannian Laplace: noise ∝ exp(−ρ/σ) along the manifold (exactly, or by the paper's random-walk "
-             "MCMC). Euclidean Laplace: ℓ2 Laplace noise in flat ambient coordinates, offered where the engine "
-             "knows an ambient radius (sphere, SPD). Tangent Gaussian: Gaussian noise in the tangent space at m₀ "
+        help="Riemannian Laplace: noise ∝ exp(−ρ/σ) along the manifold, drawn exactly (Riemannian MH: the same "
+             "law drawn by the paper's random-walk Metropolis–Hastings chain). Euclidean Laplace: ℓ2 Laplace noise in "
+             "flat ambient coordinates, offered where the engine knows an ambient radius (sphere, SPD). Tangent Gaussian: Gaussian noise in the tangent space at m₀ "
              "(an (ε, δ) guarantee).",
     )
     return tuple(m for m in spec.mechanisms if m in chosen)

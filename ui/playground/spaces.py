@@ -21,9 +21,9 @@ KENDALL_MAX_OUTLINES = 50
 
 MECHANISMS = {
     "exact": "Riemannian Laplace",
-    "mh": "Riemannian Laplace (MH)",
+    "mh": "Riemannian MH",
     "euclid": "Euclidean Laplace",
-    "gauss": "Tangent Gaussian (ε, δ)",
+    "gauss": "Tangent Gaussian",
 }
 SHORT_NAMES = {
     "exact": "Riemannian Laplace",
