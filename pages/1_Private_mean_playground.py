@@ -23,7 +23,10 @@ st.markdown(
 
 settings, keys = playground.sidebar()
 
-with st.spinner("Computing the mean and drawing the releases…"), shown_as_error("compute the private means"):
+work = "Computing the mean and drawing the releases"
+if "mh" in settings.mechanisms:
+    work += f", {settings.burn_in + settings.thin * (settings.releases - 1):,} MH steps among them"
+with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the private means"):
     result = playground.private_means(settings)
     fig = playground.figure(settings)
 

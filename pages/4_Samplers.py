@@ -61,7 +61,7 @@ total = draws * chains
 steps = burn_in + thin * (draws - 1)
 st.latex(r"p(x) \propto e^{-\rho(x,\eta)/\sigma}\ \Rightarrow\ f(\rho) \propto e^{-\rho/\sigma} J(\rho),\qquad "
          rf"J(\rho) = {smp.JACOBIANS[space]},\qquad \sigma = {sigma:g}")
-with st.spinner(f"Running {chains} MH chains of {steps:,} steps and {total:,} exact draws …"), \
+with st.spinner(f"Running {chains} MH chains of {steps:,} steps and {total:,} exact draws …", show_time=True), \
         errors.shown_as_error("compare the samplers"):
     args = (space, sigma, None if adapt else step, burn_in, thin, draws, chains, seed)
     result = smp.compare(*args)

@@ -93,7 +93,7 @@ with convergence:
 
 with accounting:
     if accounting.open:
-        with st.spinner("Accounting …"), errors.shown_as_error("account for the privacy loss"):
+        with st.spinner("Accounting …", show_time=True), errors.shown_as_error("account for the privacy loss"):
             acc = opt.accountant(eps, delta, steps, n, b, setup.clip, spec.paper_c)
         left, right = st.columns(2)
         with left:
