@@ -10,49 +10,55 @@ from ui import navigation
 LOGO = Path(__file__).resolve().parent / "assets" / "logo.svg"
 
 PAGES = (
-    ("1 · Private mean playground", "/Private_mean_playground",
+    ("1 · Private mean playground", "pages/1_Private_mean_playground.py",
      "Release the mean of data on a sphere, on SPD matrices, in the hyperbolic plane or on planar shapes, and "
      "watch the Riemannian Laplace mechanism keep its releases on the manifold while the Euclidean one leaves it."),
-    ("2 · Sensitivity", "/Sensitivity",
+    ("2 · Sensitivity", "pages/2_Sensitivity.py",
      "How much one person can move a Fréchet mean: Theorem 2's bound 2r(2 − h)/(nh) against the worst case "
      "found by swapping a record, and why positive curvature makes the bound grow."),
-    ("3 · Utility", "/Utility",
+    ("3 · Utility", "pages/3_Utility.py",
      "How the error of a private mean shrinks with n and ε, and the paper's comparison of intrinsic and "
      "ambient noise, replicated with confidence bands."),
-    ("4 · Samplers", "/Samplers",
+    ("4 · Samplers", "pages/4_Samplers.py",
      "How the Laplace law on a manifold is actually drawn: exact samplers against Metropolis–Hastings, with "
      "histograms, traces and the normalisability limits on H² and SPD."),
-    ("5 · Private optimization", "/Private_optimization",
+    ("5 · Private optimization", "pages/5_Private_optimization.py",
      "Differentially private Riemannian gradient descent: noisy steps on the manifold, privacy accounting over "
      "iterations, and how it compares with releasing the answer once."),
-    ("6 · Private regression", "/Private_regression",
+    ("6 · Private regression", "pages/6_Private_regression.py",
      "Fit a geodesic through shapes or directions against a covariate and release it privately with the K-norm "
      "gradient mechanism: Kulkarni & Soto's Table 1 with the numbers plugged in, and what dimension costs."),
-    ("8 · Audit", "/Audit",
+    ("8 · Audit", "pages/8_Audit.py",
      "Evidence instead of promises: an empirical 95% lower bound on ε for every mechanism, beside its claim, "
      "and deliberately broken mechanisms the audit flags."),
 )
 
+#: (label, page script, address parameters): each opens its page inside the app (no new tab) with a
+#: paper's settings; ``preset`` names a page's own preset (``ui.presets``), the others set widgets.
 PRESETS = (
     ("Reimherr et al. §5, SPD(2) with n = 20: about a quarter of the Euclidean releases are not positive definite",
-     "/Private_mean_playground?space=spd&source=wishart&r=1.5&n=20&eps=1.0&mech=exact,euclid"),
+     "pages/1_Private_mean_playground.py",
+     {"space": "spd", "source": "wishart", "r": "1.5", "n": "20", "eps": "1.0", "mech": "exact,euclid"}),
     ("Reimherr et al. §5, the sphere: cap sampler of radius π/8, intrinsic against ambient noise",
-     "/Private_mean_playground?space=sphere&source=cap&r=0.39269908169872414&n=20&eps=1.0&mech=exact,euclid"),
+     "pages/1_Private_mean_playground.py",
+     {"space": "sphere", "source": "cap", "r": "0.39269908169872414", "n": "20", "eps": "1.0",
+      "mech": "exact,euclid"}),
     ("Han et al., SPD Fréchet mean at ε = 0.1, δ = 10⁻³ with data within distance 1 of I",
-     "/Private_mean_playground?space=spd&source=wishart&r=1.0&n=100&eps=0.1&mech=exact,mh,gauss&delta=0.001"
-     "&burn=5000&thin=50&m=100"),
+     "pages/1_Private_mean_playground.py",
+     {"space": "spd", "source": "wishart", "r": "1.0", "n": "100", "eps": "0.1", "mech": "exact,mh,gauss",
+      "delta": "0.001", "burn": "5000", "thin": "50", "m": "100"}),
     ("Reimherr et al. Theorem 2 on the sphere: the sensitivity bound against swapped records",
-     "/Sensitivity?preset=reimherr-theorem2&space=sphere"),
+     "pages/2_Sensitivity.py", {"preset": "reimherr-theorem2"}),
     ("Reimherr et al. Figure 1 (SPD): utility of intrinsic against Euclidean Laplace",
-     "/Utility?preset=reimherr-fig1&space=spd"),
+     "pages/3_Utility.py", {"preset": "reimherr-fig1", "space": "spd"}),
     ("Reimherr et al. Figure 1 (sphere): the same comparison on S²",
-     "/Utility?preset=reimherr-fig1&space=sphere"),
+     "pages/3_Utility.py", {"preset": "reimherr-fig1", "space": "sphere"}),
     ("Reimherr et al. supplement: Metropolis–Hastings with burn-in 10,000 and thinning 100",
-     "/Samplers?preset=reimherr-mh&space=sphere"),
+     "pages/4_Samplers.py", {"preset": "reimherr-mh"}),
     ("Han et al. §6.1: DP-RGD for the SPD Fréchet mean at ε = 0.1, δ = 10⁻³",
-     "/Private_optimization?preset=han-frechet-mean"),
+     "pages/5_Private_optimization.py", {"preset": "han-frechet-mean"}),
     ("Kulkarni & Soto Figures 1–2: private geodesic regression of 50-landmark shapes on age, n = 100",
-     "/Private_regression?preset=kulkarni-soto-fig1"),
+     "pages/6_Private_regression.py", {"preset": "kulkarni-soto-fig1"}),
 )
 
 st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
@@ -88,12 +94,13 @@ with st.expander("How differential privacy works here"):
 
 st.header("Pages")
 columns = st.columns(3)
-for i, (title, path, teaches) in enumerate(PAGES):
+for i, (title, script, teaches) in enumerate(PAGES):
     with columns[i % 3], st.container(border=True):
         st.subheader(title)
         st.markdown(teaches)
-        st.markdown(f"[Open the page →]({path})")
+        st.page_link(script, label="Open the page", icon=":material/arrow_forward:")
 
 st.header("Presets from the papers")
 st.markdown("Each link opens a page with a paper's settings already in place; change anything from there.")
-st.markdown("\n".join(f"- [{label}]({link})" for label, link in PRESETS))
+for label, script, params in PRESETS:
+    st.page_link(script, label=label, icon=":material/tune:", query_params=params)

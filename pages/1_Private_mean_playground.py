@@ -23,7 +23,10 @@ st.markdown(
 
 settings, keys = playground.sidebar()
 
-with st.spinner("Computing the mean and drawing the releases…"), shown_as_error("compute the private means"):
+work = "Computing the mean and drawing the releases"
+if "mh" in settings.mechanisms:
+    work += f", {settings.burn_in + settings.thin * (settings.releases - 1):,} MH steps among them"
+with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the private means"):
     result = playground.private_means(settings)
     fig = playground.figure(settings)
 
@@ -38,6 +41,8 @@ with view:
     caption = playground.CAPTIONS[settings.space]
     if hidden:
         caption += f" {hidden} releases lie more than {playground.POINCARE_MAX_DIST:g} from the mean and are not drawn."
+    if fig.layout.meta and fig.layout.meta.get("zoomed_on_releases"):
+        caption += " " + playground.ZOOM_NOTE
     st.caption(caption)
     st.subheader("How far the releases land")
     table = playground.error_table(result)
@@ -46,8 +51,8 @@ with view:
     else:
         st.table(table, hide_index=True, border="horizontal")
         st.caption("Look at the geodesic error: the typical distance, along the manifold, from a release to the true "
-                   "Fréchet mean (Euclidean releases are projected back onto the sphere; on SPD only positive "
-                   "definite ones count). Ambient error is the straight-line distance in flat coordinates.")
+                   f"Fréchet mean. {playground.ERROR_NOTES[settings.space]} Ambient error, where shown, is the "
+                   "straight-line distance in flat coordinates.")
 with numbers:
     st.subheader("Noise scale")
     playground.show_noise_scale(result, settings)

@@ -5,12 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from engine import bounds
-from ui import controls, errors, navigation, state
+from ui import controls, errors, navigation, presets, state
 from ui import sensitivity as sens
 from ui.downloads import download_row
 
 st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
+sens.preset_from_url()
 st.title("Sensitivity of the Fréchet mean")
 st.markdown(
     "The Laplace mechanism adds noise in proportion to the **sensitivity** Δ: the largest distance the "
@@ -39,9 +40,13 @@ reps = controls.slider(
 seed = controls.seed()
 log_axes = controls.toggle("Logarithmic axes", "log", default=True,
                            help="Log–log axes turn Δ ∝ 1/n into a straight line of slope −1.")
+st.sidebar.button("Theorem 2 on the sphere", key="preset-theorem2", on_click=sens.apply_preset,
+                  args=("reimherr-theorem2",), help="S² with r = π/8, κ = 1 and n = 10, as in the paper's example. "
+                                                    "Shareable as ?preset=reimherr-theorem2.")
 KEYS = ["space", r_key, k_key, "n", "reps", "seed", "log"]
 state.sync(KEYS)
 settings = state.settings(KEYS)
+presets.show_note(sens.PRESET_NOTE_KEY, sens.PRESET_NOTES)
 
 m = sens.manifold(space)
 own_kappa = sens.OWN_KAPPA[space]
@@ -90,7 +95,7 @@ with errors.shown_as_error("simulate neighbouring data sets"):
 progress.empty()
 replicates = pd.concat(frames, ignore_index=True)
 largest = float(replicates.loc[replicates["n"] == n, "sensitivity"].max())
-cols[3].metric(f"Largest simulated move at n = {n}", f"{largest:.4g}",
+cols[3].metric(f"Largest move at n = {n}", f"{largest:.4g}",
                delta=f"{100 * largest / delta:.0f}% of the bound" if valid else None, delta_color="off",
                delta_arrow="off",
                help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")

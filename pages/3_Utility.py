@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from engine import bounds
-from ui import controls, errors, navigation, state, tables
+from ui import controls, errors, formulas, navigation, state, tables
 from ui import utility as util
 from ui.downloads import download_row
 from ui.sensitivity import PAPER_RADIUS, RADIUS_RANGE, SPACES, manifold
@@ -66,8 +66,9 @@ state.sync(KEYS)
 settings = state.settings(KEYS)
 
 if st.session_state.pop("preset-note", None):
-    st.info("Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): SPD(2) with r = 1.5 (switch the "
-            "space for S² with r = π/8), n = 10 … 300, ε = 1 and the supplement's boundary constant on the sphere. "
+    where = ("S² with r = π/8 and the supplement's boundary constant (switch the space for SPD(2) with r = 1.5)"
+             if space == "sphere" else "SPD(2) with r = 1.5 (switch the space for S² with r = π/8)")
+    st.info(f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, n = 10 … 300, ε = 1. "
             "The paper averaged 1,000 replicates; the preset uses 200 to keep the page quick: raise the Replicates "
             "slider to match.")
 
@@ -80,10 +81,10 @@ if radius >= limit:
 with errors.shown_as_error("calibrate the noise"):
     constant = util.noise_constant(space, radius, sphere_constant)
 r_e = float(bounds.ambient_radius(m, radius))
-st.latex(rf"\sigma = \frac{{C}}{{n\varepsilon}},\ C = {constant:.4f}\qquad "
-         rf"\sigma_E = \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f}\qquad "
-         rf"\text{{at }} n = {n},\ \varepsilon = {eps:g}:\ \sigma = {constant / (n * eps):.4g},\ "
-         rf"\sigma_E = {2 * r_e / (n * eps):.4g}")
+st.latex(formulas.rows(
+    rf"\sigma &= \frac{{C}}{{n\varepsilon}},\ C = {constant:.4f} && \text{{at }} n = {n},\ \varepsilon = {eps:g}:\ "
+    rf"\sigma = {constant / (n * eps):.4g}",
+    rf"\sigma_E &= \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f} && \sigma_E = {2 * r_e / (n * eps):.4g}"))
 
 grid = util.N_GRIDS[grid_key]
 eps_grid = tuple(sorted(set(util.EPS_GRID) | {eps}))

@@ -3,12 +3,13 @@
 import numpy as np
 import streamlit as st
 
-from ui import controls, errors, navigation, state
+from ui import controls, errors, navigation, presets, state
 from ui import samplers as smp
 from ui.downloads import download_row
 
 st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
+smp.preset_from_url()
 st.title("Samplers: exact against Metropolis–Hastings")
 st.markdown(
     "The privacy guarantee of the Laplace mechanism holds for draws from its exact law. Papers often sample "
@@ -19,10 +20,13 @@ st.markdown(
 
 
 space = controls.space(options=smp.SPACES, default="sphere")
+sigma_range = smp.sigma_range(space, low=0.05, high=2.0, step=0.05)
 sigma = controls.slider(
-    "Scale σ", "sigma", min_value=0.05, max_value=2.0, default=0.5, step=0.05,
+    "Scale σ", "sigma", min_value=sigma_range.low, max_value=sigma_range.high, default=0.5, step=0.05,
     help="Laplace scale: the density is ∝ exp(−ρ(x, η)/σ). On H² the law exists only for σ < 1, on SPD(2) "
          "only for σ < √2; close to those limits most mass sits far from η.")
+if sigma_range.reason:
+    st.sidebar.caption(sigma_range.reason)
 adapt = controls.toggle("Adapt the MH step during burn-in", "adapt", default=True,
                         help="Tune the proposal radius towards 30% acceptance in the first half of the burn-in, "
                              "then freeze it.")
@@ -39,11 +43,17 @@ draws = controls.slider("Draws per chain", "draws", min_value=10, max_value=500,
 chains = controls.slider("MH chains", "chains", min_value=1, max_value=20, default=10, step=1,
                          help="Independent chains, all started at the footpoint η and run in parallel.")
 seed = controls.seed()
-st.sidebar.button("Near-limit example", key="near-limit", on_click=smp.apply_near_limit,
-                  help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in.")
+st.sidebar.button("Near-limit example", key="near-limit", on_click=smp.apply_preset, args=("near-limit",),
+                  help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in. "
+                       "Shareable as ?preset=near-limit.")
+st.sidebar.button("The paper's MH settings", key="preset-mh", on_click=smp.apply_preset,
+                  args=("reimherr-mh",),
+                  help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
+                       "Shareable as ?preset=reimherr-mh.")
 KEYS = ["space", "sigma", "adapt", "step", "burn", "thin", "draws", "chains", "seed"]
 state.sync(KEYS)
 settings = state.settings(KEYS)
+presets.show_note(smp.PRESET_NOTE_KEY, smp.PRESET_NOTES)
 if adapt:
     st.sidebar.caption("The step slider is ignored while the step adapts.")
 
@@ -51,7 +61,7 @@ total = draws * chains
 steps = burn_in + thin * (draws - 1)
 st.latex(r"p(x) \propto e^{-\rho(x,\eta)/\sigma}\ \Rightarrow\ f(\rho) \propto e^{-\rho/\sigma} J(\rho),\qquad "
          rf"J(\rho) = {smp.JACOBIANS[space]},\qquad \sigma = {sigma:g}")
-with st.spinner(f"Running {chains} MH chains of {steps:,} steps and {total:,} exact draws …"), \
+with st.spinner(f"Running {chains} MH chains of {steps:,} steps and {total:,} exact draws …", show_time=True), \
         errors.shown_as_error("compare the samplers"):
     args = (space, sigma, None if adapt else step, burn_in, thin, draws, chains, seed)
     result = smp.compare(*args)
@@ -66,9 +76,10 @@ biased = result.ks_mh > critical
 quality[1].metric("KS distance, MH", f"{result.ks_mh:.3f}", delta=f"{result.ks_mh / critical:.1f}× the 5% level",
                   delta_color="inverse" if biased else "off", delta_arrow="auto" if biased else "off",
                   help="The same distance for the MH draws; correlated draws make it larger even without bias.")
-quality[2].metric(f"Effective sample size of the {total} MH draws", f"{result.ess:.0f}",
-                  help="Independent draws worth of information in the kept MH radii (Geyer's initial monotone "
-                       f"sequence, summed over chains); autocorrelation time {result.autocorrelation_time:.1f} steps.")
+quality[2].metric("MH effective sample size", f"{result.ess:.0f}",
+                  help=f"Independent draws worth of information in the {total} kept MH radii (Geyer's initial "
+                       f"monotone sequence, summed over chains); autocorrelation time "
+                       f"{result.autocorrelation_time:.1f} steps.")
 cost[0].metric("MH acceptance", f"{100 * result.acceptance:.0f}%",
                help=f"Share of accepted proposals after the adaptation (step s = {result.step:.3g}).")
 cost[1].metric("Exact draws per second", f"{result.exact_per_second:,.0f}",

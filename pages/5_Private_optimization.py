@@ -85,8 +85,8 @@ with convergence:
         left, right = st.columns(2)
         with left:
             st.plotly_chart(fig_loss, key="chart-loss", **CHART)
-            st.caption("Look at the gap between the pink (DP-RGD) and orange (noiseless) bands: what the noise costs "
-                       "at each iteration, with the same start, steps and clipping.")
+            st.caption(figs.LOSS_CAPTION + (f" {figs.SPD_START_NOTE.format(factor=opt.START_FACTOR)}"
+                                             if app in opt.METRICS else ""))
             download_row("optimization-loss", fig=fig_loss, data=result["paths"], settings=settings)
         with right:
             st.plotly_chart(fig_grad, key="chart-gradient", **CHART)
@@ -96,7 +96,7 @@ with convergence:
 
 with accounting:
     if accounting.open:
-        with st.spinner("Accounting …"), errors.shown_as_error("account for the privacy loss"):
+        with st.spinner("Accounting …", show_time=True), errors.shown_as_error("account for the privacy loss"):
             acc = opt.accountant(eps, delta, steps, n, b, setup.clip, spec.paper_c)
         left, right = st.columns(2)
         with left:

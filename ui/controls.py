@@ -10,8 +10,8 @@ MAX_SEED = 2**31 - 1
 
 SPACES = {
     "sphere": "Sphere S²",
-    "spd": "SPD(2) matrices (affine-invariant)",
-    "hyperbolic": "Hyperbolic plane H² (Poincaré disk)",
+    "spd": "SPD(2), affine-invariant",
+    "hyperbolic": "Hyperbolic plane H²",
     "kendall": "Kendall planar shapes",
 }
 
@@ -47,9 +47,9 @@ def sample_size(key: str = "n", default: int = 50, *, min_value: int = 5, max_va
 
 
 def seed(key: str = "seed", default: int = 0) -> int:
-    state.init(key, default, bounds=(0, MAX_SEED))
-    return int(st.sidebar.number_input("Random seed", min_value=0, max_value=MAX_SEED, step=1, key=key,
-                                       help="Same seed, same data and releases: copy the address to share the view."))
+    """The random seed; an address value outside [0, 2³¹ − 1] is reported like every other parameter."""
+    return number("Random seed", key, min_value=0, max_value=2**31 - 1, default=default,
+                  help="Same seed, same data and releases: copy the address to share the view.")
 
 
 def toggle(label: str, key: str, *, default: bool, help: str) -> bool:

@@ -23,24 +23,26 @@ def download_row(name: str, *, fig=None, data: pd.DataFrame | None = None, setti
                  study: str | None = None) -> None:
     """One row of download buttons with stable keys derived from ``name``.
 
-    ``study`` names the ``engine.experiments`` study the settings belong to, if any; it is written
-    into the JSON so the command line can run it.
+    The buttons keep their natural width and wrap onto a second line in a narrow column (four equal
+    columns cut their labels to "Figure (HT…" beside a half-width chart). ``study`` names the
+    ``engine.experiments`` study the settings belong to, if any; it is written into the JSON so the
+    command line can run it.
     """
-    cols = st.columns(4)
+    row = st.container(horizontal=True, wrap=True, gap="small")
     if data is not None:
-        cols[0].download_button("Data (CSV)", partial(data.to_csv, index=False), f"{name}.csv", "text/csv",
+        row.download_button("Data (CSV)", partial(data.to_csv, index=False), f"{name}.csv", "text/csv",
                                 key=f"dl-csv-{name}", on_click="ignore", help="The numbers behind this chart.")
     if fig is not None:
-        cols[1].download_button("Figure (HTML)", partial(figure_to_html, fig), f"{name}.html", "text/html",
+        row.download_button("Figure (HTML)", partial(figure_to_html, fig), f"{name}.html", "text/html",
                                 key=f"dl-html-{name}", on_click="ignore",
                                 help="Interactive figure that opens offline in any browser.")
         available, reason = png_export_available()
-        cols[2].download_button("Figure (PNG)", partial(figure_to_png, fig) if available else b"", f"{name}.png",
+        row.download_button("Figure (PNG)", partial(figure_to_png, fig) if available else b"", f"{name}.png",
                                 "image/png", key=f"dl-png-{name}", on_click="ignore", disabled=not available,
                                 help="A 2× PNG for slides, rendered by kaleido in Chromium (about 3 s)."
                                 if available else f"PNG export is unavailable here: {reason}")
     if settings is not None:
         payload = {"study": study, **settings} if study else settings
-        cols[3].download_button("Settings (JSON)", json.dumps(payload, indent=2, default=str), f"{name}-settings.json",
+        row.download_button("Settings (JSON)", json.dumps(payload, indent=2, default=str), f"{name}-settings.json",
                                 "application/json", key=f"dl-json-{name}", on_click="ignore",
                                 help=_settings_help(study))

@@ -37,6 +37,11 @@ STUDY_AXES = {
     "hyperbolic": ("privacy budget ε", "distance to the held-out truth d(ŷ, y)"),
 }
 LOSS_TITLES = {"eigenvector": "excess loss (F(w_t) − F*)/λ_max"}
+LOSS_CAPTION = ("Look at where each band levels off. Both runs take the same steps from the same public start with "
+                "the same clipping: the noiseless one (orange) keeps falling towards the minimiser, DP-RGD (pink) "
+                "stalls at a floor set by its noise. The gap between the two floors is what privacy costs.")
+SPD_START_NOTE = ("The start W₀ lies {factor:g}·r from I, outside the data ball, and was chosen before looking at "
+                  "the data.")
 VIEW_CAPTIONS = {
     "eigenvector": "Look at how far the DP-RGD outputs sit from u₁: the angle to ±u₁ is exact, the longitude is the "
                    "direction within span(u₂, u₃) of the {d}-dimensional space. When the top eigenvalues are nearly "

@@ -1,4 +1,9 @@
-"""Named presets: a paper's settings put into the session from a button or from ``?preset=NAME``."""
+"""Named presets: a paper's settings put into the session from a button or from ``?preset=NAME``.
+
+Every page with presets uses the same three steps: ``preset_from_url`` before its first widget,
+``apply_preset`` as the callback of its sidebar button, and ``show_note`` after its sidebar, which
+says (once) which settings were loaded. Home links to a preset with ``?preset=NAME``.
+"""
 
 from __future__ import annotations
 
@@ -32,4 +37,12 @@ def preset_from_url(presets: dict, note_key: str) -> str | None:
         if key not in st.query_params:
             st.session_state[key] = value
     st.session_state[note_key] = name
+    return name
+
+
+def show_note(note_key: str, notes: dict) -> str | None:
+    """Say in an ``st.info`` which preset was just loaded (``notes``: name -> sentence); once per load."""
+    name = st.session_state.pop(note_key, None)
+    if name is not None:
+        st.info(notes[name])
     return name

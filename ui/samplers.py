@@ -32,12 +32,13 @@ from engine.mechanisms import (
     spd_growth,
 )
 from engine.viz.curves import histogram_with_density, trace_figure
+from ui import limits, presets
 
 SPACES = {
     "sphere": "Sphere S² (compact)",
-    "hyperbolic": "Hyperbolic plane H² (needs σ < 1)",
-    "spd": "SPD(2), affine-invariant (needs σ < √2)",
-    "kendall": f"Kendall shapes of {MANIFOLDS['kendall'].k} landmarks (compact)",
+    "hyperbolic": "Hyperbolic plane H² (σ < 1)",
+    "spd": "SPD(2), affine (σ < √2)",
+    "kendall": f"Kendall shapes, {MANIFOLDS['kendall'].k} landmarks",
 }
 #: Volume density J(ρ) in geodesic polar coordinates, shown next to the radial law.
 JACOBIANS = {
@@ -53,13 +54,33 @@ MAX_RADIUS = 700.0
 TAIL = 1e-10
 #: Longest trace drawn; longer chains are shown every k-th step.
 TRACE_POINTS = 6000
-NEAR_LIMIT = {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100, "chains": 10}
+#: Name of the traced quantity (axis title and CSV column): the distance of the chain's state to η.
+TRACE_VALUE = "ρ(xₜ, η)"
+#: Named settings, loaded by a sidebar button or ``?preset=NAME`` (``ui.presets``).
+PRESETS = {
+    "near-limit": {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100,
+                   "chains": 10},
+    "reimherr-mh": {"space": "sphere", "sigma": 0.5, "adapt": True, "burn": 10_000, "thin": 100, "draws": 20,
+                    "chains": 10},
+}
+PRESET_NOTES = {
+    "near-limit": "Loaded the near-limit example: H² with σ = 0.95, just below its limit σ < 1, and a 500-step "
+                  "burn-in. Compare the two histograms.",
+    "reimherr-mh": "Loaded the Metropolis–Hastings settings of the supplement of Reimherr, Bharath & Soto (2021): "
+                   "burn-in 10,000 and thinning 100 on S². Each of the 10 chains keeps 20 draws (11,900 steps) to "
+                   "stay quick; raise Draws per chain for more.",
+}
+PRESET_NOTE_KEY = "samplers-preset-note"
 
 
-def apply_near_limit() -> None:
-    """Button callback: put the near-limit example's widget values into the session."""
-    for key, value in NEAR_LIMIT.items():
-        st.session_state[key] = value
+def apply_preset(name: str) -> None:
+    """Load preset ``name`` (a button callback)."""
+    presets.apply_preset(PRESETS, name, PRESET_NOTE_KEY)
+
+
+def preset_from_url() -> str | None:
+    """Apply ``?preset=NAME`` from the address once (see ``ui.presets.preset_from_url``)."""
+    return presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
 
 
 @dataclass(frozen=True)
@@ -86,16 +107,37 @@ class Comparison:
     step: float
 
 
+def _envelope(space: str) -> tuple[int, float]:
+    """Shape and volume growth of the Gamma envelope of the space's radial law (non-compact spaces)."""
+    if space == "spd":
+        return 3, spd_growth(2)
+    law = radial_law(MANIFOLDS[space])
+    return law.shape, law.growth
+
+
+def numeric_scale_limit(space: str) -> float:
+    """Largest σ whose density grid ends before ``MAX_RADIUS`` (``inf`` on compact spaces): the
+    envelope's rate 1/σ − growth must leave mass ``TAIL`` beyond ``MAX_RADIUS`` at most."""
+    if space in ("sphere", "kendall"):
+        return np.inf
+    shape, growth = _envelope(space)
+    return float(1.0 / (growth + gammaincinv(shape, 1.0 - TAIL) / MAX_RADIUS))
+
+
+def sigma_range(space: str, *, low: float, high: float, step: float) -> limits.SliderRange:
+    """The σ slider's range on ``space`` (``ui.limits``): below the normalisability limit and below the
+    point where the exact density no longer fits in double precision."""
+    return limits.scale_range(MANIFOLDS[space], low=low, high=high, step=step,
+                              numeric_limit=numeric_scale_limit(space))
+
+
 def _grid_end(space: str, sigma: float) -> float:
     """End of the density grid: the support, or where the law's Gamma envelope leaves mass ``TAIL``."""
     m = MANIFOLDS[space]
-    if space == "spd":
-        shape, rate = 3, 1.0 / sigma - spd_growth(2)
-    else:
-        law = radial_law(m)
-        if np.isfinite(law.support):
-            return float(law.support)
-        shape, rate = law.shape, 1.0 / sigma - law.growth
+    if space != "spd" and np.isfinite(radial_law(m).support):
+        return float(radial_law(m).support)
+    shape, growth = _envelope(space)
+    rate = 1.0 / sigma - growth
     end = float(gammaincinv(shape, 1.0 - TAIL) / rate)
     if end > MAX_RADIUS:
         raise ValueError(
@@ -191,10 +233,13 @@ def trace(result: Comparison, burn_in: int) -> tuple[go.Figure, pd.DataFrame]:
     """Trace of the first chain's distance to the footpoint, burn-in shaded, exact mean radius dashed."""
     stride = max(1, -(-len(result.chain) // TRACE_POINTS))
     steps = np.arange(0, len(result.chain), stride)
-    data = pd.DataFrame({"iteration": steps, "ρ(x_t, η)": result.chain[steps]})
-    fig = trace_figure(data, value="ρ(x_t, η)", burn_in=burn_in, row_height=360)
-    fig.add_hline(y=result.mean_radius, line=dict(color="#000000", width=2, dash="dash"),
-                  annotation_text=f"exact mean E ρ = {result.mean_radius:.3g}", annotation_position="bottom right")
+    data = pd.DataFrame({"iteration": steps, TRACE_VALUE: result.chain[steps]})
+    fig = trace_figure(data, value=TRACE_VALUE, burn_in=burn_in, row_height=360)
+    # The exact mean radius is a legend entry, not an annotation on the line: a label placed on the
+    # chart lands on the trace wherever the chain happens to be.
+    fig.add_trace(go.Scatter(x=[steps[0], steps[-1]], y=[result.mean_radius] * 2, mode="lines",
+                             name=f"exact mean E ρ = {result.mean_radius:.3g}", hoverinfo="skip",
+                             line=dict(color="#000000", width=2, dash="dash")))
     return fig, data
 
 

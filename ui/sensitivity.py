@@ -17,8 +17,9 @@ from engine.estimators import frechet_mean
 from engine.experiments import reimherr_fig1
 from engine.viz import palette
 from engine.viz.curves import band_figure
+from ui import presets
 
-SPACES = {"sphere": "Sphere S² (curvature κ = 1)", "spd": "SPD(2) matrices, affine-invariant (κ ≤ 0)"}
+SPACES = {"sphere": "Sphere S² (curvature κ = 1)", "spd": "SPD(2), affine (κ ≤ 0)"}
 #: Data radius of the paper's study on each space (its default here; ``engine.spaces``).
 PAPER_RADIUS = {key: spaces.space(key).default_radius for key in SPACES}
 #: Slider range of r: the sphere's cap sampler needs r < π/2; small SPD balls make the Wishart
@@ -50,6 +51,27 @@ CURVE_COLORS = {
     "ambient Δ_E = 2r_E/n": palette.color("euclidean laplace"),
 }
 INVALID_FILL = "rgba(213, 94, 0, 0.10)"
+#: Named settings, loaded by a sidebar button or ``?preset=NAME`` (``ui.presets``).
+PRESETS = {
+    "reimherr-theorem2": {"space": "sphere", "r_sphere": float(PAPER_RADIUS["sphere"]), "kappa_sphere": 1.0,
+                          "n": 10, "reps": 200, "log": True},
+}
+PRESET_NOTES = {
+    "reimherr-theorem2": "Loaded Theorem 2 of Reimherr, Bharath & Soto (2021) on the sphere: data in a cap of radius "
+                         "r = π/8, curvature κ = 1, n = 10. There h = π/4 and Δ = (2 − π/4)/n = 0.1215; 200 pairs "
+                         "of neighbouring data sets per n test the bound.",
+}
+PRESET_NOTE_KEY = "sens-preset-note"
+
+
+def apply_preset(name: str) -> None:
+    """Load preset ``name`` (a button callback)."""
+    presets.apply_preset(PRESETS, name, PRESET_NOTE_KEY)
+
+
+def preset_from_url() -> str | None:
+    """Apply ``?preset=NAME`` from the address once (see ``ui.presets.preset_from_url``)."""
+    return presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
 
 
 def manifold(space: str):
@@ -120,9 +142,10 @@ def curves_figure(curves: pd.DataFrame, *, x: str, x_title: str, y_title: str, i
     fig = go.Figure(layout=palette.layout(None, height=height))
     for name, rows in curves.groupby("curve", sort=False):
         dashed = name == "Theorem 2 bound"
-        fig.add_scatter(x=rows[x], y=rows["value"], mode="lines", name=name, connectgaps=False,
+        shown = palette.chart_text(name)
+        fig.add_scatter(x=rows[x], y=rows["value"], mode="lines", name=shown, connectgaps=False,
                         line=dict(color=CURVE_COLORS[name], width=3, dash="dash" if dashed else "solid"),
-                        hovertemplate=f"{x} %{{x:.4g}}<br>%{{y:.4g}}<extra>{name}</extra>")
+                        hovertemplate=f"{x} %{{x:.4g}}<br>%{{y:.4g}}<extra>{shown}</extra>")
     upper = float(curves[x].max())
     if invalid_from is not None and invalid_from < upper:
         fig.add_vrect(x0=invalid_from, x1=upper, fillcolor=INVALID_FILL, line_width=0,

@@ -31,12 +31,12 @@ LABELS = {"riemannian laplace": "Riemannian Laplace", "euclidean laplace": "Eucl
           "paper euclidean baseline": "Paper's Euclidean baseline (not ε-DP)"}
 N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(reimherr_fig1.DEFAULT_NS)}
 N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
-                 "paper": "Figure 1: " + ", ".join(str(n) for n in reimherr_fig1.DEFAULT_NS)}
+                 "paper": f"Figure 1: n = {min(reimherr_fig1.DEFAULT_NS)} … {max(reimherr_fig1.DEFAULT_NS)}"}
 EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 #: The page's sections, one tab each (URL parameter ``util_view``); only the open one is drawn.
 TAB_KEY = "util_view"
 SECTIONS = ("Error curves", "Noise reduction", "Budget planner")
-CONSTANTS = {"empirical": "Supplement's boundary constant (the paper's choice)",
+CONSTANTS = {"empirical": "Boundary constant (paper)",
              "theorem": "Theorem 2: 2r(2 − h)/h"}
 PRESETS = {
     "reimherr-fig1": {"space": "spd", "r_spd": PAPER_RADIUS["spd"], "r_sphere": float(PAPER_RADIUS["sphere"]),
@@ -159,9 +159,10 @@ def error_figure(summary: pd.DataFrame, *, x: str, x_title: str, bound: pd.DataF
     fig = band_figure(summary, x=x, y="mean_error", se="se", group="mechanism", bound=bound, bound_y="bound",
                       bound_name=BOUND_NAME, log_x=log, log_y=log, x_title=x_title,
                       y_title="error ‖x̃ − x̄‖ (ambient)", height=500)
-    fig.add_scatter(x=euclid[x], y=euclid["bound"], mode="lines", name="Euclidean: exact E‖noise‖ = Dσ_E",
+    fig.add_scatter(x=euclid[x], y=euclid["bound"], mode="lines",
+                    name=palette.chart_text("Euclidean noise alone: E‖noise‖ = Dσ_E"),
                     line=dict(color=palette.color("euclidean laplace"), width=2, dash="dot"),
-                    hovertemplate=f"{x} %{{x:.4g}}<br>Dσ_E %{{y:.4g}}<extra></extra>")
+                    hovertemplate=f"{x} %{{x:.4g}}<br>{palette.chart_text('Dσ_E')} %{{y:.4g}}<extra></extra>")
     return fig
 
 

@@ -44,8 +44,8 @@ SOURCES = {
     },
     "spd": {
         "wishart": "Wishart recipe (paper)",
-        "china": "Image covariances of china.jpg (real data)",
-        "flower": "Image covariances of flower.jpg (real data)",
+        "china": "china.jpg patches (real)",
+        "flower": "flower.jpg patches (real)",
     },
     "hyperbolic": {
         "ball": "Uniform in the ball B_r(m₀)",

@@ -37,10 +37,10 @@ def _columns(df, columns: dict[str, str | None], what: str) -> pd.DataFrame:
 def _style(group, colors: Mapping | None) -> tuple[str, str]:
     """Colour and legend label of a group: ``colors[group]`` if given, else the palette entry."""
     if colors is not None and group in colors:
-        return colors[group], palette.label(group) if _in_palette(group) else str(group)
+        return colors[group], palette.chart_text(palette.label(group) if _in_palette(group) else group)
     if not _in_palette(group):
         raise ValueError(f"group {group!r} has no palette entry; pass colors={{{group!r}: '#RRGGBB'}}")
-    return palette.color(group), palette.label(group)
+    return palette.color(group), palette.chart_text(palette.label(group))
 
 
 def _in_palette(group) -> bool:
@@ -50,11 +50,12 @@ def _in_palette(group) -> bool:
 def _axis(title: str, values: np.ndarray, log: bool) -> dict:
     """Axis settings; a log axis spanning a decade or more is labelled at powers of ten only
     (plotly's default also labels 2, 3, ..., 9 in between, unreadable from the back row)."""
+    title = dict(text=palette.chart_text(title))
     if not log:
-        return dict(title=dict(text=title), type="linear")
+        return dict(title=title, type="linear")
     positive = values[values > 0]
     decades = np.log10(positive.max() / positive.min()) if positive.size else 0.0
-    return dict(title=dict(text=title), type="log", dtick=1 if decades >= 1 else "D2")
+    return dict(title=title, type="log", dtick=1 if decades >= 1 else "D2")
 
 
 def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y: str = "bound",
@@ -135,7 +136,7 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
         _columns(bound, {"x": x, "bound": bound_y}, "bound")
         rows = bound.sort_values(x)
         traces.append(go.Scatter(
-            x=rows[x], y=rows[bound_y], mode="lines", name=bound_name, meta="bound",
+            x=rows[x], y=rows[bound_y], mode="lines", name=palette.chart_text(bound_name), meta="bound",
             line=dict(color=palette.color("bound"), width=2.5, dash="dash"),
             hovertemplate=f"{x} %{{x:.4g}}<br>bound %{{y:.4g}}<extra></extra>",
         ))
@@ -231,7 +232,7 @@ def trace_figure(trace, *, iteration: str = "iteration", value: str = "value",
                                  line=dict(color=palette.color(name), width=1.2), showlegend=False,
                                  hovertemplate="iteration %{x}<br>%{y:.4g}<extra></extra>"),
                       row=row, col=1)
-        fig.update_yaxes(title_text=value if quantity is None else None, row=row, col=1)
+        fig.update_yaxes(title_text=palette.chart_text(value) if quantity is None else None, row=row, col=1)
     if burn_in is not None:
         fig.add_vrect(x0=0, x1=check_int("burn_in", burn_in, minimum=0), fillcolor="#999999",
                       opacity=0.2, line_width=0, annotation_text="burn-in",

@@ -9,6 +9,7 @@ never share a mark: the mean is a large diamond, the bound a dashed line.
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 
 import plotly.graph_objects as go
@@ -100,6 +101,21 @@ def symbol(name: str) -> str:
     return SYMBOLS[_key(name)]
 
 
+_SUBSCRIPT = re.compile(r"(?<=[^\s_])_(\{[^}]*\}|[^\W_]+)")
+
+
+def chart_text(text: str) -> str:
+    """A label as a chart shows it: TeX-style subscripts ``Δ_E``, ``w_t``, ``λ_{max}`` become plotly's
+    ``<sub>…</sub>``, so no raw underscore reaches a title, an axis or a legend.
+
+    Examples
+    --------
+    >>> chart_text("ambient Δ_E = 2r_E/n")
+    'ambient Δ<sub>E</sub> = 2r<sub>E</sub>/n'
+    """
+    return _SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", str(text))
+
+
 def rgba(hex_color: str, alpha: float) -> str:
     """``"#RRGGBB"`` -> ``"rgba(r, g, b, alpha)"`` for translucent fills.
 
@@ -120,9 +136,15 @@ def rgba(hex_color: str, alpha: float) -> str:
 
 
 def _template() -> go.layout.Template:
-    """Light theme with projector-sized fonts (≥ 14 px everywhere) and the palette as colorway."""
+    """Light theme with projector-sized fonts (≥ 14 px everywhere) and the palette as colorway.
+
+    Every axis, 2D or 3D, writes large and small numbers as powers of ten (10⁻⁴, not plotly's SI
+    prefix "100µ", which a class does not read as a number).
+    """
     base = pio.templates["plotly_white"]
+    numbers = dict(exponentformat="power", separatethousands=True)
     axis = dict(
+        **numbers,
         title_font=dict(size=FONT_SIZE + 2),
         tickfont=dict(size=FONT_SIZE - 1),
         gridcolor="#E5E5E5",
@@ -142,6 +164,7 @@ def _template() -> go.layout.Template:
             legend=dict(font=dict(size=FONT_SIZE - 1)),
             xaxis=axis,
             yaxis=axis,
+            scene=dict(xaxis=numbers, yaxis=numbers, zaxis=numbers),
         ),
     )
 

@@ -22,6 +22,18 @@ _S2 = Sphere(2)
 SURFACE_COLOR = "#DCE3EA"
 CAP_LIFT = 1.002  # the cap sits just above the surface mesh so the two never z-fight
 ON_SPHERE_ATOL = 1e-6
+#: Framing: the scene is the smallest cube holding what matters, padded by this fraction.
+FRAME_PAD = 0.15
+#: The frame zooms on the releases and the mean when the data ball is this many times wider.
+ZOOM_RATIO = 6.0
+#: Smallest half-width of the frame (WebGL draws in float32: about 170 ulps at |x| = 1).
+MIN_HALF_WIDTH = 1e-5
+#: Below this half-width the whole-sphere mesh is too coarse: a fine local patch is drawn instead.
+PATCH_BELOW = 0.5
+#: Camera: eye this far from the cube's centre (plotly scene units, the cube's side being 1), and
+#: tilted this far from the radial direction, so heights above the surface show without rotating.
+EYE_DISTANCE = 1.7
+EYE_TILT_DEG = 55.0
 
 
 def sphere_mesh(resolution: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -91,10 +103,53 @@ def view_direction(center, tilt_deg: float = 30.0) -> tuple[np.ndarray, np.ndarr
     return np.cos(tilt) * center + np.sin(tilt) * toward_up, up
 
 
-def _camera(center: np.ndarray, distance: float = 1.5) -> dict:
-    """Plotly scene camera at ``distance`` along ``view_direction(center)``."""
-    eye, up = view_direction(center)
-    return dict(eye=dict(zip("xyz", (distance * eye).tolist())), up=dict(zip("xyz", up.tolist())),
+def patch_mesh(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of the unit sphere within geodesic distance ``radius`` of ``center``, finely meshed
+    (a ``pv.Disc`` mapped by exp_center, like ``cap_mesh`` but on the surface itself)."""
+    disc = pv.Disc(center=(0.0, 0.0, 0.0), inner=0.0, outer=min(radius, np.pi), normal=(0.0, 0.0, 1.0),
+                   r_res=24, c_res=96).triangulate()
+    flat, triangles = mesh_arrays(disc)
+    basis = _S2.tangent_basis(center)
+    return _S2.exp(center, flat[:, :1] * basis[0] + flat[:, 1:2] * basis[1]), triangles
+
+
+def frame(mean, clouds: dict, context) -> tuple[np.ndarray, float, bool]:
+    """The cube a sphere figure shows: its centre ``(3,)``, its half-width and whether it is zoomed.
+
+    The cube holds the mean, every release and its radial projection, and ``context`` (the data and
+    the ball's boundary, shape ``(k, 3)``), padded by ``FRAME_PAD``. When the context is more than
+    ``ZOOM_RATIO`` times wider than the releases (large n and ε), the cube holds only the mean and
+    the releases (``zoomed`` True), so the clouds do not shrink into the mean's marker.
+    """
+    mean = np.asarray(mean, dtype=float)[None]
+    released = [mean] + [c for c in clouds.values() if c.size]
+    released += [c / np.linalg.norm(c, axis=1, keepdims=True) for c in clouds.values() if c.size]
+    released = np.concatenate(released)
+    context = np.concatenate([released, np.asarray(context, dtype=float).reshape(-1, 3)])
+
+    def box(points):
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        return (lo + hi) / 2, float((hi - lo).max()) / 2
+
+    mid, half = box(context)
+    zoom_mid, zoom_half = box(released)
+    zoomed = half > ZOOM_RATIO * zoom_half
+    if zoomed:
+        mid, half = zoom_mid, zoom_half
+    return mid, max((1 + FRAME_PAD) * half, MIN_HALF_WIDTH), bool(zoomed)
+
+
+def _facing(mid: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """The point of the sphere the view faces: the cube's centre projected, or the mean when the cube
+    is centred near the origin (a frame around the whole sphere)."""
+    norm = np.linalg.norm(mid)
+    return mid / norm if norm > 0.1 else mean
+
+
+def _camera(facing: np.ndarray) -> dict:
+    """Plotly scene camera looking at the cube's centre from ``EYE_TILT_DEG`` off the radius at ``facing``."""
+    eye, up = view_direction(facing, tilt_deg=EYE_TILT_DEG)
+    return dict(eye=dict(zip("xyz", (EYE_DISTANCE * eye).tolist())), up=dict(zip("xyz", up.tolist())),
                 center=dict(x=0.0, y=0.0, z=0.0))
 
 
@@ -167,7 +222,9 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     -------
     go.Figure
         Traces in order: surface, [cap], ball boundary, [data], true mean, then each release
-        cloud (and its gap segments when off the sphere).
+        cloud (and its gap segments when off the sphere). The scene is the cube of ``frame``, seen
+        from ``EYE_TILT_DEG`` off the vertical; ``layout.meta["zoomed_on_releases"]`` says whether it
+        left the data out to show the releases.
 
     Raises
     ------
@@ -182,30 +239,36 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     mean = _S2.check_points(as_points("mean", mean, (3,), single=True), "mean")
     clouds = as_clouds(releases, (3,))
 
-    points, triangles = sphere_mesh(resolution)
+    circle = ball_boundary(center, r)
+    if data is not None:
+        data = _S2.check_points(as_points("data", data, (3,)), "data")
+    context = circle if data is None else np.concatenate([circle, data])
+    mid, half, zoomed = frame(mean, clouds, context)
+    if half < PATCH_BELOW:
+        # sqrt(3)·half reaches the cube's corners; the patch is centred on the cube's projection.
+        points, triangles = patch_mesh(_facing(mid, mean), 2.0 * np.sqrt(3.0) * half)
+    else:
+        points, triangles = sphere_mesh(resolution)
     traces = [mesh_trace(points, triangles, name="sphere", color=SURFACE_COLOR, opacity=0.35)]
-    if show_cap:
+    if show_cap and not zoomed:
         cap_points, cap_triangles = cap_mesh(center, r)
         traces.append(mesh_trace(cap_points, cap_triangles, name="B_r(m₀)",
                                  color=palette.color("data"), opacity=0.25))
-    circle = ball_boundary(center, r)
     traces.append(go.Scatter3d(
         x=circle[:, 0], y=circle[:, 1], z=circle[:, 2], mode="lines",
-        name=f"∂B_r(m₀), r = {r:.3g}", hoverinfo="skip", line=dict(color="#444444", width=4),
+        name=f"boundary of the data ball, r = {r:.3g}", hoverinfo="skip", line=dict(color="#444444", width=4),
     ))
     if data is not None:
-        data = _S2.check_points(as_points("data", data, (3,)), "data")
         traces.append(_scatter(data, name=palette.label("data"), key="data", size=3,
                                customdata=_S2.dist(center, data), opacity=0.7,
                                hovertemplate="distance to m₀ %{customdata:.3f}<extra>data</extra>"))
-    traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=9,
+    traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=7 if zoomed else 9,
                            hovertemplate="true Fréchet mean<extra></extra>", opacity=1.0))
     for name, cloud in clouds.items():
         traces.extend(_release_traces(name, cloud, mean, show_gaps))
 
-    extent = max([1.15] + [1.05 * float(np.abs(c).max()) for c in clouds.values() if c.size])
-    axis = dict(range=[-extent, extent], visible=False)
     fig = go.Figure(data=traces, layout=palette.layout(title, scene=True, height=height))
-    fig.update_layout(scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube",
-                                 camera=_camera(center)))
+    scene = {f"{c}axis": dict(range=[m - half, m + half], visible=False) for c, m in zip("xyz", mid.tolist())}
+    fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=_camera(_facing(mid, mean))),
+                      meta=dict(zoomed_on_releases=zoomed))
     return fig

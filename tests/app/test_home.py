@@ -1,17 +1,18 @@
-"""The home page renders, links every page and offers presets as deep links with query parameters."""
+"""The home page renders, links every page and offers presets as in-app links with query parameters."""
 
 import re
 import xml.etree.ElementTree as ET
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 import pytest
 
-from tests.app.conftest import HOME, PLAYGROUND, ROOT, run_page
+from tests.app.conftest import HOME, ROOT, messages, run_page
 from ui import navigation
 
-PAGE_PATHS = ("/Private_mean_playground", "/Sensitivity", "/Utility", "/Samplers", "/Private_optimization",
-              "/Private_regression")
-LINK = re.compile(r"\]\((/[^)\s]+)\)")
+SCRIPTS = {"/" + re.sub(r"^\d+_", "", p.stem): p for p in (ROOT / "pages").glob("[0-9]*_*.py")}
+#: Classic multipage apps serve pages/N_Name.py at /Name.
+PAGE_PATHS = tuple(SCRIPTS)
+PAGE_NUMBERS = sorted(p.stem.split("_")[0] for p in SCRIPTS.values())
 
 
 @pytest.fixture(scope="module")
@@ -21,23 +22,30 @@ def home():
 
 
 def _links(at) -> list[str]:
-    """Site-relative link targets in the page's markdown."""
-    return [link for md in at.markdown for link in LINK.findall(md.value)]
+    """Targets of the main area's in-app links (``st.page_link``), as ``/Page?query``."""
+    links = []
+    for element in at.main.get("page_link"):
+        link = f"/{element.proto.page}"
+        links.append(f"{link}?{element.proto.query_string}" if element.proto.query_string else link)
+    return links
 
 
-def test_home_renders_five_page_cards(home):
+def _no_markdown_links(at) -> bool:
+    """No markdown link in the main area: those open a new browser tab (a new session)."""
+    return not any(re.search(r"\]\(/", md.value) for md in at.markdown)
+
+
+def test_home_renders_one_card_per_page(home):
     titles = [h.value for h in home.subheader]
-    assert sorted(t.split(" · ")[0] for t in titles) == ["1", "2", "3", "4", "5", "6"]
+    assert sorted(t.split(" · ")[0] for t in titles) == PAGE_NUMBERS
     links = _links(home)
     for path in PAGE_PATHS:
         assert path in links
 
 
-def test_every_page_file_has_a_card():
-    # Classic multipage apps serve pages/N_Name.py at /Name.
-    served = {"/" + re.sub(r"^\d+_", "", p.stem) for p in (ROOT / "pages").glob("[0-9]*_*.py")}
-    assert "/Private_mean_playground" in served
-    assert served <= set(PAGE_PATHS)
+def test_every_page_file_has_a_card(home):
+    assert "/Private_mean_playground" in PAGE_PATHS
+    assert {link for link in _links(home) if "?" not in link} == set(PAGE_PATHS)
 
 
 def test_home_has_preset_links_with_query_parameters(home):
@@ -48,14 +56,44 @@ def test_home_has_preset_links_with_query_parameters(home):
     assert {link.split("?")[0] for link in presets} <= set(PAGE_PATHS)
 
 
-def test_playground_presets_open_with_their_settings(home):
-    presets = [link for link in _links(home) if link.startswith("/Private_mean_playground?")]
-    assert presets
-    for link in presets:
-        params = dict(parse_qsl(urlsplit(link).query))
-        at = run_page(PLAYGROUND, params)
-        assert not at.error and not at.warning, [m.value for m in (*at.error, *at.warning)]
-        assert {key: at.query_params[key] for key in params} == params
+def test_cards_and_presets_navigate_inside_the_app(home):
+    """Issue 14, item 2: ``st.page_link`` switches page in the same session; a markdown link opened a
+    new tab that paid the cold start."""
+    assert _no_markdown_links(home)
+    assert all(element.proto.page_script_hash for element in home.main.get("page_link"))
+    links = _links(home)
+    assert len([link for link in links if "?" not in link]) == len(SCRIPTS) and len(links) > len(SCRIPTS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(8))
+def test_every_home_preset_opens_its_page_with_its_settings(index):
+    """Issue 14, item 1: every page reads ``?preset=`` (``ui.presets``), says what it loaded and drops
+    the parameter from the address; plain parameters land in their widgets."""
+    at_home = run_page(HOME)
+    link = [link for link in _links(at_home) if "?" in link][index]
+    path, query = link.split("?")
+    params = dict(parse_qsl(query))
+    at = run_page(SCRIPTS[path], params)
+    assert not messages(at, "error", "warning"), messages(at, "error", "warning")
+    assert "preset" not in at.query_params
+    if "preset" in params:
+        assert any(text.startswith("Loaded") for text in messages(at, "info")), messages(at, "info")
+    assert {key: at.query_params[key] for key in params if key != "preset"} == \
+        {key: value for key, value in params.items() if key != "preset"}
+
+
+def test_samplers_preset_opens_the_papers_chain():
+    at = run_page(SCRIPTS["/Samplers"], {"preset": "reimherr-mh", "draws": "10", "chains": "2"})
+    assert at.slider(key="burn").value == 10_000 and at.slider(key="thin").value == 100
+    assert at.query_params["burn"] == "10000"
+
+
+def test_sensitivity_preset_opens_theorem2_on_the_sphere():
+    at = run_page(SCRIPTS["/Sensitivity"], {"preset": "reimherr-theorem2", "reps": "20"})
+    assert at.selectbox(key="space").value == "sphere"
+    assert at.slider(key="n").value == 10
+    assert any("0.1215" in text for text in messages(at, "info"))
 
 
 def test_home_explains_the_laplace_density(home):

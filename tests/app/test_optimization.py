@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engine.experiments import dp_rgd_frechet, dp_rgd_hyperbolic
+from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
 from ui import optimization as opt
 from ui import optimization_figures as figs
@@ -262,3 +263,15 @@ def test_eigenvector_clipping_norm_is_the_public_bound():
     assert metrics["Clipping norm L0"] == f"{2 * 50 / 2000:.4g}"
     note = [text for text in messages(at, "info") if "public radius" in text]
     assert note and f"{(50 / 2000) ** 0.5:.4g}" in note[0]
+
+
+def test_default_picture_shows_both_runs_descend_and_the_privacy_floor(defaults):
+    """Issue 14, item 7: started next to the optimum, DP-RGD's excess loss rose from 0.002 to 0.004
+    while the noiseless one fell: the first picture looked like failure."""
+    spec = charts.specs(defaults)[0]
+    _, private = charts.line(spec, "DP-RGD")
+    _, plain = charts.line(spec, "Non-private")
+    assert private[-1] < private[0] / 10  # DP-RGD descends ...
+    assert plain[-1] < private[-1]  # ... to a floor above the noiseless run's: the cost of privacy
+    caption = " ".join(c.value for c in defaults.main.caption)
+    assert "floor" in caption and "outside the data ball" in caption

@@ -129,17 +129,6 @@ def test_invalid_query_parameters_fall_back_with_a_warning(params, expected):
     _chart(at)
 
 
-def test_radius_beyond_the_sphere_limit_is_an_error():
-    at = run_page(PLAYGROUND)
-    at.slider(key="r").set_value(1.0).run()
-    assert_clean(at)
-    errors = messages(at, "error")
-    assert any("curvature limit" in text for text in errors)
-    table = at.table[0].value
-    assert table["Geodesic error"].tolist()[0] == "not released"
-    assert table["Mechanism"].tolist() == ["Riemannian Laplace", "Euclidean Laplace"]
-
-
 def test_hyperbolic_scale_beyond_normalisability_is_an_error():
     at = run_page(PLAYGROUND, {"space": "hyperbolic", "n": "5", "eps": "0.1", "r": "2.0"})
     errors = messages(at, "error")
@@ -174,3 +163,38 @@ def test_query_parameters_round_trip():
     assert at.query_params["eps"] == "2.5"
     assert at.query_params["space"] == "spd"
     assert at.query_params["seed"] == "3"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("space", ["sphere", "spd", "hyperbolic"])
+def test_adding_mh_at_the_defaults_does_not_warn_that_releases_are_correlated(space):
+    """Issue 14, item 5: burn-in 1,000 and thinning 10 always drew the page's own warning."""
+    at = run_page(PLAYGROUND, {"space": space, "mech": "exact,mh"})
+    assert not [text for text in messages(at) if "correlated" in text]
+    assert any("MH chain mixes" in text for text in messages(at, "success"))
+
+
+def test_radius_slider_stops_below_the_spaces_limit():
+    """Issue 14, item 6: r went to 1.5 on S² although r* = π/4, and the charts vanished behind red boxes."""
+    at = run_page(PLAYGROUND)
+    top = at.slider(key="r").max
+    assert top < 3.141592653589793 / 4
+    at.slider(key="r").set_value(top).run()
+    assert_clean(at)
+    assert not messages(at, "error")
+    assert any("r*" in caption.value for caption in at.sidebar.caption)
+
+
+def test_error_table_caption_speaks_of_the_space_on_show():
+    """Issue 14, item 9: the caption said "projected back onto the sphere" on SPD, H² and Kendall."""
+    for space in ("spd", "hyperbolic"):
+        at = run_page(PLAYGROUND, {"space": space})
+        assert not any("onto the sphere" in caption.value for caption in at.main.caption)
+
+
+def test_sphere_caption_names_the_colour_the_legend_draws(defaults):
+    """Issue 14, item 4: the caption said grey segments while the legend drew light orange ones."""
+    caption = next(c.value for c in defaults.main.caption if "Riemannian releases" in c.value)
+    assert "grey" not in caption and "orange" in caption
+    gap = next(t for t in _chart(defaults)["data"] if t.get("name", "").endswith("gap to the sphere"))
+    assert gap["line"]["color"].startswith("rgba(213, 94, 0")  # the Euclidean Laplace orange, translucent

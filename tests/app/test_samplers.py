@@ -1,6 +1,7 @@
 """Samplers page: defaults, every control and space, invalid addresses, the URL round trip and the
 near-limit lesson (AppTest)."""
 
+import json
 
 import pytest
 
@@ -67,8 +68,8 @@ def test_near_limit_example_shows_the_biased_chain():
 
 
 @pytest.mark.parametrize(("params", "expected"), [
-    ({"space": "hyperbolic", "sigma": "1.5"}, "not normalisable"),
-    ({"space": "spd", "sigma": "1.4"}, "too close to the normalisability limit"),
+    ({"space": "hyperbolic", "sigma": "1.5"}, "[0.05, 0.95]"),
+    ({"space": "spd", "sigma": "1.4"}, "[0.05, 1.3]"),
     ({"space": "kendall", "adapt": "false", "step": "3"}, "injectivity radius"),
     ({"sigma": "-1"}, "sigma"),
     ({"space": "nonsense"}, "space"),
@@ -91,3 +92,24 @@ def test_query_params_round_trip():
     assert at.slider(key="step").value == pytest.approx(0.8)
     assert at.slider(key="chains").value == 5
     assert {key: at.query_params[key] for key in params} == params
+
+
+@pytest.mark.parametrize("space", list(samplers.SPACES))
+def test_sigma_slider_stops_where_the_space_still_works(space):
+    """Issue 14, item 6: σ went to 2.0 on every space, though H² needs σ < 1 and SPD(2) σ < √2."""
+    at = run_page(PAGE, {**FAST, "space": space})
+    top = at.slider(key="sigma").max
+    at.slider(key="sigma").set_value(top).run()
+    assert_clean(at)
+    assert not messages(at, "error"), messages(at, "error")
+    assert len(at.get("plotly_chart")) == 3
+    if space in ("hyperbolic", "spd"):
+        assert top < {"hyperbolic": 1.0, "spd": 2 ** 0.5}[space]
+        assert any("cannot be normalised" in caption.value for caption in at.sidebar.caption)
+
+
+def test_trace_names_the_exact_mean_in_its_legend_not_on_the_line(defaults):
+    """Issue 14, item 9: the "exact mean" annotation sat on the trace wherever the chain happened to be."""
+    trace = json.loads(defaults.get("plotly_chart")[2].proto.spec)
+    assert [a["text"] for a in trace["layout"].get("annotations", [])] == ["burn-in"]
+    assert any(t.get("name", "").startswith("exact mean E ρ") for t in trace["data"])

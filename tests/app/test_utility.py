@@ -150,3 +150,12 @@ def test_preset_in_the_address_opens_figure1():
     assert_clean(at)
     assert at.slider(key="r_sphere").value == pytest.approx(np.pi / 8)
     assert at.selectbox(key="sconst").value == "empirical"
+
+
+def test_sphere_preset_note_speaks_of_the_sphere():
+    """Issue 14, item 9: the note of the sphere preset used to describe SPD(2) with r = 1.5."""
+    at = run_page(PAGE, {"preset": "reimherr-fig1", "space": "sphere", "reps": "20", "ngrid": "quick",
+                         utility.TAB_KEY: REDUCTION})
+    note = next(text for text in messages(at, "info") if "Figure 1" in text)
+    assert note.index("S²") < note.index("SPD(2)")
+    assert "S² with r = π/8" in note

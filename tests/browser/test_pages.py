@@ -32,7 +32,7 @@ def _changes_chart(page, action):
 def test_page_renders_and_reacts(app_page, app_url, title):
     page = app_page
     page.goto(f"{app_url}/{PAGES[title]}")
-    wait_for_app(page, chart=title != "Home")
+    wait_for_app(page, 120_000, chart=title != "Home")  # a loaded machine may need a while
     _no_exception(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{title or 'Home'}.png"), full_page=True)

@@ -88,11 +88,11 @@ def test_sphere_figure_traces(sphere_case):
     assert isinstance(fig, go.Figure)
     assert [t.type for t in fig.data] == ["mesh3d", "mesh3d"] + ["scatter3d"] * 6
     names = [t.name for t in fig.data]
-    assert names[2:] == ["∂B_r(m₀), r = 0.7", "Data", "True mean", "Riemannian Laplace",
+    assert names[2:] == ["boundary of the data ball, r = 0.7", "Data", "True mean", "Riemannian Laplace",
                          "Euclidean Laplace", "Euclidean Laplace: gap to the sphere"]
     assert fig.layout.scene.aspectmode == "cube"
     eye = np.array([fig.layout.scene.camera.eye[c] for c in "xyz"])
-    assert eye @ sphere_case["center"] / np.linalg.norm(eye) > 0.8  # looking at m0
+    assert eye @ sphere_case["center"] / np.linalg.norm(eye) > 0.4  # looking at m0's side of the sphere
 
 
 def test_sphere_points_and_mesh_lie_on_the_unit_sphere(sphere_case):
@@ -108,7 +108,7 @@ def test_sphere_points_and_mesh_lie_on_the_unit_sphere(sphere_case):
 
 def test_sphere_ball_boundary_is_the_geodesic_circle(sphere_case):
     center = sphere_case["center"]
-    circle = _xyz(_by_name(sphere_case["fig"], "∂B_r(m₀), r = 0.7"))
+    circle = _xyz(_by_name(sphere_case["fig"], "boundary of the data ball, r = 0.7"))
     np.testing.assert_allclose(S2.dist(center, circle), 0.7, atol=1e-12)
     np.testing.assert_allclose(circle[0], circle[-1])
     np.testing.assert_allclose(ball_boundary(center, 0.7), circle)
@@ -123,6 +123,67 @@ def test_sphere_euclidean_releases_are_not_projected(sphere_case):
     assert np.isnan(gaps[:, 2]).all()
     errors = np.asarray(_by_name(fig, "Riemannian Laplace").customdata, dtype=float)
     np.testing.assert_allclose(errors, S2.dist(sphere_case["center"], sphere_case["intrinsic"]))
+
+
+def _scene_box(fig) -> tuple[np.ndarray, np.ndarray]:
+    scene = fig.layout.scene
+    ranges = np.array([getattr(scene, f"{c}axis").range for c in "xyz"], dtype=float)
+    return ranges[:, 0], ranges[:, 1]
+
+
+def _inside(fig, points) -> bool:
+    lo, hi = _scene_box(fig)
+    points = points[np.isfinite(points).all(axis=1)]
+    return bool(np.all((points >= lo) & (points <= hi)))
+
+
+def _released(scale: float, n: int = 200, seed: int = 0) -> tuple[np.ndarray, dict]:
+    """A mean near the north pole, data in a cap of radius 0.4, and clouds of spread ``scale``."""
+    rng = np.random.default_rng(seed)
+    center = S2.polar_point(0.2, 0.3)
+    data = S2.exp(center, 0.4 * S2.to_tangent(center, rng.uniform(-1, 1, (50, 3))))
+    clouds = {"riemannian laplace": S2.exp(center, scale * S2.to_tangent(center, rng.standard_normal((n, 3)))),
+              "euclidean laplace": center + scale * rng.standard_normal((n, 3))}
+    return center, dict(data=data, mean=center, center=center, radius=0.4, releases=clouds)
+
+
+@pytest.mark.parametrize("scale", [1e-4, 0.05, 1.5])
+def test_sphere_frame_holds_every_release_and_shows_the_clouds(scale):
+    """Issue 14, item 4: at ε = 0.05 the releases left the frame; at n = 500, ε = 10 every cloud shrank
+    into the mean's marker; the old camera clipped the sphere."""
+    center, args = _released(scale)
+    fig = sphere_figure(**args)
+    for name in ["Riemannian Laplace", "Euclidean Laplace", "Euclidean Laplace: gap to the sphere", "True mean"]:
+        assert _inside(fig, _xyz(_by_name(fig, name))), name
+    lo, hi = _scene_box(fig)
+    clouds = np.concatenate(list(args["releases"].values()))
+    spread = (clouds.max(axis=0) - clouds.min(axis=0)).max()
+    zoomed = fig.layout.meta["zoomed_on_releases"]
+    assert zoomed == (scale < 0.01)
+    # zoomed, the clouds fill the frame; else they span at least 1/(ZOOM_RATIO·(1 + pad)) of it
+    assert spread > (0.8 if zoomed else 0.14) * (hi - lo).max()
+    if scale >= 0.05:
+        assert _inside(fig, args["data"])
+
+
+def test_sphere_camera_shows_heights_above_the_surface():
+    """Item 4: from the old top-down camera, Euclidean releases floating off the sphere could not be
+    seen without rotating. The eye now sits well off the radial direction, far enough to see the cube."""
+    center, args = _released(0.05)
+    fig = sphere_figure(**args)
+    eye = np.array([fig.layout.scene.camera.eye[c] for c in "xyz"])
+    tilt = np.degrees(np.arccos(eye @ center / np.linalg.norm(eye)))
+    assert 40 < tilt < 70
+    assert np.linalg.norm(eye) >= 1.6  # the whole cube (side 1 in scene units) stays in view
+
+
+def test_zoomed_sphere_draws_a_fine_patch_on_the_surface():
+    center, args = _released(1e-4)
+    fig = sphere_figure(**args)
+    surface = _xyz(_by_name(fig, "sphere"))
+    np.testing.assert_allclose(np.linalg.norm(surface, axis=1), 1.0, atol=1e-12)
+    lo, hi = _scene_box(fig)
+    assert np.mean(np.all((surface >= lo) & (surface <= hi), axis=1)) > 0.05  # vertices inside the frame
 
 
 @pytest.mark.parametrize("bad", [dict(radius=0.0), dict(radius=3.5), dict(center=[0.0, 0.0, 2.0]),

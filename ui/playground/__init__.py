@@ -9,7 +9,7 @@ the result into figures, tables and boxes. The names the page uses are re-export
 from ui.playground.compute import private_means
 from ui.playground.controls import sidebar
 from ui.playground.slides import slides_button
-from ui.playground.spaces import CAPTIONS, MECHANISMS, POINCARE_MAX_DIST, SPACES
+from ui.playground.spaces import CAPTIONS, ERROR_NOTES, MECHANISMS, POINCARE_MAX_DIST, SPACES, ZOOM_NOTE
 from ui.playground.views import (
     error_table,
     figure,
@@ -23,9 +23,11 @@ from ui.playground.views import (
 
 __all__ = [
     "CAPTIONS",
+    "ERROR_NOTES",
     "MECHANISMS",
     "POINCARE_MAX_DIST",
     "SPACES",
+    "ZOOM_NOTE",
     "error_table",
     "figure",
     "hidden_releases",

@@ -5,10 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.data import airport_states
-from ui import controls, state
+from ui import controls, limits, state
+from ui.playground.data import make_manifold
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
 
-DEFAULTS = dict(k=8, region="CA", delta=1e-3, burn_in=1_000, thin=10, step=None)
+DEFAULTS = dict(k=8, region="CA", delta=1e-3, burn_in=1_000, step=None)
 
 
 def _keep_valid(key: str, options, default) -> None:
@@ -35,6 +36,7 @@ def _reset_on_space_change(space: str, spec: SpaceSpec) -> None:
         st.session_state["source"] = spec.default_source
         st.session_state["r"] = spec.radius[2]
         st.session_state["mech"] = list(spec.default_mechanisms)
+        st.session_state["thin"] = spec.mh_thin
     st.session_state["_playground_space"] = space
     _keep_valid("source", spec.sources, spec.default_source)
     _keep_valid("mech", spec.mechanisms, list(spec.default_mechanisms))
@@ -51,9 +53,9 @@ def _mechanism_select(spec: SpaceSpec) -> tuple[str, ...]:
     state.init("mech", list(spec.default_mechanisms), options=list(spec.mechanisms))
     chosen = st.sidebar.multiselect(
         "Mechanisms to compare", list(spec.mechanisms), format_func=MECHANISMS.__getitem__, key="mech",
-        help="Riemannian Laplace: noise ∝ exp(−ρ/σ) along the manifold (exactly, or by the paper's random-walk "
-             "MCMC). Euclidean Laplace: ℓ2 Laplace noise in flat ambient coordinates, offered where the engine "
-             "knows an ambient radius (sphere, SPD). Tangent Gaussian: Gaussian noise in the tangent space at m₀ "
+        help="Riemannian Laplace: noise ∝ exp(−ρ/σ) along the manifold, drawn exactly (Riemannian MH: the same "
+             "law drawn by the paper's random-walk Metropolis–Hastings chain). Euclidean Laplace: ℓ2 Laplace noise in "
+             "flat ambient coordinates, offered where the engine knows an ambient radius (sphere, SPD). Tangent Gaussian: Gaussian noise in the tangent space at m₀ "
              "(an (ε, δ) guarantee).",
     )
     return tuple(m for m in spec.mechanisms if m in chosen)
@@ -69,14 +71,15 @@ def _delta_select() -> float:
     ))
 
 
-def _mh_controls() -> tuple[int, int, float | None, list[str]]:
+def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     """Burn-in, thinning and proposal radius (``None``: adaptive) of the MH chain, and their URL keys."""
     burn_in = controls.slider(
         "MH burn-in (steps)", "burn", min_value=100, max_value=10_000, default=DEFAULTS["burn_in"], step=100,
         help="Steps discarded before the first release. The paper used 10,000; 1,000 keeps the playground fast.")
     thin = controls.slider(
-        "MH thinning", "thin", min_value=1, max_value=100, default=DEFAULTS["thin"], step=1,
-        help="Keep every thin-th state of the chain as a release. The paper used 100; 10 keeps it fast.")
+        "MH thinning", "thin", min_value=1, max_value=100, default=spec.mh_thin, step=1,
+        help="Keep every thin-th state of the chain as a release. The paper used 100; the default is just above "
+             "the chain's autocorrelation time on this space, so the releases are close to independent.")
     adapt = controls.toggle(
         "Adapt the MH step size", "adapt", default=True,
         help="Tune the proposal radius during the first half of the burn-in towards 30 % acceptance.")
@@ -105,8 +108,9 @@ def sidebar() -> tuple[Settings, list[str]]:
         keys.append("k")
     source = controls.select(
         "Data source", "source", spec.sources, spec.default_source,
-        help="Synthetic recipes from the papers or real data shipped with the app. Real data sets are "
-             "subsampled to n points with the seed.")
+        help="Synthetic recipes from the papers or real data shipped with the app (on SPD, covariance matrices of "
+             "image patches of scikit-learn's china.jpg and flower.jpg). Real data sets are subsampled to n points "
+             "with the seed.")
     keys.append("source")
     region = DEFAULTS["region"]
     if source == "airports":
@@ -116,11 +120,14 @@ def sidebar() -> tuple[Settings, list[str]]:
         keys.append("state")
     n = controls.sample_size()
     low, high, default_r, step_r = spec.radius
+    r_range = limits.radius_range(make_manifold(space, k), low=low, high=high, step=step_r)
     radius = controls.slider(
-        "Data radius r (public)", "r", min_value=low, max_value=high, default=default_r, step=step_r,
+        "Data radius r (public)", "r", min_value=low, max_value=r_range.high, default=default_r, step=step_r,
         fmt="%.3f",
         help="A public promise: every record lies within geodesic distance r of the public centre m₀. The "
              "sensitivity Δ of the mean is computed from r, never from the data.")
+    if r_range.reason:
+        st.sidebar.caption(r_range.reason)
     outside = controls.select(
         "Points outside B_r(m₀)", "outside", OUTSIDE, "clip",
         help="Records that break the promise. Keeping them voids Theorem 2; clipping moves each onto the "
@@ -132,9 +139,9 @@ def sidebar() -> tuple[Settings, list[str]]:
     if "gauss" in mechanisms:
         delta = _delta_select()
         keys.append("delta")
-    burn_in, thin, step = DEFAULTS["burn_in"], DEFAULTS["thin"], DEFAULTS["step"]
+    burn_in, thin, step = DEFAULTS["burn_in"], spec.mh_thin, DEFAULTS["step"]
     if "mh" in mechanisms:
-        burn_in, thin, step, mh_keys = _mh_controls()
+        burn_in, thin, step, mh_keys = _mh_controls(spec)
         keys += mh_keys
     releases = controls.slider(
         "Private releases to draw", "m", min_value=20, max_value=500, default=200, step=10,

@@ -10,19 +10,23 @@ import numpy as np
 from engine import pipelines
 from engine.pipelines.sources import SOURCES
 
-#: The mechanisms the playground offers (key → label), as the engine's pipeline runs them.
-MECHANISMS = pipelines.MECHANISMS
-
 # Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
 # to 1 in double precision beyond ρ ≈ 37, and the rim is unreadable long before.
 POINCARE_MAX_DIST = 25.0
 # The shapes view draws at most this many private outlines per mechanism (more become a blur).
 KENDALL_MAX_OUTLINES = 50
 
+#: The mechanisms the playground offers (key → chip label; the engine's pipeline runs them).
+MECHANISMS = {
+    "exact": "Riemannian Laplace",
+    "mh": "Riemannian MH",
+    "euclid": "Euclidean Laplace",
+    "gauss": "Tangent Gaussian",
+}
 OUTSIDE = {
-    "clip": "Clip them onto the ball's boundary",
+    "clip": "Clip onto the boundary",
     "drop": "Drop them",
-    "keep": "Keep them (teaching only: the guarantee then fails)",
+    "keep": "Keep them (bound fails)",
 }
 DELTAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 5e-2)
 
@@ -31,8 +35,12 @@ DELTAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 5e-2)
 class SpaceSpec:
     """Sidebar ranges and choices of one space.
 
-    ``radius`` is (min, max, default, step) of the radius slider; ``sources`` (from the engine's
-    ``SOURCES``) and ``mechanisms`` map URL values to labels, in display order.
+    ``radius`` is (min, max, default, step) of the radius slider (its top is further capped below
+    the space's r* by ``ui.limits``); ``sources`` (from the engine's ``SOURCES``) and ``mechanisms``
+    map URL values to labels, in display order. ``mh_thin`` is the default MH thinning: above the
+    chain's autocorrelation time at the default settings, so adding MH does not trigger the page's
+    own "correlated" check (about 15 steps on S², SPD(2) and H², 60–85 on the 12-dimensional shape
+    space of 8 landmarks).
     """
 
     radius: tuple[float, float, float, float]
@@ -40,6 +48,7 @@ class SpaceSpec:
     default_source: str
     mechanisms: tuple[str, ...]
     default_mechanisms: tuple[str, ...]
+    mh_thin: int = 25
 
 
 SPACES = {
@@ -70,12 +79,14 @@ SPACES = {
         default_source="heart",
         mechanisms=("exact", "mh", "gauss"),
         default_mechanisms=("exact", "gauss"),
+        mh_thin=100,
     ),
 }
 
 CAPTIONS = {
-    "sphere": "Drag to rotate: Riemannian releases stay on the sphere around the true mean (black diamond), while "
-              "Euclidean ones float off it (grey segments show the gap).",
+    "sphere": "Seen from the side: Riemannian releases stay on the sphere around the true mean (black diamond), while "
+              "Euclidean ones float above and below it (faint orange segments join each to the sphere). Drag to "
+              "rotate.",
     "spd": "Each matrix [[a, b], [b, c]] is the point (a, √2·b, c) and only points inside the cone are positive "
            "definite: open diamonds are Euclidean releases that are not valid covariance matrices.",
     "hyperbolic": "Dotted geodesic circles of radius 0.5, 1 and 2 surround the true mean: the same hyperbolic "

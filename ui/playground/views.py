@@ -12,14 +12,10 @@ from engine.manifolds import Hyperbolic
 from engine.viz.poincare import poincare_figure
 from engine.viz.shapes import shapes_figure
 from engine.viz.spd_cone import spd_cone_figure
-from engine.viz.sphere import sphere_figure, view_direction
+from engine.viz.sphere import sphere_figure
+from ui import formulas
 from ui.playground.compute import private_means
 from ui.playground.spaces import KENDALL_MAX_OUTLINES, POINCARE_MAX_DIST, Settings
-
-# Camera of the sphere view: looks at m0 from this distance (plotly scene units), aimed at a point
-# this far along m0, so the data ball fills the view instead of a whole-sphere overview.
-SPHERE_ZOOM_DISTANCE = 0.8
-SPHERE_ZOOM_SHIFT = 0.45
 
 
 def clouds(result: dict) -> dict:
@@ -41,9 +37,8 @@ def figure(settings: Settings) -> go.Figure:
     result = private_means(settings)
     released = clouds(result)
     if result["space"] == "sphere":
-        fig = sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
-                            radius=settings.radius, resolution=48, height=640)
-        return fig.update_layout(scene_camera=_zoomed_camera(result["m0"]))
+        return sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
+                             radius=settings.radius, resolution=48, height=640)
     if result["space"] == "spd":
         return spd_cone_figure(data=result["data"], mean=result["mean"], releases=released, height=640)
     if result["space"] == "hyperbolic":
@@ -54,15 +49,6 @@ def figure(settings: Settings) -> go.Figure:
     outlines = {name: c[:KENDALL_MAX_OUTLINES] for name, c in released.items()}
     return shapes_figure(mean=result["mean"], releases=outlines, data=result["data"], release_opacity=0.3,
                          height=640)
-
-
-def _zoomed_camera(center: np.ndarray) -> dict:
-    """Plotly camera closer to the data ball than the whole-sphere default, looking at m0."""
-    eye, up = view_direction(center)
-    focus = SPHERE_ZOOM_SHIFT * np.asarray(center, dtype=float)
-    position = focus + SPHERE_ZOOM_DISTANCE * eye
-    return dict(eye=dict(zip("xyz", position.tolist())), center=dict(zip("xyz", focus.tolist())),
-                up=dict(zip("xyz", up.tolist())))
 
 
 def _fmt(value: float) -> str:
@@ -137,11 +123,12 @@ def show_noise_scale(result: dict, settings: Settings) -> None:
         st.markdown("**Sensitivity of the Fréchet mean** (Reimherr et al., Theorem 2), data in $B_r(m_0)$:")
         st.latex(r"\Delta = \frac{2r\,(2-h)}{n\,h}")
         if result["kappa_max"] > 0:
-            st.latex(rf"h = 2r\sqrt{{\kappa}}\,\cot\!\big(2r\sqrt{{\kappa}}\big) = {h:.4f}"
-                     rf"\quad (\kappa = {result['kappa_max']:g})")
+            st.latex(formulas.chain("h", r"2r\sqrt{\kappa}\,\cot\!\big(2r\sqrt{\kappa}\big)",
+                                    rf"{h:.4f}\quad (\kappa = {result['kappa_max']:g})"))
         else:
             st.latex(r"h = 1 \quad (\kappa_{\max} \le 0)")
-        st.latex(rf"\Delta = \frac{{2 \times {r:.4f} \times (2 - {h:.4f})}}{{{n} \times {h:.4f}}} = {sens:.4g}")
+        st.latex(formulas.chain(r"\Delta", rf"\frac{{2 \times {r:.4f} \times (2 - {h:.4f})}}{{{n} \times {h:.4f}}}",
+                                f"{sens:.4g}"))
         if result["kappa_max"] > 0:
             st.caption(f"Positive curvature inflates Δ by (2 − h)/h = {(2 - h) / h:.3f} against the flat-space "
                        f"bound 2r/n. (The paper's sphere study used a tighter empirical constant instead.)")
@@ -151,24 +138,26 @@ def show_noise_scale(result: dict, settings: Settings) -> None:
         if run["key"] in ("exact", "mh"):
             st.markdown(f"**{run['label']}**: the normalising constant does not depend on the footpoint "
                         "(homogeneous space), so Theorem 1 allows")
-            st.latex(rf"\sigma = \frac{{\Delta}}{{\varepsilon}} = \frac{{{run['sensitivity']:.4g}}}{{{eps:g}}}"
-                     rf" = {run['sigma']:.4g}")
+            st.latex(formulas.chain(r"\sigma", r"\frac{\Delta}{\varepsilon}",
+                                    rf"\frac{{{run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
         elif run["key"] == "euclid" and "ambient_radius" in run:
             formula = r"2\sin(r/2)" if result["space"] == "sphere" else r"e^{r} - 1"
             st.markdown(f"**{run['label']}**: the geodesic ball sits inside an ambient ball of radius $r_E$, "
                         "so the ambient mean moves by at most $2r_E/n$:")
-            st.latex(rf"r_E = {formula} = {run['ambient_radius']:.4f}")
-            st.latex(rf"\Delta_E = \frac{{2r_E}}{{n}} = {run['sensitivity']:.4g},\quad "
-                     rf"\sigma_E = \frac{{\Delta_E}}{{\varepsilon}} = {run['sigma']:.4g}")
+            st.latex(formulas.chain("r_E", formula, f"{run['ambient_radius']:.4f}"))
+            st.latex(formulas.rows(rf"\Delta_E &= \frac{{2r_E}}{{n}} = {run['sensitivity']:.4g}",
+                                   rf"\sigma_E &= \frac{{\Delta_E}}{{\varepsilon}} = {run['sigma']:.4g}"))
         elif run["key"] == "gauss":
             st.markdown(f"**{run['label']}**: noise in the tangent space at the public $m_0$. The log map "
                         "stretches distances in $B_r(m_0)$ by at most $L$; σ from the analytic Gaussian "
                         f"mechanism (Balle & Wang 2018) at δ = {settings.delta:g}:")
             if result["kappa_max"] > 0:
-                st.latex(rf"L = \frac{{\sqrt{{\kappa}}\,r}}{{\sin(\sqrt{{\kappa}}\,r)}} = {run['lipschitz']:.4f}")
+                st.latex(formulas.chain("L", r"\frac{\sqrt{\kappa}\,r}{\sin(\sqrt{\kappa}\,r)}",
+                                        f"{run['lipschitz']:.4f}"))
             else:
                 st.latex(r"L = 1 \quad (\kappa \le 0)")
-            st.latex(rf"\Delta_T = L\,\Delta = {run['sensitivity']:.4g},\quad \sigma = {run['sigma']:.4g}")
+            st.latex(formulas.rows(rf"\Delta_T &= L\,\Delta = {run['sensitivity']:.4g}",
+                                   rf"\sigma &= {run['sigma']:.4g}"))
 
 
 def show_checks(result: dict) -> None:

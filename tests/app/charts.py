@@ -1,0 +1,65 @@
+"""Read the plotly charts of an AppTest run: their specs and the text a viewer sees on them."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import numpy as np
+
+
+def specs(at) -> list[dict]:
+    """The plotly figure specs (``data`` and ``layout``) of every chart of the last run."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def axes(spec: dict) -> dict[str, dict]:
+    """Every axis of a figure: ``xaxis``, ``yaxis2``, ``scene.zaxis``, ... -> its layout dict."""
+    layout = spec["layout"]
+    found = {name: axis for name, axis in layout.items() if re.fullmatch(r"[xy]axis\d*", name)}
+    for scene_name, scene in layout.items():
+        if re.fullmatch(r"scene\d*", scene_name):
+            found.update({f"{scene_name}.{name}": scene.get(name, {}) for name in ("xaxis", "yaxis", "zaxis")})
+    return found
+
+
+def axis_setting(spec: dict, axis_name: str, setting: str):
+    """An axis setting as plotly resolves it: the axis's own value, else the template's."""
+    own = axes(spec)[axis_name].get(setting)
+    if own is not None:
+        return own
+    template = spec["layout"].get("template", {}).get("layout", {})
+    if "." in axis_name:
+        scene, axis = axis_name.split(".")
+        return template.get("scene", {}).get(re.sub(r"\d+$", "", axis), {}).get(setting)
+    return template.get(re.sub(r"\d+$", "", axis_name), {}).get(setting)
+
+
+def _title(value) -> str:
+    if isinstance(value, dict):
+        return value.get("text") or ""
+    return value or ""
+
+
+def visible_texts(spec: dict) -> list[str]:
+    """Title, axis titles, legend names and annotation texts of a figure."""
+    layout = spec["layout"]
+    texts = [_title(layout.get("title"))]
+    texts += [_title(axis.get("title")) for axis in axes(spec).values()]
+    texts += [trace.get("name") or "" for trace in spec["data"] if trace.get("showlegend", True)]
+    texts += [annotation.get("text") or "" for annotation in layout.get("annotations", [])]
+    return [text for text in texts if text]
+
+
+def values(array) -> np.ndarray:
+    """A plotly array of a spec as floats: a plain list, or plotly 7's ``{"dtype", "bdata"}`` encoding."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"])).astype(float)
+    return np.asarray(array, dtype=float)
+
+
+def line(spec: dict, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of the trace called ``name`` (the first one)."""
+    trace = next(t for t in spec["data"] if t.get("name") == name)
+    return values(trace["x"]), values(trace["y"])

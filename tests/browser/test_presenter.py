@@ -1,0 +1,78 @@
+"""Issue 14's presenter check: every page and every Home preset as a projector shows it.
+
+At 1280×720 and 1920×1080 each view must draw its first chart, show no traceback, cut no formula
+at its column's edge, put no element beyond the viewport's width and cut no label short with "…".
+A screenshot of each lands in the test's temporary folder (printed with ``-s``) to look through.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.browser.harness import page_paths, wait_for_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+VIEWPORTS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
+TIMEOUT_MS = 120_000
+
+
+def _targets() -> dict[str, str]:
+    """View name -> address (relative to the app's root) of every page and every Home preset."""
+    from app import PRESETS
+
+    targets = {title: path for title, path in page_paths().items()}
+    for index, (_, script, params) in enumerate(PRESETS, start=1):
+        path = re.sub(r"^pages/\d+_|\.py$", "", script)
+        targets[f"preset-{index}-{path}"] = f"{path}?{urlencode(params)}"
+    return targets
+
+
+TARGETS = _targets()
+# Formulas: KaTeX blocks wider than their box (a few px of strut overhang are normal). Wide: HTML
+# elements whose right edge passes the viewport (KaTeX's hidden MathML copy and SVG/WebGL internals
+# excluded). Cut: text shortened by CSS ellipsis.
+_PROBE = """() => {
+  const width = window.innerWidth;
+  const shown = el => el.offsetParent !== null;
+  const all = [...document.querySelectorAll('[data-testid="stMain"] *, [data-testid="stSidebar"] *')];
+  const clipped = [...document.querySelectorAll('.katex-display')]
+      .filter(el => shown(el) && el.scrollWidth > el.clientWidth + 4).map(el => el.textContent.slice(0, 80));
+  const wide = all.filter(el => !el.closest('.katex-mathml, svg, canvas') && el.getBoundingClientRect().width > 0
+      && el.getBoundingClientRect().right > width + 1).map(el => el.tagName + ': ' + el.textContent.slice(0, 60));
+  const cut = all.filter(el => shown(el) && getComputedStyle(el).textOverflow === 'ellipsis'
+      && el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.slice(0, 80));
+  return {clipped, wide, cut};
+}"""
+_DRAWN = "() => [...document.querySelectorAll('.js-plotly-plot')].some(el => el._fullLayout && el.offsetHeight > 0)"
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("presenter")
+    print(f"presenter screenshots in {folder}")
+    return folder
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("view", list(TARGETS))
+def test_presenter_view(chromium, app_url, shots, view, viewport):
+    from playwright.sync_api import expect
+
+    width, height = VIEWPORTS[viewport]
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/{TARGETS[view]}")
+        wait_for_app(page, TIMEOUT_MS, chart=False)
+        if view != "Home":
+            page.wait_for_function(_DRAWN, timeout=TIMEOUT_MS)  # the first chart is drawn
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        page.screenshot(path=str(shots / f"{view}-{viewport}.png"))
+        found = page.evaluate(_PROBE)
+        assert found == {"clipped": [], "wide": [], "cut": []}, found
+    finally:
+        context.close()
