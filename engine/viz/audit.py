@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from engine.viz.palette import TEMPLATE
+
 
 def bound_curve(history, epsilon: float, reachable: float, *, title: str = "") -> go.Figure:
     """The 95 % lower bound on ε at each checkpoint (``history``: samples, epsilon_lower) with the
@@ -16,7 +18,8 @@ def bound_curve(history, epsilon: float, reachable: float, *, title: str = "") -
     if np.isfinite(reachable) and abs(reachable - epsilon) > 1e-3 * epsilon:
         fig.add_hline(y=reachable, line_dash="dot", line_color="grey",
                       annotation_text=f"most this pair can show {reachable:.3g}", annotation_position="bottom right")
-    fig.update_layout(title=title, xaxis_title="releases per side", yaxis_title="epsilon", xaxis_type="log",
+    fig.update_layout(template=TEMPLATE, title=title, xaxis_title="releases per side", yaxis_title="epsilon",
+                      xaxis_type="log",
                       yaxis_rangemode="tozero", margin=dict(t=50, b=40, l=50, r=20), height=330, showlegend=False)
     return fig
 
@@ -31,6 +34,7 @@ def statistic_histograms(first, second, threshold: float, *, title: str = "") ->
                              opacity=0.6))
     if np.isfinite(threshold):
         fig.add_vline(x=threshold, line_dash="dash", annotation_text="threshold")
-    fig.update_layout(title=title, barmode="overlay", xaxis_title="statistic", yaxis_title="share of releases",
+    fig.update_layout(template=TEMPLATE, title=title, barmode="overlay", xaxis_title="statistic",
+                      yaxis_title="share of releases",
                       margin=dict(t=50, b=40, l=50, r=20), height=300, legend=dict(orientation="h", y=-0.3))
     return fig

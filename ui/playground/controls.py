@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.data import airport_states
+from engine.spaces import make_manifold
 from ui import controls, limits, state
-from ui.playground.data import make_manifold
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
 
 DEFAULTS = dict(k=8, region="CA", delta=1e-3, burn_in=1_000, step=None)

@@ -95,6 +95,15 @@ CAPTIONS = {
                f"onto it (at most {KENDALL_MAX_OUTLINES} per mechanism): look at how much the landmarks wobble.",
 }
 
+#: What the geodesic error column measures on each space (caption under the error table).
+ERROR_NOTES = {
+    "sphere": "Euclidean releases are projected back onto the sphere before measuring it.",
+    "spd": "Euclidean releases count only when positive definite: the others have no geodesic distance.",
+    "hyperbolic": "Every mechanism here releases a point of H², so none is projected.",
+    "kendall": "Every mechanism here releases a shape, so none is projected.",
+}
+ZOOM_NOTE = ("The view is zoomed on the releases: at this n and ε they spread over less than a sixth of the data "
+             "ball, which extends beyond the frame.")
 
 #: Everything the computation depends on (hashable, so it can key the cache): the engine's config.
 Settings = pipelines.PrivateMeanConfig

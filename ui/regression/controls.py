@@ -10,9 +10,9 @@ from ui import controls, state
 from ui.presets import preset_from_url
 
 DATASETS = {
-    "callosum": "Shapes: corpus-callosum stand-in against age (synthetic, k landmarks)",
-    "cells": "Shapes: mouse osteosarcoma cells against log size (geomstats data)",
-    "drift": "Sphere S²: directions drifting along a great circle against time",
+    "callosum": "Callosum vs age (synthetic)",
+    "cells": "Cell outlines vs size (real)",
+    "drift": "S² directions vs time",
 }
 EPS_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 TAU_GRID = (0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5)
