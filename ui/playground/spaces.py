@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.pipelines import PrivateMeanConfig
+from engine import pipelines
 from engine.pipelines.sources import SOURCES
+
+#: The mechanisms the playground offers (key → label), as the engine's pipeline runs them.
+MECHANISMS = pipelines.MECHANISMS
 
 # Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
 # to 1 in double precision beyond ρ ≈ 37, and the rim is unreadable long before.
@@ -83,4 +86,4 @@ CAPTIONS = {
 
 
 #: Everything the computation depends on (hashable, so it can key the cache): the engine's config.
-Settings = PrivateMeanConfig
+Settings = pipelines.PrivateMeanConfig
