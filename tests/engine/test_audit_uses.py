@@ -90,6 +90,15 @@ def test_paper_baseline_is_the_utility_pages_and_exceeds_its_claim_on_the_pair(s
         assert run_audit(target, samples=40_000, rng=12).flagged
 
 
+@pytest.mark.parametrize("space", ["spd", "sphere"])
+def test_paper_baseline_is_flagged_at_the_top_of_the_utility_slider(space):
+    """The positive control of the sweep: the defect of issue 19, item 2, fails CI at the slider's largest radius
+    (true ε on the pair 2.37 on SPD(2) at r = 3 and 5.2 on S² at r = 1.5, for a claimed 1)."""
+    result = run_audit(figure1_target("paper euclidean baseline", space, _utility_ranges()[space][1]),
+                       samples=SWEEP_SAMPLES, rng=14)
+    assert result.flagged and result.reachable_epsilon > 2.0
+
+
 @pytest.mark.parametrize("space, epsilon", [("sphere", 1.0), ("spd", 1.0), ("hyperbolic", 1.0), ("kendall", 1.0),
                                             ("sphere", 3.0), ("hyperbolic", 3.0)])
 def test_tangent_gaussian_at_m0_both_calibrations(space, epsilon):
