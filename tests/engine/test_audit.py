@@ -50,6 +50,14 @@ def test_paper_rule_exact_epsilon_matches_issue():
     assert gaussian_epsilon(2 * 0.1 / np.sqrt(np.log(1e3)), 1e-3) == pytest.approx(0.142, abs=5e-4)
 
 
+def test_paper_rule_control_says_which_epsilon_is_the_guarantee():
+    target = AUDITS["control-dp-rgd-paper-rule"].target("line")
+    assert target.epsilon == 0.1
+    for text in (target.label, target.notes):
+        assert "claims epsilon" in text and "0.171" in text and "0.142" in text
+    assert "guarantee for this sigma is the RDP accountant's epsilon = 0.171" in target.notes
+
+
 def test_pair_must_differ_in_one_record():
     m = Euclidean(1)
     with pytest.raises(ValueError, match="differs in exactly one record, these differ in 2"):
