@@ -4,7 +4,8 @@ A mechanism is run on two neighbouring data sets (by default the adversarial rep
 from the public ball and n, ``pairs``), its releases are reduced to a statistic (the claimed law's
 log-likelihood ratio, or a learned score), a rejection set is chosen on one half of the draws and
 its Clopper–Pearson bound on ε at the claimed δ is taken on the other (``run``). ``registry`` names
-the audits of every mechanism and the positive controls; ``python -m engine.audit --list``.
+the audits of every mechanism and the positive controls; ``uses`` builds them as the pages and
+studies call the mechanisms, at any radius; ``python -m engine.audit --list``.
 """
 
 from engine.audit.confidence import clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
@@ -20,6 +21,7 @@ from engine.audit.pairs import NeighbouringPair, replace_one_pair
 from engine.audit.registry import AUDITS, SPACES, AuditSpec
 from engine.audit.run import AuditCheckpoint, AuditResult, run_audit
 from engine.audit.target import AuditTarget
+from engine.audit.uses import figure1_target, playground_target
 
 __all__ = [
     "AUDITS",
@@ -34,9 +36,11 @@ __all__ = [
     "dp_rgd_target",
     "epsilon_lower_bound",
     "euclidean_target",
+    "figure1_target",
     "gaussian_epsilon",
     "kng_target",
     "laplace_target",
+    "playground_target",
     "replace_one_pair",
     "run_audit",
     "tangent_gaussian_target",

@@ -94,6 +94,18 @@ def frechet_gap(pair: NeighbouringPair) -> float:
     return float(pair.manifold.dist(*pair.frechet_means()))
 
 
+def ambient_gap(pair: NeighbouringPair) -> float:
+    """‖ā − ā'‖ for the ambient (arithmetic) means ā in ``to_ambient`` coordinates."""
+    a, b = pair.ambient_means()
+    return float(np.linalg.norm(a - b))
+
+
+def ambient_frechet_gap(pair: NeighbouringPair) -> float:
+    """‖to_ambient(f(D)) − to_ambient(f(D'))‖ for the Fréchet means f."""
+    a, b = pair.frechet_means()
+    return float(np.linalg.norm(pair.manifold.to_ambient(a) - pair.manifold.to_ambient(b)))
+
+
 def replace_one_pair(manifold, n, radius, *, center=None, shape: str = "auto", gap=frechet_gap) -> NeighbouringPair:
     """The adversarial replace-one pair for data in B_r(center) with n records (module notes).
 

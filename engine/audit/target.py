@@ -45,3 +45,12 @@ class AuditTarget:
     pair_description: str = ""
     notes: str = ""
     batch_size: int = 50_000
+
+
+def reach_note(pair_gap: float, sensitivity: float, what: str) -> str:
+    """The note for a pair that moves the summary by less than the sensitivity bound ('' otherwise)."""
+    ratio = pair_gap / sensitivity
+    if ratio >= 0.999:
+        return ""
+    return (f"The pair moves {what} by {ratio:.2f} of the sensitivity bound, so no test on it can show more "
+            f"than {ratio:.2f} of the claimed epsilon: the bound is loose for this pair, not the mechanism leaky.")

@@ -234,18 +234,23 @@ _SHORT = {"exact": "Riemannian Laplace", "mh": "Riemannian Laplace (MH)", "eucli
           "gauss": "Tangent Gaussian"}
 
 
+def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
+    """The mechanism ``key`` calibrated from public parameters and its releases; ``ValueError`` if it cannot be."""
+    if key != "euclid" and ctx["theorem2"] is None:
+        raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
+    if key in ("exact", "mh"):
+        sigma, limit = ctx["theorem2"]["sensitivity"] / c.epsilon, scale_limit(manifold)
+        if sigma >= limit:
+            raise ValueError(f"σ = {sigma:.4g} is beyond the normalisability limit {limit:.4g} "
+                             f"(see the normalisability check).")
+    return _RUNNERS[key](c, manifold, ctx, rng, run)
+
+
 def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> MechanismRun:
     """Calibrate and run one mechanism; a ``ValueError`` becomes ``skipped`` with its reason."""
     run = MechanismRun(key=key, label=_SHORT[key])
     try:
-        if key != "euclid" and ctx["theorem2"] is None:
-            raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
-        if key in ("exact", "mh"):
-            sigma, limit = ctx["theorem2"]["sensitivity"] / c.epsilon, scale_limit(manifold)
-            if sigma >= limit:
-                raise ValueError(f"σ = {sigma:.4g} is beyond the normalisability limit {limit:.4g} "
-                                 f"(see the normalisability check).")
-        mechanism, releases = _RUNNERS[key](c, manifold, ctx, rng, run)
+        mechanism, releases = _calibrate_and_release(key, c, manifold, ctx, rng, run)
     except ValueError as err:
         run.skipped = str(err)
         return run
@@ -253,6 +258,46 @@ def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> Mechan
     run.guarantee = dataclasses.asdict(mechanism.privacy_guarantee())
     run.errors = _errors(manifold, ctx["mean"], releases)
     return run
+
+
+def release_on(key: str, config: PrivateMeanConfig, data, m0, *, rng=None):
+    """Mechanism ``key`` of ``config`` on the given records, by the code ``run`` uses.
+
+    The records are taken as they are (no source, no ball policy); n = len(data), m0 the public
+    centre. Used by the empirical audit (``engine.audit.uses``) to run the playground's own
+    calibration and release on an adversarial neighbouring pair.
+
+    Parameters
+    ----------
+    key : one of ``MECHANISMS``
+    config : PrivateMeanConfig
+        Its space, k, radius, ε, δ and ``releases`` (draws per call) are used.
+    data : array, shape ``(n, *point_shape)``
+    m0 : array, shape ``point_shape``
+    rng : numpy Generator, int or None
+
+    Returns
+    -------
+    (mechanism, releases) with releases of shape ``(config.releases, *point_shape)``.
+
+    Raises
+    ------
+    ValueError
+        When the mechanism cannot be calibrated, e.g. a radius beyond Theorem 2's domain (the
+        message says why).
+    """
+    if key not in MECHANISMS:
+        raise ValueError(f"key must be one of {tuple(MECHANISMS)}, got {key!r}")
+    manifold = make_manifold(config.space, config.k)
+    data = manifold.check_points(data, "data")
+    limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
+    theorem2, failure = _theorem2(manifold, config.radius, len(data), limits)
+    if theorem2 is None and key != "euclid":
+        raise ValueError(failure)
+    ctx = dict(data=data, m0=manifold.check_points(m0, "m0"), mean=frechet_mean(manifold, data).mean,
+               n_used=len(data), theorem2=theorem2)
+    return _calibrate_and_release(key, config, manifold, ctx, np.random.default_rng(rng),
+                                  MechanismRun(key=key, label=_SHORT[key]))
 
 
 def run(config: PrivateMeanConfig) -> PrivateMeanResult:

@@ -50,6 +50,14 @@ def test_paper_rule_exact_epsilon_matches_issue():
     assert gaussian_epsilon(2 * 0.1 / np.sqrt(np.log(1e3)), 1e-3) == pytest.approx(0.142, abs=5e-4)
 
 
+def test_paper_rule_control_says_which_epsilon_is_the_guarantee():
+    target = AUDITS["control-dp-rgd-paper-rule"].target("line")
+    assert target.epsilon == 0.1
+    for text in (target.label, target.notes):
+        assert "claims epsilon" in text and "0.171" in text and "0.142" in text
+    assert "guarantee for this sigma is the RDP accountant's epsilon = 0.171" in target.notes
+
+
 def test_pair_must_differ_in_one_record():
     m = Euclidean(1)
     with pytest.raises(ValueError, match="differs in exactly one record, these differ in 2"):
@@ -140,7 +148,8 @@ def test_dp_rgd_paper_rule_exceeds_its_claim_on_the_pair():
     """The pair shows the exact 0.142 > 0.1; flagging it needs about 2e6 runs per side (1e6 gave a bound of
     0.0999 in 15 minutes), too slow for CI, so here the audit's bound only has to approach the claim."""
     target = AUDITS["control-dp-rgd-paper-rule"].target("line")
-    assert target.reachable_epsilon == pytest.approx(0.142, abs=5e-4) > target.epsilon
+    assert target.reachable_epsilon == pytest.approx(0.142, abs=5e-4)
+    assert target.reachable_epsilon > target.epsilon
     result = run_audit(target, samples=100_000, rng=5)
     assert 0 < result.epsilon_lower < target.reachable_epsilon
 

@@ -10,6 +10,9 @@ import numpy as np
 from engine import pipelines
 from engine.pipelines.sources import SOURCES
 
+#: The mechanisms the playground offers (key → label), as the engine's pipeline runs them.
+MECHANISMS = pipelines.MECHANISMS
+
 # Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
 # to 1 in double precision beyond ρ ≈ 37, and the rim is unreadable long before.
 POINCARE_MAX_DIST = 25.0

@@ -1,0 +1,173 @@
+"""Audit targets for the mechanisms exactly as the pages and the studies call them.
+
+A defect can sit in the way a page uses a correct mechanism (noise calibrated for one statistic
+and added around another, issue 19 item 2), so these targets release through the callers' own
+code, on the adversarial replace-one pair of ``engine.audit.pairs``, at any radius:
+
+* ``playground_target``: the private-mean playground (page 1). Calibration and release go through
+  ``engine.pipelines.private_mean.release_on``, the code of the pipeline's ``run``: ``"exact"`` the
+  Riemannian Laplace around the Fréchet mean (Theorem 2), ``"euclid"`` the Euclidean Laplace
+  around the ambient mean with Δ_E = 2 r_E/n, ``"gauss"`` the tangent Gaussian at the public
+  centre m0 (analytic calibration).
+* ``figure1_target``: the Utility page (page 3) and the Figure 1 study
+  (``engine.experiments.reimherr_fig1``). σ as ``reimherr_fig1.simulate_cell`` and
+  ``ui.utility.release_summary`` compute it (a test pins all three together), releases through
+  ``reimherr_fig1.release_errors``: ``"riemannian laplace"`` (σ = C/(nε), C from Theorem 2 or the
+  supplement's boundary constant on the sphere), ``"euclidean laplace"`` (the ε-DP baseline,
+  σ_E = 2 r_E/(nε) around the ambient mean) and ``"paper euclidean baseline"`` (the same σ_E
+  around the Fréchet mean: not ε-DP, a positive control).
+
+The statistic of each target is the claimed law's log-likelihood ratio (``engine.audit.mechanisms``).
+A radius outside the domain of the caller's sensitivity bound raises the caller's own ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from engine.audit.mechanisms import euclidean_target, laplace_target, tangent_gaussian_target
+from engine.audit.pairs import ambient_frechet_gap, ambient_gap, frechet_gap, replace_one_pair
+from engine.audit.target import AuditTarget, reach_note
+from engine.bounds import ambient_radius, ambient_sensitivity, frechet_mean_sensitivity
+from engine.estimators import ambient_mean, frechet_mean
+from engine.experiments import reimherr_fig1
+from engine.mechanisms import EuclideanLaplace, RiemannianLaplace
+from engine.pipelines.private_mean import PrivateMeanConfig, release_on
+from engine.pipelines.sources import SOURCES
+from engine.spaces import DEFAULT_LANDMARKS, make_manifold
+from engine.validation import check_int, check_positive
+
+PLAYGROUND_KEYS = ("exact", "euclid", "gauss")
+FIGURE1_MECHANISMS = reimherr_fig1.MECHANISMS
+FIGURE1_SPACES = tuple(setting.key for setting in reimherr_fig1.SETTINGS)
+FIGURE1_LABELS = {"riemannian laplace": "Riemannian Laplace",
+                  "euclidean laplace": "Euclidean Laplace around the ambient mean",
+                  "paper euclidean baseline": "The paper's Euclidean baseline around the Karcher mean"}
+
+
+def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsilon: float = 1.0,
+                      delta: float = 1e-5, k: int = DEFAULT_LANDMARKS, batch_size: int = 50_000) -> AuditTarget:
+    """The playground's mechanism ``key`` on ``space`` for n records in B_r(m0), m0 = the space's origin.
+
+    Parameters
+    ----------
+    key : {"exact", "euclid", "gauss"}
+    space : a key of ``engine.spaces.SPACES`` offering ``key`` (``"euclid"``: sphere and SPD)
+    radius : float > 0, the public radius r (the playground's slider)
+    n : int >= 2; epsilon : float > 0; delta : the tangent Gaussian's δ; k : Kendall landmarks
+
+    Raises
+    ------
+    ValueError
+        The pipeline's own refusal, e.g. a radius at or beyond Theorem 2's limit π/(4√κ).
+    """
+    if key not in PLAYGROUND_KEYS:
+        raise ValueError(f"key must be one of {PLAYGROUND_KEYS}, got {key!r}")
+    n = check_int("n", n, minimum=2)
+    radius = check_positive("radius", radius)
+    config = PrivateMeanConfig(space=space, source=next(iter(SOURCES[space])), n=n, radius=radius, epsilon=epsilon,
+                               delta=delta, k=k, mechanisms=(key,), releases=1)
+    m = make_manifold(space, k)
+    pair = replace_one_pair(m, n, radius, gap=ambient_gap if key == "euclid" else frechet_gap)
+    data = (pair.first, pair.second)
+    mechanism, _ = release_on(key, config, pair.first, m.origin, rng=0)
+    sensitivity = mechanism.sensitivity
+    if key == "exact":
+        gap = float(m.dist(*pair.frechet_means()))
+        target = laplace_target(mechanism, pair, notes=reach_note(gap, sensitivity, "the Frechet mean"))
+    elif key == "euclid":
+        target = euclidean_target(mechanism, pair, summary="ambient",
+                                  notes=reach_note(ambient_gap(pair), sensitivity, "the ambient mean"))
+    else:
+        b = [m.log(m.origin, e) for e in pair.frechet_means()]
+        target = tangent_gaussian_target(mechanism, pair, notes=reach_note(
+            float(m.norm(m.origin, b[0] - b[1])), sensitivity, "log_m0 of the Frechet mean"))
+
+    def draw(side, size, rng):
+        return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1]
+
+    what = {"exact": "Riemannian Laplace", "euclid": "Euclidean Laplace around the ambient mean",
+            "gauss": "tangent Gaussian at m0 (analytic)"}[key]
+    return dataclasses.replace(target, draw=draw, batch_size=batch_size,
+                               label=f"{what} as the playground runs it on {m.name}, r = {radius:g}, n = {n}")
+
+
+def figure1_sigma(mechanism: str, space: str, radius: float, n: int, epsilon: float,
+                  sphere_constant: str = "theorem") -> float:
+    """σ of ``mechanism`` as the Figure 1 study and the Utility page calibrate it: C/(nε) for the
+    Riemannian Laplace, 2 r_E/(nε) for both Euclidean baselines. ``ValueError`` beyond Theorem 2."""
+    if mechanism not in FIGURE1_MECHANISMS:
+        raise ValueError(f"mechanism must be one of {FIGURE1_MECHANISMS}, got {mechanism!r}")
+    setting = _figure1_setting(space, radius)
+    if mechanism == "riemannian laplace":
+        # Both constants divide by h(r, κ): Theorem 2's domain check refuses where h <= 0, even where
+        # the boundary constant alone would return a number (a negative one).
+        frechet_mean_sensitivity(n, radius, setting.manifold.kappa_max)
+        return reimherr_fig1.sensitivity_constant(setting, sphere_constant) / (n * epsilon)
+    return float(ambient_sensitivity(n, ambient_radius(setting.manifold, radius))) / epsilon
+
+
+def _figure1_setting(space: str, radius: float):
+    if space not in FIGURE1_SPACES:
+        raise ValueError(f"space must be one of {FIGURE1_SPACES} for the Figure 1 study, got {space!r}")
+    manifold = next(s for s in reimherr_fig1.SETTINGS if s.key == space).manifold
+    return reimherr_fig1.SpaceSetting(space, manifold, check_positive("radius", radius))
+
+
+def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, epsilon: float = 1.0,
+                   sphere_constant: str = "theorem", batch_size: int = 50_000) -> AuditTarget:
+    """A mechanism of the Figure 1 study and the Utility page on ``space`` ("spd" or "sphere").
+
+    Parameters
+    ----------
+    mechanism : one of ``reimherr_fig1.MECHANISMS``
+    radius : float > 0, the public radius r (the Utility page's slider)
+    n : int >= 2; epsilon : float > 0
+    sphere_constant : {"theorem", "empirical"}, C of the Riemannian Laplace on the sphere
+
+    Raises
+    ------
+    ValueError
+        A radius beyond Theorem 2's domain (Riemannian Laplace with Theorem 2's constant), or a
+        constant C <= 0 (the boundary constant there).
+    """
+    n = check_int("n", n, minimum=2)
+    epsilon = check_positive("epsilon", epsilon)
+    setting = _figure1_setting(space, radius)
+    m = setting.manifold
+    sigma = figure1_sigma(mechanism, space, radius, n, epsilon, sphere_constant)
+    gap = {"riemannian laplace": frechet_gap, "euclidean laplace": ambient_gap,
+           "paper euclidean baseline": ambient_frechet_gap}[mechanism]
+    pair = replace_one_pair(m, n, radius, gap=gap)
+    data = (pair.first, pair.second)
+    # The summaries the study and the page compute (default solver tolerance, as they use it).
+    means = [frechet_mean(m, d).mean for d in data]
+    ambient = [ambient_mean(m, d) for d in data]
+    if mechanism == "riemannian laplace":
+        claimed = RiemannianLaplace(manifold=m, epsilon=epsilon, sensitivity=sigma * epsilon)
+        target = laplace_target(claimed, pair, notes=reach_note(gap(pair), sigma * epsilon, "the Frechet mean"))
+    else:
+        claimed = EuclideanLaplace(manifold=m, epsilon=epsilon, sensitivity=sigma * epsilon)
+        summary = "ambient" if mechanism == "euclidean laplace" else "frechet"
+        what = "the ambient mean" if summary == "ambient" else "the Frechet mean in ambient coordinates"
+        target = euclidean_target(claimed, pair, summary=summary,
+                                  notes=reach_note(gap(pair), sigma * epsilon, what))
+    if mechanism == "paper euclidean baseline":
+        target = dataclasses.replace(target, notes=(
+            "Noise calibrated to 2 r_E/n, the sensitivity of the ambient mean, added around the Frechet (Karcher) "
+            "mean, a different statistic (issue 19, item 2): the paper's baseline, not epsilon-DP."))
+
+    def draw(side, size, rng):
+        shape = (size,) + m.point_shape
+        release, _, _ = reimherr_fig1.release_errors(
+            setting, np.broadcast_to(means[side], shape), mechanism, sigma, rng,
+            ambient_means=np.broadcast_to(ambient[side], shape))
+        return release
+
+    constant = f", {sphere_constant} constant" if mechanism == "riemannian laplace" and space == "sphere" else ""
+    return dataclasses.replace(
+        target, draw=draw, batch_size=batch_size,
+        label=f"{FIGURE1_LABELS[mechanism]} as the Utility page and Figure 1 run it on {m.name}, r = {radius:g}, "
+              f"n = {n}{constant}")
