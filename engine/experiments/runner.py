@@ -51,6 +51,7 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     -------
     The study's tables, ``{name: DataFrame}``.
     """
+    _check_where(workers, scheduler)
     module = load(study) if isinstance(study, str) else study
     if not isinstance(params, module.Params):
         raise ValueError(f"params must be {module.__name__}.Params, got {type(params).__name__}")
@@ -74,10 +75,7 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
 def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: str | None = None,
             progress: Callable[[float], None] | None = None) -> list:
     """Outputs of ``tasks`` (in their order) under the chosen scheduler; see the module notes."""
-    if workers is not None and scheduler is not None:
-        raise ValueError(f"give either workers ({workers!r}) or scheduler ({scheduler!r}), not both")
-    if workers is not None:
-        workers = check_int("workers", workers)
+    _check_where(workers, scheduler)
     if workers is None and scheduler is None:
         outputs = []
         with threadpool_limits(limits=1):
@@ -97,6 +95,14 @@ def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: s
             if progress is not None:
                 progress(done / len(tasks))
         return [outputs[future.key] for future in futures]
+
+
+def _check_where(workers, scheduler) -> None:
+    """``ValueError`` unless at most one of ``workers`` (an integer >= 1) and ``scheduler`` is given."""
+    if workers is not None and scheduler is not None:
+        raise ValueError(f"give either workers ({workers!r}) or scheduler ({scheduler!r}), not both")
+    if workers is not None:
+        check_int("workers", workers)
 
 
 def run_task(task: Task, seed):
@@ -124,6 +130,6 @@ def _client(workers: int | None, scheduler: str | None):
         with client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    with LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True, dashboard_address=None,
                       host="127.0.0.1", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         yield client
