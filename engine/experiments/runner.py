@@ -130,6 +130,7 @@ def _client(workers: int | None, scheduler: str | None):
         with client:
             yield client
         return
-    with LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True, dashboard_address=None,
+    # Port 0: the scheduler's HTTP endpoints on a free loopback port, never clashing on 8787.
+    with LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
                       host="127.0.0.1", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         yield client
