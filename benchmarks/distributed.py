@@ -7,6 +7,7 @@ runs must be identical to the last bit.
 
 from __future__ import annotations
 
+import os
 import time
 
 import pandas as pd
@@ -37,12 +38,17 @@ def identical(a: dict, b: dict) -> bool:
 
 
 def run() -> list[Row]:
+    load = [os.getloadavg()[0]]
     local, t_local = _timed()
+    load.append(os.getloadavg()[0])
     cluster, t_cluster = _timed(workers=WORKERS)
+    load.append(os.getloadavg()[0])
     tasks = len(reimherr_fig1.tasks(reimherr_fig1.Params(reps=REPS)))
     same = "identical tables" if identical(local, cluster) else "TABLES DIFFER"
+    context = f"1-min load average {' → '.join(f'{x:.1f}' for x in load)} on {os.cpu_count()} cores"
     return [
-        Row(f"reimherr-fig1, {REPS:,} replicates × 10 sample sizes, in-process ({tasks} tasks)", t_local, "—"),
+        Row(f"reimherr-fig1, {REPS:,} replicates × 10 sample sizes, in-process ({tasks} tasks)", t_local, "—",
+            context),
         Row(f"the same on a LocalCluster of {WORKERS} workers (start and close included)", t_cluster,
             "≥ 1.7× faster", f"{t_local / t_cluster:.2f}× faster; {same}"),
     ]

@@ -22,6 +22,11 @@ def scheduler_address() -> str | None:
     return os.environ.get(SCHEDULER_VARIABLE, "").strip() or None
 
 
-def run(name: str, params) -> dict[str, pd.DataFrame]:
-    """Study ``name`` with ``params``: from the disk cache, on the named scheduler, or in-process."""
-    return runner.run(name, params, scheduler=scheduler_address(), cache_dir=cache.default_directory())
+def run(name: str, params, progress=None) -> dict[str, pd.DataFrame]:
+    """Study ``name`` with ``params``: from the disk cache, on the named scheduler, or in-process.
+
+    ``progress`` (optional) receives the completed fraction of the study's tasks, e.g. to move an
+    ``st.progress`` bar that the page created outside its cached function.
+    """
+    return runner.run(name, params, scheduler=scheduler_address(), progress=progress,
+                      cache_dir=cache.default_directory())

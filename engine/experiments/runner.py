@@ -35,6 +35,16 @@ from engine.validation import check_int
 #: Seconds to wait for an existing scheduler before giving up.
 CONNECT_TIMEOUT = 5.0
 
+#: Dask settings of the local workers. The nanny's default environment also sets
+#: ``MALLOC_TRIM_THRESHOLD_=65536``, which turns off glibc's adaptive mmap threshold: every large
+#: temporary array is then a fresh mmap with its page faults, and a reimherr-fig1 task took 2x the
+#: CPU time of the same task in-process (measured here). The statistical profiler samples the
+#: executing thread every 10 ms, which one-thread workers do not need.
+WORKER_CONFIG = {
+    "distributed.nanny.pre-spawn-environ": {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
+    "distributed.worker.profile.enabled": False,
+}
+
 
 def run(study, params, *, workers: int | None = None, scheduler: str | None = None,
         progress: Callable[[float], None] | None = None, cache_dir: Path | None = None) -> dict[str, pd.DataFrame]:
@@ -51,6 +61,7 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     -------
     The study's tables, ``{name: DataFrame}``.
     """
+    _check_where(workers, scheduler)
     module = load(study) if isinstance(study, str) else study
     if not isinstance(params, module.Params):
         raise ValueError(f"params must be {module.__name__}.Params, got {type(params).__name__}")
@@ -74,10 +85,7 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
 def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: str | None = None,
             progress: Callable[[float], None] | None = None) -> list:
     """Outputs of ``tasks`` (in their order) under the chosen scheduler; see the module notes."""
-    if workers is not None and scheduler is not None:
-        raise ValueError(f"give either workers ({workers!r}) or scheduler ({scheduler!r}), not both")
-    if workers is not None:
-        workers = check_int("workers", workers)
+    _check_where(workers, scheduler)
     if workers is None and scheduler is None:
         outputs = []
         with threadpool_limits(limits=1):
@@ -99,6 +107,14 @@ def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: s
         return [outputs[future.key] for future in futures]
 
 
+def _check_where(workers, scheduler) -> None:
+    """``ValueError`` unless at most one of ``workers`` (an integer >= 1) and ``scheduler`` is given."""
+    if workers is not None and scheduler is not None:
+        raise ValueError(f"give either workers ({workers!r}) or scheduler ({scheduler!r}), not both")
+    if workers is not None:
+        check_int("workers", workers)
+
+
 def run_task(task: Task, seed):
     """``task(seed)`` with one BLAS thread (what a worker executes)."""
     with threadpool_limits(limits=1):
@@ -112,6 +128,7 @@ class SchedulerUnreachable(ValueError):
 @contextmanager
 def _client(workers: int | None, scheduler: str | None):
     """A ``distributed.Client`` on a fresh ``LocalCluster`` of ``workers`` processes, or on ``scheduler``."""
+    import dask
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
@@ -124,6 +141,8 @@ def _client(workers: int | None, scheduler: str | None):
         with client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                      host="127.0.0.1", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+    # Port 0: the scheduler's HTTP endpoints on a free loopback port, never clashing on 8787.
+    with dask.config.set(WORKER_CONFIG), LocalCluster(
+            n_workers=int(workers), threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+            host="127.0.0.1", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         yield client

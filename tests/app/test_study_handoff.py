@@ -31,7 +31,7 @@ def test_the_variable_hands_the_study_to_that_scheduler(monkeypatch):
     seen = []
     monkeypatch.setattr(runner, "_client", _spy(runner._client, seen))
     with LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+                      dashboard_address="127.0.0.1:0") as cluster:
         monkeypatch.setenv(studies.SCHEDULER_VARIABLE, f" {cluster.scheduler_address} ")
         remote = studies.run("reimherr-fig1", PARAMS)
     assert seen == [(None, cluster.scheduler_address)]

@@ -32,7 +32,7 @@ def test_an_existing_scheduler_gives_the_same_tables():
     from distributed import LocalCluster
 
     with LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+                      dashboard_address="127.0.0.1:0") as cluster:
         remote = runner.run("reimherr-fig1", SMALL, scheduler=cluster.scheduler_address)
         with pytest.raises(ValueError, match="n must be an integer >= 1, got 0"):
             runner.execute([Task(("bad",), reimherr_fig1.simulate_cell, ("spd", 0, 0, 2, 1.0, "theorem"))], 0,
