@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
+
+from engine.threads import single_blas_thread
 
 AREAS = ["frechet", "samplers", "studies", "dp_rgd", "pages"]
 
@@ -15,11 +18,13 @@ def main(argv=None) -> None:
     unknown = sorted(set(args.areas) - set(AREAS))
     if unknown:
         parser.error(f"unknown areas {unknown}; choose from {', '.join(AREAS)}")
-    print("| task | measured | target | note |")
-    print("| --- | ---: | --- | --- |")
-    for area in args.areas or AREAS:
-        for row in importlib.import_module(f"benchmarks.{area}").run():
-            print(f"| {row.task} | {row.seconds:.3f} s | {row.target} | {row.note} |", flush=True)
+    print("| task | best | median | target | note |")
+    print("| --- | ---: | ---: | --- | --- |")
+    with single_blas_thread():
+        for area in args.areas or AREAS:
+            for row in importlib.import_module(f"benchmarks.{area}").run():
+                median = "" if math.isnan(row.median) else f"{row.median:.3f} s"
+                print(f"| {row.task} | {row.seconds:.3f} s | {median} | {row.target} | {row.note} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from engine.experiments import STUDIES, load
+from engine.threads import single_blas_thread
 
 
 def main(argv=None) -> int:
@@ -31,7 +32,8 @@ def main(argv=None) -> int:
         if args.reps is not None:
             settings["reps"] = args.reps
         settings["seed"] = args.seed
-        results = study.run(**settings, progress=lambda f: print(f"\r{100 * f:5.1f}%", end="", file=sys.stderr))
+        with single_blas_thread():
+            results = study.run(**settings, progress=lambda f: print(f"\r{100 * f:5.1f}%", end="", file=sys.stderr))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
