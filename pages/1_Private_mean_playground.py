@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import navigation, playground, state
+from ui.playground import animation
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
@@ -22,10 +23,12 @@ st.markdown(
 )
 
 settings, keys = playground.sidebar()
+animate = animation.toggle(settings, keys)
 
 with st.spinner("Computing the mean and drawing the releases…"), shown_as_error("compute the private means"):
     result = playground.private_means(settings)
     fig = playground.figure(settings)
+    shown = animation.animated_figure(settings) if animate else fig
 
 playground.show_data_note(result)
 if not settings.mechanisms:
@@ -33,7 +36,7 @@ if not settings.mechanisms:
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    st.plotly_chart(fig, key="playground-chart", config={"displaylogo": False})
+    st.plotly_chart(shown, key="playground-chart", config={"displaylogo": False})
     hidden = playground.hidden_releases(result)
     caption = playground.CAPTIONS[settings.space]
     if hidden:
