@@ -21,7 +21,7 @@ _TRACE_X = "(index) => Array.from(document.querySelector('.js-plotly-plot').data
 def test_slider_moves_the_releases_through_the_frames_without_a_rerun(app_page, app_url):
     page = app_page
     page.goto(f"{app_url}/Private_mean_playground?anim=true&eps=1")
-    wait_for_app(page)
+    wait_for_app(page, timeout_ms=180_000)
     frames = json.loads(page.evaluate(_FRAMES))
     assert len(frames) == 21 and frames[0]["name"] == "0.1" and frames[-1]["name"] == "10"
     trace = frames[0]["trace"]
@@ -34,7 +34,7 @@ def test_slider_moves_the_releases_through_the_frames_without_a_rerun(app_page, 
         click_slider_step(page, index)
         page.wait_for_function("(args) => JSON.stringify(Array.from(document.querySelector('.js-plotly-plot')"
                                ".data[args[0]].x)) === JSON.stringify(args[1])", arg=[trace, frames[index]["x"]],
-                               timeout=30_000)
+                               timeout=60_000)
         assert page.locator(".slider-container .slider-current-value").first.text_content() == \
             f"ε = {frames[index]['name']}"
     assert page.evaluate("() => window.__runs") == 0
