@@ -15,7 +15,9 @@ _FRAMES = """() => {
     return JSON.stringify(gd._transitionData._frames.map(f => ({name: f.name, trace: f.traces[0],
                                                               x: f.data[0].x})));
 }"""
-_TRACE_X = "(index) => Array.from(document.querySelector('.js-plotly-plot').data[index].x)"
+# The drawn coordinates of a trace (plotly.js decodes the figure's binary arrays into _fullData).
+_TRACE_X = """(index) => Array.from(document.querySelector('.js-plotly-plot')._fullData
+                                      .find(t => t.index === index).x)"""
 
 
 def test_slider_moves_the_releases_through_the_frames_without_a_rerun(app_page, app_url):
@@ -32,9 +34,8 @@ def test_slider_moves_the_releases_through_the_frames_without_a_rerun(app_page, 
                   "{childList: true, subtree: true}); }")
     for index in (len(frames) - 1, 0):
         click_slider_step(page, index)
-        page.wait_for_function("(args) => JSON.stringify(Array.from(document.querySelector('.js-plotly-plot')"
-                               ".data[args[0]].x)) === JSON.stringify(args[1])", arg=[trace, frames[index]["x"]],
-                               timeout=60_000)
-        assert page.locator(".slider-container .slider-current-value").first.text_content() == \
+        page.wait_for_function(f"(args) => JSON.stringify(({_TRACE_X})(args[0])) === JSON.stringify(args[1])",
+                               arg=[trace, frames[index]["x"]], timeout=60_000)
+        assert page.locator(".slider-container text").first.text_content() == \
             f"ε = {frames[index]['name']}"
     assert page.evaluate("() => window.__runs") == 0
