@@ -11,6 +11,11 @@ Four ways to reach a page, all with the server's cache warm (one untimed load fi
 
 ``benchmarks/reference_app.py`` gives the floor: a bare page with one small 2D or 3D chart, and
 one with the playground's sphere scene alone.
+
+The ε animation of the playground (``?anim=true``, issue 15) is timed per frame: ``Plotly.animate``
+to one frame and the next paint, over every frame of the slider, and a click on the slider's rail
+until the releases have moved; against the sphere-scene floor and the cached re-render of the
+same run (the server round trip that scrubbing ε replaces).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 
 from benchmarks.timing import Row
 from tests.browser.harness import (
+    _SIGNATURE,
     CHROMIUM,
     LAUNCH_ARGS,
     chart_signature,
@@ -119,6 +125,95 @@ def _reference_rows(browser) -> list[Row]:
     return rows
 
 
+ANIMATION_PATH = "Private_mean_playground?anim=true"
+ANIMATION_PASSES = 2
+# Every frame of the chart in turn: Plotly.animate to it, then one requestAnimationFrame (the paint).
+_FRAME_TIMES = """async () => {
+    const gd = document.querySelector('.js-plotly-plot');
+    const names = gd._transitionData._frames.map(f => f.name);
+    const still = {mode: 'immediate', frame: {duration: 0, redraw: true}, transition: {duration: 0}};
+    const times = [];
+    for (const name of names) {
+        const start = performance.now();
+        await window.Plotly.animate(gd, [name], still);
+        await new Promise(resolve => requestAnimationFrame(() => resolve()));
+        times.push(performance.now() - start);
+    }
+    return times;
+}"""
+
+
+def click_slider_step(page, index: int) -> None:
+    """Click the ε slider's rail at step ``index`` (steps are evenly spaced along the rail)."""
+    count = page.evaluate("() => document.querySelector('.js-plotly-plot')._transitionData._frames.length")
+    index = min(max(index, 0), count - 1)
+    box = page.locator(".slider-rail-touch-rect").first.bounding_box()
+    # Plotly leaves a margin of half a grip (~10 px) at both ends of the rail.
+    inner = box["width"] - 20
+    page.mouse.click(box["x"] + 10 + inner * index / max(count - 1, 1), box["y"] + box["height"] / 2)
+
+
+def _click_times(page, clicks: int) -> list[float]:
+    """Seconds from a click on a slider step until the releases have moved, alternating ends (the
+    chart starts at the last frame)."""
+    count = page.evaluate("() => document.querySelector('.js-plotly-plot')._transitionData._frames.length")
+    times = []
+    for i in range(clicks):
+        before = chart_signature(page)
+        start = time.perf_counter()
+        click_slider_step(page, count - 1 if i % 2 else 0)
+        page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, polling="raf",
+                               timeout=60_000)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def animation_rows(browser, base: str) -> list[Row]:
+    """Per-frame time of the playground's ε animation and the floors of the same run."""
+    _warm(browser, f"{base}/{ANIMATION_PATH}")
+    page = _new_page(browser)
+    page.goto(f"{base}/{ANIMATION_PATH}")
+    wait_for_app(page, timeout_ms=120_000)
+    frames = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES)]
+    clicks = _click_times(page, REPEATS)
+    page.goto(f"{base}/Private_mean_playground")
+    wait_for_app(page, timeout_ms=120_000)
+    cached = [_cached_rerender(page) for _ in range(REPEATS)]
+    page.context.close()
+    with streamlit_server(app=REFERENCE) as reference:
+        url = f"{reference}/?chart=sphere"
+        _warm(browser, url)
+        _, floor = _visits(browser, url, CHART)
+    frame, rerender = statistics.median(frames), statistics.median(cached)
+    return [
+        Row("playground ε animation: one frame (Plotly.animate + paint), S² 3D", min(frames), "< 0.1 s",
+            f"{len(frames)} frames; median {1000 * frame:.0f} ms = {frame / rerender:.2f}× the cached re-render "
+            f"and {frame / statistics.median(floor):.2f}× the sphere-scene floor (returning) of this run",
+            median=frame),
+        Row("playground ε animation: click on the slider to releases moved", min(clicks), "< 0.1 s",
+            f"runs: {_runs(clicks)}", median=statistics.median(clicks)),
+        Row("playground S²: cached re-render (server round trip), same run", min(cached), "< 0.5 s",
+            f"runs: {_runs(cached)}", median=rerender),
+        Row("reference: bare page with the sphere scene, returning, same run", min(floor), "floor",
+            f"runs: {_runs(floor)}", median=statistics.median(floor)),
+    ]
+
+
+def run_animation() -> list[Row]:
+    """Only the ε animation rows (``python -m benchmarks animation``)."""
+    reason = chromium_missing_reason()
+    if reason:
+        return [Row("ε animation timings", float("nan"), "< 0.1 s", f"skipped: {reason}")]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        with streamlit_server() as base:
+            rows = animation_rows(browser, base)
+        browser.close()
+    return rows
+
+
 def run() -> list[Row]:
     reason = chromium_missing_reason()
     if reason:
@@ -154,6 +249,7 @@ def run() -> list[Row]:
                     page.context.close()
                     rows.append(Row(f"page {title}: cached re-render", statistics.median(cached), "< 0.5 s",
                                     f"runs: {_runs(cached)}; first sidebar slider moved back to a computed value"))
+            rows.extend(animation_rows(browser, base))
             for title, path in VARIANTS.items():
                 _warm(browser, f"{base}/{path}")
                 _, returning = _visits(browser, f"{base}/{path}", CHART)

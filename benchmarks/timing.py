@@ -1,27 +1,47 @@
-"""Wall-clock timing helpers for the benchmarks."""
+"""Wall-clock timing helpers for the benchmarks.
+
+Every benchmark runs with one BLAS thread (``engine.threads.single_blas_thread``, entered by
+``python -m benchmarks``) and reports the best and the median of several runs: on a shared machine
+the best is what the code costs, the median how much the neighbours took from it.
+"""
 
 from __future__ import annotations
 
+import math
+import statistics
 import time
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the benchmark table."""
+    """One line of the benchmark table: ``seconds`` is the best run, ``median`` the median (NaN when
+    the task ran once)."""
 
     task: str
     seconds: float
     target: str
     note: str = ""
+    median: float = math.nan
 
 
-def best_of(fn, repeats: int = 3) -> float:
-    """Smallest wall-clock time of ``repeats`` calls of ``fn()`` (after one warm-up call)."""
+def runs(fn, repeats: int = 5) -> list[float]:
+    """Wall-clock times of ``repeats`` calls of ``fn()`` after one warm-up call."""
     fn()
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return times
+
+
+def best_and_median(fn, repeats: int = 5) -> tuple[float, float]:
+    """Smallest and median wall-clock time of ``repeats`` calls of ``fn()`` (after a warm-up call)."""
+    times = runs(fn, repeats)
+    return min(times), statistics.median(times)
+
+
+def best_of(fn, repeats: int = 3) -> float:
+    """Smallest wall-clock time of ``repeats`` calls of ``fn()`` (after one warm-up call)."""
+    return min(runs(fn, repeats))

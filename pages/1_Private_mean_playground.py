@@ -8,6 +8,7 @@ import streamlit as st
 from ui import navigation, playground, state
 from ui.downloads import download_row
 from ui.errors import shown_as_error
+from ui.playground import animation
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
 
@@ -22,6 +23,7 @@ st.markdown(
 )
 
 settings, keys = playground.sidebar()
+animate = animation.toggle(settings, keys)
 
 work = "Computing the mean and drawing the releases"
 if "mh" in settings.mechanisms:
@@ -29,6 +31,7 @@ if "mh" in settings.mechanisms:
 with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the private means"):
     result = playground.private_means(settings)
     fig = playground.figure(settings)
+    shown = animation.animated_figure(settings) if animate else fig
 
 playground.show_data_note(result)
 if not settings.mechanisms:
@@ -36,7 +39,7 @@ if not settings.mechanisms:
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    st.plotly_chart(fig, key="playground-chart", config={"displaylogo": False})
+    st.plotly_chart(shown, key="playground-chart", config={"displaylogo": False})
     hidden = playground.hidden_releases(result)
     caption = playground.CAPTIONS[settings.space]
     if hidden:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.threads import blas_capped
 from engine.validation import check_finite_array, check_int, check_positive
 
 
@@ -40,6 +41,7 @@ def _normalised_weights(weights, n: int, batch_shape: tuple[int, ...]) -> np.nda
     return np.broadcast_to(w / total, batch_shape + (n,))
 
 
+@blas_capped
 def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: float = 1e-5,
                  max_iter: int = 500, init=None) -> FrechetMeanResult:
     """Fréchet means of many data sets at once.

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.manifolds import _spd3
 from engine.manifolds._linalg import eigh, eigvalsh, expm, logm, sqrtm, sym
 from engine.manifolds.base import Manifold
 from engine.validation import check_int, check_positive
@@ -322,8 +323,11 @@ class SPD(Manifold):
 
         For SPD(2) affine each log is mid_i X + slope_i N_i (see ``_affine_log``), so the sum is
         (Σ w_i mid_i) X + Σ w_i slope_i N_i, formed entrywise without the n log matrices (the
-        inner step of the batched Fréchet mean). Other cases use the generic sum.
+        inner step of the batched Fréchet mean). SPD(3) affine uses the interpolation polynomial of
+        log at the pencil eigenvalues (``engine.manifolds._spd3``). Other cases use the generic sum.
         """
+        if self.metric == "affine" and self.k == 3:
+            return _spd3.weighted_log_sum(x, points, weights, self._affine_log)
         if self.metric != "affine" or self.k != 2:
             return super().weighted_log_sum(x, points, weights)
         x = np.asarray(x, dtype=float)

@@ -23,6 +23,7 @@ from engine.mechanisms.radial import (
     sphere_law,
 )
 from engine.mechanisms.spd_laplace import spd_laplace_points
+from engine.threads import blas_capped
 from engine.validation import check_finite_array, check_int, check_positive
 
 METHODS = ("exact", "mh")
@@ -116,6 +117,7 @@ def _exact_in_ball(manifold, eta, sigma, rng, center, radius) -> np.ndarray:
     return out.reshape(batch + manifold.point_shape)
 
 
+@blas_capped
 def riemannian_laplace(
     manifold,
     footpoint,

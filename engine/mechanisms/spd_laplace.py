@@ -39,7 +39,7 @@ import numpy as np
 from scipy.special import gammaln, lambertw
 from scipy.stats import ortho_group
 
-from engine.manifolds._linalg import sqrtm, sym
+from engine.manifolds._linalg import eigvalsh, sqrtm, sym
 from engine.mechanisms.radial import log_gamma_mass, rejection_sample, truncated_gamma
 from engine.validation import check_int, check_positive
 
@@ -84,7 +84,7 @@ def _beta_hermite_directions(k: int, beta: float, m: int, rng) -> np.ndarray:
     h[:, idx, idx] = diag
     h[:, idx[:-1], idx[1:]] = off
     h[:, idx[1:], idx[:-1]] = off
-    lam = np.linalg.eigvalsh(h)
+    lam = eigvalsh(h)
     return lam / np.linalg.norm(lam, axis=-1, keepdims=True)
 
 

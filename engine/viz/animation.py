@@ -1,0 +1,80 @@
+"""Plotly frames over a parameter grid with a slider and a play button, drawn in the browser only.
+
+``add_parameter_frames`` turns any figure into an animation of one of its traces: frame s replaces
+that trace's coordinates by ``coordinates[s]`` and nothing else, so scrubbing the slider or pressing
+play runs no Python (plotly.js swaps the data; 3D scenes redraw, 2D ones too). The rest of the
+figure (surface, data, true mean, legend, camera) stays as built.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+#: Milliseconds per frame when playing.
+PLAY_FRAME_MS = 250
+
+
+def add_parameter_frames(fig: go.Figure, *, trace: int, coordinates, labels, active: int = 0,
+                         prefix: str = "ε = ", name: str | None = None) -> go.Figure:
+    """Add frames, a slider and play/pause buttons that animate trace ``trace`` of ``fig``.
+
+    Parameters
+    ----------
+    fig : go.Figure
+        The figure; modified in place and returned.
+    trace : int
+        Index of the trace whose coordinates change between frames.
+    coordinates : sequence of dict
+        One dict per frame of the trace's coordinate arrays, e.g. ``{"x": ..., "y": ..., "z": ...}``
+        (the keys of the trace type: x/y for 2D scatter, x/y/z for Scatter3d).
+    labels : sequence of str
+        Slider label of each frame (e.g. the ε value); also the frame names, so they must be unique.
+    active : int
+        Frame shown first; the trace is set to its coordinates.
+    prefix : str
+        Text before the current label above the slider.
+    name : str, optional
+        Legend name of the animated trace (kept in every frame).
+
+    Returns
+    -------
+    go.Figure
+
+    Raises
+    ------
+    ValueError
+        Mismatched or empty frames, a trace index out of range, duplicate labels or ``active``
+        outside the frames.
+    """
+    coordinates, labels = list(coordinates), [str(label) for label in labels]
+    if not coordinates or len(coordinates) != len(labels):
+        raise ValueError(f"coordinates and labels must be non-empty and of equal length, got "
+                         f"{len(coordinates)} and {len(labels)}")
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"labels must be unique, got {labels}")
+    if not 0 <= trace < len(fig.data):
+        raise ValueError(f"trace must index one of the figure's {len(fig.data)} traces, got {trace}")
+    if not 0 <= active < len(labels):
+        raise ValueError(f"active must lie in [0, {len(labels) - 1}], got {active}")
+    kind = type(fig.data[trace])
+    extra = {} if name is None else {"name": name}
+    frames = [go.Frame(name=label, traces=[trace],
+                       data=[kind(**{k: np.asarray(v).tolist() for k, v in coords.items()}, **extra)])
+              for coords, label in zip(coordinates, labels)]
+    fig.frames = frames
+    fig.data[trace].update(**{k: np.asarray(v) for k, v in coordinates[active].items()}, **extra)
+    still = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
+    steps = [dict(method="animate", label=label, args=[[label], still]) for label in labels]
+    fig.update_layout(
+        sliders=[dict(active=active, steps=steps, currentvalue=dict(prefix=prefix), pad=dict(t=10, b=10),
+                      x=0.12, len=0.88, y=0.0, yanchor="top")],
+        updatemenus=[dict(type="buttons", direction="left", showactive=False, x=0.0, y=0.0, xanchor="left",
+                          yanchor="top", pad=dict(t=10, r=10), buttons=[
+                              dict(label="▶", method="animate",
+                                   args=[None, dict(mode="immediate", fromcurrent=True, transition=dict(duration=0),
+                                                    frame=dict(duration=PLAY_FRAME_MS, redraw=True))]),
+                              dict(label="❚❚", method="animate", args=[[None], still]),
+                          ])],
+    )
+    return fig

@@ -1,0 +1,37 @@
+"""The playground's ε animation (issue 15): a toggle bound to the URL adds plotly frames over ε."""
+
+import json
+
+import numpy as np
+
+from tests.app.conftest import PLAYGROUND, assert_clean, run_page
+from ui.playground.animation import EPSILON_GRID
+
+
+def _spec(at) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def test_animation_toggle_adds_one_frame_per_epsilon():
+    at = run_page(PLAYGROUND, {"anim": "true", "eps": "2.5"})
+    assert_clean(at)
+    assert at.toggle(key="anim").value is True
+    spec = _spec(at)
+    names = [frame["name"] for frame in spec["frames"]]
+    assert names == [f"{e:g}" for e in sorted(set(EPSILON_GRID) | {2.5})]
+    slider = spec["layout"]["sliders"][0]
+    assert slider["steps"][slider["active"]]["label"] == "2.5"
+    # Larger ε, releases closer to the true mean: the mean geodesic error shrinks along the frames.
+    errors = [np.mean(frame["data"][0]["customdata"]) for frame in spec["frames"]]
+    assert np.all(np.diff(errors) <= 1e-12) and errors[0] > 5 * errors[-1]
+    assert at.query_params["anim"] == "true"
+
+
+def test_animation_is_off_by_default_and_absent_off_the_sphere():
+    at = run_page(PLAYGROUND)
+    assert at.toggle(key="anim").value is False
+    assert not _spec(at).get("frames")
+    at = run_page(PLAYGROUND, {"space": "hyperbolic", "anim": "true"})
+    assert_clean(at)
+    assert not [t for t in at.toggle if t.key == "anim"]
+    assert not _spec(at).get("frames")

@@ -1,0 +1,41 @@
+"""The playground's ε animation in a real headless Chromium: the frames exist in the chart, and a
+click on the slider (no server round trip) moves the releases to that frame."""
+
+import json
+
+import pytest
+
+from benchmarks.pages import click_slider_step
+from tests.browser.harness import wait_for_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+_FRAMES = """() => {
+    const gd = document.querySelector('.js-plotly-plot');
+    return JSON.stringify(gd._transitionData._frames.map(f => ({name: f.name, trace: f.traces[0],
+                                                              x: f.data[0].x})));
+}"""
+# The drawn coordinates of a trace (plotly.js decodes the figure's binary arrays into _fullData).
+_TRACE_X = """(index) => Array.from(document.querySelector('.js-plotly-plot')._fullData
+                                      .find(t => t.index === index).x)"""
+
+
+def test_slider_moves_the_releases_through_the_frames_without_a_rerun(app_page, app_url):
+    page = app_page
+    page.goto(f"{app_url}/Private_mean_playground?anim=true&eps=1")
+    wait_for_app(page, timeout_ms=180_000)
+    frames = json.loads(page.evaluate(_FRAMES))
+    assert len(frames) == 21 and frames[0]["name"] == "0.1" and frames[-1]["name"] == "10"
+    trace = frames[0]["trace"]
+    assert page.evaluate(_TRACE_X, trace) == pytest.approx(next(f["x"] for f in frames if f["name"] == "1"))
+    # Count script runs: Streamlit shows its status widget on every rerun.
+    page.evaluate("() => { window.__runs = 0; new MutationObserver(() => { if (document.querySelector("
+                  "'[data-testid=\"stStatusWidget\"]')) window.__runs += 1; }).observe(document.body, "
+                  "{childList: true, subtree: true}); }")
+    for index in (len(frames) - 1, 0):
+        click_slider_step(page, index)
+        page.wait_for_function(f"(args) => JSON.stringify(({_TRACE_X})(args[0])) === JSON.stringify(args[1])",
+                               arg=[trace, frames[index]["x"]], timeout=60_000)
+        assert page.locator(".slider-container text").first.text_content() == \
+            f"ε = {frames[index]['name']}"
+    assert page.evaluate("() => window.__runs") == 0
