@@ -25,6 +25,9 @@ PAGES = (
     ("5 · Private optimization", "/Private_optimization",
      "Differentially private Riemannian gradient descent: noisy steps on the manifold, privacy accounting over "
      "iterations, and how it compares with releasing the answer once."),
+    ("7 · Private subspaces", "/Private_subspaces",
+     "Learn the plane or line the data lie in, privately: Singhal & Steinke count points instead of adding noise, "
+     "answer ⊥ when the data do not fit, and need a sample size that does not grow with the dimension."),
     ("8 · Audit", "/Audit",
      "Evidence instead of promises: an empirical 95% lower bound on ε for every mechanism, beside its claim, "
      "and deliberately broken mechanisms the audit flags."),
@@ -48,6 +51,8 @@ PRESETS = (
      "/Samplers?preset=reimherr-mh&space=sphere"),
     ("Han et al. §6.1: DP-RGD for the SPD Fréchet mean at ε = 0.1, δ = 10⁻³",
      "/Private_optimization?preset=han-frechet-mean"),
+    ("Singhal & Steinke Theorem 3.2: the exact plane despite 5 adversarial points among 200, in any dimension",
+     "/Private_subspaces?shape=plane&method=exact&n=200&eps=1.0&delta=1e-06&outliers=5"),
 )
 
 st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")

@@ -16,6 +16,7 @@ PAGES = (
     ("pages/3_Utility.py", "Utility", ":material/trending_down:"),
     ("pages/4_Samplers.py", "Samplers", ":material/casino:"),
     ("pages/5_Private_optimization.py", "Private optimization", ":material/route:"),
+    ("pages/7_Private_subspaces.py", "Private subspaces", ":material/layers:"),
     ("pages/8_Audit.py", "Audit", ":material/verified_user:"),
 )
 
