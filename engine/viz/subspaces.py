@@ -1,8 +1,8 @@
 """Figures of the Private subspaces page: subspaces of R³ through the origin, and the d-sweep.
 
 ``subspace_figure`` draws the data, the true subspace U and private releases Π̂ (points of
-Gr(3, k), Singhal & Steinke 2021) as translucent discs (k = 2) or segments (k = 1) through the
-origin. ``dimension_sweep_figure`` draws the success rate against n with one colour per method and
+Gr(3, k), Singhal & Steinke 2021) as translucent discs with their rims (k = 2) or segments (k = 1)
+through the origin; the releases' discs are a tenth smaller so the truth's rim stays visible. ``dimension_sweep_figure`` draws the success rate against n with one colour per method and
 one dash per ambient dimension d, so curves that do not move with d lie on top of each other.
 """
 
@@ -43,21 +43,37 @@ def disc(basis, radius: float, segments: int = 48) -> tuple[np.ndarray, np.ndarr
     return vertices, triangles
 
 
-def _subspace_trace(basis, radius: float, *, color: str, opacity: float, name: str, showlegend: bool):
-    """A translucent disc (k = 2) or a segment (k = 1) through the origin."""
+def _subspace_traces(basis, radius: float, *, color: str, opacity: float, width: int, name: str,
+                     showlegend: bool) -> list:
+    """A translucent disc with its rim (k = 2), or a segment (k = 1), through the origin."""
     if basis.shape[1] == 1:
         ends = radius * np.vstack([-basis[:, 0], basis[:, 0]])
-        return go.Scatter3d(x=ends[:, 0], y=ends[:, 1], z=ends[:, 2], mode="lines", name=name, legendgroup=name,
-                            showlegend=showlegend, opacity=max(opacity, 0.5),
-                            line=dict(color=color, width=10 if color == TRUTH_COLOR else 6), hoverinfo="name")
+        return [go.Scatter3d(x=ends[:, 0], y=ends[:, 1], z=ends[:, 2], mode="lines", name=name, legendgroup=name,
+                             showlegend=showlegend, line=dict(color=color, width=width), hoverinfo="name")]
     vertices, triangles = disc(basis, radius)
-    return go.Mesh3d(x=vertices[:, 0], y=vertices[:, 1], z=vertices[:, 2], i=triangles[:, 0], j=triangles[:, 1],
-                     k=triangles[:, 2], color=color, opacity=opacity, name=name, legendgroup=name,
-                     showlegend=showlegend, hoverinfo="name", flatshading=True)
+    rim = np.vstack([vertices[1:], vertices[1:2]])
+    return [go.Mesh3d(x=vertices[:, 0], y=vertices[:, 1], z=vertices[:, 2], i=triangles[:, 0], j=triangles[:, 1],
+                      k=triangles[:, 2], color=color, opacity=opacity, name=name, legendgroup=name,
+                      showlegend=showlegend, hoverinfo="name", flatshading=True),
+            go.Scatter3d(x=rim[:, 0], y=rim[:, 1], z=rim[:, 2], mode="lines", name=name, legendgroup=name,
+                         showlegend=False, line=dict(color=color, width=width), hoverinfo="name")]
+
+
+def distinct_releases(bases, bottom, *, atol: float = 1e-6, limit: int = MAX_DRAWN) -> np.ndarray:
+    """Indices of up to ``limit`` non-⊥ releases whose projectors differ pairwise by more than ``atol``
+    (operator norm): identical releases, as the exact algorithm gives, are drawn once."""
+    kept: list[int] = []
+    for index in np.flatnonzero(~np.asarray(bottom, dtype=bool)):
+        projector = bases[index] @ bases[index].T
+        if all(np.linalg.norm(projector - bases[j] @ bases[j].T, 2) > atol for j in kept):
+            kept.append(int(index))
+            if len(kept) == limit:
+                break
+    return np.array(kept, dtype=int)
 
 
 def subspace_figure(data, outlier, truth, bases, bottom, *, title: str = "") -> go.Figure:
-    """Points of R³, the true subspace and up to ``MAX_DRAWN`` private releases.
+    """Points of R³, the true subspace and up to ``MAX_DRAWN`` distinct private releases.
 
     Parameters
     ----------
@@ -86,12 +102,11 @@ def subspace_figure(data, outlier, truth, bases, bottom, *, title: str = "") -> 
             pts = data[mask]
             fig.add_trace(go.Scatter3d(x=pts[:, 0], y=pts[:, 1], z=pts[:, 2], mode="markers", name=name,
                                        marker=dict(size=size, color=color, opacity=0.8)))
-    fig.add_trace(_subspace_trace(truth, radius, color=TRUTH_COLOR, opacity=0.25, name="true subspace U",
-                                  showlegend=True))
-    shown = np.flatnonzero(~bottom)[:MAX_DRAWN]
-    for i, index in enumerate(shown):
-        fig.add_trace(_subspace_trace(bases[index], radius, color=RELEASE_COLOR, opacity=0.15,
-                                      name="private releases", showlegend=i == 0))
+    fig.add_traces(_subspace_traces(truth, radius, color=TRUTH_COLOR, opacity=0.12, width=8, name="true subspace U",
+                                    showlegend=True))
+    for i, index in enumerate(distinct_releases(bases, bottom)):
+        fig.add_traces(_subspace_traces(bases[index], 0.9 * radius, color=RELEASE_COLOR, opacity=0.2, width=4,
+                                        name="private releases", showlegend=i == 0))
     limit = 1.05 * float(np.abs(data).max()) if len(data) else 1.0
     axis = dict(range=[-limit, limit], zeroline=False, showbackground=False)
     fig.update_layout(title=title, scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube"),

@@ -68,9 +68,12 @@ def test_subspace_figure_draws_at_most_the_cap_and_skips_bottom():
     bottom[:3] = True
     fig = subspace_figure(result.data, result.outlier, result.truth, result.bases, bottom)
     assert sum(trace.type == "mesh3d" for trace in fig.data) == 1 + MAX_DRAWN
+    exact = run(PrivateSubspaceConfig(n=100, releases=12))
+    fig = subspace_figure(exact.data, exact.outlier, exact.truth, exact.bases, exact.bottom)
+    assert sum(trace.type == "mesh3d" for trace in fig.data) == 2  # identical releases are drawn once
     line = run(PrivateSubspaceConfig(k=1, method="analyze-gauss", n=200, releases=2))
     fig = subspace_figure(line.data, line.outlier, line.truth, line.bases, line.bottom)
-    assert sum(trace.mode == "lines" for trace in fig.data if trace.type == "scatter3d") == 3
+    assert sum(trace.mode == "lines" for trace in fig.data if trace.type == "scatter3d") == 3  # truth + 2 releases
     with pytest.raises(ValueError, match=r"bases must have shape \(12, 3, 2\)"):
         subspace_figure(result.data, result.outlier, result.truth, result.bases[:, :, :1], bottom)
 

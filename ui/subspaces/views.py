@@ -10,7 +10,7 @@ import streamlit as st
 
 from engine.experiments.singhal_steinke import COLORS, RELEASES_PER_DATA_SET
 from engine.pipelines.private_subspace import METHODS
-from engine.viz.subspaces import MAX_DRAWN, dimension_sweep_figure, subspace_figure
+from engine.viz.subspaces import dimension_sweep_figure, distinct_releases, subspace_figure
 from ui.subspaces.compute import SWEEP_DIMENSIONS, SWEEP_METHODS, SWEEP_REPS, SWEEP_SIZES, sweep_cell
 
 #: Seconds the sweep may take before its progress bar appears.
@@ -44,9 +44,10 @@ def figure(result: dict):
 
 def caption(result: dict) -> str:
     """What the figure shows."""
-    drawn = min(int((~result["bottom"]).sum()), MAX_DRAWN)
-    return (f"Black: the true subspace U. Blue: {drawn} of the {len(result['bottom'])} private releases "
-            f"(⊥ releases have nothing to draw; identical releases overlap). Drag to rotate.")
+    drawn = len(distinct_releases(result["bases"], result["bottom"]))
+    valid = int((~result["bottom"]).sum())
+    return (f"Black: the true subspace U. Blue: {drawn} distinct subspace{'s' if drawn != 1 else ''} among the "
+            f"{valid} private releases that are not ⊥ (of {len(result['bottom'])}). Drag to rotate.")
 
 
 def show_numbers(result: dict) -> None:
@@ -54,11 +55,12 @@ def show_numbers(result: dict) -> None:
     config = result["config"]
     bottom_rate, success = result["bottom_rate"], result["success_rate"]
     errors = result["proj_error"][~result["bottom"]]
-    median = f"{np.median(errors):.2g}" if errors.size else "—"
+    median = f"{np.median(errors):.1e}" if errors.size else "—"
     first, second, third = st.columns(3)
     first.metric("⊥ rate", f"{bottom_rate:.0%}", help="Share of releases that answered ⊥ (the data do not fit).")
     second.metric("Success", f"{success:.0%}", help=f"Not ⊥ and ‖Π̂ − Π‖ ≤ {config['alpha']:g}.")
-    third.metric("Median ‖Π̂ − Π‖", median, help="Projection distance sin θ_max to the true subspace.")
+    third.metric("Median error", median, help="Median projection distance ‖Π̂ − Π‖ = sin θ_max to the true "
+                                              "subspace, over the releases that are not ⊥.")
     if result["min_samples"]:
         st.caption(f"{METHODS[config['method']]} needs n ≥ {result['min_samples']:,} for its guarantee at these "
                    f"ε, δ and outliers (the same for any dimension d); here n = {config['n']:,}.")
