@@ -55,7 +55,7 @@ def show_numbers(result: dict) -> None:
     config = result["config"]
     bottom_rate, success = result["bottom_rate"], result["success_rate"]
     errors = result["proj_error"][~result["bottom"]]
-    median = f"{np.median(errors):.1e}" if errors.size else "—"
+    median = f"{np.median(errors):.2f}" if errors.size else "—"
     first, second, third = st.columns(3)
     first.metric("⊥ rate", f"{bottom_rate:.0%}", help="Share of releases that answered ⊥ (the data do not fit).")
     second.metric("Success", f"{success:.0%}", help=f"Not ⊥ and ‖Π̂ − Π‖ ≤ {config['alpha']:g}.")
