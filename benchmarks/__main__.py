@@ -15,8 +15,8 @@ def main(argv=None) -> None:
     unknown = sorted(set(args.areas) - set(AREAS))
     if unknown:
         parser.error(f"unknown areas {unknown}; choose from {', '.join(AREAS)}")
-    print("| task | measured | target | note |")
-    print("| --- | ---: | --- | --- |")
+    print("| task | measured | target | note |", flush=True)
+    print("| --- | ---: | --- | --- |", flush=True)
     for area in args.areas or AREAS:
         for row in importlib.import_module(f"benchmarks.{area}").run():
             print(f"| {row.task} | {row.seconds:.3f} s | {row.target} | {row.note} |", flush=True)
