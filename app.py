@@ -28,6 +28,9 @@ PAGES = (
     ("6 · Private regression", "pages/6_Private_regression.py",
      "Fit a geodesic through shapes or directions against a covariate and release it privately with the K-norm "
      "gradient mechanism: Kulkarni & Soto's Table 1 with the numbers plugged in, and what dimension costs."),
+    ("7 · Private subspaces", "pages/7_Private_subspaces.py",
+     "Learn the plane or line the data lie in, privately: Singhal & Steinke count points instead of adding noise, "
+     "answer ⊥ when the data do not fit, and need a sample size that does not grow with the dimension."),
     ("8 · Audit", "pages/8_Audit.py",
      "Evidence instead of promises: an empirical 95% lower bound on ε for every mechanism, beside its claim, "
      "and deliberately broken mechanisms the audit flags."),
@@ -59,6 +62,9 @@ PRESETS = (
      "pages/5_Private_optimization.py", {"preset": "han-frechet-mean"}),
     ("Kulkarni & Soto Figures 1–2: private geodesic regression of 50-landmark shapes on age, n = 100",
      "pages/6_Private_regression.py", {"preset": "kulkarni-soto-fig1"}),
+    ("Singhal & Steinke Theorem 3.2: the exact plane despite 5 adversarial points among 200, in any dimension",
+     "pages/7_Private_subspaces.py",
+     {"shape": "plane", "method": "exact", "n": "200", "eps": "1.0", "delta": "1e-06", "outliers": "5"}),
 )
 
 st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")

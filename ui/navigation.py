@@ -19,6 +19,7 @@ PAGES = (
     ("pages/4_Samplers.py", "Samplers", ":material/casino:"),
     ("pages/5_Private_optimization.py", "Private optimization", ":material/route:"),
     ("pages/6_Private_regression.py", "Private regression", ":material/timeline:"),
+    ("pages/7_Private_subspaces.py", "Private subspaces", ":material/layers:"),
     ("pages/8_Audit.py", "Audit", ":material/verified_user:"),
 )
 

@@ -8,24 +8,66 @@ its curve move right as d grows.
 
 from __future__ import annotations
 
-from engine.experiments.singhal_steinke import SubspaceStudy, run_settings, success_figures, summarize
+import sys
+from dataclasses import dataclass
+
+import pandas as pd
+
+from engine.experiments.protocol import Task, make_params
+from engine.experiments.singhal_steinke import SubspaceParams, combine_releases, setting_tasks, success_figures
+from engine.validation import check_int, check_nonnegative
 
 DIMENSIONS = (10, 100, 1000)
 SAMPLE_SIZES = (100, 400, 1600)
+#: Columns that identify a cell of the summary.
+BY = ("d", "n")
 
 
-def run(*, reps: int = 200, seed: int = 0, dimensions=DIMENSIONS, sample_sizes=SAMPLE_SIZES, k: int = 2,
-        epsilon: float = 1.0, delta: float = 1e-6, noise: float = 1e-10, alpha: float = 0.1,
-        methods=("singhal-steinke-exact", "singhal-steinke-approx", "analyze-gauss", "non-private"),
-        progress=None):
-    """``{"releases": one row per release, "summary": success/⊥ rate and median error per (d, n, method)}``."""
-    study = SubspaceStudy(k=k, epsilon=epsilon, delta=delta, alpha=alpha, methods=tuple(methods))
-    settings = [{"d": int(d), "n": int(n), "noise": float(noise), "outliers": 0}
-                for d in dimensions for n in sample_sizes]
-    releases = run_settings(study, settings, reps=reps, seed=seed, progress=progress)
-    return {"releases": releases, "summary": summarize(releases, ["d", "n"])}
+@dataclass(frozen=True)
+class Params(SubspaceParams):
+    """The shared settings plus the grid: ``dimensions`` × ``sample_sizes`` at one ``noise`` level."""
+
+    dimensions: tuple[int, ...] = DIMENSIONS
+    sample_sizes: tuple[int, ...] = SAMPLE_SIZES
+    noise: float = 1e-10
+
+    def __post_init__(self):
+        super().__post_init__()
+        self._grid("dimensions", self.dimensions, self._check_dimension)
+        self._grid("sample_sizes", self.sample_sizes, check_int)
+        object.__setattr__(self, "noise", check_nonnegative("noise", self.noise))
 
 
-def figures(results):
+def grid(params: Params) -> list[tuple]:
+    """Settings ``(d, n, noise, outliers)`` in the order of the tables."""
+    return [(d, n, params.noise, 0) for d in params.dimensions for n in params.sample_sizes]
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per (d, n, replicate block), keyed ``(d, n, noise, 0, first replicate)``."""
+    return setting_tasks(params, grid(params))
+
+
+def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """``releases`` (one row per release) and ``summary`` (per d, n and method)."""
+    return combine_releases(outputs, BY)
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Run in-process (``Params`` lists the settings).
+
+    Returns
+    -------
+    ``{"releases": d, n, k, epsilon, delta, noise, outliers, method, repeat, success, bottom, proj_error,
+    status; "summary": success (± SE), ⊥ rate and median ‖Π̂ − Π‖ per (d, n, method)}``.
+    """
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+
+
+def figures(results: dict[str, pd.DataFrame]) -> dict:
+    """Success against n, one figure per d."""
     return success_figures(results["summary"], x="n", facet="d", title="Private subspace: success against n",
                            x_title="n")
+

@@ -6,23 +6,60 @@ needs γ ≲ 1/poly(d) (its cell width grows with γ√d); the noise-addition ba
 
 from __future__ import annotations
 
-from engine.experiments.singhal_steinke import SubspaceStudy, run_settings, success_figures, summarize
+import sys
+from dataclasses import dataclass
+
+import pandas as pd
+
+from engine.experiments.protocol import Task, make_params
+from engine.experiments.singhal_steinke import METHODS, SubspaceParams, combine_releases, setting_tasks, success_figures
+from engine.validation import check_int, check_nonnegative
 
 NOISES = (0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2)
+BY = ("d", "n", "noise")
 
 
-def run(*, reps: int = 100, seed: int = 0, noises=NOISES, d: int = 50, n: int = 1600, k: int = 2,
-        epsilon: float = 1.0, delta: float = 1e-6, alpha: float = 0.1,
-        methods=("singhal-steinke-exact", "singhal-steinke-approx", "analyze-gauss", "bingham", "non-private"),
-        progress=None):
-    """``{"releases", "summary"}`` over the noise levels at fixed d and n."""
-    study = SubspaceStudy(k=k, epsilon=epsilon, delta=delta, alpha=alpha, methods=tuple(methods))
-    settings = [{"d": int(d), "n": int(n), "noise": float(s), "outliers": 0} for s in noises]
-    releases = run_settings(study, settings, reps=reps, seed=seed, progress=progress)
-    return {"releases": releases, "summary": summarize(releases, ["d", "n", "noise"])}
+@dataclass(frozen=True)
+class Params(SubspaceParams):
+    """The shared settings plus the grid: ``noises`` at one (d, n)."""
+
+    reps: int = 100
+    methods: tuple[str, ...] = METHODS
+    noises: tuple[float, ...] = NOISES
+    d: int = 50
+    n: int = 1600
+
+    def __post_init__(self):
+        super().__post_init__()
+        self._grid("noises", self.noises, check_nonnegative)
+        object.__setattr__(self, "d", self._check_dimension("d", self.d))
+        object.__setattr__(self, "n", check_int("n", self.n))
 
 
-def figures(results):
+def grid(params: Params) -> list[tuple]:
+    """Settings ``(d, n, noise, outliers)`` in the order of the tables."""
+    return [(params.d, params.n, noise, 0) for noise in params.noises]
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per (noise, replicate block), keyed ``(d, n, noise, 0, first replicate)``."""
+    return setting_tasks(params, grid(params))
+
+
+def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """``releases`` (one row per release) and ``summary`` (per d, n, noise and method)."""
+    return combine_releases(outputs, BY)
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Run in-process (``Params`` lists the settings); ``{"releases", "summary"}`` over the noise levels."""
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+
+
+def figures(results: dict[str, pd.DataFrame]) -> dict:
+    """Success against the noise level (0 drawn at 1e-12 on the log axis)."""
     summary = results["summary"].assign(noise=lambda f: f["noise"].clip(lower=1e-12))
     return success_figures(summary, x="noise", facet="d", title="Private subspace: success against noise",
                            x_title="noise (γ; 0 drawn at 1e-12)")

@@ -6,22 +6,66 @@ grows with it); Algorithm 2 adds one block per outlier; the baselines are not to
 
 from __future__ import annotations
 
-from engine.experiments.singhal_steinke import SubspaceStudy, run_settings, success_figures, summarize
+import sys
+from dataclasses import dataclass
+
+import pandas as pd
+
+from engine.experiments.protocol import Task, make_params
+from engine.experiments.singhal_steinke import (
+    SubspaceParams,
+    check_outliers,
+    combine_releases,
+    setting_tasks,
+    success_figures,
+)
+from engine.validation import check_int, check_nonnegative
 
 OUTLIERS = (0, 5, 10, 20, 40)
+BY = ("d", "n", "outliers")
 
 
-def run(*, reps: int = 100, seed: int = 0, outliers=OUTLIERS, d: int = 50, n: int = 2400, k: int = 2,
-        epsilon: float = 1.0, delta: float = 1e-6, noise: float = 1e-10, alpha: float = 0.1,
-        methods=("singhal-steinke-exact", "singhal-steinke-approx", "analyze-gauss", "non-private"),
-        progress=None):
-    """``{"releases", "summary"}`` over the number of outliers at fixed d and n."""
-    study = SubspaceStudy(k=k, epsilon=epsilon, delta=delta, alpha=alpha, methods=tuple(methods))
-    settings = [{"d": int(d), "n": int(n), "noise": float(noise), "outliers": int(o)} for o in outliers]
-    releases = run_settings(study, settings, reps=reps, seed=seed, progress=progress)
-    return {"releases": releases, "summary": summarize(releases, ["d", "n", "outliers"])}
+@dataclass(frozen=True)
+class Params(SubspaceParams):
+    """The shared settings plus the grid: numbers of ``outliers`` at one (d, n, noise)."""
+
+    reps: int = 100
+    outliers: tuple[int, ...] = OUTLIERS
+    d: int = 50
+    n: int = 2400
+    noise: float = 1e-10
+
+    def __post_init__(self):
+        super().__post_init__()
+        object.__setattr__(self, "d", self._check_dimension("d", self.d))
+        object.__setattr__(self, "n", check_int("n", self.n))
+        object.__setattr__(self, "noise", check_nonnegative("noise", self.noise))
+        self._grid("outliers", self.outliers, lambda name, o: check_outliers(o, self.n))
 
 
-def figures(results):
+def grid(params: Params) -> list[tuple]:
+    """Settings ``(d, n, noise, outliers)`` in the order of the tables."""
+    return [(params.d, params.n, params.noise, o) for o in params.outliers]
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per (outlier count, replicate block), keyed ``(d, n, noise, outliers, first replicate)``."""
+    return setting_tasks(params, grid(params))
+
+
+def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """``releases`` (one row per release) and ``summary`` (per d, n, outliers and method)."""
+    return combine_releases(outputs, BY)
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Run in-process (``Params`` lists the settings); ``{"releases", "summary"}`` over the outlier counts."""
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+
+
+def figures(results: dict[str, pd.DataFrame]) -> dict:
+    """Success against the number of outliers."""
     return success_figures(results["summary"], x="outliers", facet="d", log_x=False,
                            title="Private subspace: success against outliers", x_title="outliers ℓ")

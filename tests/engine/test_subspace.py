@@ -14,6 +14,7 @@ from engine.mechanisms.subspace import (
     ExactSubspace,
     SubsampleAggregateSubspace,
     bingham_sample,
+    exact_search,
     stable_histogram_argmax,
     stable_select,
     truncated_laplace,
@@ -63,6 +64,26 @@ def test_candidate_search_finds_every_dense_plane_once():
     pts = np.vstack([line, rng.standard_normal((5, 2))])
     assert max_points_in_hyperplane(pts, np.einsum("ij,ij->i", pts, pts), cap=100) == 7
     assert max_points_in_hyperplane(pts, np.einsum("ij,ij->i", pts, pts), cap=4) == 4
+
+
+def test_search_in_the_span_of_the_first_points_equals_the_full_search(monkeypatch):
+    """d = 200 > p + 1: the search runs on reduced coordinates. The first 30 points share one line, so
+    the heads of the second level lie beyond the first p = 23 points and p doubles to 46; the planes
+    found (members and bases) are those of the search on the full coordinates."""
+    rng = np.random.default_rng(5)
+    u = np.linalg.qr(rng.standard_normal((200, 2)))[0]
+    line = np.outer(rng.standard_normal(30), u[:, 0])
+    plane = rng.standard_normal((60, 2)) @ u.T
+    x = np.vstack([line, plane, rng.standard_normal((3, 200))])
+    limits = []
+    search = exact_search._search
+    monkeypatch.setattr(exact_search, "_search", lambda *a, **kw: limits.append(kw["head_limit"]) or search(*a, **kw))
+    found, _ = find_dense_subspaces(x, 2, len(x) - 5)
+    full, _ = search(x, 2, len(x) - 5, 1e-6, head_limit=len(x))
+    assert limits == [23, 46]
+    assert len(found) == len(full) == 1
+    assert np.array_equal(found[0].members, full[0].members) and found[0].members.sum() == 90
+    assert _error(found[0].basis, u) < 1e-10 and _error(full[0].basis, u) < 1e-10
 
 
 @pytest.mark.parametrize("d", [10, 1000])

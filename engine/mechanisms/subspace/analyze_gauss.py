@@ -20,17 +20,24 @@ from engine.mechanisms.subspace.clipping import clip_rows
 from engine.mechanisms.subspace.release import SubspaceRelease, batch_shape, check_data
 from engine.validation import check_int, check_positive, check_probability
 
+#: Relative residual tolerance of the Lanczos eigenvectors (see ``_top_eigenvectors``).
+LANCZOS_TOL = 1e-6
+
 
 def _top_eigenvectors(matrix: np.ndarray, k: int, rng) -> np.ndarray:
     """Top-k eigenvectors (descending) of a symmetric d × d matrix, ``(d, k)``.
 
-    LAPACK for d <= 200; Lanczos (ARPACK ``eigsh``, a start vector from ``rng``) above, ~6× faster at
-    d = 1000 and accurate to machine precision.
+    LAPACK for d <= 200; Lanczos (ARPACK ``eigsh``, a start vector from ``rng``) above, stopped at
+    Ritz residuals ‖Av − λv‖ <= ``LANCZOS_TOL``·|λ|. The subspace is then off by about
+    LANCZOS_TOL·λ₁/(λ_k − λ_{k+1}) in projection distance (≤ 2e-5 at d = 1000 in the dimension
+    study, far below any success threshold), and when noise swamps the data, so that the top
+    eigenvalues crowd together and Lanczos converges slowly, this stops 2–3× sooner than running to
+    machine precision. Approximating is post-processing of A + E: the privacy guarantee is unchanged.
     """
     d = matrix.shape[0]
     if d <= 200 or k >= d - 1:
         return eigh(matrix, subset_by_index=[d - k, d - 1])[1][:, ::-1]
-    values, vectors = eigsh(matrix, k=k, which="LA", v0=rng.standard_normal(d))
+    values, vectors = eigsh(matrix, k=k, which="LA", v0=rng.standard_normal(d), tol=LANCZOS_TOL)
     return vectors[:, np.argsort(values)[::-1]]
 
 

@@ -1,0 +1,54 @@
+"""Private subspaces: learn a plane or a line through the origin privately (Singhal & Steinke 2021)
+and see why the sample size their algorithms need does not grow with the dimension."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui import navigation, state, subspaces
+from ui.downloads import download_row
+from ui.errors import shown_as_error
+
+LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
+
+st.set_page_config(page_title="Private subspaces · Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+navigation.sidebar()
+st.title("Private subspaces")
+st.markdown(
+    "Which plane or line through the origin do the points lie in? The answer is a point of the Grassmannian "
+    "Gr(d, k). Singhal & Steinke (2021) release it privately by counting points instead of adding noise to "
+    "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d."
+)
+config, keys = subspaces.sidebar()
+
+with st.spinner("Drawing the points and the private releases…"), shown_as_error("release the subspace"):
+    result = subspaces.private_subspaces(config)
+    fig = subspaces.figure(result)
+
+view, numbers = st.columns([3, 2], gap="large")
+with view:
+    st.plotly_chart(fig, key="subspaces-chart", config={"displaylogo": False})
+    st.caption(subspaces.caption(result))
+with numbers:
+    st.subheader("Releases against the truth")
+    subspaces.show_numbers(result)
+    st.subheader("Privacy guarantee")
+    subspaces.show_guarantee(result)
+
+st.subheader("Downloads")
+download_row(f"subspaces-{config.method}", fig=fig, data=subspaces.releases_table(result),
+             settings=state.settings(keys))
+
+st.header("Does the dimension matter?")
+with shown_as_error("run the dimension sweep"):
+    summary = subspaces.dimension_sweep(config.k, config.epsilon, config.delta, config.seed)
+    sweep = subspaces.sweep_figure(summary)
+chart, why = st.columns([3, 2], gap="large")
+with chart:
+    st.plotly_chart(sweep, key="subspaces-sweep", config={"displaylogo": False})
+    st.caption(subspaces.sweep_caption(config.epsilon, config.delta))
+with why:
+    st.markdown(subspaces.WHY_D_DROPS_OUT)
+download_row("subspaces-dimension-sweep", fig=sweep, data=summary,
+             settings=subspaces.sweep_settings(config.k, config.epsilon, config.delta, config.seed),
+             study="singhal-steinke-dimension")

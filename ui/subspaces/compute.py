@@ -1,0 +1,37 @@
+"""The page's cached computations: the releases in R³ (one call of the private-subspace pipeline)
+and the cells of the dimension sweep (the ``singhal-steinke-dimension`` study, one (d, n) at a time
+so that a progress bar can follow and each cell is cached)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from engine.experiments import singhal_steinke_dimension
+from engine.pipelines import private_subspace
+from ui import studies
+
+#: The sweep: methods, dimensions, sample sizes and releases per cell (a small run of the study).
+SWEEP_METHODS = ("singhal-steinke-exact", "singhal-steinke-approx", "analyze-gauss")
+SWEEP_DIMENSIONS = (10, 100, 1000)
+SWEEP_SIZES = (100, 400, 1600)
+SWEEP_REPS = 10
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def private_subspaces(config: private_subspace.PrivateSubspaceConfig) -> dict:
+    """``private_subspace.run(config).to_dict()``; ``ValueError`` when n is too small for the method."""
+    return private_subspace.run(config).to_dict()
+
+
+def sweep_params(k: int, epsilon: float, delta: float, seed: int, d: int, n: int) -> singhal_steinke_dimension.Params:
+    """The study's parameters for one cell of the sweep."""
+    return singhal_steinke_dimension.Params(reps=SWEEP_REPS, seed=seed, k=k, epsilon=epsilon, delta=delta,
+                                            dimensions=(d,), sample_sizes=(n,), methods=SWEEP_METHODS,
+                                            block=SWEEP_REPS)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def sweep_cell(k: int, epsilon: float, delta: float, seed: int, d: int, n: int) -> pd.DataFrame:
+    """Summary rows (d, n, method, success, ...) of one cell of the sweep."""
+    return studies.run("singhal-steinke-dimension", sweep_params(k, epsilon, delta, seed, d, n))["summary"]
