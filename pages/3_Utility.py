@@ -75,9 +75,9 @@ if st.session_state.pop("preset-note", None):
 m = manifold(space)
 limit = bounds.radius_limits(m.kappa_max, m.injectivity_radius).sensitivity
 if radius >= limit:
-    st.warning(f"r = {radius:.3f} is at or beyond π/(4√κ) = {limit:.4f}, where Theorem 2 stops applying. The "
-               f"boundary constant still calibrates the noise, but it is an empirical value, not a proven sensitivity "
-               f"bound.")
+    st.warning(f"r = {radius:.3f} is at or beyond π/(4√κ) = {limit:.4f}, where Theorem 2 stops applying: neither "
+               f"its constant nor the paper's boundary constant (which replaces a step of its proof) calibrates the "
+               f"noise there. Lower r below {limit:.4f}.")
 with errors.shown_as_error("calibrate the noise"):
     constant = util.noise_constant(space, radius, sphere_constant)
 r_e = float(bounds.ambient_radius(m, radius))
@@ -145,15 +145,14 @@ with curves:
         if paper_baseline:
             pair = util.baseline_privacy(space, radius, min(grid), eps)
             shown = pair.assign(baseline=pair["baseline"].map(util.LABELS))[
-                ["baseline", "n", "claimed_epsilon", "gap", "sensitivity", "true_epsilon_on_pair"]]
+                ["baseline", "pair", "n", "claimed_epsilon", "gap", "sensitivity", "true_epsilon_on_pair"]]
             paper_row = pair.set_index("baseline").loc["paper euclidean baseline"]
             st.warning(
                 f"The paper's baseline adds noise calibrated to Δ_E = 2r_E/n around the Fréchet mean, whose ambient "
-                f"sensitivity is larger: on the neighbouring pair below (n copies of a boundary point, one moved to "
-                f"the opposite side of m0) its true ε is {paper_row.true_epsilon_on_pair:.3g} for a claimed "
+                f"sensitivity is larger: on the worse of two neighbouring pairs of boundary points (below) its true ε is {paper_row.true_epsilon_on_pair:.3g} for a claimed "
                 f"{eps:g} ({paper_row.ratio:.3g}×). It is drawn for comparison with the paper, not as a private "
                 f"release.")
-            st.table(tables.formatted(shown, skip=("baseline", "n")), hide_index=True, border="horizontal")
+            st.table(tables.formatted(shown, skip=("baseline", "pair", "n")), hide_index=True, border="horizontal")
 
 with reduction:
     if reduction.open:

@@ -147,3 +147,24 @@ def test_release_errors_needs_the_ambient_mean_for_the_private_baseline():
     spd = next(s for s in SETTINGS if s.key == "spd")
     with pytest.raises(ValueError, match="ambient_means"):
         release_errors(spd, np.eye(2)[None], "euclidean laplace", 0.1, 0)
+
+
+def test_baseline_privacy_takes_the_worse_pair_on_the_sphere():
+    """On S² the orthogonal pair (the moved record crossing the cluster) moves the Fréchet mean much further than
+    the collinear one: at r = 1.5 the paper's baseline shows 5.2 times its claim, at r = π/8 1.055; the ε-DP
+    baseline stays within its claim on both pairs."""
+    sphere = next(s for s in SETTINGS if s.key == "sphere")
+    wide = baseline_privacy(type(sphere)("sphere", sphere.manifold, 1.5), 10).set_index("baseline")
+    assert wide.loc["paper euclidean baseline", "pair"] == "orthogonal"
+    assert wide.loc["paper euclidean baseline", "ratio"] > 5
+    paper = baseline_privacy(sphere, 10).set_index("baseline")
+    assert paper.loc["paper euclidean baseline", "ratio"] == pytest.approx(1.055, abs=2e-3)
+    assert (wide["ratio"]["euclidean laplace"], paper["ratio"]["euclidean laplace"]) < (1, 1)
+
+
+def test_boundary_constant_refuses_radii_beyond_theorem_2():
+    from engine.experiments.reimherr_fig1 import sensitivity_constant
+
+    sphere = next(s for s in SETTINGS if s.key == "sphere")
+    with pytest.raises(ValueError, match="π/\\(4√κ\\)"):
+        sensitivity_constant(type(sphere)("sphere", sphere.manifold, 1.0), "empirical")
