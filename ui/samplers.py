@@ -115,13 +115,20 @@ def _envelope(space: str) -> tuple[int, float]:
     return law.shape, law.growth
 
 
+#: Largest σ on SPD(2) whose exact releases float64 holds (see ``numeric_scale_limit``).
+SPD_REPRESENTABLE_SIGMA = 0.7
+
+
 def numeric_scale_limit(space: str) -> float:
     """Largest σ whose density grid ends before ``MAX_RADIUS`` (``inf`` on compact spaces): the
     envelope's rate 1/σ − growth must leave mass ``TAIL`` beyond ``MAX_RADIUS`` at most."""
     if space in ("sphere", "kendall"):
         return np.inf
     shape, growth = _envelope(space)
-    return float(1.0 / (growth + gammaincinv(shape, 1.0 - TAIL) / MAX_RADIUS))
+    limit = float(1.0 / (growth + gammaincinv(shape, 1.0 - TAIL) / MAX_RADIUS))
+    # SPD(2) points at radius 20 and more lose positive definiteness in float64 and the engine refuses such
+    # releases; up to σ = 0.7 fewer than 1 in 10⁵ exact draws go that far (measured), beyond it the page would fail.
+    return min(limit, SPD_REPRESENTABLE_SIGMA) if space == "spd" else limit
 
 
 def sigma_range(space: str, *, low: float, high: float, step: float) -> limits.SliderRange:

@@ -225,17 +225,17 @@ _ALL = tuple(key for key in SPACES if key != "line")
 AUDITS = {spec.name: spec for spec in (
     _spec("laplace", "Riemannian Laplace", "Laplace around the Frechet mean, sigma from Theorems 1 and 2",
           _ALL, _laplace),
-    _spec("euclidean-baseline", "Euclidean Laplace baseline (playground)",
+    _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
           ("spd", "sphere"), _euclidean),
-    _spec("euclidean-baseline-fig1", "Euclidean Laplace baseline (Utility page, Figure 1)",
+    _spec("euclidean-baseline-fig1", "Euclidean (Utility, Figure 1)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the Figure 1 study's release",
           ("spd", "sphere"), _euclidean_fig1),
-    _spec("tangent-gaussian", "Tangent Gaussian (classical calibration)",
+    _spec("tangent-gaussian", "Tangent Gaussian (classical)",
           "Gaussian in the tangent space of the public centre m0, sigma by the classical rule (analytic for "
           "epsilon > 1, where the classical rule is not proven)",
           ("sphere", "spd", "hyperbolic", "kendall", "euclidean"), _tangent_gaussian),
-    _spec("tangent-gaussian-analytic", "Tangent Gaussian (analytic calibration, playground)",
+    _spec("tangent-gaussian-analytic", "Tangent Gaussian (analytic)",
           "Gaussian in the tangent space of the public centre m0, sigma by the analytic rule, through the "
           "playground's pipeline", ("sphere", "spd", "hyperbolic", "kendall"), _tangent_gaussian_analytic),
     _spec("kng", "K-norm gradient", "KNG Frechet mean by Metropolis-Hastings (ball-conditioned on the sphere)",

@@ -27,10 +27,10 @@ from engine.validation import check_int, check_nonnegative, check_positive, chec
 
 #: The methods (key → label), in the order the page offers them.
 METHODS = {
-    "exact": "Singhal–Steinke exact (Algorithm 1)",
-    "approx": "Singhal–Steinke approximate (Algorithm 2)",
-    "analyze-gauss": "Analyze Gauss (Gaussian noise on XᵀX)",
-    "bingham": "Exponential mechanism (Bingham)",
+    "exact": "Exact (Algorithm 1)",
+    "approx": "Approximate (Algorithm 2)",
+    "analyze-gauss": "Analyze Gauss (noisy XᵀX)",
+    "bingham": "Bingham (exponential mech.)",
     "non-private": "Non-private PCA",
 }
 #: Smallest γ Algorithm 2 is told when the data have no noise (γ must be > 0).

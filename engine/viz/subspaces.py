@@ -108,7 +108,7 @@ def subspace_figure(data, outlier, truth, bases, bottom, *, title: str = "") -> 
         fig.add_traces(_subspace_traces(bases[index], 0.9 * radius, color=RELEASE_COLOR, opacity=0.2, width=4,
                                         name="private releases", showlegend=i == 0))
     limit = 1.05 * float(np.abs(data).max()) if len(data) else 1.0
-    axis = dict(range=[-limit, limit], zeroline=False, showbackground=False)
+    axis = dict(range=[-limit, limit], zeroline=False, showbackground=False, exponentformat="power")
     fig.update_layout(title=title, scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube"),
                       legend=dict(orientation="h", y=-0.02), margin=dict(l=0, r=0, t=50 if title else 10, b=0),
                       height=560)
@@ -138,7 +138,8 @@ def dimension_sweep_figure(summary: pd.DataFrame, *, colors: Mapping[str, str], 
                                      name=f"{labels[method]}, d = {d}", legendgroup=method,
                                      line=dict(color=colors[method], dash=dash, width=3),
                                      marker=dict(size=8, color=colors[method])))
-    fig.update_layout(title=title, xaxis=dict(title=dict(text="sample size n"), type="log"),
-                      yaxis=dict(title=dict(text="P(success)"), range=[-0.03, 1.03]), height=460,
+    fig.update_layout(title=title, xaxis=dict(title=dict(text="sample size n"), type="log", exponentformat="power"),
+                      yaxis=dict(title=dict(text="P(success)"), range=[-0.03, 1.03], exponentformat="power"),
+                      height=460,
                       legend=dict(font=dict(size=13)))
     return fig

@@ -75,7 +75,9 @@ def test_every_home_preset_opens_its_page_with_its_settings(index):
     path, query = link.split("?")
     params = dict(parse_qsl(query))
     at = run_page(SCRIPTS[path], params)
-    assert not messages(at, "error", "warning"), messages(at, "error", "warning")
+    # The Figure 1 presets draw the paper's baseline, and the page warns that it is not ε-DP: that warning is the point.
+    problems = [text for text in messages(at, "error", "warning") if not text.startswith("The paper's baseline")]
+    assert not problems, problems
     assert "preset" not in at.query_params
     if "preset" in params:
         assert any(text.startswith("Loaded") for text in messages(at, "info")), messages(at, "info")

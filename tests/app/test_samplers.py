@@ -69,7 +69,7 @@ def test_near_limit_example_shows_the_biased_chain():
 
 @pytest.mark.parametrize(("params", "expected"), [
     ({"space": "hyperbolic", "sigma": "1.5"}, "[0.05, 0.95]"),
-    ({"space": "spd", "sigma": "1.4"}, "[0.05, 1.3]"),
+    ({"space": "spd", "sigma": "1.4"}, "[0.05, 0.65]"),
     ({"space": "kendall", "adapt": "false", "step": "3"}, "injectivity radius"),
     ({"sigma": "-1"}, "sigma"),
     ({"space": "nonsense"}, "space"),

@@ -31,7 +31,7 @@ CASES = [
     ("log", SENSITIVITY, False, UTILITY, {}, True),
     ("r_sphere", UTILITY, 0.5, SENSITIVITY, {}, math.pi / 8),
     ("burn", SAMPLERS, 1000, OPTIMIZATION, {}, 200),
-    ("thin", SAMPLERS, 20, PLAYGROUND, {"mech": "mh"}, 10),
+    ("thin", SAMPLERS, 20, PLAYGROUND, {"mech": "mh"}, 25),
     ("adapt", SAMPLERS, False, PLAYGROUND, {"mech": "mh"}, True),
     ("delta", OPTIMIZATION, 1e-5, PLAYGROUND, {"mech": "gauss"}, 1e-3),
 ]

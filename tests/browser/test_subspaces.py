@@ -24,7 +24,7 @@ def test_method_switch_redraws_the_subspaces(app_page, app_url):
     assert page.get_by_test_id("stMetric").count() == 3
     before = chart_signature(page)
     page.get_by_test_id("stSelectbox").filter(has_text="Method").click()
-    page.get_by_role("option", name="Analyze Gauss (Gaussian noise on XᵀX)").click()
+    page.get_by_role("option", name="Analyze Gauss (noisy XᵀX)").click()
     wait_for_chart_change(page, before, timeout_ms=120_000)
     page.wait_for_function("() => window.location.href.includes('method=analyze-gauss')")
     expect(page.get_by_test_id("stException")).to_have_count(0)
