@@ -27,7 +27,7 @@ run: install
 
 test: install-test
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n 2 tests
 
 bench: install-test
 	$(BIN)/python -m benchmarks

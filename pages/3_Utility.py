@@ -141,7 +141,8 @@ with curves:
             download_row("utility-vs-eps", fig=fig_e, data=by_eps, settings=settings)
         st.latex(r"\mathbb{E}\,\rho(\tilde x, \bar x)^2 \le \frac{C_2}{C_1}\, d(d+1)\,\sigma^2 \quad\text{(Theorem 3)},"
                  r"\qquad \mathbb{E}\,\|\tilde x_E - \bar x_E\| = D\,\sigma_E \quad "
-                 r"(\text{radius} \sim \sigma_E\,\Gamma(D, 1),\ \bar x_E \text{ the ambient mean})")
+                 r"(\text{radius} \sim \sigma_E\,\Gamma(D, 1))")
+        st.caption("x̄_E is the ambient mean, the statistic the Euclidean mechanism releases.")
         if paper_baseline:
             pair = util.baseline_privacy(space, radius, min(grid), eps)
             shown = pair.assign(baseline=pair["baseline"].map(util.LABELS))[

@@ -49,7 +49,7 @@ def metrics(at) -> dict:
 
 def test_defaults_recover_the_plane_exactly(defaults):
     assert metrics(defaults)["⊥ rate"] == "0%" and metrics(defaults)["Success"] == "100%"
-    assert float(metrics(defaults)["Median error"]) < 1e-8
+    assert float(metrics(defaults)["Error"]) < 1e-8
     assert not messages(defaults)
     figure = spec(defaults, 0)
     kinds = [trace["type"] for trace in figure["data"]]

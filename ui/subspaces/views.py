@@ -59,8 +59,8 @@ def show_numbers(result: dict) -> None:
     first, second, third = st.columns(3)
     first.metric("⊥ rate", f"{bottom_rate:.0%}", help="Share of releases that answered ⊥ (the data do not fit).")
     second.metric("Success", f"{success:.0%}", help=f"Not ⊥ and ‖Π̂ − Π‖ ≤ {config['alpha']:g}.")
-    third.metric("Median error", median, help="Median projection distance ‖Π̂ − Π‖ = sin θ_max to the true "
-                                              "subspace, over the releases that are not ⊥.")
+    third.metric("Error", median, help="Median projection distance ‖Π̂ − Π‖ = sin θ_max to the true subspace, "
+                                       "over the releases that are not ⊥.")
     if result["min_samples"]:
         st.caption(f"{METHODS[config['method']]} needs n ≥ {result['min_samples']:,} for its guarantee at these "
                    f"ε, δ and outliers (the same for any dimension d); here n = {config['n']:,}.")
