@@ -69,8 +69,8 @@ def _eigh_3x3(a: np.ndarray, vectors: bool = True):
     a11, a12, a22 = a[..., 1, 1], a[..., 1, 2], a[..., 2, 2]
     scale = np.maximum.reduce([np.abs(a00), np.abs(a01), np.abs(a02), np.abs(a11), np.abs(a12), np.abs(a22)])
     scale = np.where(scale > 0, scale, 1.0)
-    inv = 1.0 / scale
-    b00, b01, b02, b11, b12, b22 = a00 * inv, a01 * inv, a02 * inv, a11 * inv, a12 * inv, a22 * inv
+    # Divide rather than multiply by 1/scale: the reciprocal of a subnormal scale overflows to inf.
+    b00, b01, b02, b11, b12, b22 = (x / scale for x in (a00, a01, a02, a11, a12, a22))
     q = (b00 + b11 + b22) / 3.0
     d0, d1, d2 = b00 - q, b11 - q, b22 - q
     p = np.sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * (b01 * b01 + b02 * b02 + b12 * b12)) / 6.0)

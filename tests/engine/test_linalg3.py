@@ -114,3 +114,14 @@ def test_weighted_log_sum_3x3_matches_lapack_logs():
         expected[b] = np.einsum("i,ijk->jk", weights[b], logs)
     np.testing.assert_allclose(manifold.weighted_log_sum(x, points, weights), expected, atol=1e-11)
     np.testing.assert_allclose(Manifold.weighted_log_sum(manifold, x, points, weights), expected, atol=1e-11)
+
+
+def test_subnormal_and_huge_scales_stay_finite():
+    """Hypothesis found it: 1/scale overflows for a subnormal scale, so the matrix is divided by its scale."""
+    from engine.manifolds import _linalg
+
+    base = np.array([[2.0, 0.3, 0.1], [0.3, 1.0, 0.2], [0.1, 0.2, 0.5]])
+    for scale in (2.225073858507203e-309, 1e-300, 1e300):
+        w, v = _linalg.eigh(scale * base)
+        assert np.all(np.isfinite(w)) and np.all(np.isfinite(v))
+        np.testing.assert_allclose(w / scale, np.linalg.eigvalsh(base), rtol=1e-9)
