@@ -21,13 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
-import shutil
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +33,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from benchmarks.timing import Row
-from tests.browser.harness import ROOT, _free_port
+from tests.browser.harness import ROOT, streamlit_process
 
 SESSIONS, CHANGES = 20, 3
 PAGE = "Private_mean_playground"
@@ -147,30 +142,8 @@ def rss(process: psutil.Process) -> float:
 @contextlib.contextmanager
 def server(app: Path = ROOT / "app.py", timeout: float = 120.0):
     """A fresh ``streamlit run`` on a free loopback port; yields (websocket URL, its process)."""
-    port = _free_port()
-    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
-    cmd = [streamlit, "run", str(app), "--server.headless", "true", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
-                    if reply.read().decode().strip() == "ok":
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("streamlit did not start") from None
-                time.sleep(0.3)
-        yield f"ws://127.0.0.1:{port}/_stcore/stream", psutil.Process(proc.pid)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with streamlit_process(timeout, app) as (base, proc):
+        yield base.replace("http://", "ws://") + "/_stcore/stream", psutil.Process(proc.pid)
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,14 @@ def _free_port() -> int:
 @contextlib.contextmanager
 def streamlit_server(timeout: float = 60.0, app: Path = ROOT / "app.py"):
     """Yield the base URL of a fresh ``streamlit run <app>`` server (default: this app); stop it afterwards."""
+    with streamlit_process(timeout, app) as (base, _):
+        yield base
+
+
+@contextlib.contextmanager
+def streamlit_process(timeout: float = 60.0, app: Path = ROOT / "app.py"):
+    """Yield ``(base URL, process)`` of a fresh ``streamlit run <app>`` on a free loopback port, once its
+    health check answers; stop it afterwards."""
     port = _free_port()
     streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
     cmd = [streamlit, "run", str(app), "--server.headless", "true", "--server.address", "127.0.0.1",
@@ -68,7 +76,7 @@ def streamlit_server(timeout: float = 60.0, app: Path = ROOT / "app.py"):
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"streamlit did not start: {proc.stderr.read().decode()[-2000:]}") from None
                 time.sleep(0.3)
-        yield base
+        yield base, proc
     finally:
         proc.terminate()
         try:
