@@ -5,12 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 
+def _as_float(name: str, value, expected: str) -> float:
+    """``value`` as a float, refusing what is not a number (``True`` included: it is not a count or a scale)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a number {expected}, got {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number {expected}, got {value!r}") from None
+
+
 def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
     """Return ``value`` as float if it is a finite number > 0 (``inf`` allowed on request)."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number > 0, got {value!r}") from None
+    x = _as_float(name, value, "> 0")
     if np.isnan(x) or x <= 0 or (np.isinf(x) and not allow_inf):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     return x
@@ -18,10 +25,7 @@ def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
 
 def check_nonnegative(name: str, value) -> float:
     """Return ``value`` as float if it is a finite number >= 0."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number >= 0, got {value!r}") from None
+    x = _as_float(name, value, ">= 0")
     if not np.isfinite(x) or x < 0:
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
     return x
@@ -41,10 +45,7 @@ def check_int(name: str, value, *, minimum: int = 1) -> int:
 
 def check_probability(name: str, value, *, open_interval: bool = True) -> float:
     """Return ``value`` as float if it lies in (0, 1) (or [0, 1] when ``open_interval`` is False)."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number in (0, 1), got {value!r}") from None
+    x = _as_float(name, value, "in (0, 1)" if open_interval else "in [0, 1]")
     ok = (0 < x < 1) if open_interval else (0 <= x <= 1)
     if not ok:
         interval = "(0, 1)" if open_interval else "[0, 1]"
