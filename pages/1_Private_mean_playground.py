@@ -9,6 +9,7 @@ from ui import navigation, playground, state
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.playground import animation
+from ui.progress import DelayedProgress
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
 
@@ -28,8 +29,9 @@ animate = animation.toggle(settings, keys)
 work = "Computing the mean and drawing the releases"
 if "mh" in settings.mechanisms:
     work += f", {settings.burn_in + settings.thin * (settings.releases - 1):,} MH steps among them"
-with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the private means"):
-    result = playground.private_means(settings)
+with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the private means"), \
+        DelayedProgress() as progress:
+    result = playground.private_means(settings, progress=progress)
     fig = playground.figure(settings)
     shown = animation.animated_figure(settings) if animate else fig
 

@@ -35,6 +35,7 @@ log-density trace over the second half of the burn-in and the sampling phase.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import numpy as np
 
@@ -130,6 +131,7 @@ def metropolis_hastings(
     burn_in: int = 10_000,
     thin: int = 100,
     keep_chain: bool = False,
+    progress: Callable[[float], None] | None = None,
 ) -> MHResult:
     """Random-walk MH draws from the law with density ∝ exp(log_density(x)) w.r.t. the volume.
 
@@ -157,6 +159,9 @@ def metropolis_hastings(
     burn_in, thin : int >= 1
     keep_chain : bool
         Also return the log density of every state.
+    progress : callable or None
+        Called with the fraction of the chain's steps done, in (0, 1], about every 1% of them (for a
+        progress bar: the paper's burn-in 10,000 and thinning 100 run for seconds).
 
     Returns
     -------
@@ -205,6 +210,7 @@ def metropolis_hastings(
         chain[0] = lp
     samples = np.empty((n_samples, chains) + manifold.point_shape)
     n_accepted = np.zeros(chains)
+    report_every = max(1, total // 100)
 
     step_now = np.exp(log_step)
     for t in range(1, total + 1):
@@ -228,6 +234,8 @@ def metropolis_hastings(
             chain[t] = lp
         if t >= burn_in and (t - burn_in) % thin == 0:
             samples[(t - burn_in) // thin] = x
+        if progress is not None and (t % report_every == 0 or t == total):
+            progress(t / total)
 
     # With stride > 1 the strided trace's ESS counts effective draws in the window (a lower bound
     # when the autocorrelation time is shorter than the stride).
@@ -259,6 +267,7 @@ def laplace_mh(
     ball_center=None,
     ball_radius=None,
     keep_chain: bool = False,
+    progress: Callable[[float], None] | None = None,
 ) -> MHResult:
     """Random-walk MH draws from the Laplace law ∝ exp(−ρ(x, η)/σ), one chain per footpoint.
 
@@ -282,6 +291,8 @@ def laplace_mh(
         Condition the law on B_r(m0) (Reimherr et al. Theorem 3): proposals outside are rejected.
     keep_chain : bool
         Also return the distance of every state to its footpoint.
+    progress : callable or None
+        Receives the fraction of steps done (see ``metropolis_hastings``).
 
     Returns
     -------
@@ -306,7 +317,7 @@ def laplace_mh(
     result = metropolis_hastings(
         manifold, log_density, start, size=size, rng=rng, step=step, initial_step=sigma,
         max_step=min(4.0 * manifold.dim * sigma, 2.0 * ball[1] if ball else np.inf),
-        burn_in=burn_in, thin=thin, keep_chain=keep_chain,
+        burn_in=burn_in, thin=thin, keep_chain=keep_chain, progress=progress,
     )
     if not keep_chain:
         return result

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -222,7 +223,7 @@ def _laplace(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
     if run.key == "exact":
         return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng)
     chain = laplace_mh(manifold, ctx["mean"], mechanism.sigma, size=c.releases, rng=rng, step=c.step,
-                       burn_in=c.burn_in, thin=c.thin)
+                       burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
     run.diagnostics = dict(acceptance=float(chain.acceptance_rate), ess=float(chain.effective_sample_size),
                            autocorrelation=float(chain.autocorrelation_time), step=float(chain.step),
                            window=int(chain.diagnostic_steps), steps=c.burn_in + c.thin * (c.releases - 1))
@@ -300,14 +301,31 @@ def release_on(key: str, config: PrivateMeanConfig, data, m0, *, rng=None):
                                   MechanismRun(key=key, label=_SHORT[key]))
 
 
-def run(config: PrivateMeanConfig) -> PrivateMeanResult:
+def _stage_progress(report, done: int, stages: int, key: str, c: PrivateMeanConfig) -> Callable[[float], None]:
+    """Progress of mechanism ``key`` (stage ``done`` of ``stages``, after 5% for the data) as the whole run's."""
+    steps = c.burn_in + c.thin * (c.releases - 1)
+
+    def stage(fraction: float) -> None:
+        text = f"{_SHORT[key]}: {c.releases:,} releases"
+        if key == "mh":
+            text = f"{_SHORT[key]}: chain step {round(fraction * steps):,} of {steps:,}"
+        report(0.05 + 0.95 * (done + fraction) / stages, text)
+    return stage
+
+
+def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | None = None) -> PrivateMeanResult:
     """The whole path for one configuration (see the module docstring); deterministic for a seed.
+
+    ``progress`` (optional) receives the fraction done and what runs now, e.g. ``(0.4, "Riemannian
+    Laplace (MH): chain step 8,000 of 59,900")``; the MH chain reports about every 1% of its steps.
 
     Raises ``ValueError`` when the data cannot be made (e.g. a radius the sampler cannot fill, or
     records outside the ball with ``outside="refuse"``); a mechanism that cannot be calibrated is
     reported in its run's ``skipped`` instead.
     """
     c = config
+    report = progress if progress is not None else (lambda fraction, text: None)
+    report(0.0, "Drawing the data set and its Fréchet mean")
     manifold = make_manifold(c.space, c.k)
     streams = np.random.SeedSequence(c.seed).spawn(2 + len(MECHANISMS))
     sample = sample_data(c.space, c.source, manifold, n=c.n, radius=c.radius, k=c.k, region=c.region,
@@ -317,8 +335,13 @@ def run(config: PrivateMeanConfig) -> PrivateMeanResult:
     limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
     theorem2, failure = _theorem2(manifold, c.radius, len(data), limits)
     ctx = dict(data=data, m0=sample.m0, mean=fit.mean, n_used=len(data), theorem2=theorem2)
-    runs = [_release(key, c, manifold, ctx, np.random.default_rng(streams[2 + i]))
-            for i, key in enumerate(MECHANISMS) if key in c.mechanisms]
+    chosen = [(i, key) for i, key in enumerate(MECHANISMS) if key in c.mechanisms]
+    runs = []
+    for done, (i, key) in enumerate(chosen):
+        ctx["progress"] = _stage_progress(report, done, len(chosen), key, c)
+        ctx["progress"](0.0)
+        runs.append(_release(key, c, manifold, ctx, np.random.default_rng(streams[2 + i])))
+    report(1.0, "Checking the assumptions")
     found = [checks.radius_check(c.radius, limits.sensitivity, failure),
              checks.ball_check(c.radius, c.outside, n_outside=ball["n_outside"], n_before=len(sample.data),
                                n_used=len(data), max_dist=ball["max_dist"]),

@@ -76,6 +76,19 @@ def test_size_thin_and_fixed_step():
         laplace_mh(s2, s2.origin, 0.3, burn_in=0)
 
 
+def test_progress_reports_rising_fractions_ending_at_one_without_changing_the_draws():
+    s2 = Sphere(2)
+    seen = []
+    with_bar = laplace_mh(s2, s2.origin, 0.3, size=7, rng=3, burn_in=250, thin=9, progress=seen.append)
+    without = laplace_mh(s2, s2.origin, 0.3, size=7, rng=3, burn_in=250, thin=9)
+    total = 250 + 9 * 6
+    assert seen[-1] == 1.0
+    assert np.all(np.diff(seen) > 0) and seen[0] > 0
+    assert 100 <= len(seen) <= 102
+    assert seen[0] == pytest.approx(max(1, total // 100) / total)
+    np.testing.assert_array_equal(with_bar.samples, without.samples)
+
+
 @pytest.mark.slow
 def test_mh_ball_conditioned_beyond_hyperbolic_limit_matches_exact():
     h2 = Hyperbolic(2)

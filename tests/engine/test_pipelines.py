@@ -45,10 +45,28 @@ def test_records_outside_the_ball_are_refused_by_default_and_clipped_on_request(
     assert clipped.checks[1].level == "warning" and "clipped" in clipped.checks[1].title
 
 
-def test_the_playground_page_caches_the_same_result():
+def test_progress_follows_the_mechanisms_and_the_mh_chain_without_changing_the_result():
+    config = PrivateMeanConfig(space="sphere", n=50, epsilon=1.0, seed=0, mechanisms=("exact", "mh"),
+                               burn_in=400, thin=4, releases=50)
+    seen = []
+    with_bar = run(config, progress=lambda fraction, text: seen.append((fraction, text)))
+    fractions = [f for f, _ in seen]
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0 and np.all(np.diff(fractions) >= 0)
+    steps = 400 + 4 * 49
+    chain = [text for _, text in seen if text.startswith("Riemannian Laplace (MH): chain step")]
+    assert len(chain) >= 50 and chain[-1].endswith(f"{steps:,} of {steps:,}")
+    assert any(text == "Riemannian Laplace: 50 releases" for _, text in seen)
+    for x, y in zip(with_bar.runs, run(config).runs):
+        np.testing.assert_array_equal(x.releases, y.releases)
+
+
+def test_the_playground_page_gets_the_same_result_and_its_own_copy():
     from ui.playground.compute import private_means
 
-    page = private_means.__wrapped__(CONFIG) if hasattr(private_means, "__wrapped__") else private_means(CONFIG)
+    changed = private_means(CONFIG)
+    changed["runs"][0]["releases"][0] = np.nan
+    page = private_means(CONFIG)
+    assert not np.isnan(page["runs"][0]["releases"][0]).any()
     notebook = run(CONFIG)
     for shown, ran in zip(page["runs"], notebook.runs):
         np.testing.assert_array_equal(shown["releases"], ran.releases)

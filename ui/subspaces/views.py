@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,6 +9,7 @@ import streamlit as st
 from engine.experiments.singhal_steinke import COLORS, RELEASES_PER_DATA_SET
 from engine.pipelines.private_subspace import METHODS
 from engine.viz.subspaces import dimension_sweep_figure, distinct_releases, subspace_figure
+from ui.progress import DelayedProgress
 from ui.subspaces.compute import SWEEP_DIMENSIONS, SWEEP_METHODS, SWEEP_REPS, SWEEP_SIZES, sweep_cell
 
 #: Seconds the sweep may take before its progress bar appears.
@@ -115,16 +114,11 @@ def releases_table(result: dict) -> pd.DataFrame:
 def dimension_sweep(k: int, epsilon: float, delta: float, seed: int) -> pd.DataFrame:
     """Summary of the sweep (every d and n), computed cell by cell; a progress bar after ``PROGRESS_AFTER`` s."""
     cells = [(d, n) for d in SWEEP_DIMENSIONS for n in SWEEP_SIZES]
-    start, bar, parts = time.perf_counter(), None, []
-    for i, (d, n) in enumerate(cells):
-        parts.append(sweep_cell(k, epsilon, delta, seed, d, n))
-        if bar is None and time.perf_counter() - start > PROGRESS_AFTER and i + 1 < len(cells):
-            bar = st.progress(0.0)
-        if bar is not None:
-            bar.progress((i + 1) / len(cells), text=f"Dimension sweep: d = {d:,}, n = {n:,} done "
-                                                    f"({i + 1} of {len(cells)} cells)")
-    if bar is not None:
-        bar.empty()
+    parts = []
+    with DelayedProgress(after=PROGRESS_AFTER) as progress:
+        for i, (d, n) in enumerate(cells):
+            parts.append(sweep_cell(k, epsilon, delta, seed, d, n))
+            progress((i + 1) / len(cells), f"Dimension sweep: d = {d:,}, n = {n:,} done ({i + 1} of {len(cells)} cells)")
     return pd.concat(parts, ignore_index=True)
 
 

@@ -1,0 +1,21 @@
+"""Long work shows what it is doing: the playground's MH chain at the paper's setting (burn-in 10,000,
+thinning 100, 500 releases, several seconds) draws a progress bar that names the chain step."""
+
+import re
+
+import pytest
+
+from tests.browser.harness import wait_for_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+_BAR_TEXT = "() => document.querySelector('[data-testid=\"stProgress\"]')?.innerText ?? ''"
+
+
+def test_the_paper_mh_setting_shows_the_chain_progress_then_the_chart(app_page, app_url):
+    page = app_page
+    page.goto(f"{app_url}/Private_mean_playground?mech=mh&burn=10000&thin=100&m=500&seed=11")
+    page.wait_for_function(f"() => /chain step/.test(({_BAR_TEXT})())", timeout=120_000)
+    assert re.search(r"Riemannian Laplace \(MH\): chain step [\d,]+ of 59,900 \(\d+%\)", page.evaluate(_BAR_TEXT))
+    wait_for_app(page, timeout_ms=180_000)
+    assert page.locator('[data-testid="stProgress"]').count() == 0
