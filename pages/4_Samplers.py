@@ -6,6 +6,7 @@ import streamlit as st
 from ui import controls, errors, navigation, presets, state
 from ui import samplers as smp
 from ui.downloads import download_row
+from ui.progress import DelayedProgress
 
 st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -62,9 +63,9 @@ steps = burn_in + thin * (draws - 1)
 st.latex(r"p(x) \propto e^{-\rho(x,\eta)/\sigma}\ \Rightarrow\ f(\rho) \propto e^{-\rho/\sigma} J(\rho),\qquad "
          rf"J(\rho) = {smp.JACOBIANS[space]},\qquad \sigma = {sigma:g}")
 with st.spinner(f"Running {chains} MH chains of {steps:,} steps and {total:,} exact draws …", show_time=True), \
-        errors.shown_as_error("compare the samplers"):
+        errors.shown_as_error("compare the samplers"), DelayedProgress() as progress:
     args = (space, sigma, None if adapt else step, burn_in, thin, draws, chains, seed)
-    result = smp.compare(*args)
+    result = smp.compare(*args, progress=progress)
     charts = smp.figures(*args)
 
 critical = 1.36 / np.sqrt(total)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,7 @@ from engine.mechanisms import (
 )
 from engine.viz.curves import histogram_with_density, trace_figure
 from ui import limits, presets
+from ui.result_store import shared_store
 
 SPACES = {
     "sphere": "Sphere S² (compact)",
@@ -160,14 +162,29 @@ def _exact_radii(space: str, sigma: float, size: int, rng) -> np.ndarray:
     return sample_radius(radial_law(MANIFOLDS[space]), sigma, size, rng)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
 def compare(space: str, sigma: float, step: float | None, burn_in: int, thin: int, draws: int, chains: int,
-            seed: int) -> Comparison:
+            seed: int, *, progress: Callable[[float, str], None] | None = None) -> Comparison:
     """Run both samplers for ``draws × chains`` draws each; ``step=None`` adapts the MH step.
+
+    Kept in a shared ``ResultStore`` (not ``st.cache_data``) so that ``progress`` can follow the MH
+    chains, (fraction done, text), while a new comparison runs.
 
     Raises ``ValueError`` (from the engine) for a non-normalisable σ or a step beyond the injectivity
     radius, and when σ is too close to the limit for double precision.
     """
+    args = (space, sigma, step, burn_in, thin, draws, chains, seed)
+    return shared_store("samplers").get(args, lambda: _compare(*args, progress=progress))
+
+
+def _compare(space: str, sigma: float, step: float | None, burn_in: int, thin: int, draws: int, chains: int,
+             seed: int, *, progress: Callable[[float, str], None] | None) -> Comparison:
+    """``compare`` computed afresh."""
+    steps = burn_in + thin * (draws - 1)
+
+    def chain_progress(fraction: float) -> None:
+        if progress is not None:
+            progress(fraction, f"{chains} MH chains: step {round(fraction * steps):,} of {steps:,}")
+
     m = MANIFOLDS[space]
     rng = np.random.default_rng(seed)
     total = draws * chains
@@ -181,7 +198,7 @@ def compare(space: str, sigma: float, step: float | None, burn_in: int, thin: in
     cdf /= cdf[-1]
     start = time.perf_counter()
     result = laplace_mh(m, np.broadcast_to(m.origin, (chains,) + m.point_shape), sigma, size=draws, rng=rng,
-                        step=step, burn_in=burn_in, thin=thin, keep_chain=True)
+                        step=step, burn_in=burn_in, thin=thin, keep_chain=True, progress=chain_progress)
     mh_seconds = time.perf_counter() - start
     mh = result.chain[burn_in::thin]
     if not np.all(np.isfinite(result.chain)):
