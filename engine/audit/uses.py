@@ -86,7 +86,7 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
             float(m.norm(m.origin, b[0] - b[1])), sensitivity, "log_m0 of the Frechet mean"))
 
     def draw(side, size, rng):
-        return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1]
+        return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1].points
 
     what = {"exact": "Riemannian Laplace", "euclid": "Euclidean Laplace around the ambient mean",
             "gauss": "tangent Gaussian at m0 (analytic)"}[key]
