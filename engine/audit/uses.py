@@ -166,7 +166,8 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
             ambient_means=np.broadcast_to(ambient[side], shape))
         return release
 
-    constant = f", {sphere_constant} constant" if mechanism == "riemannian laplace" and space == "sphere" else ""
+    constant = (f", {sphere_constant} constant" if mechanism == "riemannian laplace" and setting.recipe.boundary_constant
+                else "")
     return dataclasses.replace(
         target, draw=draw, batch_size=batch_size,
         label=f"{FIGURE1_LABELS[mechanism]} as the Utility page and Figure 1 run it on {m.name}, r = {radius:g}, "
