@@ -135,7 +135,7 @@ class KNormGradient:
             As in ``metropolis_hastings``; chains start at the non-private Fréchet mean (at the
             ball centre if that mean lies outside the ball).
         keep_chain : bool
-            Also return ‖grad F(W_t)‖ at every step.
+            Also record ‖grad F(W_t)‖ at every step (``release.chain.chain``).
 
         Returns
         -------
