@@ -37,7 +37,7 @@ def run() -> list[Row]:
         Row("one private (p̃, ṽ) release on Σ^50_2, n = 100, 4 + 4 chains, diagnostics included", t_release, "< 2 s",
             f"CPU time {cpu_release:.2f} s (the wall clock includes waiting for a shared core); fit + footpoint "
             f"(400 warm-up + 50) + shooting vector (150 + 50) steps; R̂ "
-            f"{float(out.footpoint_chains.rhat):.2f} / {float(out.velocity_chains.rhat):.2f}"),
+            f"{float(out.chain.rhat):.2f} / {float(out.velocity_chain.rhat):.2f}"),
         Row(f"`kulkarni-soto-fig1`: {len(curves)} budget splits × 100 private pairs, n = 100, k = 50", t_fig1,
             "< 60 s", f"CPU time {cpu_fig1:.1f} s; ln Ē from {curves.log_mean_energy.max():.2f} to {best:.2f}; non-private "
                        f"{curves.log_nonprivate_energy.iloc[0]:.2f}"),

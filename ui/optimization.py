@@ -190,13 +190,13 @@ def run(app: str, data: str, size: int, eps: float, delta: float, noise: str, st
     laplace = None
     if app == "frechet":
         lap = RiemannianLaplace(manifold=m, epsilon=eps, sensitivity=s.view["sensitivity"])
-        laplace = lap.release(s.optimum, size=reps, rng=rng)
+        laplace = lap.release(s.optimum, size=reps, rng=rng).points
     info = {"sigma": private.sigma, "noise_multiplier": private.noise_multiplier,
             "epsilon_spent": private.epsilon_spent, "paper_sigma": private.paper_sigma, "batch_size": b,
             "steps": steps, "clip": s.clip, "n": s.n, "eta": eta * s.eta_factor}
     return {"paths": pd.concat([_paths("dp-rgd", private, s), _paths("non-private", plain, s)], ignore_index=True),
-            "outputs": {"dp-rgd": private.output, "non-private": plain.output}, "laplace": laplace, "info": info,
-            "guarantee": asdict(mech.privacy_guarantee())}
+            "outputs": {"dp-rgd": private.points, "non-private": plain.points}, "laplace": laplace, "info": info,
+            "guarantee": asdict(private.guarantee)}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -20,6 +20,7 @@ import streamlit as st
 from scipy import integrate, stats
 from scipy.special import gammaincinv
 
+from engine import spaces
 from engine.experiments.sampler_check import SPACES as MANIFOLDS
 from engine.experiments.sampler_check import radial_density
 from engine.mechanisms import (
@@ -36,18 +37,14 @@ from engine.viz.curves import histogram_with_density, trace_figure
 from ui import limits, presets
 from ui.result_store import shared_store
 
-SPACES = {
-    "sphere": "Sphere S² (compact)",
-    "hyperbolic": "Hyperbolic plane H² (σ < 1)",
-    "spd": "SPD(2), affine (σ < √2)",
-    "kendall": f"Kendall shapes, {MANIFOLDS['kendall'].k} landmarks",
-}
+#: The spaces of the registry (``engine.spaces``: keys, order and labels) that the sampler check covers.
+SPACES = {key: spaces.space(key).label for key in spaces.SPACES if key in MANIFOLDS}
 #: Volume density J(ρ) in geodesic polar coordinates, shown next to the radial law.
 JACOBIANS = {
     "sphere": r"\sin\rho,\ \rho \in [0, \pi]",
     "hyperbolic": r"\sinh\rho",
     "spd": r"\rho \int_0^{2\pi} \sinh\!\big(\rho\,|\cos\varphi - \sin\varphi|/2\big)\,d\varphi",
-    "kendall": r"\sin^{2m-1}\rho\,\cos\rho,\ \rho \in [0, \pi/2],\ m = k - 2",
+    "kendall": rf"\sin^{{2m-1}}\rho\,\cos\rho,\ \rho \in [0, \pi/2],\ m = k - 2 = {MANIFOLDS['kendall'].k - 2}",
 }
 GRID_POINTS = 4001
 #: Distances beyond this overflow e^ρ in double precision (matrix entries on SPD, cosh ρ on H²).

@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.bounds import curvature_factor
 from engine.mechanisms.laplace import RiemannianLaplace
+from engine.mechanisms.protocol import Release
 
 
 def theorem2_without_factor(n, radius, kappa_max) -> float:
@@ -35,7 +36,7 @@ class ReusedRandomnessLaplace:
         self.footpoint_dependent = self.inner.footpoint_dependent
         self.seed = int(seed)
 
-    def release(self, footpoint, *, size=None, rng=None) -> np.ndarray:
+    def release(self, footpoint, *, size=None, rng=None) -> Release:
         """Releases around ``footpoint``; ``rng`` is ignored (the defect)."""
         return self.inner.release(footpoint, size=size, rng=np.random.default_rng(self.seed))
 

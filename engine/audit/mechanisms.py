@@ -1,8 +1,8 @@
 """Audit targets for the engine's mechanisms, built from their public API and a neighbouring pair.
 
-Each builder takes a constructed mechanism (its ε, δ and σ come from the object), releases through
-its ``release``/``fit`` method only, and uses as statistic the log-likelihood ratio
-log p_D(x)/p_D'(x) of the law the mechanism claims to sample:
+Each builder takes a constructed mechanism (its ε, δ and σ come from its ``privacy_guarantee()``), releases
+through the protocol only (``release``/``fit`` and the ``points`` of the ``Release``), and uses as statistic the
+log-likelihood ratio log p_D(x)/p_D'(x) of the law the mechanism claims to sample:
 
 * Riemannian Laplace (Reimherr et al. 2021, Definition 3): (ρ(x, η') − ρ(x, η))/σ; on homogeneous
   spaces without ball the normalisers cancel, so its supremum ρ(η, η')/σ is the most the pair can
@@ -55,25 +55,26 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     return float(brentq(excess, 0.0, hi, xtol=1e-12))
 
 
-def _claim(mechanism, claimed_epsilon):
-    g = mechanism.privacy_guarantee()
+def _claim(mechanism, claimed_epsilon, guarantee=None):
+    """The guarantee under audit (the mechanism's own unless given) and the ε claimed."""
+    g = mechanism.privacy_guarantee() if guarantee is None else guarantee
     eps = g.epsilon if claimed_epsilon is None else float(claimed_epsilon)
     return g, eps
 
 
 def laplace_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, label=None, notes="",
                    batch_size=100_000) -> AuditTarget:
-    """Audit of a ``RiemannianLaplace`` (or any object with its ``release``, ``sigma`` and
-    ``privacy_guarantee``) releasing the Fréchet mean of each data set of ``pair``."""
+    """Audit of a ``RiemannianLaplace`` (or any ``Mechanism`` releasing that law) releasing the Fréchet
+    mean of each data set of ``pair``; σ is that of its guarantee."""
     m = pair.manifold
     eta = pair.frechet_means()
-    sigma = float(mechanism.sigma)
     g, eps = _claim(mechanism, claimed_epsilon)
+    sigma = float(g.sigma)
     dependent = bool(getattr(mechanism, "footpoint_dependent", False))
     gap = float(m.dist(*eta))
 
     def draw(side, size, rng):
-        return mechanism.release(eta[side], size=size, rng=rng)
+        return mechanism.release(eta[side], size=size, rng=rng).points
 
     def statistic(x):
         return (m.dist(x, eta[1]) - m.dist(x, eta[0])) / sigma
@@ -99,12 +100,12 @@ def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambie
         centres = tuple(m.to_ambient(f) for f in footpoints)
     else:
         raise ValueError(f"summary must be 'ambient' or 'frechet', got {summary!r}")
-    sigma = float(mechanism.sigma)
     g, eps = _claim(mechanism, claimed_epsilon)
+    sigma = float(g.sigma)
     gap = float(np.linalg.norm(centres[0] - centres[1]))
 
     def draw(side, size, rng):
-        return mechanism.release(footpoints[side], size=size, rng=rng)
+        return mechanism.release(footpoints[side], size=size, rng=rng).points
 
     def statistic(x):
         a = m.to_ambient(x)
@@ -127,12 +128,12 @@ def tangent_gaussian_target(mechanism, pair: NeighbouringPair, *, claimed_epsilo
                          "lives in the tangent space of the private footpoint (issue 19, item 3)")
     eta = pair.frechet_means()
     b = tuple(m.log(w, e) for e in eta)
-    sigma = float(mechanism.sigma)
     g, eps = _claim(mechanism, claimed_epsilon)
+    sigma = float(g.sigma)
     gap = float(m.norm(w, b[0] - b[1]))
 
     def draw(side, size, rng):
-        return mechanism.release(eta[side], size=size, rng=rng)
+        return mechanism.release(eta[side], size=size, rng=rng).points
 
     def statistic(x):
         u = m.log(np.broadcast_to(w, x.shape), x)
@@ -152,14 +153,14 @@ def kng_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, label
     draws ``thin`` steps apart after ``burn_in`` steps (fewer than the defaults, for speed)."""
     m = pair.manifold
     data = (pair.first, pair.second)
-    sigma = float(mechanism.sigma)
     g, eps = _claim(mechanism, claimed_epsilon)
+    sigma = float(g.sigma)
 
     def draw(side, size, rng):
         k = min(size, chains)
         per_chain = -(-size // k)
         points = np.broadcast_to(data[side], (k,) + data[side].shape)
-        out = mechanism.release(points, size=per_chain, rng=rng, burn_in=burn_in, thin=thin).samples
+        out = mechanism.release(points, size=per_chain, rng=rng, burn_in=burn_in, thin=thin).points
         return out.reshape((-1,) + m.point_shape)[:size]
 
     def statistic(x):
@@ -197,7 +198,8 @@ def dp_rgd_target(mechanism, first, second, init, *, pair_description="", claime
     steps = mechanism.steps
     probe = mechanism.fit(first, init, rng=0, record_every=steps)
     sigma = probe.sigma
-    g, eps = _claim(mechanism, claimed_epsilon)
+    # The accountant's ε for this data size: the run's own guarantee.
+    g, eps = _claim(mechanism, claimed_epsilon, probe.guarantee)
     eta = mechanism.step_sizes
     full = np.arange(first.n)
     expand = (None, slice(None)) + (None,) * m.point_ndim

@@ -149,7 +149,7 @@ def _dp_rgd_run(space, eps, settings, sigma):
     m = SPACES[space].make()
     first, second, description = far_replace_one_problems(m, settings["n"], settings["distance"])
     mech = DPRGD(epsilon=eps, delta=settings["delta"], clip=settings["clip"], steps=settings["steps"],
-                 step_size=settings["step_size"], sigma=sigma)
+                 step_size=settings["step_size"], sigma=sigma, n=settings["n"])
     return m, mech, first, second, description
 
 
@@ -185,7 +185,7 @@ def _paper_rule(space, eps):
     m, mech, first, second, description = _dp_rgd_run(space, eps, PAPER_RULE, "paper")
     target = dp_rgd_target(mech, first, second, m.origin, pair_description=description, claimed_epsilon=eps,
                            batch_size=50_000)
-    # dp_rgd_target fitted once, so the guarantee quotes the accountant's epsilon for this sigma and n.
+    # With the public n the guarantee quotes the accountant's epsilon for this sigma and n.
     guarantee, exact = mech.privacy_guarantee().epsilon, target.reachable_epsilon
     return dataclasses.replace(
         target,

@@ -86,7 +86,7 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
             float(m.norm(m.origin, b[0] - b[1])), sensitivity, "log_m0 of the Frechet mean"))
 
     def draw(side, size, rng):
-        return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1]
+        return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1].points
 
     what = {"exact": "Riemannian Laplace", "euclid": "Euclidean Laplace around the ambient mean",
             "gauss": "tangent Gaussian at m0 (analytic)"}[key]
@@ -166,7 +166,8 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
             ambient_means=np.broadcast_to(ambient[side], shape))
         return release
 
-    constant = f", {sphere_constant} constant" if mechanism == "riemannian laplace" and space == "sphere" else ""
+    constant = (f", {sphere_constant} constant" if mechanism == "riemannian laplace" and setting.recipe.boundary_constant
+                else "")
     return dataclasses.replace(
         target, draw=draw, batch_size=batch_size,
         label=f"{FIGURE1_LABELS[mechanism]} as the Utility page and Figure 1 run it on {m.name}, r = {radius:g}, "

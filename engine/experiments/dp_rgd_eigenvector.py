@@ -217,7 +217,7 @@ def excess_risks(params: Params, name: str, eps: float, start: int, stop: int, *
                  sigma=None if params.noise == "calibrated" else "paper")
     private = mech.fit(problem, init, rng=rng)
     outputs = {
-        "dp-rgd": (private.output, private.epsilon_spent),
+        "dp-rgd": (private.points, private.epsilon_spent),
         "dp-pgd": (dp_pgd(problem, init, sigma=private.sigma, steps=steps,
                           step_size=params.pgd_step * problem.n, rng=rng), private.epsilon_spent),
         "analyze gauss": (analyze_gauss(problem, reps, epsilon=eps, delta=delta, clip=clip, rng=rng), eps),

@@ -53,7 +53,6 @@ from engine.manifolds.spd import SPD
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.kng import KNormGradient
 from engine.mechanisms.laplace import RiemannianLaplace
-from engine.mechanisms.mcmc import laplace_mh
 from engine.validation import check_int, check_positive, check_probability
 
 NS = tuple(range(20, 301, 20))
@@ -147,29 +146,29 @@ def releases(params: Params, n: int, start: int, stop: int, *, rng) -> dict:
                             sensitivity=float(frechet_mean_sensitivity(n, radius, kappa)),
                             **({} if metric == "affine" else {"ball_center": identity, "ball_radius": radius}))
     if metric == "affine":
-        laplace, acceptance = lap.release(best.point, size=reps, rng=rng), np.array([])
+        laplace = lap.release(best.point, size=reps, rng=rng)
     else:
-        chains = laplace_mh(manifold, np.broadcast_to(best.point, (reps, 2, 2)), lap.sigma, rng=rng,
-                            burn_in=params.laplace_burn_in, ball_center=identity, ball_radius=radius)
-        laplace, acceptance = chains.samples, np.asarray(chains.acceptance_rate, dtype=float)
+        laplace = lap.release(np.broadcast_to(best.point, (reps, 2, 2)), rng=rng, method="mh",
+                              burn_in=params.laplace_burn_in)
+    acceptance = np.array([]) if laplace.exact else np.asarray(laplace.chain.acceptance_rate, dtype=float)
     kng = KNormGradient(manifold=manifold, epsilon=epsilon,
                         sensitivity=float(frechet_gradient_sensitivity(n, radius, kappa)),
                         ball_center=identity, ball_radius=radius)
-    kng_chains = kng.release(np.broadcast_to(problem.points, (reps,) + problem.points.shape), rng=rng,
-                             burn_in=params.kng_burn_in)
+    kng_release = kng.release(np.broadcast_to(problem.points, (reps,) + problem.points.shape), rng=rng,
+                              burn_in=params.kng_burn_in)
     risk = pd.concat([pd.DataFrame({
         "method": method, "metric": metric, "n": n, "repeat": np.arange(start, stop),
         "excess_risk": problem.loss(points) - best.loss, "sigma": sigma, "epsilon_spent": spent,
-    }) for method, points, sigma, spent in (("dp-rgd", private.output, private.sigma, private.epsilon_spent),
-                                            ("riemannian laplace", laplace, lap.sigma, epsilon),
-                                            ("k-norm gradient", kng_chains.samples, kng.sigma, epsilon))],
+    }) for method, points, sigma, spent in (("dp-rgd", private.points, private.sigma, private.epsilon_spent),
+                                            ("riemannian laplace", laplace.points, laplace.sigma, epsilon),
+                                            ("k-norm gradient", kng_release.points, kng_release.sigma, epsilon))],
         ignore_index=True)
     return {"risk": risk,
             "optimum": {"n": n, "n_iter": int(best.n_iter), "gradient_norm": float(best.gradient_norm),
                         "converged": bool(best.converged), "loss": float(best.loss)},
             "laplace_acceptance": acceptance,
-            "kng_acceptance": np.asarray(kng_chains.acceptance_rate, dtype=float),
-            "kng_ess": np.asarray(kng_chains.effective_sample_size, dtype=float)}
+            "kng_acceptance": np.asarray(kng_release.chain.acceptance_rate, dtype=float),
+            "kng_ess": np.asarray(kng_release.chain.effective_sample_size, dtype=float)}
 
 
 def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:

@@ -173,7 +173,7 @@ def private_block(params: Params, reps: int, *, rng) -> dict:
                     step_size=2 * n * params.private_step,
                     sigma=None if params.noise == "calibrated" else "paper").fit(
         task.problem, np.broadcast_to(task.manifold.origin, (reps, 3)), rng=rng)
-    return {"output": private.output, "path": private.path, "sigma": private.sigma,
+    return {"output": private.points, "path": private.path, "sigma": private.sigma,
             "epsilon_spent": private.epsilon_spent}
 
 

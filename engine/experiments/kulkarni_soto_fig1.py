@@ -22,12 +22,12 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 import pandas as pd
 
+from engine.bounds.regression import table1_sensitivities
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy, energy_gradient, geodesic_regression, residuals
 from engine.manifolds import Kendall
 from engine.mechanisms.diagnostics import chain_diagnostics
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
-from engine.regression_bounds import table1_sensitivities
 from engine.validation import check_int, check_positive
 
 UNEQUAL_EPS_P = (0.02, 0.25, 0.5, 1.0, 1.5, 2.0)
@@ -135,16 +135,16 @@ def run(*, reps=None, progress=None, **settings) -> dict[str, pd.DataFrame]:
         out = mech.release(x, y, size=config.pairs, rng=np.random.default_rng(streams[i]), warmup=config.warmup,
                            thin=config.thin, velocity_warmup=config.velocity_warmup, velocity_draws=1,
                            diagnostics=False)
-        energies = energy(m, out.footpoint, out.velocity, x, y)
-        dist = m.dist(out.footpoint, centre)
+        energies = energy(m, out.points, out.velocity, x, y)
+        dist = m.dist(out.points, centre)
         rows.append({
             "family": family, "eps_p": eps_p, "eps_v": eps_v, "eps_total": eps_p + eps_v,
             "log_mean_energy": float(np.log(np.mean(energies))), "log_nonprivate_energy": float(np.log(fit.energy)),
-            "mean_distance_footpoint": float(np.mean(m.dist(out.footpoint, fit.footpoint))),
+            "mean_distance_footpoint": float(np.mean(m.dist(out.points, fit.footpoint))),
             "share_footpoint_at_ball_edge": float(np.mean(dist > 0.9 * config.ball_radius)),
-            "rhat_footpoint": float(chain_diagnostics(out.footpoint_chains.trace)["rhat"]),
-            "acceptance_footpoint": float(np.mean(out.footpoint_chains.acceptance_rate)),
-            "acceptance_velocity": float(np.mean(out.velocity_chains.acceptance_rate)),
+            "rhat_footpoint": float(chain_diagnostics(out.chain.trace)["rhat"]),
+            "acceptance_footpoint": float(np.mean(out.chain.acceptance_rate)),
+            "acceptance_velocity": float(np.mean(out.velocity_chain.acceptance_rate)),
             "sigma_p": mech.footpoint_mechanism.sigma, "sigma_v": mech.velocity_mechanism.sigma,
         })
         if progress is not None:

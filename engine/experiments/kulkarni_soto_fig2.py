@@ -72,10 +72,10 @@ def run(*, reps=None, progress=None, **settings) -> dict[str, pd.DataFrame]:
     out = mech.release(x, y, size=config.releases, rng=np.random.default_rng(release_stream), diagnostics=False)
     grid = age_covariate(np.asarray(config.ages, dtype=float))
     truth = m.geodesic(out.fit.footpoint, out.fit.velocity, grid)
-    private = m.align(truth[:, None], m.geodesic(out.footpoint, out.velocity, grid))
+    private = m.align(truth[:, None], m.geodesic(out.points, out.velocity, grid))
     frames = [_outline_rows(truth, "non-private", 0, config.ages)]
     frames += [_outline_rows(private[:, r], "private", r, config.ages) for r in range(config.releases)]
-    e_private = energy(m, out.footpoint, out.velocity, x, y)
+    e_private = energy(m, out.points, out.velocity, x, y)
     dist = pd.DataFrame([{"release": r, "age": age, "procrustes_distance": float(m.dist(truth[a], private[a, r])),
                           "energy_private": float(e_private[r]), "energy_nonprivate": float(out.fit.energy)}
                          for r in range(config.releases) for a, age in enumerate(config.ages)])

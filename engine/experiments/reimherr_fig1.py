@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -40,26 +41,47 @@ DEFAULT_NS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 MECHANISMS = ("riemannian laplace", "euclidean laplace", "paper euclidean baseline")
 
 
-#: The paper's data recipe per space (supplement §2.1): ``(n, radius, reps, rng) -> (reps, n, *point_shape)``.
-GENERATORS = {
-    "spd": lambda n, radius, reps, rng: spd_wishart(n, k=2, radius=radius, size=(reps,), rng=rng),
-    "sphere": lambda n, radius, reps, rng: sphere_cap(n, radius, size=(reps,), rng=rng),
+@dataclass(frozen=True)
+class Recipe:
+    """The paper's study of one space.
+
+    Attributes
+    ----------
+    generate : callable ``(n, radius, reps, rng) -> (reps, n, *point_shape)``
+        The data generator (supplement §2.1).
+    boundary_constant : bool
+        Whether the paper calibrated σ with the supplement's empirical boundary constant instead of
+        Theorem 2's 2r(2 − h) (its sphere study, supplement §1.3.2); ``sphere_constant`` then chooses.
+    """
+
+    generate: Callable[..., np.ndarray]
+    boundary_constant: bool = False
+
+
+#: The paper's recipe per space of ``engine.spaces``.
+RECIPES = {
+    "spd": Recipe(lambda n, radius, reps, rng: spd_wishart(n, k=2, radius=radius, size=(reps,), rng=rng)),
+    "sphere": Recipe(lambda n, radius, reps, rng: sphere_cap(n, radius, size=(reps,), rng=rng), boundary_constant=True),
 }
 
 
 @dataclass(frozen=True)
 class SpaceSetting:
-    """One half of the figure: a space of ``engine.spaces``, its data generator and the ball B_r(m0)."""
+    """One half of the figure: a space of ``engine.spaces``, its recipe (``RECIPES``) and the ball B_r(m0)."""
 
     key: str
     manifold: object
     radius: float
 
+    @property
+    def recipe(self) -> Recipe:
+        return RECIPES[self.key]
+
     def sample(self, n: int, reps: int, rng) -> np.ndarray:
-        return GENERATORS[self.key](n, self.radius, reps, rng)
+        return self.recipe.generate(n, self.radius, reps, rng)
 
 
-SETTINGS = tuple(SpaceSetting(key, spaces.make_manifold(key), spaces.space(key).default_radius) for key in GENERATORS)
+SETTINGS = tuple(SpaceSetting(key, spaces.make_manifold(key), spaces.space(key).default_radius) for key in RECIPES)
 
 
 def adversarial_neighbours(setting: SpaceSetting, data: np.ndarray) -> np.ndarray:
@@ -173,10 +195,11 @@ def baseline_privacy(setting: SpaceSetting, n: int, *, epsilon: float = 1.0) -> 
 
 
 def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
-    """C with Δ(n) = C/n: 2r(2 − h)/h of Theorem 2, or, for the sphere study, the supplement's
-    boundary constant in place of 2r(2 − h), i.e. C = max‖log_{x1}x_i − log_{x1}x_j‖ / h."""
+    """C with Δ(n) = C/n: 2r(2 − h)/h of Theorem 2, or, where the paper's study used it (the sphere,
+    ``Recipe.boundary_constant``) and ``sphere_constant="empirical"``, the supplement's boundary
+    constant in place of 2r(2 − h), i.e. C = max‖log_{x1}x_i − log_{x1}x_j‖ / h."""
     m = setting.manifold
-    if setting.key == "sphere" and sphere_constant == "empirical":
+    if setting.recipe.boundary_constant and sphere_constant == "empirical":
         # The boundary constant replaces 2r(2 − h) inside Theorem 2's proof, so it needs its domain too
         # (beyond it h <= 0 and the "constant" turns negative).
         if not bounds.theorem2_domain(setting.radius, m.kappa_max):

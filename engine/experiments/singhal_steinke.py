@@ -140,7 +140,7 @@ def simulate_setting(d: int, n: int, noise: float, outliers: int, start: int, st
                     bottom = np.zeros(size, dtype=bool)
                 else:
                     release = mech.release(sample.data, size=size, rng=rng)
-                    bases, bottom = release.bases, release.bottom
+                    bases, bottom = release.points, release.bottom
                 distance = grassmann.projection_distance(np.nan_to_num(bases), sample.subspace)
                 error, status = np.where(bottom, np.nan, distance), "ok"
             rows.append(pd.DataFrame({

@@ -1,9 +1,10 @@
 """Privacy mechanisms on manifolds: Riemannian and Euclidean Laplace, tangent Gaussian, K-norm
-gradient, DP-RGD, and the Metropolis–Hastings sampler they share.
+gradient, DP-RGD, the private subspaces, and the Metropolis–Hastings samplers they share.
 
 Every sampler takes an explicit ``rng`` and says in its docstring whether it is exact or
-approximate; every mechanism class validates eagerly and states its guarantee through
-``privacy_guarantee()``.
+approximate; every mechanism class validates eagerly, states its guarantee through
+``privacy_guarantee()`` and releases a ``Release`` (``protocol.py``: ``Mechanism.release`` or
+``IterativeMechanism.fit``).
 """
 
 from engine.mechanisms.diagnostics import chain_diagnostics, effective_sample_size
@@ -30,6 +31,7 @@ from engine.mechanisms.laplace import (
 )
 from engine.mechanisms.mcmc import MHResult, laplace_mh, metropolis_hastings
 from engine.mechanisms.multichain import ChainsResult, multichain_mh
+from engine.mechanisms.protocol import IterativeMechanism, Mechanism, Release
 from engine.mechanisms.radial import RadialLaw, sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog, spd_growth
 from engine.mechanisms.subspace import (
@@ -49,10 +51,13 @@ __all__ = [
     "EuclideanLaplace",
     "ExactSubspace",
     "GradientKNG",
+    "IterativeMechanism",
     "KNormGradient",
     "MHResult",
+    "Mechanism",
     "PrivacyGuarantee",
     "RadialLaw",
+    "Release",
     "RiemannianLaplace",
     "SubsampleAggregateSubspace",
     "SubspaceRelease",

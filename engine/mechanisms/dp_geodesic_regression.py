@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.bounds.regression import radius_limit, table1_sensitivities
 from engine.estimators.geodesic_regression import (
     GeodesicRegressionResult,
     check_regression_space,
@@ -47,7 +48,7 @@ from engine.manifolds import Euclidean
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.kng import GradientKNG
 from engine.mechanisms.multichain import ChainsResult
-from engine.regression_bounds import radius_limit, table1_sensitivities
+from engine.mechanisms.protocol import Release
 from engine.validation import check_finite_array, check_int, check_positive
 
 # Gradient steps of the inner solve for the step-2 proposal centre v*(p̃) (only the sampler's efficiency
@@ -64,25 +65,26 @@ class AssumptionCheck:
     detail: str
 
 
-@dataclass(frozen=True)
-class PrivateRegressionRelease:
-    """Private (p̃, ṽ) and what the curator sees.
+@dataclass(frozen=True, kw_only=True)
+class PrivateRegressionRelease(Release):
+    """Private (p̃, ṽ) and what the curator sees (a ``Release`` whose ``points`` are the footpoints p̃).
 
     Attributes
     ----------
-    footpoint, velocity : ndarray ``(*batch, *point_shape)`` or ``(size, *batch, *point_shape)``
-        The released parameters (ṽ tangent at p̃).
+    points, velocity : ndarray ``(*batch, *point_shape)`` or ``(size, *batch, *point_shape)``
+        The released footpoints p̃ and shooting vectors ṽ (tangent at p̃).
+    sigma, guarantee
+        σ_p of the footpoint step and the composed guarantee (``privacy_guarantee()``).
     fit : GeodesicRegressionResult
         The non-private least-squares geodesic (never published).
-    footpoint_chains, velocity_chains : ChainsResult
-        Sampler diagnostics of the two steps (acceptance, split-R̂, bulk/tail ESS, traces).
+    chain, velocity_chain : ChainsResult
+        Sampler diagnostics of the footpoint and the shooting-vector steps (acceptance, split-R̂,
+        bulk/tail ESS, traces).
     """
 
-    footpoint: np.ndarray
     velocity: np.ndarray
     fit: GeodesicRegressionResult
-    footpoint_chains: ChainsResult
-    velocity_chains: ChainsResult
+    velocity_chain: ChainsResult
 
 
 class PrivateGeodesicRegression:
@@ -246,10 +248,10 @@ class PrivateGeodesicRegression:
             return m.norm(p, energy_gradient(m, p, zero, x, y, clip=tau, part="p"))
 
         centre, unclipped = self._footpoint_centre(fit.footpoint, x, y)
-        p_chains = self.footpoint_mechanism.release(footpoint_norm, centre, curvature=np.maximum(unclipped, 0.1),
-                                                    size=size, rng=rng, warmup=warmup, thin=thin,
-                                                    diagnostics=diagnostics)
-        p_tilde = p_chains.samples
+        p_release = self.footpoint_mechanism.release(footpoint_norm, centre, curvature=np.maximum(unclipped, 0.1),
+                                                     size=size, rng=rng, warmup=warmup, thin=thin,
+                                                     diagnostics=diagnostics)
+        p_tilde = p_release.points
         basis = m.tangent_basis(p_tilde)
         idx = "abcd"[: m.point_ndim]
         flat_basis = basis.reshape(basis.shape[: basis.ndim - m.point_ndim] + (-1,))
@@ -263,11 +265,13 @@ class PrivateGeodesicRegression:
 
         centre = self._velocity_centre(p_tilde, fit, x, y)
         coef_centre = np.einsum(f"...i{idx},...{idx}->...i", basis, centre)
-        v_chains = self.velocity_mechanism.release(
+        v_release = self.velocity_mechanism.release(
             velocity_norm, coef_centre, curvature=np.mean(x**2), size=None, rng=rng, warmup=velocity_warmup,
             thin=check_int("velocity_draws", velocity_draws), diagnostics=diagnostics)
-        return PrivateRegressionRelease(footpoint=p_tilde, velocity=to_vector(v_chains.samples), fit=fit,
-                                        footpoint_chains=p_chains, velocity_chains=v_chains)
+        guarantee = self.privacy_guarantee()
+        return PrivateRegressionRelease(points=p_tilde, sigma=guarantee.sigma, guarantee=guarantee, exact=False,
+                                        chain=p_release.chain, velocity=to_vector(v_release.points), fit=fit,
+                                        velocity_chain=v_release.chain)
 
     def _footpoint_centre(self, start, x, y):
         """Minimiser of E_τ(p, 0) (the clipped Fréchet mean) from ``start``, and its share of unclipped records.

@@ -24,6 +24,7 @@ import numpy as np
 from engine import accounting
 from engine.mechanisms.gaussian import tangent_gaussian
 from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.protocol import Release
 from engine.validation import check_finite_array, check_int, check_nonnegative, check_positive, check_probability
 
 OUTPUTS = ("last", "average", "uniform")
@@ -31,19 +32,20 @@ OUTPUTS = ("last", "average", "uniform")
 _CHUNK_ELEMENTS = 1 << 22
 
 
-@dataclass(frozen=True)
-class DPRGDResult:
-    """Run of ``DPRGD.fit`` for a batch of independent chains of shape ``batch``.
+@dataclass(frozen=True, kw_only=True)
+class DPRGDResult(Release):
+    """Run of ``DPRGD.fit`` for a batch of independent chains of shape ``batch`` (a ``Release``).
 
     Attributes
     ----------
-    output : ``(*batch, *point_shape)``, the released point (rule ``output_rule``).
+    points : ``(*batch, *point_shape)``, the released point (rule ``output_rule``).
+    sigma : tangent-space standard deviation σ actually used.
+    guarantee : the guarantee of this run, with the accountant's ε for its data size n.
     path : ``(T + 1, *batch, *point_shape)``, iterates w_0..w_T (all covered by the guarantee).
     output_index : ``(*batch,)``, the index t of the released iterate (−1 for the average).
     diagnostic_iterations : ``(K,)``, the iterations t at which the diagnostics were evaluated.
     losses : ``(K, *batch)``, F(w_t). **Not private**: computed from the data, for study only.
     gradient_norms : ``(K, *batch)``, ‖grad F(w_t)‖ of the unclipped full gradient (not private).
-    sigma : tangent-space standard deviation σ actually used.
     noise_multiplier : z = σ/(2·L0/b), the accountant's parameter.
     epsilon_spent : ε of the whole path at ``delta`` by the RDP accountant (inf when σ = 0).
     delta : δ.
@@ -51,13 +53,11 @@ class DPRGDResult:
     batch_size, steps, clip, output_rule : the settings of the run.
     """
 
-    output: np.ndarray
     path: np.ndarray
     output_index: np.ndarray
     diagnostic_iterations: np.ndarray
     losses: np.ndarray
     gradient_norms: np.ndarray
-    sigma: float
     noise_multiplier: float
     epsilon_spent: float
     delta: float
@@ -80,8 +80,9 @@ class DPRGD:
     step_size : η > 0, or a sequence of T positive step sizes η_0..η_{T−1}.
     batch_size : b, or None for the full batch (DP-RGD). Checked against n in ``fit``.
     output : "last", "average" (geodesic averaging) or "uniform" (uniformly chosen iterate).
-    n : the public data size, optional: with it ``privacy_guarantee()`` states σ and the ε spent before
-        any ``fit`` (which then requires ``problem.n == n``); without it they are known after ``fit``.
+    n : the public data size, optional: with it ``privacy_guarantee()`` states σ and the ε spent
+        (and ``fit`` requires ``problem.n == n``); without it they depend on the data size and are
+        stated in the ``guarantee`` of each ``fit`` result, ``privacy_guarantee()`` giving the target.
     sigma : None (default) calibrates σ with the RDP accountant so that ε is met exactly;
         "paper" uses σ² = T log(1/δ) L0²/(n²ε²) (the experiments' c = 1; the accountant then
         reports the ε it really spends); a number >= 0 fixes σ, and σ = 0 is the explicit
@@ -91,7 +92,7 @@ class DPRGD:
     --------
     >>> mech = DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=50, step_size=0.1)
     >>> result = mech.fit(problem, init, rng=0)          # doctest: +SKIP
-    >>> result.output, result.epsilon_spent               # doctest: +SKIP
+    >>> result.points, result.epsilon_spent               # doctest: +SKIP
     """
 
     def __init__(self, *, epsilon, delta, clip, steps, step_size, batch_size=None, output="last",
@@ -112,12 +113,12 @@ class DPRGD:
         else:
             self.sigma = check_nonnegative("sigma", sigma)
         self.n = None if n is None else check_int("n", n)
-        self.accounting_ = None
+        self._public_noise = None
         if self.n is not None:
             b = self.n if self.batch_size is None else self.batch_size
             if b > self.n:
                 raise ValueError(f"batch_size must be <= n = {self.n}, got {self.batch_size!r}")
-            self.accounting_ = self._noise(self.n, b)
+            self._public_noise = self._noise(self.n, b)
 
     @staticmethod
     def _check_step_size(step_size, steps: int) -> np.ndarray:
@@ -144,12 +145,15 @@ class DPRGD:
                 "paper_sigma": paper}
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
-        """(ε, δ), the noise rule, the neighbouring relation and the assumptions.
+        """(ε, δ), the noise rule, the neighbouring relation and the assumptions, from the settings only.
 
-        With the public ``n`` (or after ``fit``) it quotes the σ used and the ε the accountant charges
-        for that data size; without either, the target ε (σ = nan: it depends on n).
+        With the public ``n`` it quotes the σ used and the ε the accountant charges for that data
+        size; without it, the target ε (σ = nan: it depends on n; each ``fit`` result states both).
         """
-        acc = self.accounting_
+        return self._guarantee(self._public_noise)
+
+    def _guarantee(self, acc: dict | None) -> PrivacyGuarantee:
+        """The guarantee for the accountant's numbers ``acc`` of ``_noise`` (``None``: n unknown)."""
         name = ("DP-RGD" if self.batch_size is None else "DP-RSGD") + " (Algorithm 1 of Han et al.)"
         if self.sigma == 0:
             return PrivacyGuarantee(
@@ -214,7 +218,7 @@ class DPRGD:
         b = n if self.batch_size is None else self.batch_size
         if b > n:
             raise ValueError(f"batch_size must be <= n = {n}, got {self.batch_size!r}")
-        self.accounting_ = acc = self._noise(n, b)
+        acc = self._public_noise if self.n is not None else self._noise(n, b)
         w = m.check_points(init, "init").copy()
         batch = w.shape[: w.ndim - m.point_ndim]
         path = np.empty((self.steps + 1,) + w.shape)
@@ -230,8 +234,8 @@ class DPRGD:
         output, index = self._release(m, path, batch, rng)
         recorded = np.unique(np.append(np.arange(0, self.steps + 1, record_every), self.steps))
         losses, grad_norms = self._diagnostics(problem, path[recorded])
-        return DPRGDResult(output=output, path=path, output_index=index, diagnostic_iterations=recorded,
-                           losses=losses, gradient_norms=grad_norms, sigma=acc["sigma"],
+        return DPRGDResult(points=output, sigma=acc["sigma"], guarantee=self._guarantee(acc), path=path,
+                           output_index=index, diagnostic_iterations=recorded, losses=losses, gradient_norms=grad_norms,
                            noise_multiplier=acc["noise_multiplier"], epsilon_spent=acc["epsilon_spent"],
                            delta=self.delta, paper_sigma=acc["paper_sigma"], batch_size=b,
                            steps=self.steps, clip=self.clip, output_rule=self.output)

@@ -21,6 +21,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
 from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.protocol import Release
 from engine.validation import check_int, check_positive, check_probability
 
 CALIBRATIONS = ("classical", "analytic")
@@ -148,14 +149,17 @@ class TangentGaussian:
                 "release, as in DP-RGD)"
             )
 
-    def release(self, footpoint, *, size=None, rng=None) -> np.ndarray:
-        """Exp_w(log_w f(D) + ξ) (or Exp_{f(D)}(ξ) without base point); shapes as ``tangent_gaussian``."""
+    def release(self, footpoint, *, size=None, rng=None) -> Release:
+        """Exp_w(log_w f(D) + ξ) (or Exp_{f(D)}(ξ) without base point), exact; ``points`` has the
+        shapes of ``tangent_gaussian``."""
         m = self.manifold
         eta = m.check_points(footpoint, "footpoint")
         if self.base_point is None:
-            return m.exp(eta, tangent_gaussian(m, eta, self.sigma, size=size, rng=rng))
-        w = np.broadcast_to(self.base_point, eta.shape)
-        return m.exp(w, m.log(w, eta) + tangent_gaussian(m, w, self.sigma, size=size, rng=rng))
+            points = m.exp(eta, tangent_gaussian(m, eta, self.sigma, size=size, rng=rng))
+        else:
+            w = np.broadcast_to(self.base_point, eta.shape)
+            points = m.exp(w, m.log(w, eta) + tangent_gaussian(m, w, self.sigma, size=size, rng=rng))
+        return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         if self.calibration == "classical":

@@ -57,8 +57,9 @@ import numpy as np
 from engine.estimators.frechet_mean import frechet_mean
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.laplace import require_normalisable
-from engine.mechanisms.mcmc import MHResult, check_ball, metropolis_hastings
-from engine.mechanisms.multichain import ChainsResult, multichain_mh
+from engine.mechanisms.mcmc import check_ball, metropolis_hastings
+from engine.mechanisms.multichain import multichain_mh
+from engine.mechanisms.protocol import Release
 from engine.validation import check_int, check_positive
 
 
@@ -123,7 +124,7 @@ class KNormGradient:
                                  why="far from the data it decays like the Laplace law of the same sigma")
 
     def release(self, points, *, size=None, rng=None, step=None, burn_in: int = 10_000, thin: int = 100,
-                keep_chain: bool = False) -> MHResult:
+                keep_chain: bool = False) -> Release:
         """Approximate KNG draws for each data set, one MH chain per data set.
 
         Parameters
@@ -134,13 +135,14 @@ class KNormGradient:
             As in ``metropolis_hastings``; chains start at the non-private Fréchet mean (at the
             ball centre if that mean lies outside the ball).
         keep_chain : bool
-            Also return ‖grad F(W_t)‖ at every step.
+            Also record ‖grad F(W_t)‖ at every step (``release.chain.chain``).
 
         Returns
         -------
-        MHResult
-            ``samples`` ``(*batch, *point_shape)`` or ``(size, *batch, *point_shape)``, with the
-            acceptance rate and ESS per chain (diagnostics for the curator, not for publication).
+        Release
+            ``points`` ``(*batch, *point_shape)`` or ``(size, *batch, *point_shape)``, approximate
+            (``exact=False``); ``chain`` is the ``MHResult`` with the acceptance rate and ESS per chain
+            (diagnostics for the curator, not for publication) and, with ``keep_chain``, the trace.
         """
         m = self.manifold
         pts = m.check_points(points, "points")
@@ -165,9 +167,10 @@ class KNormGradient:
             max_step=min(4.0 * m.dim * self.sigma, 2.0 * self.ball[1] if self.ball else np.inf),
             burn_in=burn_in, thin=thin, keep_chain=keep_chain,
         )
-        if not keep_chain:
-            return result
-        return replace(result, chain=-self.sigma * result.chain)
+        if keep_chain:
+            result = replace(result, chain=-self.sigma * result.chain)
+        return Release(points=result.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
+                       chain=result)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         ratio = (
@@ -268,8 +271,9 @@ class GradientKNG:
         return log_g
 
     def release(self, gradient_norm, center, *, curvature=1.0, size=None, rng=None, warmup: int = 1000,
-                thin: int = 10, diagnostics: bool = True) -> ChainsResult:
-        """Approximate KNG draws, ``self.chains`` chains per target.
+                thin: int = 10, diagnostics: bool = True) -> Release:
+        """Approximate KNG draws, ``self.chains`` chains per target (``exact=False``; ``chain`` is the
+        ``ChainsResult`` with acceptance, split-R̂, bulk/tail ESS and traces).
 
         Parameters
         ----------
@@ -290,9 +294,11 @@ class GradientKNG:
             outside = self.manifold.dist(c, self.ball[0]) > self.ball[1]
             c = np.where(self.manifold.per_point(outside), self.ball[0], c)
         scale = self.sigma / np.asarray(curvature, dtype=float)
-        return multichain_mh(self.manifold, self.log_density(gradient_norm), c, proposal_scale=scale,
-                             chains=self.chains, size=size, rng=rng, warmup=warmup, thin=thin,
-                             max_step=2.0 * self.ball[1] if self.ball else None, diagnostics=diagnostics)
+        chains = multichain_mh(self.manifold, self.log_density(gradient_norm), c, proposal_scale=scale,
+                               chains=self.chains, size=size, rng=rng, warmup=warmup, thin=thin,
+                               max_step=2.0 * self.ball[1] if self.ball else None, diagnostics=diagnostics)
+        return Release(points=chains.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
+                       chain=chains)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         ratio = (f"| ||grad l_D|| - ||grad l_D'|| | <= sensitivity {self.sensitivity:g} at every theta, so the "

@@ -14,6 +14,7 @@ import numpy as np
 
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.mcmc import check_ball, laplace_mh
+from engine.mechanisms.protocol import Release
 from engine.mechanisms.radial import (
     RadialLaw,
     euclidean_law,
@@ -293,13 +294,24 @@ class RiemannianLaplace:
                     "SPD(k)); the ball-conditioned mechanism (Theorem 3, sigma = 2*sensitivity/epsilon) has no "
                     "such limit")
 
-    def release(self, footpoint, *, size=None, rng=None, method="exact", step=None, burn_in=10_000, thin=100):
-        """Private release(s) around ``footpoint`` = f(D); shapes as in ``riemannian_laplace``."""
+    def release(self, footpoint, *, size=None, rng=None, method="exact", step=None, burn_in=10_000,
+                thin=100, progress=None) -> Release:
+        """Private release(s) around ``footpoint`` = f(D).
+
+        ``points`` has the shapes of ``riemannian_laplace``; with ``method="mh"`` the release is
+        approximate (``exact=False``), ``chain`` holds the ``MHResult`` (acceptance, ESS, step) and
+        ``progress`` (optional) receives the fraction of chain steps done.
+        """
         center, radius = self.ball if self.ball else (None, None)
-        return riemannian_laplace(
-            self.manifold, footpoint, self.sigma, size=size, rng=rng, method=method,
-            ball_center=center, ball_radius=radius, step=step, burn_in=burn_in, thin=thin,
-        )
+        if method == "mh":
+            chain = laplace_mh(self.manifold, self.manifold.check_points(footpoint, "footpoint"), self.sigma,
+                               size=size, rng=rng, step=step, burn_in=burn_in, thin=thin, ball_center=center,
+                               ball_radius=radius, progress=progress)
+            return Release(points=chain.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
+                           chain=chain)
+        points = riemannian_laplace(self.manifold, footpoint, self.sigma, size=size, rng=rng, method=method,
+                                    ball_center=center, ball_radius=radius)
+        return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         theorem = "Theorem 1 (Reimherr, Bharath & Soto 2021)"
@@ -359,9 +371,10 @@ class EuclideanLaplace:
         self.manifold = manifold
         self.sigma = self.sensitivity / self.epsilon
 
-    def release(self, footpoint, *, size=None, rng=None):
-        """Releases ``from_ambient(a + noise)``: arrays that may lie off the manifold."""
-        return euclidean_laplace(self.manifold, footpoint, self.sigma, size=size, rng=rng)
+    def release(self, footpoint, *, size=None, rng=None) -> Release:
+        """Releases ``from_ambient(a + noise)``: points that may lie off the manifold (exact)."""
+        points = euclidean_laplace(self.manifold, footpoint, self.sigma, size=size, rng=rng)
+        return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(

@@ -33,7 +33,6 @@ from engine.mechanisms import (
     EuclideanLaplace,
     RiemannianLaplace,
     TangentGaussian,
-    laplace_mh,
     off_manifold,
     scale_limit,
 )
@@ -222,12 +221,18 @@ def _laplace(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
     run.sigma = mechanism.sigma
     if run.key == "exact":
         return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng)
-    chain = laplace_mh(manifold, ctx["mean"], mechanism.sigma, size=c.releases, rng=rng, step=c.step,
-                       burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
-    run.diagnostics = dict(acceptance=float(chain.acceptance_rate), ess=float(chain.effective_sample_size),
-                           autocorrelation=float(chain.autocorrelation_time), step=float(chain.step),
-                           window=int(chain.diagnostic_steps), steps=c.burn_in + c.thin * (c.releases - 1))
-    return mechanism, chain.samples
+    return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng, method="mh", step=c.step,
+                                        burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
+
+
+def _chain_diagnostics(release, c: PrivateMeanConfig) -> dict | None:
+    """Acceptance, ESS, autocorrelation time, step and window of an MCMC release (``None`` if exact)."""
+    chain = release.chain
+    if chain is None:
+        return None
+    return dict(acceptance=float(chain.acceptance_rate), ess=float(chain.effective_sample_size),
+                autocorrelation=float(chain.autocorrelation_time), step=float(chain.step),
+                window=int(chain.diagnostic_steps), steps=c.burn_in + c.thin * (c.releases - 1))
 
 
 _RUNNERS = {"exact": _laplace, "mh": _laplace, "euclid": _euclidean, "gauss": _gaussian}
@@ -251,13 +256,14 @@ def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> Mechan
     """Calibrate and run one mechanism; a ``ValueError`` becomes ``skipped`` with its reason."""
     run = MechanismRun(key=key, label=_SHORT[key])
     try:
-        mechanism, releases = _calibrate_and_release(key, c, manifold, ctx, rng, run)
+        _, release = _calibrate_and_release(key, c, manifold, ctx, rng, run)
     except ValueError as err:
         run.skipped = str(err)
         return run
-    run.releases = releases
-    run.guarantee = dataclasses.asdict(mechanism.privacy_guarantee())
-    run.errors = _errors(manifold, ctx["mean"], releases)
+    run.releases = release.points
+    run.guarantee = dataclasses.asdict(release.guarantee)
+    run.diagnostics = _chain_diagnostics(release, c)
+    run.errors = _errors(manifold, ctx["mean"], release.points)
     return run
 
 
@@ -279,7 +285,8 @@ def release_on(key: str, config: PrivateMeanConfig, data, m0, *, rng=None):
 
     Returns
     -------
-    (mechanism, releases) with releases of shape ``(config.releases, *point_shape)``.
+    (mechanism, release) with ``release.points`` of shape ``(config.releases, *point_shape)`` (a
+    ``Release``, also carrying σ and the guarantee).
 
     Raises
     ------

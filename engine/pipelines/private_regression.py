@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from engine.bounds.regression import radius_limit
 from engine.data.ball import enforce_ball
 from engine.data.regression import (
     age_covariate,
@@ -41,7 +42,6 @@ from engine.estimators.geodesic_regression import GeodesicRegressionResult, ener
 from engine.manifolds import Kendall, Sphere
 from engine.mechanisms.dp_geodesic_regression import AssumptionCheck, PrivateGeodesicRegression
 from engine.mechanisms.guarantee import PrivacyGuarantee
-from engine.regression_bounds import radius_limit
 from engine.validation import check_int, check_positive
 
 DATASETS = {"callosum": "shapes", "cells": "shapes", "drift": "sphere"}
@@ -154,24 +154,24 @@ def run(config: RegressionConfig) -> RegressionResult:
         {"quantity": "radius limit r", "formula": "π/(8√κ_h)", "plugged in": f"π/(8·√{m.kappa_max:g})",
          "value": radius_limit(m.kappa_min, m.kappa_max), "σ": np.nan, "ε": np.nan},
     ])
-    chains = {"footpoint": out.footpoint_chains, "shooting vector": out.velocity_chains}
+    chains = {"footpoint": out.chain, "shooting vector": out.velocity_chain}
     diagnostics = pd.DataFrame([
         {"step": name, "chains": c.acceptance_rate.shape[0], "acceptance": float(np.mean(c.acceptance_rate)),
          "split R̂ (max)": float(np.nanmax(c.rhat)), "bulk ESS (min)": float(np.nanmin(c.ess_bulk)),
          "tail ESS (min)": float(np.nanmin(c.ess_tail)), "warm-up steps": c.warmup}
         for name, c in chains.items()])
-    private_energy = energy(m, out.footpoint, out.velocity, x, y)
+    private_energy = energy(m, out.points, out.velocity, x, y)
     energies = pd.DataFrame({"release": np.arange(config.releases), "energy_private": private_energy,
                              "energy_nonprivate": float(out.fit.energy),
-                             "footpoint_distance": m.dist(out.footpoint, out.fit.footpoint)})
-    trace = out.footpoint_chains.trace
+                             "footpoint_distance": m.dist(out.points, out.fit.footpoint)})
+    trace = out.chain.trace
     trace_df = pd.DataFrame({"iteration": np.tile(np.arange(trace.shape[1]), trace.shape[0]),
                              "chain": np.repeat(np.arange(trace.shape[0]), trace.shape[1]),
                              "value": -mech.footpoint_mechanism.sigma * trace.reshape(-1)})
     return RegressionResult(
-        config=config, manifold=m, x=x, y=y, fit=out.fit, footpoints=out.footpoint, velocities=out.velocity,
+        config=config, manifold=m, x=x, y=y, fit=out.fit, footpoints=out.points, velocities=out.velocity,
         ball_center=centre, ball_radius=radius, covariate_name=covariate, grid=grid, grid_labels=labels,
-        table1=table1, assumptions=mech.assumptions(x, y, out.fit), guarantee=mech.privacy_guarantee(),
+        table1=table1, assumptions=mech.assumptions(x, y, out.fit), guarantee=out.guarantee,
         diagnostics=diagnostics, energies=energies, trace=trace_df)
 
 

@@ -151,8 +151,7 @@ def run(config: PrivateSubspaceConfig) -> PrivateSubspaceResult:
         bottom, diagnostics, guarantee = np.zeros(config.releases, dtype=bool), {}, None
     else:
         release = mech.release(sample.data, size=config.releases, rng=rng)
-        bases, bottom, diagnostics = release.bases, release.bottom, release.diagnostics
-        guarantee = mech.privacy_guarantee()
+        bases, bottom, diagnostics, guarantee = release.points, release.bottom, release.diagnostics, release.guarantee
     grassmann = Grassmann(config.d, config.k)
     filled = np.where(bottom[:, None, None], sample.subspace, bases)
     angles = np.where(bottom[:, None], np.nan, grassmann.principal_angles(filled, sample.subspace))

@@ -42,9 +42,9 @@ def test_release_on_is_the_pipelines_own_path():
         if key not in config.mechanisms:
             continue
         run = next(r for r in result.runs if r.key == key)
-        mechanism, releases = release_on(key, config, result.data, result.m0, rng=np.random.default_rng(streams[2 + i]))
-        assert mechanism.sigma == run.sigma
-        np.testing.assert_array_equal(releases, run.releases)
+        mechanism, release = release_on(key, config, result.data, result.m0, rng=np.random.default_rng(streams[2 + i]))
+        assert mechanism.sigma == release.sigma == run.sigma
+        np.testing.assert_array_equal(release.points, run.releases)
 
 
 def test_release_on_refuses_beyond_theorem2_with_the_reason():
@@ -52,7 +52,7 @@ def test_release_on_refuses_beyond_theorem2_with_the_reason():
     data = make_manifold("sphere").random_point(5, rng=0)
     with pytest.raises(ValueError, match="at or beyond r"):
         release_on("exact", config, data, make_manifold("sphere").origin)
-    assert release_on("euclid", config, data, make_manifold("sphere").origin, rng=0)[1].shape == (3, 3)
+    assert release_on("euclid", config, data, make_manifold("sphere").origin, rng=0)[1].points.shape == (3, 3)
 
 
 @pytest.mark.parametrize("space, radius", [("spd", 1.5), ("spd", 2.7), ("sphere", np.pi / 8), ("sphere", 0.6)])

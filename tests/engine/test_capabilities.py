@@ -59,6 +59,6 @@ def test_a_new_flat_space_releases_exactly_through_its_declarations():
     mechanism = RiemannianLaplace(manifold=plane, epsilon=2.0, sensitivity=0.5)
     assert mechanism.sigma == 0.25  # homogeneous: σ = Δ/ε
     eta = np.array([1.0, -2.0])
-    releases = mechanism.release(eta, size=4000, rng=0)
+    releases = mechanism.release(eta, size=4000, rng=0).points
     rho = plane.dist(eta, releases)
     assert stats.kstest(rho, stats.gamma(2, scale=mechanism.sigma).cdf).pvalue > 1e-3

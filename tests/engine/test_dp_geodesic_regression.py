@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from engine.bounds.regression import radius_limit, table1_sensitivities
 from engine.data.regression import (
     age_covariate,
     callosum_data,
@@ -15,7 +16,6 @@ from engine.estimators import geodesic_regression
 from engine.estimators.geodesic_regression import energy, energy_gradient, residuals
 from engine.manifolds import Hyperbolic, Kendall, Sphere
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
-from engine.regression_bounds import radius_limit, table1_sensitivities
 
 
 def test_table1_values():
@@ -65,11 +65,11 @@ def test_release_composes_the_budgets_and_respects_the_balls():
     assert mech.delta_p == pytest.approx(2 * 0.05 / 30)
     out = mech.release(age_covariate(ages), y, size=8, rng=1, warmup=200, thin=5, velocity_warmup=60,
                        velocity_draws=20)
-    assert out.footpoint.shape == out.velocity.shape == (8, 12, 2)
-    assert (m.dist(out.footpoint, centre) <= np.pi / 16 + 1e-9).all()
-    assert (m.norm(out.footpoint, out.velocity) <= mech.v_max + 1e-9).all()
-    np.testing.assert_allclose(m.to_tangent(out.footpoint, out.velocity), out.velocity, atol=1e-10)
-    assert out.footpoint_chains.rhat.shape == () and out.velocity_chains.rhat.shape == (8,)
+    assert out.points.shape == out.velocity.shape == (8, 12, 2)
+    assert (m.dist(out.points, centre) <= np.pi / 16 + 1e-9).all()
+    assert (m.norm(out.points, out.velocity) <= mech.v_max + 1e-9).all()
+    np.testing.assert_allclose(m.to_tangent(out.points, out.velocity), out.velocity, atol=1e-10)
+    assert out.chain.rhat.shape == () and out.velocity_chain.rhat.shape == (8,)
     paper = PrivateGeodesicRegression(manifold=m, n=30, epsilon_p=3.0, epsilon_v=2.0, tau=0.05, scale="paper")
     assert paper.privacy_guarantee().epsilon == pytest.approx(10.0)
     unclipped = PrivateGeodesicRegression(manifold=m, n=30, epsilon_p=1.0, epsilon_v=1.0, tau=0.05,
@@ -83,8 +83,8 @@ def test_large_budget_release_is_close_to_the_fit():
     t, y = sphere_drift(200, noise=0.05, rng=3)
     mech = PrivateGeodesicRegression(manifold=m, n=200, epsilon_p=200.0, epsilon_v=200.0, tau=0.2)
     out = mech.release(t, y, rng=4, warmup=300)
-    assert m.dist(out.footpoint, out.fit.footpoint) < 0.05
-    assert energy(m, out.footpoint, out.velocity, t, y) < 1.5 * out.fit.energy
+    assert m.dist(out.points, out.fit.footpoint) < 0.05
+    assert energy(m, out.points, out.velocity, t, y) < 1.5 * out.fit.energy
 
 
 def test_assumption_checks_report_what_fails():

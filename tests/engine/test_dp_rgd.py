@@ -40,7 +40,7 @@ def test_sigma_zero_is_plain_riemannian_gradient_descent(make, eta):
     mech = DPRGD(epsilon=1.0, delta=1e-5, clip=1e6, steps=25, step_size=eta, sigma=0.0)
     result = mech.fit(problem, init, rng=0)
     np.testing.assert_allclose(result.path, _plain_rgd(problem, init, 25, eta), atol=1e-12)
-    np.testing.assert_allclose(result.output, result.path[-1])
+    np.testing.assert_allclose(result.points, result.path[-1])
     assert result.epsilon_spent == np.inf
     assert mech.privacy_guarantee().epsilon == np.inf
     # The non-private path decreases the loss and the recorded gradient norms are ‖grad F‖.
@@ -115,7 +115,7 @@ def test_geodesic_average_is_the_mean_of_the_iterates_in_flat_space():
     problem = FrechetMeanProblem(Euclidean(3), np.random.default_rng(0).standard_normal((25, 3)))
     mech = DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=30, step_size=0.3, output="average", sigma=0.5)
     result = mech.fit(problem, np.zeros((4, 3)), rng=2)
-    np.testing.assert_allclose(result.output, result.path[1:].mean(axis=0), atol=1e-12)
+    np.testing.assert_allclose(result.points, result.path[1:].mean(axis=0), atol=1e-12)
     assert np.all(result.output_index == -1)
 
 
@@ -126,7 +126,7 @@ def test_uniform_output_returns_a_path_iterate():
     assert result.output_index.min() >= 1 and result.output_index.max() <= 12
     assert len(np.unique(result.output_index)) > 5
     chains = np.arange(50)
-    np.testing.assert_array_equal(result.output, result.path[result.output_index, chains])
+    np.testing.assert_array_equal(result.points, result.path[result.output_index, chains])
 
 
 def test_calibrated_run_spends_the_target_and_reports_paper_sigma():
@@ -137,9 +137,12 @@ def test_calibrated_run_spends_the_target_and_reports_paper_sigma():
     z = accounting.calibrate_sigma(0.5, 60, delta=1e-3)
     assert result.sigma == pytest.approx(z * 2 * 1.0 / 60)
     assert result.paper_sigma == pytest.approx(accounting.paper_sigma(0.5, 1e-3, 60, 60, 1.0))
-    guarantee = mech.privacy_guarantee()
+    guarantee = result.guarantee
     assert isinstance(guarantee, PrivacyGuarantee)
     assert guarantee.epsilon == pytest.approx(0.5, rel=1e-6) and guarantee.delta == 1e-3
+    assert guarantee.sigma == result.sigma and "T = 60" in guarantee.rule
+    # The mechanism's own statement depends on its settings only: without a public n, σ is not known.
+    assert np.isnan(mech.privacy_guarantee().sigma) and mech.privacy_guarantee().epsilon == 0.5
     assert "one record" in guarantee.reason and "clipped" in guarantee.reason
 
 

@@ -76,8 +76,10 @@ def test_mechanism_class_release_and_guarantee():
     mech = TangentGaussian(manifold=s2, epsilon=0.5, delta=1e-5, sensitivity=0.1, public_footpoint=True)
     assert mech.sigma == pytest.approx(classical_gaussian_sigma(0.5, 1e-5, 0.1))
     eta = s2.polar_point(0.3, 0.2)
-    x = mech.release(eta, size=10, rng=3)
+    release = mech.release(eta, size=10, rng=3)
+    x = release.points
     assert x.shape == (10, 3) and s2.belongs(x).all()
+    assert release.exact and release.sigma == mech.sigma and release.guarantee == mech.privacy_guarantee()
     g = mech.privacy_guarantee()
     assert (g.epsilon, g.delta) == (0.5, 1e-5)
     assert "Proposition 2" in g.reason
@@ -86,7 +88,7 @@ def test_mechanism_class_release_and_guarantee():
     based = TangentGaussian(manifold=s2, epsilon=0.5, delta=1e-5, sensitivity=0.1, base_point=s2.origin)
     w = s2.origin
     expected = s2.exp(w, s2.log(w, eta) + tangent_gaussian(s2, w, based.sigma, size=10, rng=4))
-    np.testing.assert_allclose(based.release(eta, size=10, rng=4), expected)
+    np.testing.assert_allclose(based.release(eta, size=10, rng=4).points, expected)
     assert any("public and data-independent" in a for a in based.privacy_guarantee().assumptions)
 
     analytic = TangentGaussian(manifold=s2, epsilon=3.0, delta=1e-5, sensitivity=0.1, calibration="analytic",
@@ -123,7 +125,7 @@ def test_private_footpoint_is_refused_on_curved_spaces_and_exact_on_flat_ones():
     flat = Euclidean(3)
     mech = TangentGaussian(manifold=flat, epsilon=1.0, delta=1e-5, sensitivity=0.1)
     eta = np.array([0.5, -1.0, 2.0])
-    np.testing.assert_allclose(mech.release(eta, size=4, rng=7),
+    np.testing.assert_allclose(mech.release(eta, size=4, rng=7).points,
                                eta + tangent_gaussian(flat, eta, mech.sigma, size=4, rng=7))
     assert any("is flat" in a for a in mech.privacy_guarantee().assumptions)
 

@@ -15,8 +15,8 @@ def test_flat_space_draws_follow_the_l2_k_norm_law():
     assert mech.sigma == pytest.approx(sigma)
     res = mech.release(lambda th: np.linalg.norm(th - mu, axis=-1), np.broadcast_to(mu + 0.05, (50, d)), size=40,
                        rng=0, warmup=400, thin=5)
-    assert res.samples.shape == (40, 50, d) and res.rhat.shape == (50,) and res.acceptance_rate.shape == (4, 50)
-    radius = np.linalg.norm(res.samples - mu, axis=-1).ravel()
+    assert res.points.shape == (40, 50, d) and res.chain.rhat.shape == (50,) and res.chain.acceptance_rate.shape == (4, 50)
+    radius = np.linalg.norm(res.points - mu, axis=-1).ravel()
     assert stats.kstest(radius, stats.gamma(d, scale=sigma).cdf).pvalue > 0.01
     assert stats.kstest(radius, stats.gamma(d, scale=1.1 * sigma).cdf).pvalue < 0.01
 
@@ -30,16 +30,16 @@ def test_curved_space_draws_match_the_exact_laplace_law(m, sigma):
     res = mech.release(lambda th: m.dist(th, mu), np.broadcast_to(mu, (60,) + m.point_shape), size=24, rng=1,
                        warmup=300, thin=5, diagnostics=False)
     exact = riemannian_laplace(m, mu, sigma, size=4000, rng=2)
-    assert stats.ks_2samp(m.dist(mu, res.samples).ravel(), m.dist(mu, exact)).pvalue > 0.01
+    assert stats.ks_2samp(m.dist(mu, res.points).ravel(), m.dist(mu, exact)).pvalue > 0.01
     wider = riemannian_laplace(m, mu, 1.2 * sigma, size=4000, rng=3)
-    assert stats.ks_2samp(m.dist(mu, res.samples).ravel(), m.dist(mu, wider)).pvalue < 0.01
+    assert stats.ks_2samp(m.dist(mu, res.points).ravel(), m.dist(mu, wider)).pvalue < 0.01
 
 
 def test_ball_is_respected_and_guarantee_states_the_scale():
     m = Sphere(2)
     mech = GradientKNG(manifold=m, epsilon=0.5, sensitivity=0.1, ball_center=m.origin, ball_radius=0.3)
     res = mech.release(lambda th: m.dist(th, m.origin), m.origin, size=40, rng=0, warmup=200, thin=2)
-    assert (m.dist(res.samples, m.origin) <= 0.3 + 1e-12).all()
+    assert (m.dist(res.points, m.origin) <= 0.3 + 1e-12).all()
     g = mech.privacy_guarantee()
     assert g.epsilon == 0.5 and g.sigma == pytest.approx(0.4) and "2 * sensitivity" in g.rule
     paper = GradientKNG(manifold=m, epsilon=0.5, sensitivity=0.1, scale="paper")

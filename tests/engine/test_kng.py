@@ -110,7 +110,7 @@ def test_kng_on_rd_is_the_l2_k_norm_mechanism_at_the_mean():
     # Flat space: the normaliser does not depend on the data, so σ = Δ/ε.
     assert kng.sigma == pytest.approx(0.15)
     result = kng.release(np.broadcast_to(data, (chains, 25, 3)), rng=8, burn_in=1000)
-    offset = result.samples - data.mean(axis=0)
+    offset = result.points - data.mean(axis=0)
     radius = np.linalg.norm(offset, axis=-1)
     assert stats.kstest(radius, stats.gamma(3, scale=kng.sigma).cdf).pvalue > 0.01
     assert stats.kstest(radius, stats.gamma(3, scale=2 * kng.sigma).cdf).pvalue < 0.01
@@ -127,11 +127,11 @@ def test_kng_on_spd2_concentrates_as_n_grows():
         assert kng.sigma == pytest.approx(2 * (2.0 / n) / 1.0)
         result = kng.release(np.broadcast_to(points, (60, n, 2, 2)), rng=9, burn_in=600, keep_chain=True)
         mean = frechet_mean(spd, points).mean
-        medians[n] = np.median(spd.dist(mean, result.samples))
-        assert 0.2 < result.acceptance_rate.mean() < 0.4
+        medians[n] = np.median(spd.dist(mean, result.points))
+        assert 0.2 < result.chain.acceptance_rate.mean() < 0.4
         # The chain records ‖grad F‖: near 0 at the start (the non-private mean), that of the draw at the end.
-        assert result.chain.shape == (601, 60) and (result.chain[0] < 1e-3).all()
-        np.testing.assert_allclose(result.chain[-1], frechet_gradient_norm(spd, result.samples, np.broadcast_to(
+        assert result.chain.chain.shape == (601, 60) and (result.chain.chain[0] < 1e-3).all()
+        np.testing.assert_allclose(result.chain.chain[-1], frechet_gradient_norm(spd, result.points, np.broadcast_to(
             points, (60, n, 2, 2))), rtol=1e-8)
     # σ falls tenfold (0.2 -> 0.02), so do the distances (about 0.54 -> 0.05); a factor 3 is a wide margin.
     assert medians[200] < medians[20] / 3
@@ -144,7 +144,7 @@ def test_kng_conditioned_on_a_ball_on_the_sphere():
     kng = KNormGradient(manifold=s2, epsilon=0.5, sensitivity=frechet_gradient_sensitivity(40, r, 1.0),
                         ball_center=s2.origin, ball_radius=r)
     result = kng.release(np.broadcast_to(points, (50, 40, 3)), rng=11, burn_in=400)
-    assert s2.belongs(result.samples).all() and (s2.dist(s2.origin, result.samples) <= r).all()
+    assert s2.belongs(result.points).all() and (s2.dist(s2.origin, result.points) <= r).all()
     guarantee = kng.privacy_guarantee()
     assert guarantee.rule == "sigma = 2 * sensitivity / epsilon" and "conditioned on a ball" in guarantee.reason
     assert any("radius 0.392699" in a for a in guarantee.assumptions)

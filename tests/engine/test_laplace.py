@@ -152,7 +152,7 @@ def test_non_normalisable_settings_are_refused_with_explanation():
         RiemannianLaplace(manifold=SPD(2), epsilon=1.0, sensitivity=1.5)
     mech = RiemannianLaplace(manifold=Hyperbolic(3), epsilon=1.0, sensitivity=1.0,
                              ball_center=Hyperbolic(3).origin, ball_radius=2.0)
-    x = mech.release(Hyperbolic(3).origin, size=100, rng=0)
+    x = mech.release(Hyperbolic(3).origin, size=100, rng=0).points
     assert (Hyperbolic(3).dist(Hyperbolic(3).origin, x) <= 2.0).all()
 
 
@@ -160,7 +160,7 @@ def test_release_and_guarantee():
     spd = SPD(2)
     mech = RiemannianLaplace(manifold=spd, epsilon=2.0, sensitivity=0.3)
     assert mech.sigma == pytest.approx(0.15)
-    x = mech.release(np.diag([2.0, 0.5]), size=50, rng=1)
+    x = mech.release(np.diag([2.0, 0.5]), size=50, rng=1).points
     assert x.shape == (50, 2, 2) and is_positive_definite(x).all()
     g = mech.privacy_guarantee()
     assert (g.epsilon, g.delta, g.sigma) == (2.0, 0.0, pytest.approx(0.15))
@@ -169,7 +169,9 @@ def test_release_and_guarantee():
     assert any("sensitivity 0.3" in a for a in g.assumptions)
     assert any("method='mh'" in a for a in g.assumptions)
     y = mech.release(np.eye(2), method="mh", burn_in=200, thin=5, size=3, rng=2)
-    assert y.shape == (3, 2, 2) and spd.belongs(y).all()
+    assert y.points.shape == (3, 2, 2) and spd.belongs(y.points).all()
+    # The chain's diagnostics travel with an approximate release (issue 17).
+    assert not y.exact and 0 < float(y.chain.acceptance_rate) < 1 and y.guarantee == g
 
 
 # ----- Euclidean (ambient) baseline -----------------------------------------------------------
@@ -204,7 +206,7 @@ def test_off_manifold_is_reported():
 def test_euclidean_mechanism_class():
     mech = EuclideanLaplace(manifold=SPD(2), epsilon=0.5, sensitivity=np.e ** 1.5 - 1)
     assert mech.sigma == pytest.approx((np.e ** 1.5 - 1) / 0.5)
-    assert mech.release(np.eye(2), rng=0).shape == (2, 2)
+    assert mech.release(np.eye(2), rng=0).points.shape == (2, 2)
     g = mech.privacy_guarantee()
     assert g.delta == 0.0 and "R^3" in g.reason
 

@@ -191,7 +191,7 @@ def test_riemannian_laplace(which, epsilon, sensitivity, size, seed):
         mech = RiemannianLaplace(manifold=m, epsilon=epsilon, sensitivity=sensitivity)
         guarantee = mech.privacy_guarantee()
         assert np.isfinite(guarantee.epsilon)
-        return mech.release(foot, size=size, rng=seed)
+        return mech.release(foot, size=size, rng=seed).points
 
     finite_or_named_error(release, ("epsilon", "sensitivity", "sigma", "σ"), shape=(size, *m.point_shape))
 
@@ -203,7 +203,7 @@ def test_euclidean_laplace(epsilon, sensitivity, size, seed):
     foot = m.random_point(1, 0)[0]
     finite_or_named_error(
         lambda: EuclideanLaplace(manifold=m, epsilon=epsilon, sensitivity=sensitivity).release(foot, size=size,
-                                                                                            rng=seed),
+                                                                                            rng=seed).points,
         ("epsilon", "sensitivity"), shape=(size, 3))
 
 
@@ -216,7 +216,7 @@ def test_tangent_gaussian(epsilon, delta, sensitivity, calibration, size, seed):
     foot = m.random_point(1, 0)[0]
     finite_or_named_error(
         lambda: TangentGaussian(manifold=m, epsilon=epsilon, delta=delta, sensitivity=sensitivity,
-                                calibration=calibration).release(foot, size=size, rng=seed),
+                                calibration=calibration).release(foot, size=size, rng=seed).points,
         ("epsilon", "delta", "sensitivity", "calibration"), shape=(size, 3))
 
 
@@ -268,7 +268,7 @@ def test_paper_sigma(epsilon, delta, steps, n, clip, c):
                           ("epsilon", "delta", "steps", "n", "clip", "c"))
 
 
-# --- bounds (engine/bounds.py: the gaps issue 19 closed) ----------------------------------
+# --- bounds (engine/bounds/: the gaps issue 19 closed) --------------------------------------
 
 @PROFILE
 @given(n=st.integers(-5, 10**6), radius=st.floats(-1e6, 1e6),

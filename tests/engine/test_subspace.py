@@ -92,13 +92,13 @@ def test_exact_recovers_the_subspace_with_outliers_whatever_d(d):
     mech = ExactSubspace(k=2, epsilon=1.0, delta=1e-6, ell=5 + 1)
     release = mech.release(sample.data, size=20, rng=2)
     assert not release.bottom.any()
-    assert _error(release.bases, sample.subspace).max() < 1e-8
+    assert _error(release.points, sample.subspace).max() < 1e-8
 
 
 def test_exact_returns_bottom_on_malformed_data():
     x = np.random.default_rng(4).standard_normal((80, 10))
     release = ExactSubspace(k=2, epsilon=1.0, delta=1e-6).release(x, size=50, rng=0)
-    assert release.bottom.all() and np.isnan(release.bases).all()
+    assert release.bottom.all() and np.isnan(release.points).all()
 
 
 @pytest.mark.parametrize("kwargs, data, message", [
@@ -178,7 +178,7 @@ def test_approximate_recovers_near_low_rank_data_at_the_same_n(d):
     assert mech.min_samples <= 1400
     release = mech.release(sample.data, size=3, rng=6)
     assert not release.bottom.any()
-    assert _error(release.bases, sample.subspace).max() < 0.1
+    assert _error(release.points, sample.subspace).max() < 0.1
 
 
 def test_approximate_gives_bottom_when_blocks_disagree():
@@ -200,7 +200,7 @@ def test_analyze_gauss_noise_and_recovery():
     assert mech.sigma == pytest.approx(analytic_gaussian_sigma(1.0, 1e-5, math.sqrt(2)))
     sample = subspace_points(5000, 5, 1, rng=0)
     release = mech.release(sample.data, size=5, rng=1)
-    assert _error(release.bases, sample.subspace).max() < 0.1
+    assert _error(release.points, sample.subspace).max() < 0.1
     assert mech.privacy_guarantee().delta == 1e-5
 
 
@@ -220,5 +220,5 @@ def test_bingham_sampler_on_the_circle_matches_its_density():
 def test_bingham_mechanism_recovers_with_many_points():
     sample = subspace_points(4000, 4, 2, rng=0)
     release = BinghamSubspace(k=2, epsilon=2.0).release(sample.data, size=3, rng=1)
-    assert _error(release.bases, sample.subspace).max() < 0.2
+    assert _error(release.points, sample.subspace).max() < 0.2
     assert BinghamSubspace(k=2, epsilon=2.0).privacy_guarantee().delta == 0.0

@@ -75,7 +75,8 @@ class AnalyzeGauss:
             upper = np.triu(rng.standard_normal((d, d))) * self.sigma
             noisy = gram + upper + np.triu(upper, 1).T
             bases[index] = _top_eigenvectors(noisy, self.k, rng)
-        return SubspaceRelease(bases=bases, bottom=np.zeros(shape, dtype=bool),
+        return SubspaceRelease(points=bases, sigma=self.sigma, guarantee=self.privacy_guarantee(),
+                               bottom=np.zeros(shape, dtype=bool),
                                diagnostics={"sigma": self.sigma, "noise_norm_estimate": 2 * self.sigma * np.sqrt(d)})
 
     def privacy_guarantee(self) -> PrivacyGuarantee:

@@ -162,7 +162,9 @@ class SubsampleAggregateSubspace:
         diagnostics = {"n_blocks": m, "block_size": b, "cell_width": width,
                        "block_error_bound": self.block_error_bound(b, d), "threshold": self.threshold,
                        "winning_noisy_count": winners}
-        return SubspaceRelease(bases=bases, bottom=bottom, diagnostics=diagnostics)
+        guarantee = self.privacy_guarantee()
+        return SubspaceRelease(points=bases, sigma=guarantee.sigma, guarantee=guarantee, bottom=bottom,
+                               diagnostics=diagnostics)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(

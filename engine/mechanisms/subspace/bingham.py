@@ -78,8 +78,9 @@ class BinghamSubspace:
                 w = vectors @ bingham_sample(-scale * values, rng)
                 bases[index + (slice(None), i)] = complement @ w
                 complement = complement @ np.linalg.qr(w[:, None], mode="complete")[0][:, 1:]
-        return SubspaceRelease(bases=bases, bottom=np.zeros(shape, dtype=bool), diagnostics={"epsilon_per_draw":
-                                                                                            self.epsilon / self.k})
+        guarantee = self.privacy_guarantee()
+        return SubspaceRelease(points=bases, sigma=guarantee.sigma, guarantee=guarantee,
+                               bottom=np.zeros(shape, dtype=bool), diagnostics={"epsilon_per_draw": self.epsilon / self.k})
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(

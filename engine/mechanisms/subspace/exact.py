@@ -128,7 +128,9 @@ class ExactSubspace:
             bases[chosen] = info["basis"]
         diagnostics = {key: info[key] for key in ("top", "second", "bottom_score", "n_candidates", "nodes")}
         diagnostics["margin_needed"] = 2 * self.noise_bound + 1
-        return SubspaceRelease(bases=bases, bottom=~chosen, diagnostics=diagnostics)
+        guarantee = self.privacy_guarantee()
+        return SubspaceRelease(points=bases, sigma=guarantee.sigma, guarantee=guarantee, bottom=~chosen,
+                               diagnostics=diagnostics)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(

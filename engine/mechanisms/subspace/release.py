@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from engine.mechanisms.protocol import Release
 from engine.validation import check_int
 
 
-@dataclass(frozen=True)
-class SubspaceRelease:
-    """Private subspaces, or ⊥, from ``size`` independent releases on one data set.
+@dataclass(frozen=True, kw_only=True)
+class SubspaceRelease(Release):
+    """Private subspaces, or ⊥, from ``size`` independent releases on one data set (a ``Release``).
 
     Attributes
     ----------
-    bases : ndarray of shape (*size, d, k)
+    points : ndarray of shape (*size, d, k)
         Orthonormal bases (points of ``Grassmann(d, k)``); all NaN where the release is ⊥.
     bottom : ndarray of bool, shape (*size,)
         Whether each release is ⊥ ("the data do not fit the assumptions").
@@ -24,9 +25,7 @@ class SubspaceRelease:
         from the data are *not* private; they are for teaching and testing.
     """
 
-    bases: np.ndarray
     bottom: np.ndarray
-    diagnostics: dict = field(default_factory=dict)
 
     @property
     def bottom_rate(self) -> float:

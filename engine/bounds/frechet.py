@@ -1,7 +1,13 @@
-"""Sensitivity and utility bounds of the Riemannian Laplace mechanism, as pure functions.
+"""Sensitivity of Fréchet means and of the queries built on them, as pure functions.
+
+Radius limits (Assumption 1), Theorem 2's sensitivity of the Fréchet mean and its factor h(r, κ),
+the gradient sensitivity of supplement Lemma 1, the Lipschitz constant of log_{m0}, ambient radii
+and the supplement's empirical boundary constant. Every formula reads the space's curvature bounds
+and declared capabilities (``kappa_max``, ``injectivity_radius``, ``ambient_ball_radius``), never
+its name.
 
 References: Reimherr, Bharath & Soto (2021), "Differential privacy over Riemannian manifolds"
-(Assumption 1, Theorems 2–4, supplement §1.2.2, §1.3.2 and Figure 1 of the supplement).
+(Assumption 1, Theorem 2, supplement §1.2.2, §1.3.2, Lemma 1 and Figure 1 of the supplement).
 """
 
 from __future__ import annotations
@@ -216,58 +222,6 @@ def ambient_radius(manifold, radius) -> np.ndarray:
 def ambient_sensitivity(n, ambient_radius_value) -> np.ndarray:
     """Sensitivity of the ambient (Euclidean) mean for data in a ball of radius r_E: 2 r_E / n."""
     return 2.0 * np.asarray(ambient_radius_value, dtype=float) / np.asarray(n, dtype=float)
-
-
-def _sn_ratio(rho: np.ndarray, kappa: float) -> np.ndarray:
-    """sn_κ(ρ)/ρ, the radial Jacobian factor of exp on the model space of curvature κ."""
-    rho = np.maximum(np.asarray(rho, dtype=float), 1e-12)
-    if kappa > 0:
-        s = np.sqrt(kappa)
-        return np.sin(s * rho) / (s * rho)
-    if kappa < 0:
-        s = np.sqrt(-kappa)
-        return np.sinh(s * rho) / (s * rho)
-    return np.ones_like(rho)
-
-
-def jacobian_ratio(dim: int, radius: float, kappa_min: float, kappa_max: float) -> float:
-    """C₂/C₁ of the proof of Theorem 3: the spread of the Jacobian of exp over a ball of radius 2r.
-
-    By the Rauch/Bishop comparison, det D exp at distance ρ lies between (sn_{κmax}(ρ)/ρ)^{d−1}
-    and (sn_{κmin}(ρ)/ρ)^{d−1}; the ratio of the largest upper to the smallest lower value on
-    [0, 2r] bounds C₂/C₁.
-    """
-    d = check_int("dim", dim)
-    r = check_positive("radius", radius)
-    rho = np.linspace(0.0, 2.0 * r, 401)
-    upper = _sn_ratio(rho, kappa_min) ** (d - 1)
-    lower = _sn_ratio(rho, kappa_max) ** (d - 1)
-    if lower.min() <= 0:
-        raise ValueError(f"radius {r:g} is too large for curvature {kappa_max:g}: exp is not a diffeomorphism on B_2r")
-    return float(upper.max() / lower.min())
-
-
-def laplace_utility_bound(sigma, dim: int, radius: float, kappa_min: float, kappa_max: float) -> np.ndarray:
-    """Theorem 3: E ρ(x̃, x̄)² ≤ (C₂/C₁) · d(d + 1) σ² for the ball-conditioned Laplace mechanism.
-
-    d(d + 1)σ² is E‖σZ‖² for the d-dimensional Euclidean Laplace (|Z| ~ Gamma(d, 1)).
-    """
-    d = check_int("dim", dim)
-    sigma = np.asarray(sigma, dtype=float)
-    return jacobian_ratio(d, radius, kappa_min, kappa_max) * d * (d + 1) * sigma**2
-
-
-def ambient_inflation_factor(dim: int, ambient_dim: int) -> float:
-    """Theorem 4: projecting an ambient ℓ2-Laplace onto a d-dim subspace of R^D inflates
-    E‖error‖² by (D + 1)/(d + 1) relative to the intrinsic Laplace of the same scale.
-
-    (E‖P(σRU)‖² = σ² D(D+1)·d/D = σ² d(D+1) against σ² d(d+1), R ~ Gamma(D, 1).)
-    """
-    d = check_int("dim", dim)
-    big_d = check_int("ambient_dim", ambient_dim)
-    if big_d < d:
-        raise ValueError(f"ambient_dim must be >= dim = {d}, got {ambient_dim}")
-    return (big_d + 1) / (d + 1)
 
 
 def boundary_log_constant(manifold, center, radius: float, *, grid: int = 48, rng=None) -> float:
