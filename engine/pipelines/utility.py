@@ -43,8 +43,8 @@ N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(reimherr_fig1.DEFAULT
 EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 #: Sensitivity constants of the sphere (``reimherr_fig1.sensitivity_constant``).
 CONSTANTS = ("empirical", "theorem")
-#: The spaces with the paper's data recipe.
-SPACES = tuple(reimherr_fig1.GENERATORS)
+#: The spaces with the paper's data recipe, in the registry's order.
+SPACES = tuple(key for key in spaces.SPACES if key in reimherr_fig1.GENERATORS)
 
 
 def _setting(space: str, radius: float) -> reimherr_fig1.SpaceSetting:

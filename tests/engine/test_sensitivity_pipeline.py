@@ -142,3 +142,8 @@ def test_boundary_constant_reaches_its_flat_limit_and_joins_the_constants():
     assert h["r"].max() < np.pi / 4
     assert len(curves[curves["curve"] == "boundary constant"]) == 2
     assert sensitivity.boundary_radii(1.5)[-1] == 1.5 and len(sensitivity.boundary_radii(1.5)) == 20
+
+
+def test_spaces_follow_the_registry_order():
+    """The page's select lists them in this order (sphere first, as the browser test expects)."""
+    assert sensitivity.SPACES == ("sphere", "spd")
