@@ -11,11 +11,12 @@ code, on the adversarial replace-one pair of ``engine.audit.pairs``, at any radi
   centre m0 (analytic calibration).
 * ``figure1_target``: the Utility page (page 3) and the Figure 1 study
   (``engine.experiments.reimherr_fig1``). σ as ``reimherr_fig1.simulate_cell`` and
-  ``ui.utility.release_summary`` compute it (a test pins all three together), releases through
-  ``reimherr_fig1.release_errors``: ``"riemannian laplace"`` (σ = C/(nε), C from Theorem 2 or the
-  supplement's boundary constant on the sphere), ``"euclidean laplace"`` (the ε-DP baseline,
-  σ_E = 2 r_E/(nε) around the ambient mean) and ``"paper euclidean baseline"`` (the same σ_E
-  around the Fréchet mean: not ε-DP, a positive control).
+  ``engine.pipelines.utility.release_summary`` (the page's) compute it (a test pins all three
+  together), releases through ``reimherr_fig1.release_errors``: ``"riemannian laplace"``
+  (σ = C/(nε), C from Theorem 2 or the supplement's boundary constant on the sphere),
+  ``"euclidean laplace"`` (the ε-DP baseline, σ_E = 2 r_E/(nε) around the ambient mean) and
+  ``"paper euclidean baseline"`` (the same σ_E around the Fréchet mean: not ε-DP, a positive
+  control).
 
 The statistic of each target is the claimed law's log-likelihood ratio (``engine.audit.mechanisms``).
 A radius outside the domain of the caller's sensitivity bound raises the caller's own ``ValueError``.

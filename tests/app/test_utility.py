@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engine.experiments import reimherr_fig1
+from engine.pipelines import utility as utility_study
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
 from ui import utility
 
@@ -46,7 +47,7 @@ def test_planner_euclidean_constant_is_at_least_the_noise_alone():
     at = run_page(PAGE, {utility.TAB_KEY: PLANNER})
     assert len(at.get("plotly_chart")) == CHARTS[PLANNER]
     planner = at.table[0].value.set_index("mechanism")
-    exact = utility.euclidean_constant("sphere", np.pi / 8)
+    exact = utility_study.euclidean_constant("sphere", np.pi / 8)
     assert planner.loc["Euclidean Laplace", "fitted c"] >= 0.95 * exact
     assert "Paper's Euclidean baseline (not ε-DP)" not in planner.index
 

@@ -18,7 +18,7 @@ from engine.bounds import theorem2_domain
 from engine.experiments import reimherr_fig1
 from engine.manifolds import SPD, Euclidean, Hyperbolic, Kendall, Sphere
 from engine.mechanisms import TangentGaussian
-from engine.pipelines import PrivateMeanConfig
+from engine.pipelines import PrivateMeanConfig, utility
 from engine.pipelines import run as run_pipeline
 from engine.pipelines.private_mean import MECHANISMS, release_on
 from engine.spaces import make_manifold
@@ -57,8 +57,6 @@ def test_release_on_refuses_beyond_theorem2_with_the_reason():
 
 @pytest.mark.parametrize("space, radius", [("spd", 1.5), ("spd", 2.7), ("sphere", np.pi / 8), ("sphere", 0.6)])
 def test_figure1_sigma_is_the_studys_and_the_utility_pages(space, radius):
-    from ui import utility
-
     n, eps = 20, 0.5
     setting = reimherr_fig1.SpaceSetting(space, next(s for s in reimherr_fig1.SETTINGS if s.key == space).manifold,
                                          radius)
@@ -134,7 +132,7 @@ def _radii(low, high, kappa_max):
 
 def _utility_ranges():
     # The Utility page takes its radius slider from the Sensitivity page's ranges.
-    source = (ROOT / "pages" / "3_Utility.py").read_text()
+    source = (ROOT / "ui" / "utility" / "controls.py").read_text()
     assert "r_lo, r_hi = RADIUS_RANGE[space]" in source
     return RADIUS_RANGE
 

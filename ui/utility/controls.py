@@ -1,0 +1,113 @@
+"""The Utility page's sidebar: every widget, bound to the URL, turned into one ``Settings``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from engine.experiments import reimherr_fig1
+from engine.pipelines import utility
+from ui import controls, presets, state
+from ui.sensitivity.controls import PAPER_RADIUS, RADIUS_RANGE, SPACES
+
+N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
+                 "paper": f"Figure 1: n = {min(reimherr_fig1.DEFAULT_NS)} … {max(reimherr_fig1.DEFAULT_NS)}"}
+CONSTANTS = {"empirical": "Boundary constant (paper)",
+             "theorem": "Theorem 2: 2r(2 − h)/h"}
+SOLVE = {"eps": "ε, holding n of the ε sweep", "n": "n, holding ε"}
+PRESETS = {
+    "reimherr-fig1": {"space": "spd", "r_spd": PAPER_RADIUS["spd"], "r_sphere": float(PAPER_RADIUS["sphere"]),
+                      "sconst": "empirical", "ngrid": "paper", "eps": 1.0, "reps": 200, "paper": True},
+}
+PRESET_NOTE_KEY = "preset-note"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """The page's choices: the simulation's (``config``), the axes, the planner's and the URL keys."""
+
+    space: str
+    radius: float
+    sphere_constant: str
+    grid: str
+    epsilon: float
+    n: int
+    reps: int
+    seed: int
+    log_axes: bool
+    paper_baseline: bool
+    target: float
+    solve: str
+    keys: tuple[str, ...]
+
+    @property
+    def config(self) -> utility.UtilityConfig:
+        return utility.UtilityConfig(space=self.space, radius=self.radius, sphere_constant=self.sphere_constant,
+                                     ns=utility.N_GRIDS[self.grid], epsilon=self.epsilon, n=self.n, reps=self.reps,
+                                     seed=self.seed, paper_baseline=self.paper_baseline)
+
+
+def apply_preset(name: str) -> None:
+    """Load preset ``name`` (a button callback)."""
+    presets.apply_preset(PRESETS, name, PRESET_NOTE_KEY)
+
+
+def _preset_note(space: str) -> None:
+    """Say (once) that Figure 1's settings were loaded, for the space on show."""
+    if st.session_state.pop(PRESET_NOTE_KEY, None):
+        where = ("S² with r = π/8 and the supplement's boundary constant (switch the space for SPD(2) with r = 1.5)"
+                 if space == "sphere" else "SPD(2) with r = 1.5 (switch the space for S² with r = π/8)")
+        st.info(f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, n = 10 … 300, "
+                "ε = 1. The paper averaged 1,000 replicates; the preset uses 200 to keep the page quick: raise the "
+                "Replicates slider to match.")
+
+
+def sidebar() -> Settings:
+    """Draw the sidebar (applying ``?preset=NAME`` first); return its settings."""
+    presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
+    space = controls.space(options=SPACES)
+    r_key = f"r_{space}"
+    r_lo, r_hi = RADIUS_RANGE[space]
+    radius = controls.slider(
+        "Data radius r", r_key, min_value=r_lo, max_value=r_hi, default=float(PAPER_RADIUS[space]), step=0.01,
+        fmt="%.3f", help="Records lie within geodesic distance r of m0; the noise grows with r. "
+                         "Figure 1 uses r = π/8 on the sphere and r = 1.5 on SPD(2).")
+    sphere_constant = "theorem"
+    if space == "sphere":
+        sphere_constant = controls.select(
+            "Sensitivity constant", "sconst", CONSTANTS, "empirical",
+            help="C in σ = C/(nε). Theorem 2 gives C = 2r(2 − h)/h; the paper's sphere study put the supplement's "
+                 "boundary constant max ‖log_{x1} x_i − log_{x1} x_j‖ over ∂B_r in place of 2r(2 − h).")
+    grid = controls.select("Sample sizes n", "ngrid", N_GRID_LABELS, "quick",
+                           help="The values of n of the error-against-n chart; Figure 1 uses ten sizes from 10 to "
+                                "300.")
+    eps = controls.epsilon()
+    n = controls.slider("Sample size n of the ε sweep", "n", min_value=5, max_value=500, default=50, step=5,
+                        help="The error-against-ε chart holds n at this value.")
+    reps = controls.slider("Replicates", "reps", min_value=20, max_value=1000, default=100, step=10,
+                           help="Data sets simulated per point. Figure 1 used 1,000; fewer are faster, with wider "
+                                "bands.")
+    seed = controls.seed()
+    log_axes = controls.toggle("Logarithmic axes", "log", default=True,
+                               help="Log–log axes turn error ∝ 1/(nε) into a straight line of slope −1.")
+    paper_baseline = controls.toggle(
+        "Add the paper's Euclidean baseline (not ε-DP)", "paper", default=False,
+        help="Figure 1 adds the Euclidean noise around the Fréchet mean, whose ambient sensitivity exceeds 2r_E/n: "
+             "that release is not ε-DP (its true ε on a neighbouring pair is printed below the charts).")
+    st.sidebar.button("Load Figure 1 settings", key="preset-fig1", on_click=apply_preset, args=("reimherr-fig1",),
+                      help="SPD(2) with r = 1.5 (sphere: r = π/8), n = 10 … 300, ε = 1, 200 replicates. "
+                           "Shareable as ?preset=reimherr-fig1.")
+    st.sidebar.subheader("Budget planner")
+    target = controls.slider("Target mean error", "target", min_value=0.005, max_value=1.0, default=0.05,
+                             step=0.005, help="The mean ambient error ‖x̃ − x̄‖ you can accept; the planner finds the "
+                                              "ε or n it needs.")
+    solve = controls.select("Solve for", "solve", SOLVE, "eps",
+                            help="Which of the two the planner finds; the other keeps its sidebar value.")
+    keys = ("space", r_key, *(["sconst"] if space == "sphere" else []), "ngrid", "eps", "n", "reps", "seed", "log",
+            "paper", "target", "solve")
+    state.sync(list(keys))
+    _preset_note(space)
+    return Settings(space=space, radius=float(radius), sphere_constant=sphere_constant, grid=grid,
+                    epsilon=float(eps), n=int(n), reps=int(reps), seed=int(seed), log_axes=bool(log_axes),
+                    paper_baseline=bool(paper_baseline), target=float(target), solve=solve, keys=keys)

@@ -1,0 +1,172 @@
+"""What the Utility page shows of a result: the noise scales, the error curves against n and ε,
+the noise reduction per n and the budget planner, one tab each (only the open tab is drawn)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from engine import bounds, spaces
+from engine.pipelines import utility
+from engine.viz import utility as figures
+from ui import formulas, state, tables
+from ui.downloads import download_row
+from ui.utility.compute import baseline_privacy
+from ui.utility.controls import Settings
+
+#: The page's sections, one tab each (URL parameter ``util_view``); only the open one is drawn.
+TAB_KEY = "util_view"
+SECTIONS = ("Error curves", "Noise reduction", "Budget planner")
+CHART = {"theme": None, "config": {"displaylogo": False}}
+
+error_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.error_figure)
+share_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.share_figure)
+scaling_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.scaling_figure)
+
+
+def show(result: utility.UtilityResult, settings: Settings) -> None:
+    """The whole page below the intro: the noise scales, what was left out, and the three tabs."""
+    c = result.config
+    r_e = float(bounds.ambient_radius(spaces.make_manifold(c.space), c.radius))
+    st.latex(formulas.rows(
+        rf"\sigma &= \frac{{C}}{{n\varepsilon}},\ C = {result.constant:.4f} && \text{{at }} n = {c.n},\ "
+        rf"\varepsilon = {c.epsilon:g}:\ \sigma = {result.constant / (c.n * c.epsilon):.4g}",
+        rf"\sigma_E &= \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f} && "
+        rf"\sigma_E = {2 * r_e / (c.n * c.epsilon):.4g}"))
+    skipped = result.skipped
+    if len(skipped):
+        st.warning("Left out of the charts (the Riemannian Laplace law needs σ below the space's limit; Theorem 3's "
+                   "ball-conditioned mechanism would be needed there): "
+                   + "; ".join(f"n = {row.n}, ε = {row.epsilon:g}: {row.status}" for row in skipped.itertuples()))
+    if result.ok_n.empty or result.ok_eps.empty:
+        st.error("No release could be simulated with these settings: raise ε or lower r.")
+        st.stop()
+    curves, reduction, planner = state.tabs(TAB_KEY, SECTIONS)
+    with curves:
+        if curves.open:
+            _curves(result, settings)
+    with reduction:
+        if reduction.open:
+            _reduction(result, settings)
+    with planner:
+        if planner.open:
+            _planner(result, settings)
+
+
+def _curves(result: utility.UtilityResult, settings: Settings) -> None:
+    c, url = result.config, state.settings(list(settings.keys))
+    left, right = st.columns(2)
+    with left:
+        st.subheader(f"Error against n (ε = {c.epsilon:g})")
+        n_fine = np.unique(np.geomspace(min(c.ns), max(c.ns), 60).round(2))
+        fig_n = error_figure(result.ok_n, x="n", x_title="sample size n",
+                             bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
+                                                         epsilon=c.epsilon), log=settings.log_axes)
+        st.plotly_chart(fig_n, key="chart-error-n", **CHART)
+        st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
+                   "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
+                   "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
+                   "adds to it).")
+        download_row("utility-vs-n", fig=fig_n, data=result.by_n, settings=url)
+    with right:
+        st.subheader(f"Error against ε (n = {c.n})")
+        eps_fine = np.geomspace(min(c.epsilons), max(c.epsilons), 60)
+        fig_e = error_figure(result.ok_eps, x="epsilon", x_title="privacy budget ε",
+                             bounds=utility.error_bounds(c.space, c.radius, result.constant, n=c.n, epsilon=eps_fine),
+                             log=settings.log_axes)
+        st.plotly_chart(fig_e, key="chart-error-eps", **CHART)
+        st.caption("Look at the slope: error ∝ 1/ε while the noise is small; large noise bends the intrinsic "
+                   "curve (it saturates on the bounded sphere and grows faster on SPD, whose ambient distances "
+                   "grow exponentially).")
+        download_row("utility-vs-eps", fig=fig_e, data=result.by_eps, settings=url)
+    st.latex(r"\mathbb{E}\,\rho(\tilde x, \bar x)^2 \le \frac{C_2}{C_1}\, d(d+1)\,\sigma^2 \quad\text{(Theorem 3)},"
+             r"\qquad \mathbb{E}\,\|\tilde x_E - \bar x_E\| = D\,\sigma_E \quad "
+             r"(\text{radius} \sim \sigma_E\,\Gamma(D, 1))")
+    st.caption("x̄_E is the ambient mean, the statistic the Euclidean mechanism releases.")
+    if c.paper_baseline:
+        _paper_baseline(c)
+
+
+def _paper_baseline(c: utility.UtilityConfig) -> None:
+    """The paper's baseline's true ε on a neighbouring pair, against the claimed one."""
+    pair = baseline_privacy(c.space, c.radius, min(c.ns), c.epsilon)
+    shown = pair.assign(baseline=pair["baseline"].map(utility.LABELS))[
+        ["baseline", "pair", "n", "claimed_epsilon", "gap", "sensitivity", "true_epsilon_on_pair"]]
+    paper_row = pair.set_index("baseline").loc["paper euclidean baseline"]
+    st.warning(
+        f"The paper's baseline adds noise calibrated to Δ_E = 2r_E/n around the Fréchet mean, whose ambient "
+        f"sensitivity is larger: on the worse of two neighbouring pairs of boundary points (below) its true ε is "
+        f"{paper_row.true_epsilon_on_pair:.3g} for a claimed {c.epsilon:g} ({paper_row.ratio:.3g}×). It is drawn "
+        f"for comparison with the paper, not as a private release.")
+    st.table(tables.formatted(shown, skip=("baseline", "pair", "n")), hide_index=True, border="horizontal")
+
+
+def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
+    url = state.settings(list(settings.keys))
+    st.subheader("Noise reduction of the intrinsic mechanism, per n")
+    table = utility.reduction_table(result.ok_n)
+    saved = table["noise reduction (%)"].dropna()
+    if len(saved):
+        st.metric("Noise reduction, intrinsic against Euclidean", f"{saved.min():.0f}% – {saved.max():.0f}%",
+                  help="100 · (1 − mean intrinsic error / mean Euclidean error), over the simulated n (Figure 1 "
+                       "reports this percentage per n).")
+    st.latex(r"\text{reduction} = 100\left(1 - \frac{\overline{\|\tilde x_{\mathrm{Riem}} - \bar x\|}}"
+             r"{\overline{\|\tilde x_{E} - \bar x\|}}\right)\%")
+    st.table(tables.formatted(table, skip=("n",)), hide_index=True, border="horizontal")
+    st.caption("Look at the reduction column, the share of error the intrinsic mechanism saves at each n, and at "
+               "the last two: the RMS geodesic error stays under √ of Theorem 3's bound.")
+    download_row("utility-noise-reduction", data=table, settings=url)
+    if settings.space == "spd":
+        st.subheader("Euclidean releases that are not positive definite")
+        fig_s = share_figure(result.ok_n, log=settings.log_axes)
+        st.plotly_chart(fig_s, key="chart-share", **CHART)
+        st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at "
+                   "all; the intrinsic mechanism never leaves the SPD cone.")
+        download_row("utility-non-pd-share", fig=fig_s,
+                     data=result.ok_n[result.ok_n["mechanism"] == "euclidean laplace"], settings=url)
+
+
+def _planner(result: utility.UtilityResult, settings: Settings) -> None:
+    c, url = result.config, state.settings(list(settings.keys))
+    target, solve = settings.target, settings.solve
+    st.subheader("Budget planner")
+    st.markdown("Error falls like 1/(nε), so one constant c per mechanism, fitted on the simulation, answers "
+                "“what ε (or n) do I need for a target error?”. The flat lines below check the scaling.")
+    points = result.scaling_points()
+    fits = utility.fit_scaling(points)
+    answers = utility.plan(fits, space=c.space, radius=c.radius, constant=result.constant, target=target,
+                           solve=solve, held=c.n if solve == "eps" else c.epsilon)
+    what = "ε" if solve == "eps" else "n"
+    left, right = st.columns([3, 2])
+    with left:
+        fig_p = scaling_figure(points, fits)
+        st.plotly_chart(fig_p, key="chart-scaling", **CHART)
+        st.caption("Look for flat bands: a constant n·ε·error means error ∝ 1/(nε); the dotted level is the "
+                   "fitted c (the median), and a bend at small n·ε is large noise leaving that regime.")
+        download_row("utility-scaling", fig=fig_p, data=points, settings=url)
+    with right:
+        st.latex(r"\text{error} \approx \frac{c}{n\varepsilon} \;\Rightarrow\; "
+                 + (rf"\varepsilon = \frac{{c}}{{{c.n} \cdot {target:g}}}" if solve == "eps"
+                    else rf"n = \left\lceil\frac{{c}}{{{c.epsilon:g} \cdot {target:g}}}\right\rceil"))
+        for row in answers.itertuples():
+            st.metric(f"{utility.LABELS[row.mechanism]}: {what} needed for error {target:g}", f"{row.simulated:.4g}",
+                      delta=f"theory: {row.theory:.4g}", delta_color="off", delta_arrow="off",
+                      help=f"Fitted c = {row.c:.4g} (fitted exponent α = {row.alpha:.3f}; 1 means error ∝ "
+                           f"1/(nε)).")
+        outside = answers.loc[answers["outside"], "mechanism"]
+        if len(outside):
+            st.warning("Extrapolated beyond the simulated range of n·ε for "
+                       + " and ".join(utility.LABELS[mechanism] for mechanism in outside)
+                       + ": check the answer by simulating closer to it.")
+    shown = pd.DataFrame({
+        "mechanism": answers["mechanism"].map(utility.LABELS), "fitted c": answers["c"],
+        "fitted exponent α": answers["alpha"],
+        f"{what} needed (simulation)": answers["simulated"], f"{what} needed (theory)": answers["theory"],
+        "simulated n·ε from": answers["lo"], "simulated n·ε to": answers["hi"],
+    })
+    st.table(tables.formatted(shown, skip=("mechanism",)), hide_index=True, border="horizontal")
+    st.caption("Look at α (near 1: the 1/(nε) law holds on the simulated range); theory is √ of Theorem 3's "
+               "bound (conservative, geodesic) for the Riemannian Laplace and the exact E‖noise‖ = Dσ_E for the "
+               "Euclidean one.")
+    download_row("utility-budget-planner", data=shown, settings=url)
