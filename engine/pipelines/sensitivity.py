@@ -41,7 +41,7 @@ TOL = 1e-9
 #: Boundary grid of the supplement's constant (``engine.bounds.boundary_log_constant``).
 BOUNDARY_GRID = 24
 #: The spaces with the paper's data recipe, in the registry's order (the page offers them so).
-SPACES = tuple(key for key in spaces.SPACES if key in reimherr_fig1.GENERATORS)
+SPACES = tuple(key for key in spaces.SPACES if key in reimherr_fig1.RECIPES)
 
 
 def _check_space(space: str) -> str:

@@ -44,7 +44,7 @@ EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 #: Sensitivity constants of the sphere (``reimherr_fig1.sensitivity_constant``).
 CONSTANTS = ("empirical", "theorem")
 #: The spaces with the paper's data recipe, in the registry's order.
-SPACES = tuple(key for key in spaces.SPACES if key in reimherr_fig1.GENERATORS)
+SPACES = tuple(key for key in spaces.SPACES if key in reimherr_fig1.RECIPES)
 
 
 def _setting(space: str, radius: float) -> reimherr_fig1.SpaceSetting:
