@@ -26,34 +26,11 @@ from engine.data import (
     tree_embedding,
 )
 from engine.estimators import frechet_mean
+from engine.spaces import KENDALL_STD, SPACES, TREE, VMF_CONCENTRATION, WRAPPED_STD
 
-# Fixed parameters of the data sources that have no ball of their own (shown in their labels).
-VMF_CONCENTRATION = 50.0
-WRAPPED_STD = 0.4
-KENDALL_STD = 0.03
-TREE = dict(branching=3, height=3, edge_length=0.3)
-TEMPLATES = ("heart", "leaf", "star", "hand")
-
-#: Data sources per space (URL value → label), in display order; the first is the default.
-SOURCES = {
-    "sphere": {
-        "cap": "Cap sampler (paper)",
-        "ball": "Uniform in the ball B_r(m₀)",
-        "vmf": f"von Mises–Fisher (κ = {VMF_CONCENTRATION:g})",
-        "airports": "US airports (real data)",
-    },
-    "spd": {
-        "wishart": "Wishart recipe (paper)",
-        "china": "china.jpg patches (real)",
-        "flower": "flower.jpg patches (real)",
-    },
-    "hyperbolic": {
-        "ball": "Uniform in the ball B_r(m₀)",
-        "wrapped": f"Wrapped Gaussian (σ = {WRAPPED_STD:g})",
-        "tree": "Embedded tree (40 nodes)",
-    },
-    "kendall": {name: f"Noisy copies of the {name}" for name in TEMPLATES},
-}
+#: Data sources per space (URL value → label), in display order; the first is the default
+#: (``engine.spaces``).
+SOURCES = {key: entry.sources for key, entry in SPACES.items()}
 
 NOTES = {
     ("sphere", "cap"): "The paper's recipe (Reimherr et al., supplement §2.1): polar angle uniform on [0, r] "
