@@ -35,7 +35,9 @@ class SpaceEntry:
 
     ``make(k)`` builds it (``k`` = landmarks, used by Kendall only); ``label`` names it with what it
     models, ``short_label`` fits a narrow sidebar select; ``sources`` maps the data sources' URL
-    values to labels in display order, the first being the default.
+    values to labels in display order, the first being the default. ``ambient_radius_tex`` is the
+    formula of ``Manifold.ambient_ball_radius`` in TeX with ``{r}`` for the radius (``None`` where
+    the space states no ambient ball).
     """
 
     key: str
@@ -44,6 +46,13 @@ class SpaceEntry:
     make: Callable[[int], object]
     default_radius: float
     sources: dict[str, str]
+    ambient_radius_tex: str | None = None
+
+    def ambient_radius_formula(self, r: str = "r") -> str:
+        """r_E in TeX with ``r`` (a symbol or a number's text) for the radius, e.g. ``2\\sin(r/2)``."""
+        if self.ambient_radius_tex is None:
+            raise ValueError(f"space {self.key!r} states no ambient ball, so it has no ambient radius formula")
+        return self.ambient_radius_tex.format(r=r)
 
     @property
     def embedded_in_ambient(self) -> bool:
@@ -57,11 +66,13 @@ SPACES = {
     "sphere": SpaceEntry(
         "sphere", "Sphere S² (directions)", "Sphere S²", lambda k: Sphere(2), float(np.pi / 8),
         {"cap": "Cap sampler (paper)", "ball": "Uniform in the ball B_r(m₀)",
-         "vmf": f"von Mises–Fisher (κ = {VMF_CONCENTRATION:g})", "airports": "US airports (real data)"}),
+         "vmf": f"von Mises–Fisher (κ = {VMF_CONCENTRATION:g})", "airports": "US airports (real data)"},
+        r"2\sin({r}/2)"),
     "spd": SpaceEntry(
-        "spd", "SPD(2) matrices, affine-invariant (covariances)", "SPD(2), affine-invariant", lambda k: SPD(2), 1.5,
+        "spd", "SPD(2) matrices, affine-invariant (covariances)", "SPD(2), affine", lambda k: SPD(2), 1.5,
         {"wishart": "Wishart recipe (paper)", "china": "china.jpg patches (real)",
-         "flower": "flower.jpg patches (real)"}),
+         "flower": "flower.jpg patches (real)"},
+        "e^{{{r}}} - 1"),
     "hyperbolic": SpaceEntry(
         "hyperbolic", "Hyperbolic plane H² (hierarchies)", "Hyperbolic plane H²", lambda k: Hyperbolic(2), 1.0,
         {"ball": "Uniform in the ball B_r(m₀)", "wrapped": f"Wrapped Gaussian (σ = {WRAPPED_STD:g})",
