@@ -37,7 +37,8 @@ class SpaceEntry:
     models, ``short_label`` fits a narrow sidebar select; ``sources`` maps the data sources' URL
     values to labels in display order, the first being the default. ``ambient_radius_tex`` is the
     formula of ``Manifold.ambient_ball_radius`` in TeX with ``{r}`` for the radius (``None`` where
-    the space states no ambient ball).
+    the space states no ambient ball). ``landmarks`` says its points are configurations of k
+    landmarks, the ``k`` that ``make`` reads.
     """
 
     key: str
@@ -47,6 +48,7 @@ class SpaceEntry:
     default_radius: float
     sources: dict[str, str]
     ambient_radius_tex: str | None = None
+    landmarks: bool = False
 
     def ambient_radius_formula(self, r: str = "r") -> str:
         """r_E in TeX with ``r`` (a symbol or a number's text) for the radius, e.g. ``2\\sin(r/2)``."""
@@ -80,7 +82,7 @@ SPACES = {
     "kendall": SpaceEntry(
         "kendall", "Kendall shape space Σ^k_2 (planar shapes)", "Kendall planar shapes",
         lambda k: Kendall(check_int("k", k, minimum=3)), 0.25,
-        {name: f"Noisy copies of the {name}" for name in TEMPLATES}),
+        {name: f"Noisy copies of the {name}" for name in TEMPLATES}, landmarks=True),
 }
 
 

@@ -50,6 +50,12 @@ def test_open_in_ambient_says_whether_ambient_releases_can_land_on_the_space(man
     assert landed.any() == is_open
 
 
+def test_only_the_landmark_space_reads_k():
+    for key, entry in spaces.SPACES.items():
+        assert entry.make(5).dim == entry.make(8).dim or entry.landmarks, key
+    assert spaces.space("kendall").landmarks and spaces.make_manifold("kendall", 5).point_shape == (5, 2)
+
+
 def test_unknown_space_names_the_known_keys():
     with pytest.raises(ValueError, match="space must be one of sphere, spd, hyperbolic, kendall, got 'torus'"):
         spaces.space("torus")
