@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine import spaces
 from ui import state
 
 MAX_SEED = 2**31 - 1
 
-SPACES = {
-    "sphere": "Sphere S²",
-    "spd": "SPD(2), affine-invariant",
-    "hyperbolic": "Hyperbolic plane H²",
-    "kendall": "Kendall planar shapes",
-}
+#: Every space of the registry (``engine.spaces``), by its short label (sidebar selects are narrow).
+SPACES = {key: entry.short_label for key, entry in spaces.SPACES.items()}
 
 
 def select(label: str, key: str, options: dict, default: str, help: str) -> str:
@@ -22,7 +19,7 @@ def select(label: str, key: str, options: dict, default: str, help: str) -> str:
     return st.sidebar.selectbox(label, list(options), format_func=options.__getitem__, key=key, help=help)
 
 
-def space(key: str = "space", default: str = "sphere", options: dict = SPACES) -> str:
+def space(key: str = "space", default: str = next(iter(SPACES)), options: dict = SPACES) -> str:
     return select("Space", key, options, default,
                   "The curved space the statistic lives on; each has its own plot and curvature.")
 

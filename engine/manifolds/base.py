@@ -94,6 +94,14 @@ class Manifold(ABC):
         B_r(origin), or ``None`` when the space states none (then no Euclidean baseline is offered)."""
         return None
 
+    @property
+    def open_in_ambient(self) -> bool:
+        """Its ``to_ambient`` image is open in R^D (D = ``dim``, like the SPD cone): an ambient
+        (Euclidean) release lands on the space with positive probability, and one that misses it has
+        no nearest point on it. Otherwise (the sphere in R³) an ambient release misses the space
+        almost surely and ``projection`` brings it back to its nearest point."""
+        return self.dim == self.ambient_dim
+
     #: Exponential growth rate c of the volume of geodesic balls, J(ρ) <= ρ^{d−1}e^{cρ}: the
     #: unconditioned Laplace law is normalisable iff σ < 1/c (every σ when c = 0).
     volume_growth: float = 0.0

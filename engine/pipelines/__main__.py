@@ -1,71 +1,144 @@
-"""Command line: ``python -m engine.pipelines private-mean --space sphere --n 50 --eps 1 --seed 0 --json``.
+"""Command line: ``python -m engine.pipelines PIPELINE [--FIELD VALUE ...] [--json]``.
 
-Prints the run's numbers (mean, Theorem 2, σ, errors and guarantee per mechanism, the assumption
-checks) as a table or, with ``--json``, as JSON; ``--releases-out FILE.npz`` also saves the arrays.
+Each pipeline's options are the fields of its frozen config (``--field-name``; tuples comma-
+separated; booleans ``--flag``/``--no-flag``; ``--eps`` also sets ``epsilon``), so the command line
+runs exactly what a notebook's ``run(Config(...))`` runs. Fields left out keep the config's default,
+except the ones that follow the chosen space as on the pages: the data radius (the registry's
+default), the data source (the space's first) and the curvature bound κ (the space's own).
+
+``--json`` prints the result's ``summary()``; without it, a table. ``private-mean`` also saves the
+arrays with ``--releases-out FILE.npz``. Bad input prints one line naming the value, exit status 2.
+
+Examples::
+
+    python -m engine.pipelines private-mean --space sphere --n 50 --eps 1 --seed 0 --json
+    python -m engine.pipelines sensitivity --space spd --n 20 --reps 50 --json
+    python -m engine.pipelines utility --space sphere --ns 10,50 --reps 20 --json
+    python -m engine.pipelines private-subspace --method approx --n 2000 --json
+    python -m engine.pipelines private-regression --dataset drift --n 40 --json
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
+import pandas as pd
 
-from engine.data.ball import POLICIES
-from engine.pipelines.private_mean import MECHANISMS, PrivateMeanConfig, run
-from engine.spaces import SPACES
+from engine import spaces
+from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, utility
 
-DEFAULTS = PrivateMeanConfig()
+#: Short spellings kept for the fields the README and the papers write so.
+ALIASES = {"epsilon": ("--eps",)}
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """A pipeline the command line runs: its frozen config class, ``run(config)`` and a help line."""
+
+    config: type
+    run: Callable
+    help: str
+
+
+PIPELINES = {
+    "private-mean": Pipeline(private_mean.PrivateMeanConfig, private_mean.run,
+                             "data → Fréchet mean → Theorem 2 → releases → assumption checks (the playground)"),
+    "sensitivity": Pipeline(sensitivity.SensitivityConfig, sensitivity.run,
+                            "simulated neighbours against Theorem 2's bound (the Sensitivity page)"),
+    "utility": Pipeline(utility.UtilityConfig, utility.run,
+                        "error against n and ε of the intrinsic and Euclidean Laplace (the Utility page)"),
+    "private-regression": Pipeline(private_regression.RegressionConfig, private_regression.run,
+                                   "private geodesic regression in two K-norm gradient steps"),
+    "private-subspace": Pipeline(private_subspace.PrivateSubspaceConfig, private_subspace.run,
+                                 "a private k-subspace of R^d (Singhal & Steinke and baselines)"),
+}
+#: Fields whose default follows the chosen space (see the module docstring).
+SPACE_DEFAULTS = ("radius", "source", "kappa")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr with exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"error: {message}\n")
+
+
+def _scalar_type(field: dataclasses.Field) -> type:
+    """The type of one value of ``field``: that of its default, or the first of its annotation."""
+    default = field.default
+    if isinstance(default, tuple):
+        default = default[0] if default else ""
+    if default is not None:
+        return type(default)
+    annotation = str(field.type)
+    return next((kind for kind in (int, float) if annotation.startswith(kind.__name__)), str)
+
+
+def _parse(kind: type, many: bool, name: str) -> Callable[[str], object]:
+    """A converter of one option's text (comma-separated when ``many``) naming the field on failure."""
+    def convert(text: str):
+        try:
+            values = tuple(kind(part) for part in text.split(",") if part) if many else kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be {'comma-separated ' if many else ''}"
+                                             f"{kind.__name__}, got {text!r}") from None
+        return values
+    return convert
+
+
+def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
+    """One option per field of ``config``, absent from the namespace unless given."""
+    for field in dataclasses.fields(config):
+        flags = (f"--{field.name.replace('_', '-')}", *ALIASES.get(field.name, ()))
+        default = "the space's" if field.name in SPACE_DEFAULTS and "space" in config.__dataclass_fields__ \
+            else field.default
+        kind = _scalar_type(field)
+        if kind is bool:
+            parser.add_argument(*flags, dest=field.name, action=argparse.BooleanOptionalAction,
+                                default=argparse.SUPPRESS, help=f"default: {default}")
+            continue
+        many = isinstance(field.default, tuple)
+        shown = ",".join(map(str, default)) if many else default
+        parser.add_argument(*flags, dest=field.name, type=_parse(kind, many, field.name), default=argparse.SUPPRESS,
+                            metavar=kind.__name__.upper() + ("S" if many else ""), help=f"default: {shown}")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine.pipelines", description=__doc__)
-    parser.add_argument("pipeline", choices=["private-mean"], help="the pipeline to run")
-    parser.add_argument("--space", default=DEFAULTS.space, choices=list(SPACES))
-    parser.add_argument("--source", default=None, help="data source (default: the space's first)")
-    parser.add_argument("--n", type=int, default=DEFAULTS.n)
-    parser.add_argument("--radius", type=float, default=None, help="public data radius r (default: the space's)")
-    parser.add_argument("--eps", type=float, default=DEFAULTS.epsilon)
-    parser.add_argument("--delta", type=float, default=DEFAULTS.delta)
-    parser.add_argument("--mechanisms", default=",".join(DEFAULTS.mechanisms),
-                        help=f"comma-separated subset of {','.join(MECHANISMS)}")
-    parser.add_argument("--outside", default=DEFAULTS.outside, choices=POLICIES,
-                        help="records outside B_r(m0): refuse (default), clip, drop or keep (voids the guarantee)")
-    parser.add_argument("--k", type=int, default=DEFAULTS.k, help="landmarks (Kendall shapes)")
-    parser.add_argument("--releases", type=int, default=DEFAULTS.releases)
-    parser.add_argument("--seed", type=int, default=DEFAULTS.seed)
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--releases-out", type=Path, default=None, help="save data, mean and releases (.npz)")
+    parser = _Parser(prog="python -m engine.pipelines", description=__doc__,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="pipeline", required=True, metavar="PIPELINE")
+    for name, pipeline in PIPELINES.items():
+        sub = commands.add_parser(name, help=pipeline.help, description=pipeline.help)
+        _add_fields(sub, pipeline.config)
+        sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
+        if name == "private-mean":
+            sub.add_argument("--releases-out", type=Path, default=None, help="save data, mean and releases (.npz)")
     return parser
 
 
-def config_from_args(args) -> PrivateMeanConfig:
-    from engine.pipelines.sources import SOURCES
-    from engine.spaces import space
+def config_from_args(args: argparse.Namespace):
+    """The config of ``args.pipeline`` from the given options; the space-following fields (radius, data
+    source, κ) default to the chosen space's; ``ValueError`` naming a bad value."""
+    config = PIPELINES[args.pipeline].config
+    names = [field.name for field in dataclasses.fields(config)]
+    given = {name: getattr(args, name) for name in names if hasattr(args, name)}
+    if "space" in names:
+        key = given.get("space", config.__dataclass_fields__["space"].default)
+        entry = spaces.space(key)
+        follow = {"radius": entry.default_radius, "kappa": float(entry.make(spaces.DEFAULT_LANDMARKS).kappa_max),
+                  "source": next(iter(entry.sources), None)}
+        given = {**{name: follow[name] for name in SPACE_DEFAULTS if name in names}, **given}
+    return config(**given)
 
-    return PrivateMeanConfig(
-        space=args.space, source=args.source or next(iter(SOURCES[args.space])), n=args.n,
-        radius=space(args.space).default_radius if args.radius is None else args.radius, epsilon=args.eps,
-        delta=args.delta, mechanisms=tuple(m for m in args.mechanisms.split(",") if m), outside=args.outside,
-        k=args.k, releases=args.releases, seed=args.seed)
 
-
-def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        result = run(config_from_args(args))
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    summary = result.summary()
-    if args.releases_out is not None:
-        arrays = {f"releases_{r.key}": r.releases for r in result.runs if r.releases is not None}
-        np.savez(args.releases_out, data=result.data, m0=result.m0, mean=result.mean, **arrays)
-    if args.json:
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
-        return 0
+def _print_private_mean(result: private_mean.PrivateMeanResult, summary: dict) -> None:
     print(f"{result.manifold_name}: n = {result.n_used}, mean = {np.array2string(result.mean, precision=6)}")
     for r in summary["mechanisms"]:
         if r["skipped"]:
@@ -76,6 +149,38 @@ def main(argv=None) -> int:
               f"geodesic error = {r['errors']['geodesic']:.6g}  ({g['epsilon']:g}, {g['delta']:g})-DP")
     for check in result.checks:
         print(f"  [{check.level}] {check.title}: {check.text}")
+
+
+def _print_summary(summary: dict) -> None:
+    """Scalars as ``name: value`` lines, lists of rows as tables, dicts as indented lines."""
+    for name, value in summary.items():
+        if isinstance(value, list) and value and all(isinstance(row, dict) for row in value):
+            print(f"{name}:\n{pd.DataFrame(value).to_string(index=False)}")
+        elif isinstance(value, dict):
+            print(f"{name}:")
+            for key, item in value.items():
+                print(f"  {key}: {item}")
+        else:
+            print(f"{name}: {value}")
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        result = PIPELINES[args.pipeline].run(config_from_args(args))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    summary = result.summary()
+    if getattr(args, "releases_out", None) is not None:
+        arrays = {f"releases_{r.key}": r.releases for r in result.runs if r.releases is not None}
+        np.savez(args.releases_out, data=result.data, m0=result.m0, mean=result.mean, **arrays)
+    if args.json:
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+    elif args.pipeline == "private-mean":
+        _print_private_mean(result, summary)
+    else:
+        _print_summary(summary)
     return 0
 
 

@@ -178,13 +178,15 @@ def _theorem2(manifold, radius: float, n: int, limits) -> tuple[dict | None, str
 def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> dict:
     """Mean geodesic and ambient errors against the true mean, and the share off the manifold.
 
-    Releases off the sphere are projected radially before measuring their geodesic error; off the
-    SPD cone (not positive definite) they have none and are left out of the mean. The ambient error
-    is given where the space states an ambient ball (sphere, SPD), else NaN.
+    Releases off a space of lower dimension than its ambient coordinates (the sphere) are projected
+    onto it before measuring their geodesic error; off a space open in them (the SPD cone: not
+    positive definite) they have no nearest point, so no geodesic error, and are left out of the
+    mean (``Manifold.open_in_ambient``). The ambient error is given where the space states an
+    ambient ball (sphere, SPD), else NaN.
     """
     off = off_manifold(manifold, releases)
-    if manifold.polar_volume == "sphere":
-        geodesic = manifold.dist(mean, manifold.projection(releases))
+    if not manifold.open_in_ambient:
+        geodesic = manifold.dist(mean, np.where(manifold.per_point(off), manifold.projection(releases), releases))
     elif off.all():
         geodesic = np.array([np.nan])
     else:

@@ -42,6 +42,7 @@ from engine.estimators.geodesic_regression import GeodesicRegressionResult, ener
 from engine.manifolds import Kendall, Sphere
 from engine.mechanisms.dp_geodesic_regression import AssumptionCheck, PrivateGeodesicRegression
 from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
 DATASETS = {"callosum": "shapes", "cells": "shapes", "drift": "sphere"}
@@ -98,6 +99,17 @@ class RegressionResult:
     diagnostics: pd.DataFrame
     energies: pd.DataFrame
     trace: pd.DataFrame
+
+    def summary(self) -> dict:
+        """The numbers without the data and the chains' traces (JSON-ready,
+        ``engine.pipelines.summary.plain``): the config, the space, the non-private fit, the private
+        footpoints and shooting vectors, Table 1, the assumption checks, the composed guarantee, the
+        chains' diagnostics and the energy of each release."""
+        return plain(dict(config=self.config, space=self.manifold.name, ball_radius=self.ball_radius,
+                          fit=dict(footpoint=self.fit.footpoint, velocity=self.fit.velocity, energy=self.fit.energy),
+                          footpoints=self.footpoints, velocities=self.velocities, table1=self.table1,
+                          assumptions=self.assumptions, guarantee=self.guarantee, diagnostics=self.diagnostics,
+                          energies=self.energies))
 
 
 def _data(config: RegressionConfig, rng):

@@ -23,6 +23,7 @@ from engine.data import subspace_points, top_subspace
 from engine.manifolds import Grassmann
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.subspace import AnalyzeGauss, BinghamSubspace, ExactSubspace, SubsampleAggregateSubspace
+from engine.pipelines.summary import plain
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
 #: The methods (key → label), in the order the page offers them.
@@ -139,6 +140,14 @@ class PrivateSubspaceResult:
         out["config"] = dataclasses.asdict(self.config)
         out["bottom_rate"], out["success_rate"] = self.bottom_rate, self.success_rate
         return out
+
+    def summary(self) -> dict:
+        """The numbers without the data and the bases (JSON-ready, ``engine.pipelines.summary.plain``):
+        the config, the rates, the n the guarantee needs, the guarantee, the mechanism's diagnostics and
+        per release ⊥, ‖Π̂ − Π‖₂ and the principal angles (``None`` for ⊥)."""
+        return plain(dict(config=self.config, bottom_rate=self.bottom_rate, success_rate=self.success_rate,
+                          min_samples=self.min_samples, guarantee=self.guarantee, diagnostics=self.diagnostics,
+                          bottom=self.bottom, proj_error=self.proj_error, angles=self.angles))
 
 
 def run(config: PrivateSubspaceConfig) -> PrivateSubspaceResult:

@@ -28,6 +28,7 @@ import pandas as pd
 from engine import bounds, spaces
 from engine.estimators import frechet_mean
 from engine.experiments import reimherr_fig1
+from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
 #: Sample sizes of the empirical study (the config's n joins them).
@@ -176,6 +177,16 @@ class SensitivityResult:
         grid = np.unique(np.geomspace(ns.min(), ns.max(), points).round())
         return pd.DataFrame({"n": grid, "bound": bounds.frechet_mean_sensitivity(grid, self.config.radius,
                                                                                   self.config.kappa)})
+
+    def summary(self) -> dict:
+        """The numbers without the replicates (JSON-ready, ``engine.pipelines.summary.plain``): the config,
+        Theorem 2's numbers, the largest move at n, and per neighbour kind and n the mean, standard error
+        and maximum of the simulated moves with the bound."""
+        table = summarise(self.replicates)
+        bound = bounds.frechet_mean_sensitivity(table["n"], self.config.radius, self.config.kappa) \
+            if self.theorem2.valid else np.nan
+        return plain(dict(config=self.config, theorem2=self.theorem2, largest=self.largest,
+                          simulated=table.assign(bound=bound)))
 
 
 def assemble(config: SensitivityConfig, frames: list[pd.DataFrame]) -> SensitivityResult:

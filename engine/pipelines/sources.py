@@ -26,34 +26,11 @@ from engine.data import (
     tree_embedding,
 )
 from engine.estimators import frechet_mean
+from engine.spaces import KENDALL_STD, SPACES, TEMPLATES, TREE, VMF_CONCENTRATION, WRAPPED_STD
 
-# Fixed parameters of the data sources that have no ball of their own (shown in their labels).
-VMF_CONCENTRATION = 50.0
-WRAPPED_STD = 0.4
-KENDALL_STD = 0.03
-TREE = dict(branching=3, height=3, edge_length=0.3)
-TEMPLATES = ("heart", "leaf", "star", "hand")
-
-#: Data sources per space (URL value → label), in display order; the first is the default.
-SOURCES = {
-    "sphere": {
-        "cap": "Cap sampler (paper)",
-        "ball": "Uniform in the ball B_r(m₀)",
-        "vmf": f"von Mises–Fisher (κ = {VMF_CONCENTRATION:g})",
-        "airports": "US airports (real data)",
-    },
-    "spd": {
-        "wishart": "Wishart recipe (paper)",
-        "china": "china.jpg patches (real)",
-        "flower": "flower.jpg patches (real)",
-    },
-    "hyperbolic": {
-        "ball": "Uniform in the ball B_r(m₀)",
-        "wrapped": f"Wrapped Gaussian (σ = {WRAPPED_STD:g})",
-        "tree": "Embedded tree (40 nodes)",
-    },
-    "kendall": {name: f"Noisy copies of the {name}" for name in TEMPLATES},
-}
+#: Data sources per space (URL value → label), in display order; the first is the default
+#: (``engine.spaces``).
+SOURCES = {key: entry.sources for key, entry in SPACES.items()}
 
 NOTES = {
     ("sphere", "cap"): "The paper's recipe (Reimherr et al., supplement §2.1): polar angle uniform on [0, r] "
@@ -96,46 +73,84 @@ def _catalogue_sample(points: np.ndarray, m0: np.ndarray, n: int, rng, note: str
     return Sample(points[chosen], m0, len(points), remap_edges(edges, chosen), note)
 
 
+@dataclass(frozen=True)
+class _Request:
+    """What a draw needs: the space's manifold, n, r, landmarks k, the airports' region, the stream
+    of synthetic draws and the stream that subsamples a catalogue."""
+
+    manifold: object
+    n: int
+    radius: float
+    k: int
+    region: str
+    data_rng: np.random.Generator
+    subsample_rng: np.random.Generator
+
+
+def _synthetic(draw):
+    """A synthetic source around the space's origin m0: ``draw(request)`` gives the records."""
+    return lambda q, note: Sample(draw(q), q.manifold.origin, None, None, note)
+
+
+def _airports(q: _Request, note: str) -> Sample:
+    catalogue = load_airports(None if q.region == "all" else q.region)
+    where = "all US states and territories" if q.region == "all" else q.region
+    note = (f"Real data: {len(catalogue.points):,} airports in {where} (vega_datasets). The catalogue is "
+            f"treated as public and the private data set is a random sample of n of its airports; m₀ is "
+            f"the Fréchet mean of the whole catalogue, fixed before sampling.")
+    m0 = frechet_mean(q.manifold, catalogue.points).mean
+    return _catalogue_sample(catalogue.points, m0, q.n, q.subsample_rng, note)
+
+
+def _patches(image: str):
+    def draw(q: _Request, note: str) -> Sample:
+        note = (f"Real data: covariance descriptors of (brightness, horizontal gradient) over the 260 patches "
+                f"of scikit-learn's {image}.jpg, whitened by the log-Euclidean mean of all 260, so m₀ = I. "
+                f"The 260 patches are the public catalogue; the private data set is a random sample of n.")
+        return _catalogue_sample(image_covariances(image), q.manifold.origin, q.n, q.subsample_rng, note)
+    return draw
+
+
+def _tree(q: _Request, note: str) -> Sample:
+    tree = tree_embedding(**TREE)
+    note = (f"A balanced tree (branching {TREE['branching']}, height {TREE['height']}, "
+            f"{len(tree.points)} nodes) embedded by Sarkar's construction with edges of hyperbolic length "
+            f"{TREE['edge_length']:g}; the root is m₀. The private data set is a random sample of n nodes; "
+            f"edges are drawn between sampled nodes.")
+    return _catalogue_sample(tree.points, q.manifold.origin, q.n, q.subsample_rng, note, edges=tree.edges)
+
+
+def _noisy_shapes(template: str):
+    def draw(q: _Request, note: str) -> Sample:
+        note = (f"Synthetic landmark data: the {template} outline resampled to k = {q.k} landmarks (m₀, its "
+                f"pre-shape), each copy perturbed by Gaussian noise of standard deviation {KENDALL_STD:g} per "
+                f"coordinate. The noise is unbounded, so a copy may fall outside B_r(m₀).")
+        return Sample(kendall_noisy(q.n, template, k=q.k, std=KENDALL_STD, rng=q.data_rng),
+                      shape_template(template, q.k), None, None, note)
+    return draw
+
+
+#: How each (space, source) of ``SOURCES`` draws its data: ``draw(request, note) -> Sample``.
+DRAWS = {
+    ("sphere", "cap"): _synthetic(lambda q: sphere_cap(q.n, q.radius, rng=q.data_rng)),
+    ("sphere", "ball"): _synthetic(lambda q: sphere_ball(q.n, q.radius, rng=q.data_rng)),
+    ("sphere", "vmf"): _synthetic(lambda q: sphere_vmf(q.n, VMF_CONCENTRATION, rng=q.data_rng)),
+    ("sphere", "airports"): _airports,
+    ("spd", "wishart"): _synthetic(lambda q: spd_wishart(q.n, radius=q.radius, rng=q.data_rng)),
+    ("spd", "china"): _patches("china"),
+    ("spd", "flower"): _patches("flower"),
+    ("hyperbolic", "ball"): _synthetic(lambda q: hyperbolic_ball(q.n, q.radius, rng=q.data_rng)),
+    ("hyperbolic", "wrapped"): _synthetic(lambda q: hyperbolic_wrapped_gaussian(q.n, WRAPPED_STD, rng=q.data_rng)),
+    ("hyperbolic", "tree"): _tree,
+    **{("kendall", name): _noisy_shapes(name) for name in TEMPLATES},
+}
+
+
 def sample_data(space: str, source: str, manifold, *, n: int, radius: float, k: int, region: str,
                 data_rng, subsample_rng) -> Sample:
-    """One data set of the source ``source`` on ``space`` (see ``SOURCES``)."""
-    note = NOTES.get((space, source), "")
+    """One data set of the source ``source`` on ``space`` (see ``SOURCES`` and ``DRAWS``)."""
     if source not in SOURCES.get(space, {}):
         raise ValueError(f"data source {source!r} is not available on the space {space!r}; "
                          f"choose one of {', '.join(SOURCES.get(space, {})) or 'none'}")
-    m0 = manifold.origin
-    if space == "sphere":
-        if source == "airports":
-            catalogue = load_airports(None if region == "all" else region)
-            where = "all US states and territories" if region == "all" else region
-            note = (f"Real data: {len(catalogue.points):,} airports in {where} (vega_datasets). The catalogue is "
-                    f"treated as public and the private data set is a random sample of n of its airports; m₀ is "
-                    f"the Fréchet mean of the whole catalogue, fixed before sampling.")
-            m0 = frechet_mean(manifold, catalogue.points).mean
-            return _catalogue_sample(catalogue.points, m0, n, subsample_rng, note)
-        draw = {"cap": lambda: sphere_cap(n, radius, rng=data_rng), "ball": lambda: sphere_ball(n, radius, rng=data_rng),
-                "vmf": lambda: sphere_vmf(n, VMF_CONCENTRATION, rng=data_rng)}[source]
-        return Sample(draw(), m0, None, None, note)
-    if space == "spd":
-        if source == "wishart":
-            return Sample(spd_wishart(n, radius=radius, rng=data_rng), m0, None, None, note)
-        note = (f"Real data: covariance descriptors of (brightness, horizontal gradient) over the 260 patches "
-                f"of scikit-learn's {source}.jpg, whitened by the log-Euclidean mean of all 260, so m₀ = I. "
-                f"The 260 patches are the public catalogue; the private data set is a random sample of n.")
-        return _catalogue_sample(image_covariances(source), m0, n, subsample_rng, note)
-    if space == "hyperbolic":
-        if source == "tree":
-            tree = tree_embedding(**TREE)
-            note = (f"A balanced tree (branching {TREE['branching']}, height {TREE['height']}, "
-                    f"{len(tree.points)} nodes) embedded by Sarkar's construction with edges of hyperbolic length "
-                    f"{TREE['edge_length']:g}; the root is m₀. The private data set is a random sample of n nodes; "
-                    f"edges are drawn between sampled nodes.")
-            return _catalogue_sample(tree.points, m0, n, subsample_rng, note, edges=tree.edges)
-        draw = hyperbolic_ball(n, radius, rng=data_rng) if source == "ball" else \
-            hyperbolic_wrapped_gaussian(n, WRAPPED_STD, rng=data_rng)
-        return Sample(draw, m0, None, None, note)
-    note = (f"Synthetic landmark data: the {source} outline resampled to k = {k} landmarks (m₀, its "
-            f"pre-shape), each copy perturbed by Gaussian noise of standard deviation {KENDALL_STD:g} per "
-            f"coordinate. The noise is unbounded, so a copy may fall outside B_r(m₀).")
-    return Sample(kendall_noisy(n, source, k=k, std=KENDALL_STD, rng=data_rng), shape_template(source, k), None,
-                  None, note)
+    request = _Request(manifold, n, radius, k, region, data_rng, subsample_rng)
+    return DRAWS[space, source](request, NOTES.get((space, source), ""))

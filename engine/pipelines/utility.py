@@ -32,6 +32,7 @@ from engine.estimators import ambient_mean, frechet_mean
 from engine.experiments import reimherr_fig1
 from engine.mechanisms import scale_limit
 from engine.pipelines.checks import Check
+from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
 #: Mechanism key (``reimherr_fig1.MECHANISMS``) → label.
@@ -276,6 +277,11 @@ class UtilityResult:
         private mechanisms only)."""
         points = pd.concat([self.ok_n, self.ok_eps]).drop_duplicates(["n", "epsilon", "mechanism"])
         return points[points["mechanism"] != "paper euclidean baseline"]
+
+    def summary(self) -> dict:
+        """The numbers of both sweeps, JSON-ready (``engine.pipelines.summary.plain``): the config, the
+        noise constant C and one row per (n, ε, mechanism) in ``release_summary``'s columns."""
+        return plain(dict(config=self.config, constant=self.constant, by_n=self.by_n, by_eps=self.by_eps))
 
 
 def run(config: UtilityConfig, *, progress=None) -> UtilityResult:

@@ -1,11 +1,12 @@
 """The private-mean pipeline: deterministic, the same numbers from a notebook, the CLI and the page."""
 
+import dataclasses
 import json
 
 import numpy as np
 import pytest
 
-from engine.pipelines import PrivateMeanConfig, run
+from engine.pipelines import PrivateMeanConfig, private_regression, private_subspace, run, sensitivity, utility
 from engine.pipelines.__main__ import main
 
 CONFIG = PrivateMeanConfig(space="sphere", n=50, epsilon=1.0, seed=0, mechanisms=("exact", "euclid", "gauss"))
@@ -73,3 +74,55 @@ def test_the_playground_page_gets_the_same_result_and_its_own_copy():
         assert shown["guarantee"] == notebook.summary()["mechanisms"][[r.key for r in notebook.runs].index(ran.key)][
             "guarantee"]
     assert [c["title"] for c in page["checks"]] == [c.title for c in notebook.checks]
+
+
+#: Each study's subcommand, its options and the config a notebook would build for them.
+CLI_RUNS = {
+    "sensitivity": (["--space", "spd", "--n", "20", "--reps", "10", "--seed", "3"],
+                    lambda: sensitivity.SensitivityConfig(space="spd", radius=1.5, kappa=0.0, n=20, reps=10, seed=3)),
+    "utility": (["--space", "sphere", "--ns", "10,40", "--eps", "2", "--n", "20", "--reps", "5", "--paper-baseline"],
+                lambda: utility.UtilityConfig(space="sphere", ns=(10, 40), epsilon=2.0, n=20, reps=5,
+                                              paper_baseline=True)),
+    "private-subspace": (["--method", "approx", "--n", "3000", "--noise", "0.01", "--releases", "3", "--seed", "1"],
+                         lambda: private_subspace.PrivateSubspaceConfig(method="approx", n=3000, noise=0.01, releases=3,
+                                                                        seed=1)),
+    "private-regression": (["--dataset", "drift", "--n", "30", "--warmup", "50", "--releases", "2"],
+                           lambda: private_regression.RegressionConfig(dataset="drift", n=30, warmup=50, releases=2)),
+}
+
+
+@pytest.mark.parametrize("pipeline", list(CLI_RUNS))
+def test_every_subcommand_prints_the_notebook_numbers(pipeline, capsys):
+    argv, config = CLI_RUNS[pipeline]
+    assert main([pipeline, *argv, "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    module = {"sensitivity": sensitivity, "utility": utility, "private-subspace": private_subspace,
+              "private-regression": private_regression}[pipeline]
+    assert printed == json.loads(json.dumps(module.run(config()).summary(), allow_nan=False))
+    assert printed["config"] == json.loads(json.dumps(dataclasses.asdict(config())))
+
+
+def test_the_table_output_runs_on_a_study(capsys):
+    assert main(["sensitivity", "--n", "10", "--reps", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "theorem2:" in out and "adversarial replacement" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["sensitivity", "--reps", "1"], "reps must be an integer >= 2, got 1"),
+    (["sensitivity", "--space", "hyperbolic"], "space must be one of sphere, spd, got 'hyperbolic'"),
+    (["utility", "--eps", "-1"], "epsilon must be a finite number > 0, got -1.0"),
+    (["utility", "--ns", "10,x"], "ns must be comma-separated int, got '10,x'"),
+    (["private-subspace", "--k", "3"], "k must be < d = 3 (a proper subspace), got 3"),
+    (["private-regression", "--dataset", "iris"], "dataset must be one of ('callosum', 'cells', 'drift'), got 'iris'"),
+    (["private-mean", "--space", "torus"], "space must be one of sphere, spd, hyperbolic, kendall, got 'torus'"),
+    (["private-mean", "--n", "many"], "n must be int, got 'many'"),
+])
+def test_bad_input_is_one_line_naming_the_value_with_exit_status_2(argv, message, capsys):
+    try:
+        status = main(argv)
+    except SystemExit as stop:  # the parser's own errors (a value of the wrong type) exit there
+        status = stop.code
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert status == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine import spaces
 from engine.data import airport_states
 from engine.spaces import make_manifold
 from ui import controls, limits, state
@@ -101,7 +102,7 @@ def sidebar() -> tuple[Settings, list[str]]:
     _reset_on_space_change(space, spec)
     keys = ["space"]
     k = DEFAULTS["k"]
-    if space == "kendall":
+    if spaces.space(space).landmarks:
         k = int(controls.slider(
             "Landmarks k", "k", min_value=4, max_value=12, default=DEFAULTS["k"], step=1,
             help="Number of landmarks on each outline; the shape space has dimension 2k − 4."))

@@ -1,17 +1,12 @@
-"""The playground's sidebar ranges per space, labels and captions; the data sources, mechanisms and
-the ``Settings`` every computation is keyed by come from ``engine.pipelines``."""
+"""The playground's sidebar ranges per space, labels and captions; the spaces, their data sources and
+default radii come from the registry (``engine.spaces``), the mechanisms and the ``Settings`` every
+computation is keyed by from ``engine.pipelines``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from engine import pipelines
-from engine.pipelines.sources import SOURCES
-
-#: The mechanisms the playground offers (key → label), as the engine's pipeline runs them.
-MECHANISMS = pipelines.MECHANISMS
+from engine import pipelines, spaces
 
 # Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
 # to 1 in double precision beyond ρ ≈ 37, and the rim is unreadable long before.
@@ -39,11 +34,8 @@ class SpaceSpec:
     """Sidebar ranges and choices of one space.
 
     ``radius`` is (min, max, default, step) of the radius slider (its top is further capped below
-    the space's r* by ``ui.limits``); ``sources`` (from the engine's ``SOURCES``) and ``mechanisms``
-    map URL values to labels, in display order. ``mh_thin`` is the default MH thinning: above the
-    chain's autocorrelation time at the default settings, so adding MH does not trigger the page's
-    own "correlated" check (about 15 steps on S², SPD(2) and H², 60–85 on the 12-dimensional shape
-    space of 8 landmarks).
+    the space's r* by ``ui.limits``); ``sources`` and ``mechanisms`` map URL values to labels, in
+    display order. ``mh_thin`` is the default MH thinning.
     """
 
     radius: tuple[float, float, float, float]
@@ -54,37 +46,31 @@ class SpaceSpec:
     mh_thin: int = 25
 
 
-SPACES = {
-    "sphere": SpaceSpec(
-        radius=(0.05, 1.5, np.pi / 8, 0.005),
-        sources=SOURCES["sphere"],
-        default_source="cap",
-        mechanisms=("exact", "mh", "euclid", "gauss"),
-        default_mechanisms=("exact", "euclid"),
-    ),
-    "spd": SpaceSpec(
-        radius=(0.5, 3.0, 1.5, 0.05),
-        sources=SOURCES["spd"],
-        default_source="wishart",
-        mechanisms=("exact", "mh", "euclid", "gauss"),
-        default_mechanisms=("exact", "euclid"),
-    ),
-    "hyperbolic": SpaceSpec(
-        radius=(0.1, 3.0, 1.0, 0.05),
-        sources=SOURCES["hyperbolic"],
-        default_source="ball",
-        mechanisms=("exact", "mh", "gauss"),
-        default_mechanisms=("exact", "gauss"),
-    ),
-    "kendall": SpaceSpec(
-        radius=(0.02, 0.75, 0.25, 0.01),
-        sources=SOURCES["kendall"],
-        default_source="heart",
-        mechanisms=("exact", "mh", "gauss"),
-        default_mechanisms=("exact", "gauss"),
-        mh_thin=100,
-    ),
+def _spec(key: str, low: float, high: float, step: float, mh_thin: int) -> SpaceSpec:
+    """The playground's choices on the registry's space ``key`` (``engine.spaces``): its sources (the
+    first is the default) and default radius; the Euclidean Laplace only where the space sits in
+    ambient coordinates, and by default the exact sampler against the baseline the space has (the
+    Euclidean Laplace, else the tangent Gaussian)."""
+    entry = spaces.space(key)
+    baseline = "euclid" if entry.embedded_in_ambient else "gauss"
+    return SpaceSpec(radius=(low, high, entry.default_radius, step), sources=entry.sources,
+                     default_source=next(iter(entry.sources)),
+                     mechanisms=tuple(m for m in MECHANISMS if m != "euclid" or entry.embedded_in_ambient),
+                     default_mechanisms=("exact", baseline), mh_thin=mh_thin)
+
+
+#: Radius slider (min, max, step) and default MH thinning of every space of the registry. The
+#: thinning is just above the chain's autocorrelation time at the default settings, so adding MH does
+#: not trigger the page's own "correlated" check (about 15 steps on S², SPD(2) and H², 60–85 on the
+#: 12-dimensional shape space of 8 landmarks).
+RANGES = {
+    "sphere": (0.05, 1.5, 0.005, 25),
+    "spd": (0.5, 3.0, 0.05, 25),
+    "hyperbolic": (0.1, 3.0, 0.05, 25),
+    "kendall": (0.02, 0.75, 0.01, 100),
 }
+#: The playground's choices per space, in the registry's order.
+SPACES = {key: _spec(key, *RANGES[key]) for key in spaces.SPACES}
 
 CAPTIONS = {
     "sphere": "Seen from the side: Riemannian releases stay on the sphere around the true mean (black diamond), while "

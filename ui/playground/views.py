@@ -8,6 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from engine import spaces
 from engine.manifolds import Hyperbolic
 from engine.viz.poincare import poincare_figure
 from engine.viz.shapes import shapes_figure
@@ -66,7 +67,7 @@ def error_table(result: dict) -> pd.DataFrame:
                      "Ambient error": _fmt(errors.get("ambient")),
                      "Off manifold": "—" if not errors else f"{errors['off_share']:.0%}"})
     table = pd.DataFrame(rows)
-    if result["space"] not in ("sphere", "spd") and not table.empty:
+    if not spaces.space(result["space"]).embedded_in_ambient and not table.empty:
         table = table.drop(columns="Ambient error")
     return table
 
@@ -141,7 +142,7 @@ def show_noise_scale(result: dict, settings: Settings) -> None:
             st.latex(formulas.chain(r"\sigma", r"\frac{\Delta}{\varepsilon}",
                                     rf"\frac{{{run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
         elif run["key"] == "euclid" and "ambient_radius" in run:
-            formula = r"2\sin(r/2)" if result["space"] == "sphere" else r"e^{r} - 1"
+            formula = spaces.space(result["space"]).ambient_radius_formula()
             st.markdown(f"**{run['label']}**: the geodesic ball sits inside an ambient ball of radius $r_E$, "
                         "so the ambient mean moves by at most $2r_E/n$:")
             st.latex(formulas.chain("r_E", formula, f"{run['ambient_radius']:.4f}"))

@@ -10,8 +10,9 @@ from engine import spaces
 from engine.pipelines import sensitivity
 from ui import controls, presets, state
 
-#: The spaces with the paper's data recipe, labelled from the registry with their curvature bound.
-SPACES = {key: f"{spaces.space(key).label}, κ ≤ {spaces.make_manifold(key).kappa_max:g}"
+#: The spaces with the paper's data recipe, by the registry's short label (a sidebar select is
+#: narrow) with their curvature bound.
+SPACES = {key: f"{spaces.space(key).short_label}, κ ≤ {spaces.make_manifold(key).kappa_max:g}"
           for key in sensitivity.SPACES}
 #: Data radius of the paper's study on each space (the default here; ``engine.spaces``).
 PAPER_RADIUS = {key: spaces.space(key).default_radius for key in SPACES}

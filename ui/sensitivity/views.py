@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from engine import spaces
 from engine.pipelines import sensitivity
 from engine.viz import sensitivity as figures
 from ui import errors, state
@@ -18,6 +19,13 @@ from ui.sensitivity.controls import Settings
 TAB_KEY = "sens_view"
 SECTIONS = ("Against r", "Against κ", "Curvature factor h", "Intrinsic vs ambient")
 CHART = {"theme": None, "config": {"displaylogo": False}}
+#: What the ambient radius r_E means on each space of the page (its formula is the registry's).
+AMBIENT_NOTES = {
+    "sphere": "On the sphere the chord is shorter than the arc, so the ambient sensitivity is the smaller one; but "
+              "ambient noise pushes the release off the sphere (see the Utility page).",
+    "spd": "On SPD(2) the ball B_r(I) reaches Frobenius distance e^r − 1 from I (supplement, Proposition 1): the "
+           "ambient radius grows exponentially with r.",
+}
 
 curves_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.curves_figure)
 empirical_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.empirical_figure)
@@ -144,14 +152,9 @@ def _ambient(t2: sensitivity.Theorem2, settings: Settings) -> None:
                      settings=state.settings(list(settings.keys)))
     with right:
         r, r_e, delta_e = t2.radius, t2.ambient_radius, t2.ambient_delta
-        if settings.space == "spd":
-            st.latex(rf"r_E = e^{{r}} - 1 = e^{{{r:.3f}}} - 1 = {r_e:.4f}")
-            st.markdown("On SPD(2) the ball B_r(I) reaches Frobenius distance e^r − 1 from I (supplement, "
-                        "Proposition 1): the ambient radius grows exponentially with r.")
-        else:
-            st.latex(rf"r_E = 2\sin(r/2) = 2\sin({r:.3f}/2) = {r_e:.4f}")
-            st.markdown("On the sphere the chord is shorter than the arc, so the ambient sensitivity is the "
-                        "smaller one; but ambient noise pushes the release off the sphere (see the Utility page).")
+        entry = spaces.space(settings.space)
+        st.latex(rf"r_E = {entry.ambient_radius_formula()} = {entry.ambient_radius_formula(f'{r:.3f}')} = {r_e:.4f}")
+        st.markdown(AMBIENT_NOTES[settings.space])
         st.latex(rf"\Delta_E = \frac{{2 r_E}}{{n}} = \frac{{2 \cdot {r_e:.4f}}}{{{t2.n}}} = {delta_e:.4g}")
         sub = st.columns(2)
         sub[0].metric(f"Intrinsic Δ at n = {t2.n}", f"{t2.delta:.4g}" if t2.valid else "—",

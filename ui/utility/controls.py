@@ -74,7 +74,8 @@ def sidebar() -> Settings:
         fmt="%.3f", help="Records lie within geodesic distance r of m0; the noise grows with r. "
                          "Figure 1 uses r = π/8 on the sphere and r = 1.5 on SPD(2).")
     sphere_constant = "theorem"
-    if space == "sphere":
+    boundary = reimherr_fig1.RECIPES[space].boundary_constant  # the paper's study used it (on the sphere)
+    if boundary:
         sphere_constant = controls.select(
             "Sensitivity constant", "sconst", CONSTANTS, "empirical",
             help="C in σ = C/(nε). Theorem 2 gives C = 2r(2 − h)/h; the paper's sphere study put the supplement's "
@@ -104,7 +105,7 @@ def sidebar() -> Settings:
                                               "ε or n it needs.")
     solve = controls.select("Solve for", "solve", SOLVE, "eps",
                             help="Which of the two the planner finds; the other keeps its sidebar value.")
-    keys = ("space", r_key, *(["sconst"] if space == "sphere" else []), "ngrid", "eps", "n", "reps", "seed", "log",
+    keys = ("space", r_key, *(["sconst"] if boundary else []), "ngrid", "eps", "n", "reps", "seed", "log",
             "paper", "target", "solve")
     state.sync(list(keys))
     _preset_note(space)

@@ -117,7 +117,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
     st.caption("Look at the reduction column, the share of error the intrinsic mechanism saves at each n, and at "
                "the last two: the RMS geodesic error stays under √ of Theorem 3's bound.")
     download_row("utility-noise-reduction", data=table, settings=url)
-    if settings.space == "spd":
+    if spaces.make_manifold(settings.space).open_in_ambient:  # on the sphere every Euclidean release is off it
         st.subheader("Euclidean releases that are not positive definite")
         fig_s = share_figure(result.ok_n, log=settings.log_axes)
         st.plotly_chart(fig_s, key="chart-share", **CHART)

@@ -1,0 +1,68 @@
+"""The one registry of spaces (``engine.spaces``): what it declares and who reads it."""
+
+import numpy as np
+import pytest
+
+from engine import spaces
+from engine.manifolds import SPD, Euclidean, Hyperbolic, Kendall, Sphere
+from engine.pipelines.sources import DRAWS, SOURCES
+from engine.pipelines.summary import plain
+
+
+def test_every_data_source_of_the_registry_has_a_draw():
+    assert set(DRAWS) == {(key, source) for key, entry in spaces.SPACES.items() for source in entry.sources}
+    assert SOURCES == {key: entry.sources for key, entry in spaces.SPACES.items()}
+
+
+def test_the_sidebar_and_the_playground_offer_the_registry_spaces():
+    from ui import controls
+    from ui.playground.spaces import SPACES as PLAYGROUND
+
+    assert list(controls.SPACES) == list(PLAYGROUND) == list(spaces.SPACES)
+    for key, entry in spaces.SPACES.items():
+        spec = PLAYGROUND[key]
+        assert controls.SPACES[key] == entry.short_label and len(entry.short_label) <= 30
+        assert spec.sources == entry.sources and spec.default_source == next(iter(entry.sources))
+        assert spec.radius[2] == entry.default_radius
+        assert ("euclid" in spec.mechanisms) == entry.embedded_in_ambient
+
+
+@pytest.mark.parametrize("key, embedded, r_e", [("sphere", True, 2 * np.sin(0.5)), ("spd", True, np.e - 1),
+                                                ("hyperbolic", False, None), ("kendall", False, None)])
+def test_the_ambient_ball_is_declared_by_the_manifold(key, embedded, r_e):
+    entry = spaces.space(key)
+    assert entry.embedded_in_ambient is embedded
+    if r_e is None:
+        with pytest.raises(ValueError, match=f"space '{key}' states no ambient ball"):
+            entry.ambient_radius_formula()
+        return
+    assert float(entry.make(12).ambient_ball_radius(1.0)) == pytest.approx(r_e)
+    assert "r" in entry.ambient_radius_formula() and "1.000" in entry.ambient_radius_formula("1.000")
+
+
+@pytest.mark.parametrize("manifold, is_open", [(Sphere(2), False), (SPD(2), True), (Hyperbolic(2), True),
+                                               (Kendall(5), False), (Euclidean(3), True)])
+def test_open_in_ambient_says_whether_ambient_releases_can_land_on_the_space(manifold, is_open):
+    assert manifold.open_in_ambient is is_open
+    rng = np.random.default_rng(0)
+    ambient = manifold.to_ambient(manifold.random_point(200, rng)) + 0.1 * rng.standard_normal((200, manifold.ambient_dim))
+    landed = manifold.belongs(manifold.from_ambient(ambient), atol=1e-9)
+    assert landed.any() == is_open
+
+
+def test_only_the_landmark_space_reads_k():
+    for key, entry in spaces.SPACES.items():
+        assert entry.make(5).dim == entry.make(8).dim or entry.landmarks, key
+    assert spaces.space("kendall").landmarks and spaces.make_manifold("kendall", 5).point_shape == (5, 2)
+
+
+def test_unknown_space_names_the_known_keys():
+    with pytest.raises(ValueError, match="space must be one of sphere, spd, hyperbolic, kendall, got 'torus'"):
+        spaces.space("torus")
+
+
+def test_plain_makes_summaries_json_ready():
+    assert plain({"a": np.array([1.0, np.nan]), "b": (np.int64(2), np.inf), "c": np.float64(0.5)}) == \
+        {"a": [1.0, None], "b": [2, None], "c": 0.5}
+    with pytest.raises(TypeError, match="got <class 'object'>"):
+        plain(object())
