@@ -38,7 +38,7 @@ from ui import limits, presets
 from ui.result_store import shared_store
 
 #: The spaces of the registry (``engine.spaces``: keys, order and labels) that the sampler check covers.
-SPACES = {key: spaces.space(key).label for key in spaces.SPACES if key in MANIFOLDS}
+SPACES = {key: spaces.space(key).short_label for key in spaces.SPACES if key in MANIFOLDS}
 #: Volume density J(ρ) in geodesic polar coordinates, shown next to the radial law.
 JACOBIANS = {
     "sphere": r"\sin\rho,\ \rho \in [0, \pi]",
