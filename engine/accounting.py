@@ -82,8 +82,10 @@ def dp_rgd_event(noise_multiplier: float, steps: int, *, sampling_rate: float = 
     return dp_event.SelfComposedDpEvent(event, steps)
 
 
+@functools.lru_cache(maxsize=1024)
 def _epsilon(z: float, steps: int, delta: float, q: float) -> float:
-    """ε of the accountant for ``dp_rgd_event(z, steps, sampling_rate=q)``."""
+    """ε of the accountant for ``dp_rgd_event(z, steps, sampling_rate=q)``; cached, since a sampled batch's
+    bound takes about half a second and every block of a run states the same guarantee."""
     accountant = RdpAccountant(neighboring_relation=_RELATION)
     accountant.compose(dp_rgd_event(z, steps, sampling_rate=q))
     return float(accountant.get_epsilon(delta))

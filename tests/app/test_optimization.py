@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from engine.experiments import dp_rgd_frechet, dp_rgd_hyperbolic
+from engine.pipelines import private_optimization
 from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
-from ui import optimization as opt
-from ui import optimization_figures as figs
-from ui import optimization_settings as cfg
+from ui.optimization import apps as cfg
+from ui.optimization import figures as figs
 
 PAGE = ROOT / "pages" / "5_Private_optimization.py"
 #: Fewer repeats and a shorter MH burn-in keep the walks through the controls quick.
@@ -235,7 +235,7 @@ def test_sphere_view_keeps_the_angle_to_the_top_eigenvector():
 
 
 def test_hyperbolic_problem_is_the_studys():
-    setup = opt.setup("hyperbolic", "balanced", 4, 0)
+    setup = private_optimization.problem(app="hyperbolic", data="balanced", size=4, seed=0)
     points = dp_rgd_hyperbolic.run(reps=2, height=4, nonprivate_iterations=1)["points"]
     lorentz = {role: rows[["x0", "x1", "x2"]].to_numpy() for role, rows in points.groupby("role")}
     np.testing.assert_allclose(setup.view["truth"], lorentz["truth"][0])

@@ -1,4 +1,4 @@
-"""Figures of the Private optimization page, built (and cached) from the results of ``ui.optimization``.
+"""Figures of the Private optimization page, built (and cached) from the results of ``ui.optimization.compute``.
 
 Every builder returns the figure and the tidy table behind it (for the download row).
 """
@@ -14,13 +14,13 @@ from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
 from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.manifolds import Hyperbolic
+from engine.pipelines.private_optimization import summarize
 from engine.viz import palette
 from engine.viz.curves import band_figure
 from engine.viz.poincare import poincare_figure
 from engine.viz.spd_cone import spd_cone_figure
 from engine.viz.sphere import sphere_figure
-from ui.optimization import summarize
-from ui.optimization_settings import APPS
+from ui.optimization.apps import APPS
 
 #: Means this close to 0 are rounding noise of an exact optimum; drawn at FLOOR on log axes.
 FLOOR = 1e-12
