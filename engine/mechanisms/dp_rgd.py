@@ -274,6 +274,7 @@ class DPRGD:
         losses, norms = [], []
         for start in range(0, len(path), chunk):
             part = path[start:start + chunk]
-            losses.append(problem.loss(part))
-            norms.append(m.norm(part, problem.gradient(part)))
+            loss, gradient = problem.loss_and_gradient(part)
+            losses.append(loss)
+            norms.append(m.norm(part, gradient))
         return np.concatenate(losses), np.concatenate(norms)
