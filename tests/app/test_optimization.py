@@ -11,7 +11,9 @@ from engine.pipelines import private_optimization
 from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
 from ui.optimization import apps as cfg
+from ui.optimization import compute as opt_compute
 from ui.optimization import figures as figs
+from ui.optimization.controls import Settings
 
 PAGE = ROOT / "pages" / "5_Private_optimization.py"
 #: Fewer repeats and a shorter MH burn-in keep the walks through the controls quick.
@@ -275,3 +277,46 @@ def test_default_picture_shows_both_runs_descend_and_the_privacy_floor(defaults)
     assert plain[-1] < private[-1]  # ... to a floor above the noiseless run's: the cost of privacy
     caption = " ".join(c.value for c in defaults.main.caption)
     assert "floor" in caption and "outside the data ball" in caption
+
+
+class _Bar:
+    """Stands in for ``st.progress`` (``st.progress(value, text)`` returns the bar itself): records the
+    text of every update, and None when the bar is removed."""
+
+    def __init__(self):
+        self.texts = []
+
+    def __call__(self, value, text=None):
+        return self.progress(value, text)
+
+    def progress(self, value, text=None):
+        self.texts.append(text)
+        return self
+
+    def empty(self):
+        self.texts.append(None)
+
+
+def test_the_run_reports_calibration_and_each_block_of_repeats(monkeypatch):
+    """Issue 14, item 8: at ε = 0.002 with 50 repeats the bar stayed on one text for the whole run.
+    Now the sampled-batch calibration and every block of 10 repeats say what they do."""
+    bar = _Bar()
+    monkeypatch.setattr(opt_compute.st, "progress", bar)
+    settings = Settings(app="frechet", data="synthetic", size=40, eps=1.0, delta=1e-3, noise="calibrated", steps=20,
+                        batch=20, eta=0.05, reps=23, seed=0, grid=None, burn=200)
+    computed = opt_compute.run(settings)
+    texts = bar.texts
+    assert computed.run["outputs"]["dp-rgd"].shape == (23, 2, 2)
+    assert any(text and text.startswith("Calibrating σ for batches of b = 20 of n = 40") for text in texts)
+    blocks = [text for text in texts if text and text.startswith("Running DP-RSGD (b = 20)")]
+    assert [text.split("repeats ")[1] for text in blocks] == ["1–10 of 23 …", "11–20 of 23 …", "21–23 of 23 …"]
+    assert texts[-1] is None  # the bar is gone once the charts can draw
+
+
+def test_tiny_epsilon_explains_why_the_spd_run_stops():
+    """Issue 14, item 8: at ε = 0.002 with 50 repeats the noise (σ ≈ 62 per step) carries the SPD iterates off
+    the cone; the page said "x has a point off SPD(2, affine)" from inside the exponential map."""
+    at = run_page(PAGE, {"eps": "0.002", "reps": "50"})
+    errors = messages(at, "error")
+    assert len(errors) == 1 and "iterates left SPD(2, affine)" in errors[0]
+    assert "raise epsilon, or lower step_size or steps" in errors[0]
