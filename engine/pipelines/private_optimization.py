@@ -13,7 +13,8 @@ the study's sweep describe the same problem:
   progress between them and the numbers do not depend on how the blocks are scheduled;
 * ``accountant``: the RDP accountant's ε after t steps for the calibrated σ and for the paper's rule
   σ² = c·T log(1/δ) L0²/(n²ε²);
-* ``hyperbolic_errors``: distances to the held-out truth from the hyperbolic study's points.
+* ``hyperbolic_errors``: distances to the held-out truth from the hyperbolic study's points;
+* ``sphere_coordinates``: the eigenvector outputs on S², by their angle to the top eigenvector.
 
 Seeds: ``SeedSequence(seed)`` child 0 draws the data (as the studies do), child 1 the run; block 0 of
 the run uses child 1 itself and block k ≥ 1 its (k−1)-th child.
@@ -230,6 +231,17 @@ def combine(parts: list[dict]) -> dict:
     laplace = None if parts[0]["laplace"] is None else np.concatenate([part["laplace"] for part in parts])
     return {"paths": pd.concat([part["paths"] for part in parts], ignore_index=True), "outputs": outputs,
             "laplace": laplace, "info": parts[0]["info"], "guarantee": parts[0]["guarantee"]}
+
+
+def sphere_coordinates(w: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """Points ``(k, 3)`` of S² drawing unit vectors w ``(k, d)``: the exact angle to ±u₁ (w and −w are one
+    eigenvector) as colatitude and the direction within span(u₂, u₃) as longitude; ``basis`` ``(d, 3)``
+    holds u₁, u₂, u₃ as columns."""
+    c = w @ basis
+    c = c * np.where(c[:, :1] < 0, -1.0, 1.0)
+    theta = np.arccos(np.clip(c[:, 0], -1.0, 1.0))
+    phi = np.arctan2(c[:, 2], c[:, 1])
+    return np.stack([np.cos(theta), np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi)], axis=1)
 
 
 def accountant(*, epsilon: float, delta: float, steps: int, n: int, batch: int, clip: float, c: float) -> dict:

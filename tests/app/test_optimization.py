@@ -12,7 +12,6 @@ from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
 from ui.optimization import apps as cfg
 from ui.optimization import compute as opt_compute
-from ui.optimization import figures as figs
 from ui.optimization.controls import Settings
 
 PAGE = ROOT / "pages" / "5_Private_optimization.py"
@@ -230,10 +229,10 @@ def test_sphere_view_keeps_the_angle_to_the_top_eigenvector():
     basis = np.linalg.qr(rng.standard_normal((6, 3)))[0]
     w = rng.standard_normal((4, 6))
     w /= np.linalg.norm(w, axis=1, keepdims=True)
-    points = figs._sphere_coordinates(w, basis)
+    points = private_optimization.sphere_coordinates(w, basis)
     np.testing.assert_allclose(np.linalg.norm(points, axis=1), 1.0)
     np.testing.assert_allclose(points[:, 0], np.abs(w @ basis[:, 0]))
-    np.testing.assert_allclose(figs._sphere_coordinates(-w, basis), points)
+    np.testing.assert_allclose(private_optimization.sphere_coordinates(-w, basis), points)
 
 
 def test_hyperbolic_problem_is_the_studys():

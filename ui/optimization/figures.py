@@ -14,7 +14,7 @@ from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
 from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.manifolds import Hyperbolic
-from engine.pipelines.private_optimization import summarize
+from engine.pipelines.private_optimization import sphere_coordinates, summarize
 from engine.viz import palette
 from engine.viz.curves import band_figure
 from engine.viz.poincare import poincare_figure
@@ -119,21 +119,11 @@ def study(app: str, summary: pd.DataFrame, here: float) -> go.Figure:
     return fig
 
 
-def _sphere_coordinates(w: np.ndarray, basis: np.ndarray) -> np.ndarray:
-    """Points of S² with the exact angle to ±u₁ (w and −w are one eigenvector) and the direction
-    within span(u₂, u₃) as longitude; ``basis`` holds u₁, u₂, u₃ as columns."""
-    c = w @ basis
-    c = c * np.where(c[:, :1] < 0, -1.0, 1.0)
-    theta = np.arccos(np.clip(c[:, 0], -1.0, 1.0))
-    phi = np.arctan2(c[:, 2], c[:, 1])
-    return np.stack([np.cos(theta), np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi)], axis=1)
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, laplace) -> tuple[go.Figure, pd.DataFrame]:
     """The released points on the manifold: S² (eigenvector), the SPD cone, or the Poincaré disk."""
     if app == "eigenvector":
-        clouds = {name: _sphere_coordinates(w, view["basis"]) for name, w in outputs.items()}
+        clouds = {name: sphere_coordinates(w, view["basis"]) for name, w in outputs.items()}
         angles = np.arccos(np.clip(clouds["dp-rgd"][:, 0], -1.0, 1.0))
         radius = float(np.clip(np.median(angles), 1e-3, np.pi / 2))
         fig = sphere_figure(data=None, mean=np.array([1.0, 0.0, 0.0]), releases=clouds, center=[1.0, 0.0, 0.0],
