@@ -119,10 +119,12 @@ def show_manifold(computed: Computed, settings: Settings, url: dict) -> None:
         st.markdown("Gr(30, 5) has dimension 125 and no faithful picture: the RMSE charts of the Study tab show "
                     "the fit instead.")
         return
+    from ui.optimization import scene  # pyvista's import waits until this tab is open
+
     p, run = computed.problem, computed.run
-    fig_view, view_data = figs.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
+    fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
     st.plotly_chart(fig_view, key="chart-manifold", **CHART)
-    st.caption(figs.VIEW_CAPTIONS[settings.app].format(d=p.view.get("d")))
+    st.caption(scene.VIEW_CAPTIONS[settings.app].format(d=p.view.get("d")))
     download_row("optimization-manifold", fig=fig_view, data=view_data, settings=url)
 
 
