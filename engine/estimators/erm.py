@@ -68,6 +68,11 @@ class ERMProblem(ABC):
         g = self.per_example_grad(w, np.arange(self.n))
         return g.mean(axis=g.ndim - self.manifold.point_ndim - 1)
 
+    def loss_and_gradient(self, w) -> tuple[np.ndarray, np.ndarray]:
+        """F(w) and grad F(w) together, shapes ``(...)`` and ``(..., *point_shape)``; subclasses whose
+        loss and gradient share an expensive part (a least-squares fit per record) compute it once."""
+        return self.loss(w), self.gradient(w)
+
 
 @dataclass(frozen=True)
 class RGDResult:

@@ -79,10 +79,15 @@ class MatrixCompletion(ERMProblem):
         return self.manifold.to_tangent(w, egrad)
 
     def loss(self, w) -> np.ndarray:
+        return self.loss_and_gradient(w)[0]
+
+    def loss_and_gradient(self, w) -> tuple[np.ndarray, np.ndarray]:
+        """F(W) and grad F(W) from one fit of the coefficients v_i (the cost of either alone)."""
         w = np.asarray(w, dtype=float)
         resid, v = self._residual(w, self.values, self.mask)
         per_record = np.sum(resid * resid, axis=-1) + self.ridge * np.sum(v * v, axis=-1)
-        return per_record.mean(axis=-1)
+        egrad = -2.0 / self.n * (np.swapaxes(resid, -1, -2) @ v)
+        return per_record.mean(axis=-1), self.manifold.to_tangent(w, egrad)
 
     def predict(self, w) -> np.ndarray:
         """Completed columns X̂_i = W v_i with v_i fitted on the training entries: ``(..., N, d)``."""

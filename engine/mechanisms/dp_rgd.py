@@ -227,10 +227,17 @@ class DPRGD:
         for t in range(self.steps):
             idx = full if b == n else np.argpartition(rng.random(batch + (n,)), b - 1, axis=-1)[..., :b]
             v = problem.clipped_mean_gradient(w, idx, self.clip)
-            if acc["sigma"] > 0:
-                v = v + tangent_gaussian(m, w, acc["sigma"], rng=rng)
-            w = m.exp(w, -self.step_sizes[t] * v)
+            try:
+                if acc["sigma"] > 0:
+                    v = v + tangent_gaussian(m, w, acc["sigma"], rng=rng)
+                w = m.exp(w, -self.step_sizes[t] * v)
+            except ValueError as err:
+                raise self._left_manifold(m, t, acc["sigma"]) from err
             path[t + 1] = w
+        try:
+            m.check_points(w, "w")
+        except ValueError as err:
+            raise self._left_manifold(m, self.steps - 1, acc["sigma"]) from err
         output, index = self._release(m, path, batch, rng)
         recorded = np.unique(np.append(np.arange(0, self.steps + 1, record_every), self.steps))
         losses, grad_norms = self._diagnostics(problem, path[recorded])
@@ -239,6 +246,15 @@ class DPRGD:
                            noise_multiplier=acc["noise_multiplier"], epsilon_spent=acc["epsilon_spent"],
                            delta=self.delta, paper_sigma=acc["paper_sigma"], batch_size=b,
                            steps=self.steps, clip=self.clip, output_rule=self.output)
+
+    def _left_manifold(self, m, t: int, sigma: float) -> ValueError:
+        """The error when step t + 1 leaves ``m``: the noise moved an iterate farther than the space's
+        exponential map (or float64) can follow, e.g. σ in the hundreds at a tiny ε."""
+        move = float(self.step_sizes[t]) * sigma * np.sqrt(m.dim)
+        return ValueError(
+            f"the iterates left {m} by step {t + 1} of {self.steps}: the noise σ = {sigma:.4g} with step size "
+            f"η = {self.step_sizes[t]:.4g} moves each iterate by about η·σ·√dim = {move:.3g} per step, too far for "
+            "this space; raise epsilon, or lower step_size or steps")
 
     def _release(self, m, path, batch, rng):
         steps = self.steps
@@ -262,6 +278,7 @@ class DPRGD:
         losses, norms = [], []
         for start in range(0, len(path), chunk):
             part = path[start:start + chunk]
-            losses.append(problem.loss(part))
-            norms.append(m.norm(part, problem.gradient(part)))
+            loss, gradient = problem.loss_and_gradient(part)
+            losses.append(loss)
+            norms.append(m.norm(part, gradient))
         return np.concatenate(losses), np.concatenate(norms)

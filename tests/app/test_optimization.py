@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from engine.experiments import dp_rgd_frechet, dp_rgd_hyperbolic
+from engine.pipelines import private_optimization
 from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
-from ui import optimization as opt
-from ui import optimization_figures as figs
-from ui import optimization_settings as cfg
+from ui.optimization import apps as cfg
+from ui.optimization import compute as opt_compute
+from ui.optimization.controls import Settings
 
 PAGE = ROOT / "pages" / "5_Private_optimization.py"
 #: Fewer repeats and a shorter MH burn-in keep the walks through the controls quick.
@@ -228,14 +229,14 @@ def test_sphere_view_keeps_the_angle_to_the_top_eigenvector():
     basis = np.linalg.qr(rng.standard_normal((6, 3)))[0]
     w = rng.standard_normal((4, 6))
     w /= np.linalg.norm(w, axis=1, keepdims=True)
-    points = figs._sphere_coordinates(w, basis)
+    points = private_optimization.sphere_coordinates(w, basis)
     np.testing.assert_allclose(np.linalg.norm(points, axis=1), 1.0)
     np.testing.assert_allclose(points[:, 0], np.abs(w @ basis[:, 0]))
-    np.testing.assert_allclose(figs._sphere_coordinates(-w, basis), points)
+    np.testing.assert_allclose(private_optimization.sphere_coordinates(-w, basis), points)
 
 
 def test_hyperbolic_problem_is_the_studys():
-    setup = opt.setup("hyperbolic", "balanced", 4, 0)
+    setup = private_optimization.problem(app="hyperbolic", data="balanced", size=4, seed=0)
     points = dp_rgd_hyperbolic.run(reps=2, height=4, nonprivate_iterations=1)["points"]
     lorentz = {role: rows[["x0", "x1", "x2"]].to_numpy() for role, rows in points.groupby("role")}
     np.testing.assert_allclose(setup.view["truth"], lorentz["truth"][0])
@@ -275,3 +276,46 @@ def test_default_picture_shows_both_runs_descend_and_the_privacy_floor(defaults)
     assert plain[-1] < private[-1]  # ... to a floor above the noiseless run's: the cost of privacy
     caption = " ".join(c.value for c in defaults.main.caption)
     assert "floor" in caption and "outside the data ball" in caption
+
+
+class _Bar:
+    """Stands in for ``st.progress`` (``st.progress(value, text)`` returns the bar itself): records the
+    text of every update, and None when the bar is removed."""
+
+    def __init__(self):
+        self.texts = []
+
+    def __call__(self, value, text=None):
+        return self.progress(value, text)
+
+    def progress(self, value, text=None):
+        self.texts.append(text)
+        return self
+
+    def empty(self):
+        self.texts.append(None)
+
+
+def test_the_run_reports_calibration_and_each_block_of_repeats(monkeypatch):
+    """Issue 14, item 8: at ε = 0.002 with 50 repeats the bar stayed on one text for the whole run.
+    Now the sampled-batch calibration and every block of 10 repeats say what they do."""
+    bar = _Bar()
+    monkeypatch.setattr(opt_compute.st, "progress", bar)
+    settings = Settings(app="frechet", data="synthetic", size=40, eps=1.0, delta=1e-3, noise="calibrated", steps=20,
+                        batch=20, eta=0.05, reps=23, seed=0, grid=None, burn=200)
+    computed = opt_compute.run(settings)
+    texts = bar.texts
+    assert computed.run["outputs"]["dp-rgd"].shape == (23, 2, 2)
+    assert any(text and text.startswith("Calibrating σ for batches of b = 20 of n = 40") for text in texts)
+    blocks = [text for text in texts if text and text.startswith("Running DP-RSGD (b = 20)")]
+    assert [text.split("repeats ")[1] for text in blocks] == ["1–10 of 23 …", "11–20 of 23 …", "21–23 of 23 …"]
+    assert texts[-1] is None  # the bar is gone once the charts can draw
+
+
+def test_tiny_epsilon_explains_why_the_spd_run_stops():
+    """Issue 14, item 8: at ε = 0.002 with 50 repeats the noise (σ ≈ 62 per step) carries the SPD iterates off
+    the cone; the page said "x has a point off SPD(2, affine)" from inside the exponential map."""
+    at = run_page(PAGE, {"eps": "0.002", "reps": "50"})
+    errors = messages(at, "error")
+    assert len(errors) == 1 and "iterates left SPD(2, affine)" in errors[0]
+    assert "raise epsilon, or lower step_size or steps" in errors[0]

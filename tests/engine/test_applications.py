@@ -53,6 +53,16 @@ def test_gradient_is_the_derivative_of_the_loss_along_geodesics(key):
     assert numeric == pytest.approx(float(m.inner(w, problem.gradient(w), v)), rel=1e-5, abs=1e-9)
 
 
+@pytest.mark.parametrize("key", list(PROBLEMS))
+def test_loss_and_gradient_together_equal_each_alone(key):
+    """DP-RGD's diagnostics take both from one call (matrix completion fits its coefficients once)."""
+    problem = PROBLEMS[key]()
+    w = np.stack([_start(problem, seed) for seed in (3, 5)])
+    loss, gradient = problem.loss_and_gradient(w)
+    np.testing.assert_allclose(loss, problem.loss(w), rtol=1e-12)
+    np.testing.assert_allclose(gradient, problem.gradient(w), rtol=1e-10, atol=1e-14)
+
+
 @pytest.mark.parametrize("key, step", [("spd-affine", 1.0), ("bures-wasserstein", 1.0),
                                        ("hyperbolic-signed-weights", None), ("matrix-completion", 0.5)])
 def test_non_private_solver_reaches_the_first_order_condition(key, step):

@@ -205,3 +205,15 @@ def test_fit_refuses_a_problem_of_another_size_than_the_public_n():
     mech = DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=3, step_size=0.1, n=10)
     with pytest.raises(ValueError, match="problem.n = 12 differs from the public n = 10"):
         mech.fit(problem, problem.manifold.projection(np.ones(3)), rng=0)
+
+
+@pytest.mark.parametrize("metric", ["affine", "bures-wasserstein"])
+def test_iterates_leaving_the_space_under_huge_noise_are_explained(metric):
+    """Issue 14, item 8: at ε = 0.002 the calibrated σ (≈ 370 for n = T = 100) carried the SPD
+    iterates off the cone and the page showed the exponential map's internal error instead."""
+    m = SPD(2, metric=metric)
+    rng = np.random.default_rng(0)
+    data = m.exp(m.origin, m.from_coordinates(m.origin, 0.1 * rng.standard_normal((100, 3))))
+    mech = DPRGD(epsilon=0.002, delta=1e-3, clip=1.0, steps=100, step_size=0.05)
+    with pytest.raises(ValueError, match=r"iterates left SPD\(2.*raise epsilon, or lower step_size or steps"):
+        mech.fit(FrechetMeanProblem(m, data), np.broadcast_to(m.origin, (50, 2, 2)), rng=0)

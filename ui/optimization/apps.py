@@ -1,21 +1,18 @@
-"""Sidebar of the Private optimization page (Han, Mishra, Jawanpuria & Gao): the controls, their URL keys
-and the paper's presets.
+"""The five applications of the Private optimization page (Han, Mishra, Jawanpuria & Gao), their
+controls' ranges and texts, the page's sections and the paper's presets.
 
 One ``AppSpec`` per application holds the sliders whose range and default depend on it (sample size,
-iterations, step size in the paper's units), its default batch, its study grid and its preset;
-``sidebar`` draws every control bound to the URL and returns the choices as one ``Choice``.
-``PRESETS`` are the paper's settings, applied from ``?preset=NAME`` or the sidebar button.
+iterations, step size in the paper's units), its default batch, its study grid and its preset.
+``PRESETS`` are the paper's settings, applied from ``?preset=NAME`` or the sidebar button
+(``ui.optimization.controls``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import streamlit as st
-
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
-from ui import controls, presets
 
 
 @dataclass(frozen=True)
@@ -184,100 +181,3 @@ PRESET_NOTES = {
     "han-hyperbolic": "§6.4: hyperbolic structured prediction, binary tree of depth 7, ε = 0.1, δ = 10⁻³, "
                       "step 0.001, 20 repeats",
 }
-
-
-def apply_preset(name: str) -> None:
-    """Load preset ``name`` (a button callback)."""
-    presets.apply_preset(PRESETS, name, "opt-preset-note")
-
-
-def preset_from_url() -> str | None:
-    """Apply ``?preset=NAME`` from the address once (see ``ui.presets.preset_from_url``)."""
-    return presets.preset_from_url(PRESETS, "opt-preset-note")
-
-
-def tex_number(value: float) -> str:
-    """A number for LaTeX with 4 significant digits: 5.169\\times 10^{-6} rather than 5.169e-06."""
-    text = f"{value:.4g}"
-    if "e" not in text:
-        return text
-    mantissa, exponent = text.split("e")
-    power = rf"10^{{{int(exponent)}}}"
-    return power if mantissa == "1" else rf"{mantissa}\times {power}"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """The sidebar's values: ``size`` is n, N or the tree depth (0 for a real eigenvector data set),
-    ``steps`` None when T follows the paper's rule, ``batch`` 0 for the full batch, ``grid`` None
-    without a study grid; ``keys`` are the URL keys on show."""
-
-    app: str
-    data: str
-    size: int
-    eps: float
-    delta: float
-    noise: str
-    steps: int | None
-    batch: int
-    eta: float
-    reps: int
-    seed: int
-    grid: str | None
-    burn: int
-    keys: tuple[str, ...]
-
-
-def _slider(s: Slider):
-    return controls.slider(s.label, s.key, min_value=s.min_value, max_value=s.max_value, default=s.default,
-                           step=s.step, help=s.help, fmt=s.fmt)
-
-
-def sidebar() -> Choice:
-    """Draw every control of the page in the sidebar, each bound to the URL, and the preset button."""
-    app = controls.select("Application", "app", APP_LABELS, "frechet", help=HELP["app"])
-    spec = APPS[app]
-    keys = ["app"]
-    data, size = "synthetic", 0
-    if app == "eigenvector":
-        data = controls.select("Data set", "data", DATASETS, "synthetic", help=HELP["data"])
-        keys.append("data")
-    if app == "hyperbolic":
-        data = controls.select("Taxonomy", "taxonomy", TAXONOMIES, "balanced", help=HELP["taxonomy"])
-        keys.append("taxonomy")
-    if app not in ("eigenvector", "hyperbolic") or data in ("synthetic", "balanced"):
-        size = int(_slider(spec.size))
-        keys.append(spec.size.key)
-    eps = controls.choice_slider("Privacy budget ε", "eps", EPSILONS, 1.0, help=HELP["eps"])
-    delta = controls.choice_slider("δ", "delta", DELTAS, 1e-3, help=HELP["delta"])
-    noise = controls.select("Noise calibration", "noise", NOISE, "calibrated",
-                            help=HELP["noise"].format(c=spec.paper_c))
-    keys += ["eps", "delta", "noise"]
-    use_rule = spec.rule is not None and controls.toggle("T from the paper's rule", "Trule", default=True,
-                                                         help=HELP["Trule"])
-    keys += ["Trule"] if spec.rule is not None else []
-    steps = None
-    if not use_rule:
-        steps = int(_slider(spec.steps))
-        keys.append(spec.steps.key)
-    batch = controls.number("Batch size b (0 = all n)", f"b_{app}", min_value=0, max_value=100_000,
-                            default=spec.batch, help=HELP["batch"])
-    eta = float(_slider(spec.eta))
-    reps = int(controls.slider("Repeats", "reps", min_value=2, max_value=50, default=5, step=1, help=HELP["reps"]))
-    seed = controls.seed()
-    keys += [f"b_{app}", spec.eta.key, "reps", "seed"]
-    grid = None
-    if spec.grids:
-        grid = controls.select("Study grid", "grid", {name: label for name, (label, _) in spec.grids.items()},
-                               "quick", help=HELP["grid"])
-        keys.append("grid")
-    burn = 200
-    if app in SPD_APPS:
-        burn = int(controls.slider("MH burn-in of the sampled baselines", "burn", min_value=100, max_value=5_000,
-                                   default=200, step=100, help=HELP["burn"]))
-        keys.append("burn")
-    if spec.preset:
-        st.sidebar.button("Load the paper's settings", key="preset-han", on_click=apply_preset, args=(spec.preset,),
-                          help=f"Han et al. {PRESET_NOTES[spec.preset]}. Shareable as ?preset={spec.preset}.")
-    return Choice(app, data, size, float(eps), float(delta), noise, steps, batch, eta, reps, seed, grid, burn,
-                  tuple(keys))

@@ -1,11 +1,11 @@
-"""Figures of the Private optimization page, built (and cached) from the results of ``ui.optimization``.
+"""Charts of the Private optimization page (convergence, accountant, study, RMSE), built (and cached) from the
+results of ``ui.optimization.compute``; the 3D pictures are in ``ui.optimization.scene``.
 
 Every builder returns the figure and the tidy table behind it (for the download row).
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -13,14 +13,10 @@ import streamlit as st
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
 from engine.experiments import dp_rgd_matrix_completion as lrmc
-from engine.manifolds import Hyperbolic
+from engine.pipelines.private_optimization import summarize
 from engine.viz import palette
 from engine.viz.curves import band_figure
-from engine.viz.poincare import poincare_figure
-from engine.viz.spd_cone import spd_cone_figure
-from engine.viz.sphere import sphere_figure
-from ui.optimization import summarize
-from ui.optimization_settings import APPS
+from ui.optimization.apps import APPS
 
 #: Means this close to 0 are rounding noise of an exact optimum; drawn at FLOOR on log axes.
 FLOOR = 1e-12
@@ -42,18 +38,6 @@ LOSS_CAPTION = ("Look at where each band levels off. Both runs take the same ste
                 "stalls at a floor set by its noise. The gap between the two floors is what privacy costs.")
 SPD_START_NOTE = ("The start W₀ lies {factor:g}·r from I, outside the data ball, and was chosen before looking at "
                   "the data.")
-VIEW_CAPTIONS = {
-    "eigenvector": "Look at how far the DP-RGD outputs sit from u₁: the angle to ±u₁ is exact, the longitude is the "
-                   "direction within span(u₂, u₃) of the {d}-dimensional space. When the top eigenvalues are nearly "
-                   "equal (the synthetic eigengap is 10⁻³) directions far from u₁ lose almost nothing, so even the "
-                   "noiseless outputs may sit far from it.",
-    "frechet": "Look at the DP-RGD outputs against the minimiser W*, the noiseless run and the Riemannian Laplace "
-               "releases at the same ε (σ = Δ/ε): every release stays inside the cone.",
-    "barycenter": "Look at the DP-RGD outputs against the minimiser W* and the noiseless run on the cone of 2 × 2 "
-                  "covariance matrices.",
-    "hyperbolic": "Look at the DP-RGD predictions around the exact prediction ŷ, and both against the held-out leaf "
-                  "(dotted circles: hyperbolic distance 0.5, 1 and 2 from it).",
-}
 STUDY_CAPTIONS = {
     "eigenvector": "Look at the slopes: every method improves as ε grows; DP-RGD adds its noise on the sphere, DP-PGD "
                    "in R^d, Analyze Gauss to the covariance (T by the paper's rule at each ε; dotted: this run's ε).",
@@ -71,11 +55,6 @@ def _floored(summary: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
     tiny = summary["mean"].abs() <= FLOOR
     out = summary.assign(mean=summary["mean"].where(~tiny, FLOOR))
     return out, bool((out["mean"] > 0).all())
-
-
-def _rename(fig: go.Figure, old: str, new: str) -> None:
-    """Rename the legend entry ``old`` of a figure built by ``engine.viz``."""
-    fig.for_each_trace(lambda trace: trace.update(name=new), selector=dict(name=old))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -117,49 +96,6 @@ def study(app: str, summary: pd.DataFrame, here: float) -> go.Figure:
                       log_y=log_y, colors=BASELINE_COLORS, x_title=x_title, y_title=y_title, height=480)
     fig.add_vline(x=here, line=dict(color=palette.color("data"), width=2, dash="dot"))
     return fig
-
-
-def _sphere_coordinates(w: np.ndarray, basis: np.ndarray) -> np.ndarray:
-    """Points of S² with the exact angle to ±u₁ (w and −w are one eigenvector) and the direction
-    within span(u₂, u₃) as longitude; ``basis`` holds u₁, u₂, u₃ as columns."""
-    c = w @ basis
-    c = c * np.where(c[:, :1] < 0, -1.0, 1.0)
-    theta = np.arccos(np.clip(c[:, 0], -1.0, 1.0))
-    phi = np.arctan2(c[:, 2], c[:, 1])
-    return np.stack([np.cos(theta), np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi)], axis=1)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, laplace) -> tuple[go.Figure, pd.DataFrame]:
-    """The released points on the manifold: S² (eigenvector), the SPD cone, or the Poincaré disk."""
-    if app == "eigenvector":
-        clouds = {name: _sphere_coordinates(w, view["basis"]) for name, w in outputs.items()}
-        angles = np.arccos(np.clip(clouds["dp-rgd"][:, 0], -1.0, 1.0))
-        radius = float(np.clip(np.median(angles), 1e-3, np.pi / 2))
-        fig = sphere_figure(data=None, mean=np.array([1.0, 0.0, 0.0]), releases=clouds, center=[1.0, 0.0, 0.0],
-                            radius=radius, show_cap=False, height=600)
-        _rename(fig, "True mean", "Top eigenvector u₁ (exact)")
-        _rename(fig, f"∂B_r(m₀), r = {radius:.3g}", f"median DP-RGD angle to u₁: {radius:.3g} rad")
-        frame = pd.concat([pd.DataFrame({"method": name, "angle_to_u1": np.arccos(np.clip(p[:, 0], -1, 1)),
-                                         "x": p[:, 0], "y": p[:, 1], "z": p[:, 2]}) for name, p in clouds.items()])
-        return fig, frame
-    if app == "hyperbolic":
-        releases = {"dp-rgd": outputs["dp-rgd"], "non-private": optimum[None]}
-        fig = poincare_figure(data=view["data"], mean=view["truth"], releases=releases, edges=view["edges"], height=600)
-        _rename(fig, "True mean", "Truth: the held-out leaf")
-        _rename(fig, "Non-private", "Non-private prediction ŷ (exact)")
-        disk = Hyperbolic(2).to_poincare
-        frame = pd.concat([pd.DataFrame({"role": role, "px": disk(p)[:, 0], "py": disk(p)[:, 1]})
-                           for role, p in {"truth": view["truth"][None], **releases}.items()])
-        return fig, frame
-    releases = {"dp-rgd": outputs["dp-rgd"], "non-private": outputs["non-private"]}
-    if laplace is not None:
-        releases["riemannian laplace"] = laplace
-    fig = spd_cone_figure(data=view["data"], mean=optimum, releases=releases, height=600)
-    _rename(fig, "True mean", "Minimiser W* (exact)")
-    frame = pd.concat([pd.DataFrame({"method": name, "a": p[:, 0, 0], "b": p[:, 0, 1], "c": p[:, 1, 1]})
-                       for name, p in {"optimum": optimum[None], **releases}.items()])
-    return fig, frame
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
