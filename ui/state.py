@@ -131,3 +131,12 @@ def tabs(key: str, labels) -> list:
     page draws the charts of one tab at a time; switching tabs reruns the page.
     """
     return st.tabs(list(labels), key=key, bind="query-params")
+
+
+def draw_open_tab(key: str, sections: dict) -> None:
+    """``tabs(key, sections)`` with each label's content drawn by its function ``sections[label]()``,
+    called for the open tab only."""
+    for tab, draw in zip(tabs(key, sections), sections.values()):
+        with tab:
+            if tab.open:
+                draw()

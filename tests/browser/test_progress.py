@@ -12,19 +12,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 _BAR_TEXT = "() => document.querySelector('[data-testid=\"stProgress\"]')?.innerText ?? ''"
 
 
-def test_the_paper_mh_setting_shows_the_chain_progress_then_the_chart(app_page, app_url):
+@pytest.mark.parametrize(("address", "expected"), [
+    ("Private_mean_playground?mech=mh&burn=10000&thin=100&m=500&seed=11",
+     r"Riemannian Laplace \(MH\): chain step [\d,]+ of 59,900 \(\d+%\)"),
+    ("Samplers?space=sphere&burn=10000&thin=100&draws=60&chains=10&seed=12",
+     r"10 MH chains: step [\d,]+ of 15,900 \(\d+%\)"),
+], ids=["playground", "samplers"])
+def test_the_paper_mh_setting_shows_the_chain_progress_then_the_charts(app_page, app_url, address, expected):
     page = app_page
-    page.goto(f"{app_url}/Private_mean_playground?mech=mh&burn=10000&thin=100&m=500&seed=11")
-    page.wait_for_function(f"() => /chain step/.test(({_BAR_TEXT})())", timeout=120_000)
-    assert re.search(r"Riemannian Laplace \(MH\): chain step [\d,]+ of 59,900 \(\d+%\)", page.evaluate(_BAR_TEXT))
-    wait_for_app(page, timeout_ms=180_000)
-    assert page.locator('[data-testid="stProgress"]').count() == 0
-
-
-def test_the_samplers_mh_chains_show_their_progress_then_the_charts(app_page, app_url):
-    page = app_page
-    page.goto(f"{app_url}/Samplers?space=sphere&burn=10000&thin=100&draws=60&chains=10&seed=12")
-    page.wait_for_function(f"() => /MH chains: step/.test(({_BAR_TEXT})())", timeout=120_000)
-    assert re.search(r"10 MH chains: step [\d,]+ of 15,900 \(\d+%\)", page.evaluate(_BAR_TEXT))
+    page.goto(f"{app_url}/{address}")
+    page.wait_for_function(f"() => /step [0-9,]+ of/.test(({_BAR_TEXT})())", timeout=120_000)
+    assert re.search(expected, page.evaluate(_BAR_TEXT))
     wait_for_app(page, timeout_ms=180_000)
     assert page.locator('[data-testid="stProgress"]').count() == 0

@@ -3,6 +3,8 @@ run's numbers, one tab per section (only the open one is computed and drawn) and
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
@@ -186,8 +188,5 @@ def show(computed: Computed, settings: Settings, keys: list[str]) -> None:
     url = state.settings(keys)
     show_notes(computed, settings)
     show_metrics(computed, settings)
-    for tab, draw in zip(state.tabs(TAB_KEY, SECTIONS), SHOW):
-        with tab:
-            if tab.open:
-                draw(computed, settings, url)
+    state.draw_open_tab(TAB_KEY, {label: partial(draw, computed, settings, url) for label, draw in zip(SECTIONS, SHOW)})
     show_guarantee(computed)

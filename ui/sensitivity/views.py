@@ -56,19 +56,9 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
                "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
     download_row("sensitivity-vs-n", fig=fig, data=result.table(), settings=state.settings(list(settings.keys)))
 
-    against_r, against_kappa, constants, ambient = state.tabs(TAB_KEY, SECTIONS)
-    with against_r:
-        if against_r.open:
-            _against_r(t2, settings)
-    with against_kappa:
-        if against_kappa.open:
-            _against_kappa(t2, settings)
-    with constants:
-        if constants.open:
-            _constants(t2, settings)
-    with ambient:
-        if ambient.open:
-            _ambient(t2, settings)
+    state.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
+        lambda: _against_r(t2, settings), lambda: _against_kappa(t2, settings), lambda: _constants(t2, settings),
+        lambda: _ambient(t2, settings)))))
 
 
 def _show_bound(t2: sensitivity.Theorem2) -> None:

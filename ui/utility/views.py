@@ -42,16 +42,8 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
     if result.ok_n.empty or result.ok_eps.empty:
         st.error("No release could be simulated with these settings: raise ε or lower r.")
         st.stop()
-    curves, reduction, planner = state.tabs(TAB_KEY, SECTIONS)
-    with curves:
-        if curves.open:
-            _curves(result, settings)
-    with reduction:
-        if reduction.open:
-            _reduction(result, settings)
-    with planner:
-        if planner.open:
-            _planner(result, settings)
+    state.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
+        lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings)))))
 
 
 def _curves(result: utility.UtilityResult, settings: Settings) -> None:
