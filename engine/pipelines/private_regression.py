@@ -100,6 +100,12 @@ class RegressionResult:
     energies: pd.DataFrame
     trace: pd.DataFrame
 
+    @property
+    def worst_rhat(self) -> float:
+        """Largest split R̂ over both steps' chains (NaN when neither step's R̂ is defined); above about
+        1.01 the chains disagree and the draws may not follow the K-norm gradient law yet."""
+        return float(self.diagnostics["split R̂ (max)"].max())
+
     def summary(self) -> dict:
         """The numbers without the data and the chains' traces (JSON-ready,
         ``engine.pipelines.summary.plain``): the config, the space, the non-private fit, the private

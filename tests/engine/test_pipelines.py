@@ -126,3 +126,10 @@ def test_bad_input_is_one_line_naming_the_value_with_exit_status_2(argv, message
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     assert status == 2
+
+
+def test_regression_worst_rhat_is_the_largest_step_and_flags_a_two_step_warmup():
+    result = private_regression.run(private_regression.RegressionConfig(dataset="drift", n=30, warmup=2, releases=2))
+    steps = result.diagnostics.set_index("step")["split R̂ (max)"]
+    assert result.worst_rhat == max(steps["footpoint"], steps["shooting vector"])
+    assert result.worst_rhat > 1.01  # four over-dispersed chains cannot agree after two steps

@@ -1,8 +1,14 @@
-"""Page helpers of "6 · Private regression": controls, the cached engine call and the views."""
+"""Private regression page (K-norm gradient releases of a geodesic regression, Kulkarni & Soto): the
+sidebar, the cached engine calls and their views.
 
-from ui.regression.compute import PAGE_PAIRS, figure1, main_figure, private_regression
+``controls.sidebar`` turns the widgets into one frozen ``Settings`` (``Settings.config`` is the
+engine's ``RegressionConfig``); ``compute.compute`` runs ``engine.pipelines.private_regression`` under a
+spinner; ``views.show`` draws one tab per section, computing only the open one (the Figure 1 study runs
+only in its tab); ``figures`` picks the engine's figures for a run.
+"""
+
+from ui.regression.compute import compute
 from ui.regression.controls import PRESETS, Settings, sidebar
-from ui.regression.views import show_assumptions, show_diagnostics, show_guarantee, show_table1
+from ui.regression.views import SECTIONS, TAB_KEY, show
 
-__all__ = ["PAGE_PAIRS", "PRESETS", "Settings", "figure1", "main_figure", "private_regression", "show_assumptions",
-           "show_diagnostics", "show_guarantee", "show_table1", "sidebar"]
+__all__ = ["PRESETS", "SECTIONS", "TAB_KEY", "Settings", "compute", "show", "sidebar"]

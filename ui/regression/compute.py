@@ -1,40 +1,46 @@
-"""Cached engine calls of the Private regression page."""
+"""The Private regression page's cached engine calls, each keyed by public settings only.
+
+* ``private_regression``: data, fit, private releases and checks (``engine.pipelines.private_regression``);
+* ``main_figure``: the figure of that run (plotly takes a while to build the 50-landmark outlines);
+* ``figure1``: the Figure 1 study (``engine.experiments.kulkarni_soto_fig1``), run only when its tab is open.
+
+``compute`` runs the first one under a spinner and turns a ``ValueError`` into ``st.error``.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from engine.experiments import kulkarni_soto_fig1
-from engine.pipelines.private_regression import RegressionConfig, run
+from engine.pipelines.private_regression import RegressionConfig, RegressionResult, run
+from ui import errors
+from ui.regression import figures
 from ui.regression.controls import Settings
 
 #: Figure 1 on the page: the paper's grid with fewer private pairs per split (the CLI runs 100).
 PAGE_PAIRS = 20
 
 
-def _config(settings: Settings) -> RegressionConfig:
-    return RegressionConfig(dataset=settings.dataset, n=settings.n, k=settings.k, epsilon_p=settings.eps_p,
-                            epsilon_v=settings.eps_v, tau=settings.tau, releases=settings.releases,
-                            scale="paper" if settings.paper_scale else "private", clip_residuals=settings.clip,
-                            warmup=settings.warmup, seed=settings.seed)
+@st.cache_data(max_entries=16, show_spinner=False)
+def private_regression(config: RegressionConfig) -> RegressionResult:
+    """``engine.pipelines.private_regression.run``, cached."""
+    return run(config)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def private_regression(settings: Settings):
-    """Data, fit, private releases and checks (``engine.pipelines.private_regression.run``)."""
-    return run(_config(settings))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def main_figure(settings: Settings):
-    """The outlines or S² arcs of ``private_regression(settings)`` (cached: plotly takes a while to build it)."""
-    from ui.regression.views import main_figure as build
-
-    return build(private_regression(settings))
+def main_figure(config: RegressionConfig):
+    """``figures.main_figure`` of ``private_regression(config)``, cached."""
+    return figures.main_figure(private_regression(config))
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def figure1(n: int, k: int, tau: float, paper_scale: bool, clip: bool, seed: int):
+def figure1(n: int, k: int, tau: float, scale: str, clip: bool, seed: int):
     """``kulkarni-soto-fig1`` with ``PAGE_PAIRS`` pairs per split on the synthetic shapes."""
-    return kulkarni_soto_fig1.run(pairs=PAGE_PAIRS, n=n, k=k, tau=tau, scale="paper" if paper_scale else "private",
-                                  clip_residuals=clip, seed=seed)
+    return kulkarni_soto_fig1.run(pairs=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip, seed=seed)
+
+
+def compute(settings: Settings) -> RegressionResult:
+    """The run of ``settings`` under a spinner; a ``ValueError`` becomes ``st.error`` and stops the page."""
+    with st.spinner("Fitting the geodesic and drawing the private releases…"), \
+            errors.shown_as_error("run the private regression"):
+        return private_regression(settings.config)

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui import controls, state
-from ui.presets import preset_from_url
+from engine.pipelines.private_regression import RegressionConfig
+from ui import controls, presets, state
 
 DATASETS = {
     "callosum": "Callosum vs age (synthetic)",
@@ -22,13 +22,17 @@ PRESETS = {
                            "reg_tau": 0.05, "reg_paper_scale": False, "reg_clip": True,
                            "reg_view": "Figure 1 curves"},
 }
+PRESET_NOTE_KEY = "reg-preset-note"
+PRESET_NOTES = {
+    "kulkarni-soto-fig1": "Loaded the paper's Figure 1 settings: Σ^50_2, n = 100, ε_p = ε_v = 0.3 (Figure 2's split).",
+}
 KEYS = ("reg_data", "reg_n", "reg_k", "reg_eps_p", "reg_eps_v", "reg_tau", "reg_releases", "reg_paper_scale",
         "reg_clip", "reg_warmup", "reg_seed")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settings:
-    """The page's choices (hashable: the cached engine calls take it as argument)."""
+    """The page's choices: the engine run's (``config``), the Figure 1 study's and the URL keys on show."""
 
     dataset: str
     n: int
@@ -41,11 +45,24 @@ class Settings:
     clip: bool
     warmup: int
     seed: int
+    keys: tuple[str, ...] = KEYS
+
+    @property
+    def scale(self) -> str:
+        """The noise scale rule of ``engine.mechanisms.dp_geodesic_regression``: the paper's σ = Δ/ε or σ = 2Δ/ε."""
+        return "paper" if self.paper_scale else "private"
+
+    @property
+    def config(self) -> RegressionConfig:
+        """The engine run (``engine.pipelines.private_regression.run``); a ``ValueError`` names a bad value."""
+        return RegressionConfig(dataset=self.dataset, n=self.n, k=self.k, epsilon_p=self.eps_p, epsilon_v=self.eps_v,
+                                tau=self.tau, releases=self.releases, scale=self.scale, clip_residuals=self.clip,
+                                warmup=self.warmup, seed=self.seed)
 
 
-def sidebar() -> tuple[Settings, tuple[str, ...]]:
-    """Draw the sidebar; returns the settings and the URL keys (for downloads)."""
-    preset = preset_from_url(PRESETS, "reg-preset-note")
+def sidebar() -> Settings:
+    """Draw the sidebar (applying ``?preset=NAME`` first) and say which preset was loaded; return its settings."""
+    preset = presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
     if preset:
         st.query_params["reg_view"] = PRESETS[preset]["reg_view"]
     dataset = controls.select("Data set", "reg_data", DATASETS, "callosum",
@@ -76,5 +93,7 @@ def sidebar() -> tuple[Settings, tuple[str, ...]]:
                                   "and the four chains disagree: split R̂ rises above 1.01.")
     seed = controls.seed("reg_seed")
     state.sync([key for key in KEYS if key in st.session_state])
-    return Settings(dataset, int(n), int(k), float(eps_p), float(eps_v), float(tau), int(releases), bool(paper),
-                    bool(clip), int(warmup), int(seed)), KEYS
+    presets.show_note(PRESET_NOTE_KEY, PRESET_NOTES)
+    return Settings(dataset=dataset, n=int(n), k=int(k), eps_p=float(eps_p), eps_v=float(eps_v), tau=float(tau),
+                    releases=int(releases), paper_scale=bool(paper), clip=bool(clip), warmup=int(warmup),
+                    seed=int(seed))

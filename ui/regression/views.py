@@ -1,43 +1,93 @@
-"""Views of the Private regression page: the main figure, Table 1, assumptions, guarantee, diagnostics.
+"""What the Private regression page shows of a run, one tab per section (only the open tab is drawn,
+and only the Figure 1 tab runs its study): the fitted and private geodesics with the release energies,
+Table 1 with the assumption checks, the guarantee and the sampler diagnostics, and Figure 1's curves.
 
 Text from the engine (messages, assumption details) is shown as literal text, never as markdown.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
-from engine.pipelines.private_regression import predictions
-from engine.viz.regression import outlines_figure, sphere_regression_figure
+from engine.pipelines.private_regression import RegressionResult
+from engine.viz.regression import figure1_panels
+from ui import errors, state
+from ui.downloads import download_row
+from ui.regression import figures
+from ui.regression.compute import PAGE_PAIRS, figure1, main_figure
+from ui.regression.controls import Settings
 
+#: The page's sections, one tab each (URL parameter ``reg_view``).
+TAB_KEY = "reg_view"
+SECTIONS = ("Fitted and private geodesics", "Table 1 and diagnostics", "Figure 1 curves")
+CHART = {"config": {"displaylogo": False}}
 RHAT_LIMIT = 1.01
 
 
-def main_figure(result):
-    """Outlines at five covariate values (shapes) or the geodesic arcs on S² (sphere)."""
-    truth, private = predictions(result)
-    if result.manifold.name.startswith("Sphere"):
-        return sphere_regression_figure(
-            data=result.y, footpoint=result.fit.footpoint, velocity=result.fit.velocity,
-            private_footpoints=result.footpoints, private_velocities=result.velocities, center=result.ball_center,
-            radius=result.ball_radius, title="Fitted (orange) and private (green) geodesics, t from −1 to 1")
-    return outlines_figure(truth, private, result.grid_labels,
-                           title=f"Predicted shapes against {result.covariate_name}: non-private and private")
+def show(result: RegressionResult, settings: Settings) -> None:
+    """The whole page below the introduction: the open section's tab."""
+    url = state.settings(settings.keys)
+    draws = (show_geodesics, show_checks, show_figure1)
+    state.draw_open_tab(TAB_KEY, {label: partial(draw, result, settings, url) for label, draw in zip(SECTIONS, draws)})
 
 
-def show_table1(result) -> None:
+def show_geodesics(result: RegressionResult, settings: Settings, url: dict) -> None:
+    """The non-private and private predictions, and the energy of each release."""
+    fig = main_figure(settings.config)
+    st.plotly_chart(fig, key="reg-main-chart", **CHART)
+    st.caption("Each private outline is rotated onto the non-private prediction at the same covariate value, so "
+               "what differs is the shape. High dimension is expensive: Σ^k_2 has 2k − 4 dimensions and the "
+               "K-norm noise radius grows like (2k − 4)·σ.")
+    st.table(result.energies.round(5), hide_index=True, border="horizontal")
+    download_row(f"regression-{settings.dataset}", fig=fig, data=result.energies, settings=url)
+
+
+def show_checks(result: RegressionResult, settings: Settings, url: dict) -> None:
+    """Table 1, the assumption checks, the guarantee, the chains' diagnostics and the footpoint trace."""
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader("Table 1 with the numbers plugged in")
+        show_table1(result)
+        st.subheader("Assumptions checked")
+        show_assumptions(result)
+    with right:
+        st.subheader("Privacy guarantee")
+        show_guarantee(result)
+        st.subheader("Metropolis–Hastings diagnostics")
+        show_diagnostics(result)
+    st.plotly_chart(figures.trace(result), key="reg-trace-chart", **CHART)
+
+
+def show_figure1(result: RegressionResult, settings: Settings, url: dict) -> None:
+    """Figure 1 of the paper on the synthetic shapes, and Table 1 against simulated neighbours."""
+    st.markdown("Figure 1 of the paper on the synthetic shapes: ln of the average energy of "
+                f"{PAGE_PAIRS} private pairs per budget split (the command line "
+                "`python -m engine.experiments kulkarni-soto-fig1` draws 100).")
+    with st.spinner("Running the Figure 1 grid (about a minute the first time)…"), \
+            errors.shown_as_error("run the Figure 1 study"):
+        fig1 = figure1(settings.n, settings.k, settings.tau, settings.scale, settings.clip, settings.seed)
+    for name, fig in figure1_panels(fig1["curves"]).items():
+        st.plotly_chart(fig, key=f"reg-{name}", **CHART)
+    st.subheader("Table 1 against simulated neighbours")
+    st.table(fig1["sensitivity"].round(6), hide_index=True, border="horizontal")
+    download_row("kulkarni-soto-fig1", data=fig1["curves"], settings=url, study="kulkarni-soto-fig1")
+
+
+def show_table1(result: RegressionResult) -> None:
     st.table(result.table1.round(6), hide_index=True, border="horizontal")
     st.caption("Kulkarni & Soto's Table 1 with κ_l = " f"{result.manifold.kappa_min:g}" " (the lower curvature bound "
                "of this space). The noise scale is σ = 2Δ/ε (ε-DP) or the paper's Δ/ε (then 2ε-DP).")
 
 
-def show_assumptions(result) -> None:
+def show_assumptions(result: RegressionResult) -> None:
     for check in result.assumptions:
         box = st.success if check.holds else st.warning
         box(f"{check.name}: {'holds' if check.holds else 'fails'} — {check.detail}", icon=None)
 
 
-def show_guarantee(result) -> None:
+def show_guarantee(result: RegressionResult) -> None:
     g = result.guarantee
     st.metric("Guarantee", f"ε = {g.epsilon:g}, δ = 0")
     st.text(g.rule)
@@ -47,9 +97,9 @@ def show_guarantee(result) -> None:
             st.text(f"• {item}")
 
 
-def show_diagnostics(result) -> None:
+def show_diagnostics(result: RegressionResult) -> None:
     st.table(result.diagnostics.round(3), hide_index=True, border="horizontal")
-    worst = float(result.diagnostics["split R̂ (max)"].max())
+    worst = result.worst_rhat
     if not worst <= RHAT_LIMIT:
         st.warning(f"Split R̂ = {worst:.3f} > {RHAT_LIMIT}: the chains disagree, so the draws may not follow the "
                    "K-norm gradient law yet (the guarantee is that of the exact law).")
