@@ -76,18 +76,21 @@ def show_figure1(result: RegressionResult, settings: Settings, url: dict) -> Non
 
 
 def show_table1(result: RegressionResult) -> None:
+    """Kulkarni & Soto's Table 1 with this run's n, τ and σ plugged in."""
     st.table(result.table1.round(6), hide_index=True, border="horizontal")
     st.caption("Kulkarni & Soto's Table 1 with κ_l = " f"{result.manifold.kappa_min:g}" " (the lower curvature bound "
                "of this space). The noise scale is σ = 2Δ/ε (ε-DP) or the paper's Δ/ε (then 2ε-DP).")
 
 
 def show_assumptions(result: RegressionResult) -> None:
+    """One box per assumption of Table 1 and the guarantee: green when it holds, amber when it fails."""
     for check in result.assumptions:
         box = st.success if check.holds else st.warning
         box(f"{check.name}: {'holds' if check.holds else 'fails'} — {check.detail}", icon=None)
 
 
 def show_guarantee(result: RegressionResult) -> None:
+    """The composed (ε_p + ε_v) guarantee, its rule, and why it holds under which assumptions."""
     g = result.guarantee
     st.metric("Guarantee", f"ε = {g.epsilon:g}, δ = 0")
     st.text(g.rule)
@@ -98,6 +101,7 @@ def show_guarantee(result: RegressionResult) -> None:
 
 
 def show_diagnostics(result: RegressionResult) -> None:
+    """Acceptance, split R̂ and ESS of both steps' chains, with a warning when R̂ exceeds ``RHAT_LIMIT``."""
     st.table(result.diagnostics.round(3), hide_index=True, border="horizontal")
     worst = result.worst_rhat
     if not worst <= RHAT_LIMIT:
