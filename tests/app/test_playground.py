@@ -198,3 +198,11 @@ def test_sphere_caption_names_the_colour_the_legend_draws(defaults):
     assert "grey" not in caption and "orange" in caption
     gap = next(t for t in _chart(defaults)["data"] if t.get("name", "").endswith("gap to the sphere"))
     assert gap["line"]["color"].startswith("rgba(213, 94, 0")  # the Euclidean Laplace orange, translucent
+
+
+def test_an_mh_release_says_its_guarantee_is_that_of_the_exact_law(defaults):
+    """A printed guarantee is a promise: MH draws only approach the law the guarantee is about."""
+    at = run_page(PLAYGROUND, {"mech": "exact,mh", "burn": "200", "thin": "2", "m": "20"})
+    caveat = [w.value for w in at.warning if w.value.startswith("These releases are Metropolis–Hastings draws")]
+    assert len(caveat) == 1
+    assert not [w.value for w in defaults.warning if "Metropolis–Hastings draws" in w.value]

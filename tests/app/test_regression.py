@@ -47,7 +47,10 @@ def test_table1_tab_shows_the_numbers_the_checks_and_the_guarantee():
     at = run_page(PAGE, FAST | {"reg_view": "Table 1 and diagnostics"})
     tables = [t.value for t in at.table]
     assert any("Δ_p (footpoint)" in t["quantity"].tolist() for t in tables if "quantity" in t)
-    assert any(m.label == "Guarantee" and "ε = 0.6" in m.value for m in at.metric)
+    assert any(m.label == "Guarantee of the exact K-norm law" and "ε = 0.6" in m.value for m in at.metric)
+    rhat = max(float(v) for t in tables if "split R̂ (max)" in t for v in t["split R̂ (max)"])
+    not_established = [w.value for w in at.warning if w.value.startswith("Not established for these releases")]
+    assert bool(not_established) == (rhat > 1.01), (rhat, not_established)
     assert any("tau-close fit" in s.value for s in list(at.success) + list(at.warning))
     assert len(at.get("plotly_chart")) == 1  # the trace plot
 

@@ -90,9 +90,17 @@ def show_assumptions(result: RegressionResult) -> None:
 
 
 def show_guarantee(result: RegressionResult) -> None:
-    """The composed (ε_p + ε_v) guarantee, its rule, and why it holds under which assumptions."""
+    """The composed (ε_p + ε_v) guarantee of the exact K-norm law, its rule, and why it holds under which
+    assumptions; a warning that it is not established for these draws while the chains disagree."""
     g = result.guarantee
-    st.metric("Guarantee", f"ε = {g.epsilon:g}, δ = 0")
+    st.metric("Guarantee of the exact K-norm law", f"ε = {g.epsilon:g}, δ = 0",
+              help="The releases are Metropolis–Hastings draws: they carry this guarantee only as far as the chains "
+                   "have reached the K-norm law (see the diagnostics).")
+    worst = result.worst_rhat
+    if not worst <= RHAT_LIMIT:
+        st.warning(f"Not established for these releases: split R̂ = {worst:.3f} > {RHAT_LIMIT}, so the chains have not "
+                   "reached the law the guarantee is about. Raise the warm-up and thinning until R̂ ≤ "
+                   f"{RHAT_LIMIT}.")
     st.text(g.rule)
     with st.expander("Why, and what it assumes"):
         st.text(g.reason)
