@@ -40,7 +40,8 @@ from scipy.special import gammaln, lambertw
 from scipy.stats import ortho_group
 
 from engine.manifolds._linalg import eigvalsh, sqrtm, sym
-from engine.mechanisms.radial import log_gamma_mass, rejection_sample, truncated_gamma
+from engine.mechanisms.radial import log_gamma_mass, truncated_gamma
+from engine.mechanisms.rejection import rejection_sample
 from engine.validation import check_int, check_positive
 
 

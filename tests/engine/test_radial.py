@@ -208,3 +208,53 @@ def test_spd_eigenlog_truncated_and_refused():
     assert np.linalg.norm(r, axis=-1).max() <= 1.5
     with pytest.raises(ValueError, match=r"SPD\(3\).*sigma=0\.8.*sigma < 1/c_k = 0\.707107"):
         sample_eigenlog(3, 0.8, 10)
+
+
+# ----- higher dimensions and small σ: the tangent-line envelope ------------------------------
+def stable_hyperbolic_logpdf(d, s):
+    """log(e^{−ρ/σ} sinh^{d−1}ρ) with log sinh ρ = ρ + log1p(−e^{−2ρ}) − log 2, finite far beyond ρ = 710."""
+    return lambda r: -r / s + (d - 1) * (r + np.log1p(-np.exp(-2 * r)) - np.log(2))
+
+
+HARD = [
+    ("kendall12-0.1", kendall_law(12), 0.1, np.inf, kendall_logpdf(12, 0.1), kendall_logpdf(12, 0.11), np.pi / 2),
+    ("kendall20-0.05", kendall_law(20), 0.05, np.inf, kendall_logpdf(20, 0.05), kendall_logpdf(20, 0.055), np.pi / 2),
+    ("kendall20-0.1", kendall_law(20), 0.1, np.inf, kendall_logpdf(20, 0.1), kendall_logpdf(20, 0.11), np.pi / 2),
+    ("sphere10-0.02", sphere_law(10), 0.02, np.inf, sphere_logpdf(10, 0.02), sphere_logpdf(10, 0.022), np.pi),
+    ("sphere10-0.1", sphere_law(10), 0.1, np.inf, sphere_logpdf(10, 0.1), sphere_logpdf(10, 0.11), np.pi),
+    # σ(d − 1) = 0.996: the mean radius is about 250.
+    ("hyperbolic5-near-limit", hyperbolic_law(5), 0.249, np.inf, stable_hyperbolic_logpdf(5, 0.249),
+     stable_hyperbolic_logpdf(5, 0.2485), 5000.0),
+    ("kendall20-0.1-truncated", kendall_law(20), 0.1, 0.5, kendall_logpdf(20, 0.1), kendall_logpdf(20, 0.08), 0.5),
+    ("sphere10-wide-truncated", sphere_law(10), 3.0, 1.0, sphere_logpdf(10, 3.0), sphere_logpdf(10, 0.5), 1.0),
+    ("hyperbolic5-near-limit-truncated", hyperbolic_law(5), 0.249, 100.0, stable_hyperbolic_logpdf(5, 0.249),
+     stable_hyperbolic_logpdf(5, 0.2), 100.0),
+    ("hyperbolic5-beyond-limit-truncated", hyperbolic_law(5), 2.0, 3.0, stable_hyperbolic_logpdf(5, 2.0),
+     stable_hyperbolic_logpdf(5, 0.5), 3.0),
+]
+
+
+@pytest.mark.parametrize("seed, case", enumerate(HARD), ids=[c[0] for c in HARD])
+def test_high_dimension_small_sigma_and_near_limit_laws_match_quadrature(seed, case):
+    """These calls used to take minutes or give up (Kendall(20), σ = 0.1: 11 acceptances in 4e6)."""
+    _, law, sigma, radius, logpdf, wrong_logpdf, upper = case
+    r = sample_radius(law, sigma, N, rng=np.random.default_rng(2000 + seed), max_radius=radius)
+    assert r.shape == (N,) and (r >= 0).all() and (r <= min(radius, law.support)).all()
+    assert stats.kstest(r, grid_cdf(logpdf, upper)).pvalue > 0.01
+    assert stats.kstest(r, grid_cdf(wrong_logpdf, upper)).pvalue < 0.01
+
+
+@pytest.mark.parametrize("law, sigma", [(kendall_law(20), 0.1), (kendall_law(20), 0.05), (sphere_law(10), 0.01),
+                                         (hyperbolic_law(5), 0.2499)])
+def test_hard_laws_finish_with_many_draws(law, sigma):
+    r = sample_radius(law, sigma, 200_000, rng=1)
+    assert r.shape == (200_000,) and np.isfinite(r).all()
+
+
+@pytest.mark.parametrize("law", [euclidean_law(3), sphere_law(4), hyperbolic_law(3), kendall_law(7)],
+                         ids=lambda law: law.name)
+def test_log_density_derivative_matches_central_differences(law):
+    sigma, h = 0.2, 1e-6
+    rho = np.linspace(0.05, 0.95 * min(law.support, 3.0), 9)
+    numeric = (law.log_density(rho + h, sigma) - law.log_density(rho - h, sigma)) / (2 * h)
+    np.testing.assert_allclose(law.log_density_derivative(rho, sigma), numeric, rtol=1e-6, atol=1e-6)
