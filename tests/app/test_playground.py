@@ -203,6 +203,6 @@ def test_sphere_caption_names_the_colour_the_legend_draws(defaults):
 def test_an_mh_release_says_its_guarantee_is_that_of_the_exact_law(defaults):
     """A printed guarantee is a promise: MH draws only approach the law the guarantee is about."""
     at = run_page(PLAYGROUND, {"mech": "exact,mh", "burn": "200", "thin": "2", "m": "20"})
-    caveat = [w.value for w in at.warning if w.value.startswith("These releases are Metropolis–Hastings draws")]
+    caveat = [i.value for i in at.info if i.value.startswith("These releases are Metropolis–Hastings draws")]
     assert len(caveat) == 1
-    assert not [w.value for w in defaults.warning if "Metropolis–Hastings draws" in w.value]
+    assert not [i.value for i in defaults.info if "Metropolis–Hastings draws" in i.value]

@@ -181,8 +181,8 @@ def show_guarantees(result: dict) -> None:
             st.markdown(f"**(ε, δ) = ({guarantee['epsilon']:g}, {guarantee['delta']:g})** for "
                         f"{guarantee['mechanism']}, with σ = {guarantee['sigma']:.4g}.")
             if run.get("diagnostics"):
-                st.warning("These releases are Metropolis–Hastings draws: the guarantee is that of the exact law, and "
-                           "holds for them only as far as the chain has reached it (see the mixing check).")
+                st.info("These releases are Metropolis–Hastings draws: the guarantee is that of the exact law, and "
+                        "holds for them only as far as the chain has reached it (see the mixing check).")
             st.markdown(f"Rule: `{guarantee['rule']}`")
             st.markdown(guarantee["reason"])
             st.markdown("It rests on these assumptions:\n" +
