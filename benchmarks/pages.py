@@ -158,28 +158,39 @@ def click_slider_step(page, index: int, chart: int = 0) -> None:
     page.mouse.click(box["x"] + 10 + inner * index / max(count - 1, 1), box["y"] + box["height"] / 2)
 
 
-# The animated trace's x of plotly chart number c (what a frame changes); cheaper to poll than the
-# signature of every chart on the page.
-_CHART_DATA = """(c) => {
+# Arms a timer in the page: from the next mousedown until the animated trace of plotly chart number c
+# holds new data, plus one requestAnimationFrame (the paint). Timed inside the page, so the result
+# holds no Playwright round trips (each of them costs tens of milliseconds on a loaded machine).
+_ARM_CLICK_TIMER = """(c) => {
     const gd = document.querySelectorAll('.js-plotly-plot')[c];
     const index = gd._transitionData._frames[0].traces[0];
-    return JSON.stringify(Array.from(gd.data[index].x));
+    const drawn = () => JSON.stringify(Array.from(gd.data[index].x));
+    const before = drawn();
+    window.__clickSeconds = null;
+    let start = null;
+    document.addEventListener('mousedown', () => { start = performance.now(); }, {capture: true, once: true});
+    const poll = () => {
+        if (start !== null && drawn() !== before) {
+            requestAnimationFrame(() => { window.__clickSeconds = (performance.now() - start) / 1000; });
+        } else {
+            requestAnimationFrame(poll);
+        }
+    };
+    requestAnimationFrame(poll);
 }"""
 
 
 def _click_times(page, clicks: int, chart: int = 0) -> list[float]:
     """Seconds from a click on a slider step of plotly chart number ``chart`` until the releases have
-    moved, alternating ends."""
+    moved and been painted, alternating ends (timed in the page)."""
     count = page.evaluate("(c) => document.querySelectorAll('.js-plotly-plot')[c]._transitionData._frames.length",
                           chart)
     times = []
     for i in range(clicks):
-        before = page.evaluate(_CHART_DATA, chart)
-        start = time.perf_counter()
+        page.evaluate(_ARM_CLICK_TIMER, chart)
         click_slider_step(page, count - 1 if i % 2 else 0, chart)
-        page.wait_for_function(f"([c, before]) => ({_CHART_DATA})(c) !== before", arg=[chart, before],
-                               polling="raf", timeout=60_000)
-        times.append(time.perf_counter() - start)
+        page.wait_for_function("() => window.__clickSeconds !== null", timeout=60_000)
+        times.append(page.evaluate("() => window.__clickSeconds"))
     return times
 
 
