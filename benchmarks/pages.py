@@ -15,7 +15,8 @@ one with the playground's sphere scene alone.
 The ε animation of the playground (``?anim=true``, issue 15) is timed per frame: ``Plotly.animate``
 to one frame and the next paint, over every frame of the slider, and a click on the slider's rail
 until the releases have moved; against the sphere-scene floor and the cached re-render of the
-same run (the server round trip that scrubbing ε replaces).
+same run (the server round trip that scrubbing ε replaces). The same for the tangent-plane view
+under the sphere (a 2D chart whose frames need no redraw).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from pathlib import Path
 
 from benchmarks.timing import Row
 from tests.browser.harness import (
-    _SIGNATURE,
     CHROMIUM,
     LAUNCH_ARGS,
     chart_signature,
@@ -127,11 +127,12 @@ def _reference_rows(browser) -> list[Row]:
 
 ANIMATION_PATH = "Private_mean_playground?anim=true"
 ANIMATION_PASSES = 2
-# Every frame of the chart in turn: Plotly.animate to it, then one requestAnimationFrame (the paint).
-_FRAME_TIMES = """async () => {
-    const gd = document.querySelector('.js-plotly-plot');
+# Every frame of chart ``index`` in turn: Plotly.animate to it (with or without a full redraw, as the
+# chart's own slider does), then one requestAnimationFrame (the paint).
+_FRAME_TIMES = """async ([index, redraw]) => {
+    const gd = document.querySelectorAll('.js-plotly-plot')[index];
     const names = gd._transitionData._frames.map(f => f.name);
-    const still = {mode: 'immediate', frame: {duration: 0, redraw: true}, transition: {duration: 0}};
+    const still = {mode: 'immediate', frame: {duration: 0, redraw: redraw}, transition: {duration: 0}};
     const times = [];
     for (const name of names) {
         const start = performance.now();
@@ -143,28 +144,53 @@ _FRAME_TIMES = """async () => {
 }"""
 
 
-def click_slider_step(page, index: int) -> None:
-    """Click the ε slider's rail at step ``index`` (steps are evenly spaced along the rail)."""
-    count = page.evaluate("() => document.querySelector('.js-plotly-plot')._transitionData._frames.length")
+def click_slider_step(page, index: int, chart: int = 0) -> None:
+    """Click the ε slider's rail of plotly chart number ``chart`` at step ``index`` (steps are evenly
+    spaced along the rail)."""
+    count = page.evaluate("(c) => document.querySelectorAll('.js-plotly-plot')[c]._transitionData._frames.length",
+                          chart)
     index = min(max(index, 0), count - 1)
-    box = page.locator(".slider-rail-touch-rect").first.bounding_box()
+    rail = page.locator(".js-plotly-plot").nth(chart).locator(".slider-rail-touch-rect").first
+    rail.scroll_into_view_if_needed()
+    box = rail.bounding_box()
     # Plotly leaves a margin of half a grip (~10 px) at both ends of the rail.
     inner = box["width"] - 20
     page.mouse.click(box["x"] + 10 + inner * index / max(count - 1, 1), box["y"] + box["height"] / 2)
 
 
-def _click_times(page, clicks: int) -> list[float]:
-    """Seconds from a click on a slider step until the releases have moved, alternating ends (the
-    chart starts at the last frame)."""
-    count = page.evaluate("() => document.querySelector('.js-plotly-plot')._transitionData._frames.length")
+# Arms a timer in the page: from the next mousedown until the animated trace of plotly chart number c
+# holds new data, plus one requestAnimationFrame (the paint). Timed inside the page, so the result
+# holds no Playwright round trips (each of them costs tens of milliseconds on a loaded machine).
+_ARM_CLICK_TIMER = """(c) => {
+    const gd = document.querySelectorAll('.js-plotly-plot')[c];
+    const index = gd._transitionData._frames[0].traces[0];
+    const drawn = () => JSON.stringify(Array.from(gd.data[index].x));
+    const before = drawn();
+    window.__clickSeconds = null;
+    let start = null;
+    document.addEventListener('mousedown', () => { start = performance.now(); }, {capture: true, once: true});
+    const poll = () => {
+        if (start !== null && drawn() !== before) {
+            requestAnimationFrame(() => { window.__clickSeconds = (performance.now() - start) / 1000; });
+        } else {
+            requestAnimationFrame(poll);
+        }
+    };
+    requestAnimationFrame(poll);
+}"""
+
+
+def _click_times(page, clicks: int, chart: int = 0) -> list[float]:
+    """Seconds from a click on a slider step of plotly chart number ``chart`` until the releases have
+    moved and been painted, alternating ends (timed in the page)."""
+    count = page.evaluate("(c) => document.querySelectorAll('.js-plotly-plot')[c]._transitionData._frames.length",
+                          chart)
     times = []
     for i in range(clicks):
-        before = chart_signature(page)
-        start = time.perf_counter()
-        click_slider_step(page, count - 1 if i % 2 else 0)
-        page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, polling="raf",
-                               timeout=60_000)
-        times.append(time.perf_counter() - start)
+        page.evaluate(_ARM_CLICK_TIMER, chart)
+        click_slider_step(page, count - 1 if i % 2 else 0, chart)
+        page.wait_for_function("() => window.__clickSeconds !== null", timeout=60_000)
+        times.append(page.evaluate("() => window.__clickSeconds"))
     return times
 
 
@@ -174,8 +200,10 @@ def animation_rows(browser, base: str) -> list[Row]:
     page = _new_page(browser)
     page.goto(f"{base}/{ANIMATION_PATH}")
     wait_for_app(page, timeout_ms=120_000)
-    frames = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES)]
+    frames = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES, [0, True])]
+    flat = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES, [1, False])]
     clicks = _click_times(page, REPEATS)
+    flat_clicks = _click_times(page, REPEATS, chart=1)
     page.goto(f"{base}/Private_mean_playground")
     wait_for_app(page, timeout_ms=120_000)
     cached = [_cached_rerender(page) for _ in range(REPEATS)]
@@ -190,8 +218,13 @@ def animation_rows(browser, base: str) -> list[Row]:
             f"{len(frames)} frames; median {1000 * frame:.0f} ms = {frame / rerender:.2f}× the cached re-render "
             f"and {frame / statistics.median(floor):.2f}× the sphere-scene floor (returning) of this run",
             median=frame),
+        Row("playground ε animation: one frame of the tangent-plane view (2D, no redraw)", min(flat), "< 0.1 s",
+            f"{len(flat)} frames; median {1000 * statistics.median(flat):.0f} ms = "
+            f"{statistics.median(flat) / frame:.2f}× the 3D frame of this run", median=statistics.median(flat)),
         Row("playground ε animation: click on the slider to releases moved", min(clicks), "< 0.1 s",
             f"runs: {_runs(clicks)}", median=statistics.median(clicks)),
+        Row("playground ε animation: click on the tangent-plane view's slider to releases moved", min(flat_clicks),
+            "< 0.1 s", f"runs: {_runs(flat_clicks)}", median=statistics.median(flat_clicks)),
         Row("playground S²: cached re-render (server round trip), same run", min(cached), "< 0.5 s",
             f"runs: {_runs(cached)}", median=rerender),
         Row("reference: bare page with the sphere scene, returning, same run", min(floor), "floor",

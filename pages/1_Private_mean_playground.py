@@ -34,6 +34,7 @@ with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the priv
     result = playground.private_means(settings, progress=progress)
     fig = playground.figure(settings)
     shown = animation.animated_figure(settings) if animate else fig
+    flat = animation.tangent_figure(settings) if animate else None
 
 playground.show_data_note(result)
 if not settings.mechanisms:
@@ -42,6 +43,9 @@ if not settings.mechanisms:
 view, numbers = st.columns([3, 2], gap="large")
 with view:
     st.plotly_chart(shown, key="playground-chart", config={"displaylogo": False})
+    if flat is not None:
+        st.plotly_chart(flat, key="playground-tangent-chart", config={"displaylogo": False})
+        st.caption(animation.TANGENT_CAPTION)
     hidden = playground.hidden_releases(result)
     caption = playground.CAPTIONS[settings.space]
     if hidden:

@@ -81,6 +81,8 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
     n_iter = np.zeros(len(flat_pts), dtype=int)
     converged = np.zeros(len(flat_pts), dtype=bool)
 
+    # Point-only quantities of the inner step computed once (``Manifold.log_sum_points``).
+    prepared = manifold.log_sum_points(flat_pts)
     active = np.arange(len(flat_pts))
     for _ in range(max_iter):
         if active.size == 0:
@@ -88,7 +90,7 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
         # Index only once some data sets have converged: fancy indexing copies the whole batch.
         everyone = active.size == len(flat_pts)
         m = mean if everyone else mean[active]
-        grad = manifold.weighted_log_sum(m, flat_pts if everyone else flat_pts[active],
+        grad = manifold.weighted_log_sum(m, prepared if everyone else prepared[active],
                                          flat_w if everyone else flat_w[active])
         new = manifold.exp(m, step * grad)
         moved = manifold.dist(m, new)
@@ -98,7 +100,7 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
         converged[active[done]] = True
         active = active[~done]
 
-    grad = manifold.weighted_log_sum(mean, flat_pts, flat_w)
+    grad = manifold.weighted_log_sum(mean, prepared, flat_w)
     return FrechetMeanResult(
         mean=mean.reshape(batch_shape + manifold.point_shape),
         n_iter=n_iter.reshape(batch_shape),

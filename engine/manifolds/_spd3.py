@@ -25,6 +25,8 @@ eigen-decomposition path instead, which keeps the absolute error of every log be
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 #: Largest eigenvalue spread c/a of X^{-1/2} Y X^{-1/2} handled by the polynomial form.
@@ -48,30 +50,38 @@ def _trace_product(e, f):
     return (e[0] * f[0] + e[3] * f[3] + e[5] * f[5]) + 2.0 * (e[1] * f[1] + e[2] * f[2] + e[4] * f[4])
 
 
+def _cubic_roots(c1, c2, c3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Roots a ≤ b ≤ c of μ³ − c₁μ² + c₂μ − c₃ with three real roots (a characteristic polynomial).
+
+    Trigonometric formula: q = c₁/3, p² = (c₁² − 3c₂)/9, r = (c₃ − q c₂ + 2q³)/(2p³), φ = arccos(r)/3
+    in [0, π/3]; the roots are q + 2p cos(φ − 2πj/3). With s = √3 sin φ = √(3(1 − cos² φ)) they are
+    q + 2p cos φ and q − p (cos φ ± s): one cosine and one arccos per root triple. Where φ → 0 the
+    square root loses accuracy like the arccos itself (both ~√eps in the split of the close pair).
+    """
+    q = c1 / 3.0
+    p = np.sqrt(np.maximum(c1 * c1 - 3.0 * c2, 0.0)) / 3.0
+    det_shift = c3 - q * (c2 - 2.0 * q * q)
+    # p = 0 (X ∝ Y) leaves r arbitrary: every φ then gives a = b = c = q.
+    r = det_shift / np.maximum(2.0 * p * p * p, 1e-300)
+    cos_phi = np.cos(np.arccos(np.minimum(np.maximum(r, -1.0), 1.0)) / 3.0)
+    s = np.sqrt(np.maximum(3.0 - 3.0 * cos_phi * cos_phi, 0.0))
+    hi = q + 2.0 * p * cos_phi
+    lo = q - p * (cos_phi + s)
+    return lo, np.minimum(np.maximum(q - p * (cos_phi - s), lo), hi), hi
+
+
 def pencil_eigvals(ex, ey) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Eigenvalues a ≤ b ≤ c of X⁻¹Y (equivalently of X^{-1/2} Y X^{-1/2}), three arrays.
 
     ``ex`` and ``ey`` are the entries (``_entries``) of SPD 3×3 matrices X and Y, broadcast against
-    each other. Roots of the characteristic cubic by the trigonometric formula: q = c₁/3,
-    p² = (c₁² − 3c₂)/9, the roots q + 2p cos(φ − 2πj/3) with φ = arccos(r)/3 and
-    r = (c₃ − q c₂ + 2q³)/(2p³). Absolute accuracy ~√eps·c for near-equal roots, ~eps·c otherwise
-    (enough for the interpolation above, not a general eigvalsh).
+    each other. The characteristic polynomial has c₁ = tr(adj(X) Y)/det X, c₂ = tr(adj(Y) X)/det X and
+    c₃ = det Y/det X; its roots come from ``_cubic_roots``. Absolute accuracy ~√eps·c for near-equal
+    roots, ~eps·c otherwise (enough for the interpolation above, not a general eigvalsh).
     """
     adj_x, adj_y = _adjugate(ex), _adjugate(ey)
     inv_det_x = 1.0 / (ex[0] * adj_x[0] + ex[1] * adj_x[1] + ex[2] * adj_x[2])
-    c1 = _trace_product(adj_x, ey) * inv_det_x
-    c2 = _trace_product(adj_y, ex) * inv_det_x
-    c3 = (ey[0] * adj_y[0] + ey[1] * adj_y[1] + ey[2] * adj_y[2]) * inv_det_x
-    q = c1 / 3.0
-    p = np.sqrt(np.maximum(c1 * c1 - 3.0 * c2, 0.0)) / 3.0
-    two_p = 2.0 * p
-    det_shift = c3 - q * (c2 - 2.0 * q * q)
-    # p = 0 (X ∝ Y) leaves r arbitrary: every φ then gives a = b = c = q.
-    r = 4.0 * det_shift / np.maximum(two_p * two_p * two_p, 1e-300)
-    phi = np.arccos(np.minimum(np.maximum(r, -1.0), 1.0)) / 3.0
-    hi = q + two_p * np.cos(phi)
-    lo = q + two_p * np.cos(phi + 2.0 * np.pi / 3.0)
-    return lo, np.minimum(np.maximum(3.0 * q - hi - lo, lo), hi), hi
+    return _cubic_roots(_trace_product(adj_x, ey) * inv_det_x, _trace_product(adj_y, ex) * inv_det_x,
+                        (ey[0] * adj_y[0] + ey[1] * adj_y[1] + ey[2] * adj_y[2]) * inv_det_x)
 
 
 def _log_divided_difference(a, b):
@@ -104,26 +114,69 @@ _BLOCK_POINTS = 4096
 #: Position in the six stored entries (00, 01, 02, 11, 12, 22) of each entry (i, j) of a symmetric 3×3.
 _SYM_INDEX = np.array([[0, 1, 2], [1, 3, 4], [2, 4, 5]])
 
+#: tr(EF) = Σ_j (weight_j e_j f_j) over the six stored entries of symmetric E and F.
+_TRACE_WEIGHTS = np.array([1.0, 2.0, 2.0, 1.0, 2.0, 1.0])
+
+
+@dataclass(frozen=True)
+class PencilPoints:
+    """SPD(3) data sets prepared once for many ``weighted_log_sum`` calls at moving base points.
+
+    The coefficients of det(Y − μX) are linear in the entries of Y and of adj(Y) once X is fixed,
+    so with these stored every call forms them as two batched (1×6)(6×n) products and one
+    multiplication per point instead of an adjugate and two trace products.
+
+    Attributes
+    ----------
+    points : ``(B, n, 3, 3)`` the matrices Y_i (for the eigen-decomposition fallback).
+    entries : ``(B, 6, n)`` their six stored entries, each a contiguous run of n numbers.
+    adjugate : ``(B, 6, n)`` the entries of adj(Y_i) times ``_TRACE_WEIGHTS``, so that
+        tr(adj(Y_i) X) is the dot product of this column with the entries of X.
+    det : ``(B, n)`` det Y_i.
+    """
+
+    points: np.ndarray
+    entries: np.ndarray
+    adjugate: np.ndarray
+    det: np.ndarray
+
+    @classmethod
+    def of(cls, points) -> PencilPoints:
+        """Prepare ``points`` of shape ``(B, n, 3, 3)`` (upper triangles read)."""
+        points = np.asarray(points, dtype=float)
+        batch, n = points.shape[:2]
+        entries = np.ascontiguousarray(points.reshape(batch, n, 9)[..., [0, 1, 2, 4, 5, 8]].transpose(0, 2, 1))
+        adj = _adjugate(tuple(entries[:, j] for j in range(6)))
+        det = entries[:, 0] * adj[0] + entries[:, 1] * adj[1] + entries[:, 2] * adj[2]
+        return cls(points, entries, np.stack(adj, axis=1) * _TRACE_WEIGHTS[:, None], det)
+
+    def __getitem__(self, rows) -> PencilPoints:
+        """The data sets ``rows`` (an index of the leading axis)."""
+        return PencilPoints(self.points[rows], self.entries[rows], self.adjugate[rows], self.det[rows])
+
 
 def weighted_log_sum(x, points, weights, exact_log) -> np.ndarray:
-    """Σ_i w_i Log_x(p_i), shape ``(B, 3, 3)``, for ``x`` ``(B, 3, 3)``, ``points`` ``(B, n, 3, 3)`` and
-    ``weights`` ``(B, n)`` (module docstring); ``exact_log(x, y)`` computes the logs of the points
-    whose spread exceeds ``MAX_SPREAD`` through eigen-decompositions.
+    """Σ_i w_i Log_x(p_i), shape ``(B, 3, 3)``, for ``x`` ``(B, 3, 3)``, ``points`` ``(B, n, 3, 3)`` (or
+    their ``PencilPoints``) and ``weights`` ``(B, n)`` (module docstring); ``exact_log(x, y)``
+    computes the logs of the points whose spread exceeds ``MAX_SPREAD`` through eigen-decompositions.
     """
     x = np.asarray(x, dtype=float)
-    points = np.asarray(points, dtype=float)
+    prepared = points if isinstance(points, PencilPoints) else PencilPoints.of(points)
+    stacked = prepared.entries
     weights = np.asarray(weights, dtype=float)
     batch, n = weights.shape
-    # The six entries laid out (B, 6, n): each entry is a run of n contiguous numbers, several
-    # times faster in the elementwise passes below than strided views of the (B, n, 3, 3) array.
-    stacked = np.ascontiguousarray(points.reshape(batch, n, 9)[..., [0, 1, 2, 4, 5, 8]].transpose(0, 2, 1))
-    ex = _entries(x)
+    ex = np.stack(_entries(x), axis=-1)
+    adj_x = np.stack(_adjugate(tuple(ex[:, j] for j in range(6))), axis=-1)
+    inv_det_x = (1.0 / np.sum(ex[:, :3] * adj_x[:, :3], axis=-1))[:, None]
+    c1 = ((adj_x * _TRACE_WEIGHTS)[:, None, :] @ stacked)[:, 0] * inv_det_x
+    c2 = (ex[:, None, :] @ prepared.adjugate)[:, 0] * inv_det_x
+    c3 = prepared.det * inv_det_x
     polynomial = np.empty((batch, n), dtype=bool)
     alpha0, alpha1, alpha2 = (np.empty((batch, n)) for _ in range(3))
     step = max(1, _BLOCK_POINTS // max(n, 1))
     for start in range(0, batch, step):
         rows = slice(start, start + step)
-        mu = pencil_eigvals(tuple(e[rows, None] for e in ex), tuple(stacked[rows, j] for j in range(6)))
+        mu = _cubic_roots(c1[rows], c2[rows], c3[rows])
         safe = (mu[0] > 0) & (mu[2] <= MAX_SPREAD * mu[0])
         polynomial[rows] = safe
         if not safe.all():
@@ -141,6 +194,6 @@ def weighted_log_sum(x, points, weights, exact_log) -> np.ndarray:
     total = np.sum(w_poly * alpha0, axis=-1)[:, None, None] * x + linear + quadratic
     if not everyone:
         rows, cols = np.nonzero(~polynomial)
-        logs = exact_log(x[rows], points[rows, cols])
+        logs = exact_log(x[rows], prepared.points[rows, cols])
         np.add.at(total, rows, weights[rows, cols][:, None, None] * logs)
     return 0.5 * (total + np.swapaxes(total, -1, -2))

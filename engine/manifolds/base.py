@@ -146,6 +146,14 @@ class Manifold(ABC):
         flat = logs.reshape(logs.shape[:2] + (-1,))
         return (np.asarray(weights, dtype=float)[:, None, :] @ flat)[:, 0].reshape(logs.shape[:1] + logs.shape[2:])
 
+    def log_sum_points(self, points):
+        """``points`` ``(B, n, *point_shape)`` in the form ``weighted_log_sum`` reads fastest when it is
+        called many times on the same points (the steps of an iterative mean). The result can be
+        indexed on its leading axis like the array; spaces with point-only precomputations override
+        it (SPD(3) affine), the default is the array itself.
+        """
+        return points
+
     def geodesic(self, x, v, t) -> np.ndarray:
         """Points Exp_x(t v) for times ``t`` of shape ``(T,)``; result ``(T, ..., *point_shape)``."""
         t = np.asarray(t, dtype=float).reshape((-1,) + (1,) * np.ndim(v))

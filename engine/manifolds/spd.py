@@ -121,6 +121,7 @@ def is_positive_definite(x) -> np.ndarray:
 
     Tests the symmetric part, whose smallest eigenvalue must exceed k·eps·max|λ| (below that level
     the sign of an eigenvalue is not resolved by floating point). Non-finite matrices give False.
+    For k = 3 most matrices are settled without eigenvalues (``_clearly_positive_definite_3x3``).
 
     Parameters
     ----------
@@ -135,8 +136,46 @@ def is_positive_definite(x) -> np.ndarray:
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(f"x must have trailing shape (k, k), got shape {x.shape}")
     finite = np.isfinite(x).all(axis=(-1, -2))
-    w = eigvalsh(sym(np.where(finite[..., None, None], x, 0.0)))
-    return finite & (w[..., 0] > x.shape[-1] * _EPS * np.abs(w).max(axis=-1))
+    a = sym(np.where(finite[..., None, None], x, 0.0))
+    if x.shape[-1] != 3:
+        return finite & _eigenvalue_test(a)
+    flat = a.reshape(-1, 3, 3)
+    result = _clearly_positive_definite_3x3(flat)
+    rest = ~result
+    if rest.any():
+        result[rest] = _eigenvalue_test(flat[rest])
+    return finite & result.reshape(finite.shape)
+
+
+def _eigenvalue_test(a: np.ndarray) -> np.ndarray:
+    """λ_min > k·eps·max|λ| for symmetric ``a`` ``(..., k, k)``."""
+    w = eigvalsh(a)
+    return w[..., 0] > a.shape[-1] * _EPS * np.abs(w).max(axis=-1)
+
+
+#: Relative margin of the determinant test of ``_clearly_positive_definite_3x3``.
+_DET_MARGIN = 1e-10
+
+
+def _clearly_positive_definite_3x3(a: np.ndarray) -> np.ndarray:
+    """A sufficient condition for ``_eigenvalue_test`` on symmetric 3×3 ``a``, without eigenvalues.
+
+    With S = tr A + max|a_ij|: if a₀₀ > 0 and the computed leading minors satisfy
+    m₂ > 1e−10·S² and det A > 1e−10·S³, then their rounding errors (below 30·eps·S² and 30·eps·S³)
+    cannot have changed their signs, so A is positive definite (Sylvester's criterion); then
+    λ_max ≤ tr A ≤ S and λ_min = det A/(λ_mid λ_max) ≥ det A/S², so λ_min/λ_max > 1e−10 − 30·eps,
+    far above 3·eps. The bounds need S³ without overflow or underflow, so matrices with S outside
+    [1e−90, 1e90] are left undecided too. False means "undecided": the caller computes the eigenvalues.
+    """
+    a00, a01, a02 = a[..., 0, 0], a[..., 0, 1], a[..., 0, 2]
+    a11, a12, a22 = a[..., 1, 1], a[..., 1, 2], a[..., 2, 2]
+    scale = (a00 + a11 + a22) + np.abs(a).max(axis=(-1, -2))
+    in_range = (scale > 1e-90) & (scale < 1e90)
+    a00, a01, a02, a11, a12, a22, scale = (np.where(in_range, e, 0.0) for e in (a00, a01, a02, a11, a12, a22, scale))
+    minor = a00 * a11 - a01 * a01
+    det = a00 * (a11 * a22 - a12 * a12) + a01 * (a02 * a12 - a01 * a22) + a02 * (a01 * a12 - a02 * a11)
+    bound = _DET_MARGIN * scale * scale
+    return in_range & (a00 > 0) & (minor > bound) & (det > bound * scale)
 
 
 class SPD(Manifold):
@@ -319,7 +358,7 @@ class SPD(Manifold):
 
     def weighted_log_sum(self, x, points, weights) -> np.ndarray:
         """Σ_i w_i Log_x(p_i), shape ``(B, k, k)``, for ``x`` ``(B, k, k)``, ``points`` ``(B, n, k, k)``
-        and ``weights`` ``(B, n)``.
+        (or ``log_sum_points(points)``) and ``weights`` ``(B, n)``.
 
         For SPD(2) affine each log is mid_i X + slope_i N_i (see ``_affine_log``), so the sum is
         (Σ w_i mid_i) X + Σ w_i slope_i N_i, formed entrywise without the n log matrices (the
@@ -339,6 +378,13 @@ class SPD(Manifold):
         entries = np.stack([along_x * p[:, 0] + np.sum(slope * n00, axis=-1), off, off,
                             along_x * r[:, 0] + np.sum(slope * n11, axis=-1)], axis=-1)
         return entries.reshape(off.shape + (2, 2))
+
+    def log_sum_points(self, points):
+        """SPD(3) affine: the entries, adjugates and determinants of the points (``_spd3.PencilPoints``),
+        computed once instead of at every ``weighted_log_sum`` call; other cases: ``points``."""
+        if self.metric == "affine" and self.k == 3:
+            return _spd3.PencilPoints.of(points)
+        return points
 
     def parallel_transport(self, x, y, v) -> np.ndarray:
         """Transport of ``v`` ∈ T_xSPD to T_ySPD along the geodesic.

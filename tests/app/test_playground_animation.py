@@ -35,3 +35,20 @@ def test_animation_is_off_by_default_and_absent_off_the_sphere():
     assert_clean(at)
     assert not [t for t in at.toggle if t.key == "anim"]
     assert not _spec(at).get("frames")
+
+
+def test_tangent_view_animates_the_same_frames_without_redraws():
+    at = run_page(PLAYGROUND, {"anim": "true", "eps": "2.5"})
+    assert_clean(at)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 2
+    sphere, flat = (json.loads(chart.proto.spec) for chart in charts)
+    assert [f["name"] for f in flat["frames"]] == [f["name"] for f in sphere["frames"]]
+    # Same releases: the distance from the centre of the flat view is the geodesic error on the sphere.
+    for flat_frame, sphere_frame in zip(flat["frames"], sphere["frames"]):
+        np.testing.assert_allclose(flat_frame["data"][0]["customdata"], sphere_frame["data"][0]["customdata"])
+        np.testing.assert_allclose(np.hypot(flat_frame["data"][0]["x"], flat_frame["data"][0]["y"]),
+                                   flat_frame["data"][0]["customdata"], atol=1e-12)
+    assert not any(step["args"][1]["frame"]["redraw"] for step in flat["layout"]["sliders"][0]["steps"])
+    at = run_page(PLAYGROUND)
+    assert len(at.get("plotly_chart")) == 1

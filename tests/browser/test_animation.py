@@ -39,3 +39,21 @@ def test_slider_moves_the_releases_through_the_frames_without_a_rerun(app_page, 
         assert page.locator(".slider-container text").first.text_content() == \
             f"ε = {frames[index]['name']}"
     assert page.evaluate("() => window.__runs") == 0
+
+
+def test_tangent_view_slider_moves_its_releases(app_page, app_url):
+    page = app_page
+    page.goto(f"{app_url}/Private_mean_playground?anim=true&eps=1")
+    wait_for_app(page, timeout_ms=180_000)
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=60_000)
+    frames = json.loads(page.evaluate(_FRAMES.replace("document.querySelector('.js-plotly-plot')",
+                                                      "document.querySelectorAll('.js-plotly-plot')[1]")))
+    assert len(frames) == 21 and frames[0]["trace"] == 0
+    drawn = """(args) => JSON.stringify(Array.from(document.querySelectorAll('.js-plotly-plot')[1]._fullData[0].x))
+                          === JSON.stringify(args)"""
+    for index in (0, len(frames) - 1):
+        click_slider_step(page, index, chart=1)
+        page.wait_for_function(drawn, arg=frames[index]["x"], timeout=60_000)
+    # The markers moved in the drawn SVG too (no redraw: the points' transforms are updated in place).
+    points = page.locator(".js-plotly-plot").nth(1).locator(".scatterlayer .trace").first.locator("path.point")
+    assert points.count() == len(frames[-1]["x"])

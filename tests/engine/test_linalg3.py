@@ -125,3 +125,22 @@ def test_subnormal_and_huge_scales_stay_finite():
         w, v = _linalg.eigh(scale * base)
         assert np.all(np.isfinite(w)) and np.all(np.isfinite(v))
         np.testing.assert_allclose(w / scale, np.linalg.eigvalsh(base), rtol=1e-9)
+
+
+def test_prepared_points_give_the_same_log_sums_and_index_like_the_array():
+    manifold = SPD(3)
+    x = _with_spectrum((0.3, 1.0, 2.5), 5, seed=13)
+    points = manifold.exp(np.repeat(x, 40, axis=0), 0.7 * _with_spectrum((-1.0, 0.2, 1.5), 200, seed=14))
+    points = points.reshape(5, 40, 3, 3)
+    points[1, 3] = _linalg.sqrtm(x[1]) @ np.diag([1e-3, 1.0, 10.0]) @ _linalg.sqrtm(x[1])   # eigen path
+    weights = np.random.default_rng(15).uniform(0.0, 1.0, (5, 40))
+    prepared = manifold.log_sum_points(points)
+    assert isinstance(prepared, _spd3.PencilPoints)
+    raw = manifold.weighted_log_sum(x, points, weights)
+    np.testing.assert_array_equal(manifold.weighted_log_sum(x, prepared, weights), raw)
+    rows = np.array([4, 1])
+    np.testing.assert_array_equal(manifold.weighted_log_sum(x[rows], prepared[rows], weights[rows]), raw[rows])
+    np.testing.assert_allclose(prepared.det, np.linalg.det(points), rtol=1e-12)
+    # Other spaces keep their array.
+    assert SPD(2).log_sum_points(points[..., :2, :2]) is not None
+    assert SPD(3, "log-euclidean").log_sum_points(points) is points

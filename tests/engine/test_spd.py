@@ -11,7 +11,8 @@ import scipy.linalg as sla
 from pyriemann.geometry.distance import distance_riemann
 
 from engine.manifolds import _linalg
-from engine.manifolds.spd import SPD, is_positive_definite
+from engine.manifolds._linalg import sym
+from engine.manifolds.spd import SPD, _clearly_positive_definite_3x3, _eigenvalue_test, is_positive_definite
 
 METRICS = ("affine", "log-euclidean", "bures-wasserstein")
 
@@ -483,3 +484,18 @@ def test_check_points_refuses_off_manifold_points():
     with pytest.raises(ValueError, match=r"index \(1,\)"):
         manifold.check_points(np.stack([np.eye(2), np.diag([1.0, -1.0])]))
     np.testing.assert_array_equal(manifold.check_points(np.eye(2)), np.eye(2))
+
+
+def test_positive_definite_screen_of_3x3_agrees_with_eigenvalues():
+    # The determinant screen of is_positive_definite (k = 3) may only answer True where the eigenvalue
+    # test does; every other matrix falls through to that test, so both give the same verdicts.
+    rng = np.random.default_rng(21)
+    q, _ = np.linalg.qr(rng.standard_normal((4000, 3, 3)))
+    smallest = np.concatenate([10.0 ** rng.uniform(-17, 0, 3000), -(10.0 ** rng.uniform(-17, 0, 1000))])
+    spectra = np.stack([smallest, rng.uniform(0.5, 1.0, 4000), np.ones(4000)], axis=-1)
+    a = sym((q * spectra[:, None, :]) @ np.swapaxes(q, -1, -2)) * 10.0 ** rng.uniform(-200, 200, (4000, 1, 1))
+    screen, exact = _clearly_positive_definite_3x3(a), _eigenvalue_test(a)
+    assert screen.any() and not (screen & ~exact).any()
+    np.testing.assert_array_equal(is_positive_definite(a), exact)
+    np.testing.assert_array_equal(is_positive_definite(a.reshape(2, 2000, 3, 3)), exact.reshape(2, 2000))
+    assert bool(is_positive_definite(np.eye(3))) and not bool(is_positive_definite(np.full((3, 3), np.nan)))

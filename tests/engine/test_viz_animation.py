@@ -44,3 +44,12 @@ def test_frames_replace_only_the_animated_trace():
 def test_bad_arguments_raise(kwargs, match):
     with pytest.raises(ValueError, match=match):
         add_parameter_frames(_figure(), **kwargs)
+
+
+def test_two_dimensional_frames_skip_the_redraw():
+    fig = go.Figure([go.Scatter(x=[0.0], y=[0.0])])
+    coords = [dict(x=[0.0, 1.0], y=[1.0, 0.0]), dict(x=[0.5, 0.5], y=[0.0, 0.0])]
+    add_parameter_frames(fig, trace=0, coordinates=coords, labels=["1", "2"], redraw=False)
+    play, pause = fig.layout.updatemenus[0].buttons
+    assert not play.args[1]["frame"]["redraw"] and not pause.args[1]["frame"]["redraw"]
+    assert not any(step.args[1]["frame"]["redraw"] for step in fig.layout.sliders[0].steps)

@@ -5,6 +5,10 @@ release keeps its direction and slides towards the true mean as ε grows. The fi
 plotly frame per ε with a slider and a play button, so scrubbing ε runs in the browser only. Each
 frame is an exact draw of the mechanism at its ε (σ = Δ/ε); the frames share their randomness,
 so only one of them could ever be published.
+
+Beside the sphere, ``tangent_figure`` animates the same frames in the tangent plane at the true mean
+(``engine.viz.tangent_view``): a 2D chart whose frames move only the markers, so it follows the
+slider at once where the 3D scene has to re-render its WebGL canvas for every frame.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from engine.pipelines.private_mean import PALETTE
 from engine.spaces import make_manifold
 from engine.viz import palette
 from engine.viz.animation import add_parameter_frames
+from engine.viz.tangent_view import tangent_coordinates, tangent_view_figure
 from ui import controls, state
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
@@ -29,6 +34,13 @@ KEY = "anim"
 ANIMATED_SPACES = ("sphere",)
 #: The ε grid of the frames: log-spaced over the sidebar slider's range, plus the chosen ε.
 EPSILON_GRID = tuple(float(f"{e:.2g}") for e in np.geomspace(0.1, 10.0, 21))
+
+
+#: Caption under the tangent-plane view.
+TANGENT_CAPTION = (
+    "Each release is drawn at its distance and direction from the true mean (the sphere unrolled around the "
+    "mean: distance from the centre = geodesic error, in radians; dotted circle = the data radius r). This view "
+    "follows its slider at once; the sphere above redraws its whole 3D scene for every frame.")
 
 
 def available(settings: Settings) -> bool:
@@ -93,3 +105,28 @@ def animated_figure(settings: Settings) -> go.Figure:
     active = computed["epsilons"].index(float(settings.epsilon)) if settings.epsilon in computed["epsilons"] else 0
     return add_parameter_frames(fig, trace=index, coordinates=coordinates, labels=labels, active=active,
                                 prefix="ε = ", name=f"{label} (ε on the slider below)")
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def tangent_figure(settings: Settings) -> go.Figure | None:
+    """The exact Laplace frames seen from the true mean (Log coordinates), animated over ε without
+    redraws; axes fixed over all frames so the cloud visibly shrinks. None when there are no frames."""
+    computed = epsilon_frames(settings)
+    if not computed["epsilons"]:
+        return None
+    mean = np.asarray(private_means(settings)["mean"])
+    coords = tangent_coordinates(mean, computed["frames"])
+    distances = np.linalg.norm(coords, axis=-1)
+    active = computed["epsilons"].index(float(settings.epsilon)) if settings.epsilon in computed["epsilons"] else 0
+    label = palette.label(PALETTE["exact"])
+    fig = tangent_view_figure(mean=mean, releases=computed["frames"][active], name=label, key=PALETTE["exact"],
+                              radius=settings.radius, extent=1.05 * float(distances.max()),
+                              title="The same releases seen from the true mean")
+    coordinates = [dict(x=c[:, 0], y=c[:, 1], customdata=d) for c, d in zip(coords, distances)]
+    add_parameter_frames(fig, trace=0, coordinates=coordinates, labels=[f"{e:g}" for e in computed["epsilons"]],
+                         active=active, prefix="ε = ", name=f"{label} (ε on the slider below)", redraw=False)
+    # Below the axis title and above the legend: the slider and its buttons, then the legend.
+    fig.update_layout(height=560, margin=dict(b=230), legend=dict(y=-0.62))
+    fig.layout.sliders[0].update(y=-0.17, x=0.2, len=0.8)
+    fig.layout.updatemenus[0].update(y=-0.17)
+    return fig

@@ -1,0 +1,82 @@
+"""Releases on S² seen from the true mean: the tangent-plane (azimuthal equidistant) view.
+
+Each release x is drawn at its Riemannian logarithm Log_μ(x) = θ (x − cos θ μ)/sin θ, θ = arccos⟨μ, x⟩,
+written in an orthonormal basis (e₁, e₂) of T_μS²: its distance from the origin is the geodesic
+error ρ(μ, x) and its angle the direction in which it left μ. A flat SVG chart, so an animation of it
+(``add_parameter_frames`` with ``redraw=False``) only moves the markers: no WebGL scene to redraw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from engine.manifolds import Sphere
+from engine.viz import palette
+from engine.viz._common import as_points
+
+_S2 = Sphere(2)
+
+
+def tangent_coordinates(mean, points) -> np.ndarray:
+    """Coordinates ``(..., 2)`` of Log_mean(points) in ``Sphere(2).tangent_basis(mean)``.
+
+    Parameters
+    ----------
+    mean : array ``(3,)``, a unit vector.
+    points : array ``(..., 3)`` of unit vectors, none antipodal to ``mean`` (Log is undefined there).
+
+    Returns
+    -------
+    ndarray ``(..., 2)``; its norm is the geodesic distance to ``mean``.
+    """
+    mean = _S2.check_points(as_points("mean", mean, (3,), single=True), "mean")
+    points = _S2.check_points(np.asarray(points, dtype=float), "points")
+    if np.any(points @ mean <= -1.0 + 1e-12):
+        raise ValueError("points must not be antipodal to mean: Log is undefined there")
+    return _S2.log(mean, points) @ _S2.tangent_basis(mean).T
+
+
+def tangent_view_figure(*, mean, releases, name: str, key: str, radius: float | None = None,
+                        extent: float | None = None, title: str | None = None, height: int = 420) -> go.Figure:
+    """Scatter of the releases at Log_mean(x) (geodesic error = distance from the centre).
+
+    Parameters
+    ----------
+    mean : array ``(3,)``, the true mean (the origin of the view).
+    releases : array ``(m, 3)`` of points on S².
+    name, key : legend name of the releases and their palette key (colour and symbol).
+    radius : optional geodesic radius drawn as a dotted circle (e.g. the public data radius r).
+    extent : half-width of both axes in radians; default the largest distance, padded by 10 %.
+    title, height : as in ``palette.layout``.
+
+    Returns
+    -------
+    go.Figure
+        Trace 0 is the releases (``customdata`` the geodesic error), trace 1 the true mean, trace 2
+        the circle when ``radius`` is given; equal axis scales.
+    """
+    coords = tangent_coordinates(mean, releases)
+    distances = np.linalg.norm(coords, axis=-1)
+    if extent is None:
+        extent = 1.1 * max(float(distances.max(initial=0.0)), radius or 0.0, 1e-3)
+    if not np.isfinite(extent) or extent <= 0:
+        raise ValueError(f"extent must be > 0, got {extent}")
+    traces = [
+        go.Scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name=name, customdata=distances,
+                   marker=dict(size=6, color=palette.color(key), symbol=palette.symbol(key), opacity=0.8),
+                   hovertemplate="geodesic error %{customdata:.3f}<extra>%{fullData.name}</extra>"),
+        go.Scatter(x=[0.0], y=[0.0], mode="markers", name=palette.label("true mean"),
+                   marker=dict(size=11, color=palette.color("true mean"), symbol=palette.symbol("true mean")),
+                   hovertemplate="true Fréchet mean<extra></extra>"),
+    ]
+    if radius is not None:
+        angle = np.linspace(0.0, 2.0 * np.pi, 121)
+        traces.append(go.Scatter(x=radius * np.cos(angle), y=radius * np.sin(angle), mode="lines",
+                                 name=f"geodesic distance {radius:.3g} (the data radius r)", hoverinfo="skip",
+                                 line=dict(color="#444444", width=1, dash="dot")))
+    fig = go.Figure(data=traces, layout=palette.layout(title, height=height))
+    axis = dict(range=[-extent, extent], zeroline=False)
+    fig.update_layout(xaxis=dict(**axis, title="along e₁ (radians)"),
+                      yaxis=dict(**axis, title="along e₂ (radians)", scaleanchor="x", scaleratio=1))
+    return fig
