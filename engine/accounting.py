@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 
 def _dp_accounting():
-    """The ``dp_accounting`` package, imported on first use: it pulls in ``scipy.signal`` (~1.7 s),
+    """The ``dp_accounting`` package, imported on first use: it pulls in ``scipy.signal`` (~1 s),
     which every page importing the mechanisms would otherwise pay at start-up."""
     import dp_accounting
 

@@ -216,7 +216,7 @@ def tree_embedding(graph=None, *, branching=2, height=5, root=None, edge_length=
     -------
     TreeEmbedding.
     """
-    import networkx as nx  # imported here: networkx takes ~0.5 s and only the tree data set needs it
+    import networkx as nx  # imported here: networkx takes ~0.3 s and only the tree data set needs it
 
     tau = check_positive("edge_length", edge_length)
     if graph is None:

@@ -92,7 +92,7 @@ def load_hierarchy(root: str = "mammal.n.01", *, directory: Path = WORDNET_DIR) 
             if symbol in _HYPONYMS and target not in members:
                 members.add(target)
                 stack.append(target)
-    import networkx as nx  # imported here: networkx takes ~0.5 s and only this loader needs it
+    import networkx as nx  # imported here: networkx takes ~0.3 s and only this loader needs it
 
     parents = {node: [t for s, t in synsets[node][1] if s in _HYPERNYMS and t in members] for node in members}
     tree = nx.DiGraph()

@@ -58,7 +58,7 @@ def steps_rule(n: int, epsilon: float, delta: float, clip: float, smoothness: fl
 def taxonomy_tree(taxonomy: str, branching: int, height: int):
     """``(graph, root, height)`` of the tree to embed: a balanced tree (``"balanced"``) or WordNet's
     mammal subtree (``"wordnet-mammal"``, 1,182 nouns; needs Debian's wordnet-base, and says so)."""
-    import networkx as nx  # imported on first use, like every networkx and scikit-learn import here (~1.5 s)
+    import networkx as nx  # imported on first use, like every networkx and scikit-learn import here (~1 s together)
 
     if taxonomy == "balanced":
         height = check_int("height", height)
