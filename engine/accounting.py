@@ -38,16 +38,28 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import dp_accounting
 import numpy as np
-from dp_accounting import dp_event
-from dp_accounting.rdp import RdpAccountant
-from dp_accounting.rdp import compute_epsilon as rdp_compute_epsilon
 
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
-_RELATION = dp_accounting.NeighboringRelation.REPLACE_ONE
+if TYPE_CHECKING:
+    from dp_accounting import dp_event
+
+
+def _dp_accounting():
+    """The ``dp_accounting`` package, imported on first use: it pulls in ``scipy.signal`` (~1 s),
+    which every page importing the mechanisms would otherwise pay at start-up."""
+    import dp_accounting
+
+    return dp_accounting
+
+
+def _accountant():
+    """A fresh RDP accountant under the replace-one relation."""
+    dp_accounting = _dp_accounting()
+    return dp_accounting.rdp.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
 
 
 def _check_rate(sampling_rate) -> float:
@@ -75,6 +87,7 @@ def dp_rgd_event(noise_multiplier: float, steps: int, *, sampling_rate: float = 
     z = check_positive("noise_multiplier", noise_multiplier)
     steps = check_int("steps", steps)
     q = _check_rate(sampling_rate)
+    dp_event = _dp_accounting().dp_event
     event = dp_event.GaussianDpEvent(z)
     if q < 1.0:
         ratio = Fraction(q).limit_denominator(1 << 40)
@@ -86,7 +99,7 @@ def dp_rgd_event(noise_multiplier: float, steps: int, *, sampling_rate: float = 
 def _epsilon(z: float, steps: int, delta: float, q: float) -> float:
     """ε of the accountant for ``dp_rgd_event(z, steps, sampling_rate=q)``; cached, since a sampled batch's
     bound takes about half a second and every block of a run states the same guarantee."""
-    accountant = RdpAccountant(neighboring_relation=_RELATION)
+    accountant = _accountant()
     accountant.compose(dp_rgd_event(z, steps, sampling_rate=q))
     return float(accountant.get_epsilon(delta))
 
@@ -161,9 +174,10 @@ def calibrate_sigma(target_epsilon: float, steps: int, *, delta: float, sampling
 def _solve(eps: float, steps: int, delta: float, q: float, bracket, tol: float) -> float:
     """dp-accounting's calibration; its failures (no bracket found, overflow of a huge multiplier)
     become a ValueError naming ``target_epsilon``: the RDP orders cannot resolve so small an ε."""
+    dp_accounting = _dp_accounting()
     try:
         z = float(dp_accounting.calibrate_dp_mechanism(
-            lambda: RdpAccountant(neighboring_relation=_RELATION),
+            _accountant,
             lambda z: dp_rgd_event(z, steps, sampling_rate=q),
             eps, delta, bracket_interval=bracket, tol=tol,
         ))
@@ -182,6 +196,7 @@ _SAMPLED_RATIO = 2.5
 @functools.lru_cache(maxsize=256)
 def _calibrate(eps: float, steps: int, delta: float, q: float) -> float:
     """Cached body of ``calibrate_sigma``."""
+    dp_accounting = _dp_accounting()
     guess = _initial_multiplier(eps, steps, delta)
     tol = guess * 1e-12
     full = _solve(eps, steps, delta, 1.0, dp_accounting.LowerEndpointAndGuess(guess * 1e-3, guess), tol)
@@ -262,13 +277,14 @@ def epsilon_curve(noise_multiplier: float, steps, *, delta: float, sampling_rate
     steps = np.asarray(steps, dtype=int)
 
     def per_step(q: float) -> tuple[np.ndarray, np.ndarray]:
-        acc = RdpAccountant(neighboring_relation=_RELATION)
+        acc = _accountant()
         acc.compose(dp_rgd_event(noise_multiplier, 1, sampling_rate=q))
         return acc.orders, acc.rdp
 
     def curve(q: float) -> np.ndarray:
         orders, rdp = per_step(q)
-        return np.array([rdp_compute_epsilon(orders, t * rdp, delta)[0] for t in steps])
+        compute_epsilon = _dp_accounting().rdp.compute_epsilon
+        return np.array([compute_epsilon(orders, t * rdp, delta)[0] for t in steps])
 
     full = curve(1.0)
     return full if sampling_rate == 1.0 else np.minimum(full, curve(sampling_rate))

@@ -9,13 +9,15 @@ quadratic). Any fixed statistic gives a valid lower bound; a better one gives a 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
 
 def learned_score(train_first, train_second):
     """Fit the score on releases ``(m, ...)`` from D and D'; returns releases ``(k, ...)`` -> ``(k,)``."""
+    # scikit-learn is imported here (~1 s): only audits of mechanisms without a closed-form law fit it.
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+
     a = np.asarray(train_first, dtype=float).reshape(len(train_first), -1)
     b = np.asarray(train_second, dtype=float).reshape(len(train_second), -1)
     model = make_pipeline(StandardScaler(), PolynomialFeatures(2), StandardScaler(), LogisticRegression(max_iter=1000))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 from vega_datasets import local_data
@@ -217,6 +216,8 @@ def tree_embedding(graph=None, *, branching=2, height=5, root=None, edge_length=
     -------
     TreeEmbedding.
     """
+    import networkx as nx  # imported here: networkx takes ~0.3 s and only the tree data set needs it
+
     tau = check_positive("edge_length", edge_length)
     if graph is None:
         branching = check_int("branching", branching)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 _HYPONYMS = {"~", "~i"}
@@ -90,6 +92,8 @@ def load_hierarchy(root: str = "mammal.n.01", *, directory: Path = WORDNET_DIR) 
             if symbol in _HYPONYMS and target not in members:
                 members.add(target)
                 stack.append(target)
+    import networkx as nx  # imported here: networkx takes ~0.3 s and only this loader needs it
+
     parents = {node: [t for s, t in synsets[node][1] if s in _HYPERNYMS and t in members] for node in members}
     tree = nx.DiGraph()
     tree.add_nodes_from((node, {"lemma": synsets[node][0]}) for node in members)

@@ -42,7 +42,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.datasets import load_sample_image
 
 from engine.data import load_feature_matrix, random_subspace
 from engine.estimators.riemannian_problems import PrincipalEigenvector
@@ -76,6 +75,8 @@ def spiked_data(n: int, d: int, eigengap: float, rng) -> np.ndarray:
 def image_patches(patch: int = 8, stride: int = 4) -> np.ndarray:
     """Grey-level ``patch`` × ``patch`` patches of scikit-learn's "china.jpg" sample image, every
     ``stride`` pixels, z-scored per pixel and divided by the spectral norm: ``(n, patch²)``."""
+    from sklearn.datasets import load_sample_image  # scikit-learn's import (~1 s) waits for this data set
+
     grey = load_sample_image("china.jpg").astype(float).mean(axis=-1)
     windows = np.lib.stride_tricks.sliding_window_view(grey, (patch, patch))[::stride, ::stride]
     x = windows.reshape(-1, patch * patch)

@@ -27,10 +27,8 @@ import functools
 import sys
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 import pandas as pd
-from sklearn.manifold import SpectralEmbedding
 
 from engine.data import load_hierarchy, tree_embedding
 from engine.estimators.erm import riemannian_gradient_descent
@@ -60,6 +58,8 @@ def steps_rule(n: int, epsilon: float, delta: float, clip: float, smoothness: fl
 def taxonomy_tree(taxonomy: str, branching: int, height: int):
     """``(graph, root, height)`` of the tree to embed: a balanced tree (``"balanced"``) or WordNet's
     mammal subtree (``"wordnet-mammal"``, 1,182 nouns; needs Debian's wordnet-base, and says so)."""
+    import networkx as nx  # imported on first use, like every networkx and scikit-learn import here (~1 s together)
+
     if taxonomy == "balanced":
         height = check_int("height", height)
         return nx.balanced_tree(check_int("branching", branching), height), 0, height
@@ -100,6 +100,9 @@ def prediction_task(*, taxonomy: str = "balanced", branching: int = 2, height: i
     test = total - 1 if test_node is None else check_int("test_node", test_node, minimum=0)
     if test >= total:
         raise ValueError(f"test_node must be a row index below {total}, got {test_node!r}")
+    import networkx as nx
+    from sklearn.manifold import SpectralEmbedding
+
     adjacency = nx.to_numpy_array(graph, nodelist=tree.nodes) + np.eye(total)
     features = SpectralEmbedding(n_components=3, affinity="precomputed", random_state=0).fit_transform(adjacency)
     train = np.arange(total) != test

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-import pyvista as pv
 
 from engine.viz import palette
 from engine.viz._common import as_clouds, as_points, mesh_arrays, mesh_trace
@@ -77,6 +76,8 @@ def cone_boundary_mesh(height: float, n_t: int = 24, n_phi: int = 96) -> tuple[n
     a = t * (1.0 + np.cos(phi)) / SQRT2
     c = t * (1.0 - np.cos(phi)) / SQRT2
     y = t * np.sin(phi)
+    import pyvista as pv  # pyvista's import (~0.4 s) waits for the first 3D mesh
+
     grid = pv.StructuredGrid(a, y, c)
     return mesh_arrays(grid.extract_surface(algorithm="dataset_surface").triangulate())
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-import pyvista as pv
 
 from engine.manifolds.sphere import Sphere
 from engine.validation import check_int, check_positive
@@ -51,6 +50,8 @@ def sphere_mesh(resolution: int = 64) -> tuple[np.ndarray, np.ndarray]:
     triangles : ndarray, shape ``(F, 3)``
         Vertex indices of each triangle.
     """
+    import pyvista as pv  # pyvista's import (~0.4 s) waits for the first 3D mesh
+
     res = check_int("resolution", resolution, minimum=8)
     mesh = pv.Sphere(radius=1.0, theta_resolution=res, phi_resolution=res).triangulate()
     points, triangles = mesh_arrays(mesh)
@@ -79,6 +80,8 @@ def cap_mesh(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
     ``tangent_basis(center)``) is mapped onto the sphere by exp_m0, so rings are geodesic circles.
     """
     center = _S2.check_points(as_points("center", center, (3,), single=True), "center")
+    import pyvista as pv  # pyvista's import (~0.4 s) waits for the first 3D mesh
+
     radius = check_positive("radius", radius)
     disc = pv.Disc(center=(0.0, 0.0, 0.0), inner=0.0, outer=radius, normal=(0.0, 0.0, 1.0),
                    r_res=12, c_res=96).triangulate()
@@ -106,6 +109,8 @@ def view_direction(center, tilt_deg: float = 30.0) -> tuple[np.ndarray, np.ndarr
 def patch_mesh(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
     """The part of the unit sphere within geodesic distance ``radius`` of ``center``, finely meshed
     (a ``pv.Disc`` mapped by exp_center, like ``cap_mesh`` but on the surface itself)."""
+    import pyvista as pv  # pyvista's import (~0.4 s) waits for the first 3D mesh
+
     disc = pv.Disc(center=(0.0, 0.0, 0.0), inner=0.0, outer=min(radius, np.pi), normal=(0.0, 0.0, 1.0),
                    r_res=24, c_res=96).triangulate()
     flat, triangles = mesh_arrays(disc)
