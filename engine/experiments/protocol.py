@@ -27,8 +27,8 @@ import numpy as np
 
 from engine.validation import check_int
 
-#: Stable task key: a tuple of strings, ints and floats, e.g. ``("spd", 40, 250)`` for the replicate
-#: block starting at 250 of the cell (space = SPD, n = 40).
+#: Stable task key: a tuple of strings, ints and floats, e.g. ``("spd", 40, 1000)`` for the replicate
+#: block starting at 1000 of the cell (space = SPD, n = 40).
 Key = tuple
 
 
@@ -37,12 +37,15 @@ class Task:
     """One unit of work: ``fn(*args, rng=Generator)`` with ``rng`` seeded by ``key``.
 
     ``fn`` is a module-level function (shipped to workers by reference) and ``args`` are small values
-    (settings, counts, floats): large arrays are built inside the task, never sent to it.
+    (settings, counts, floats): large arrays are built inside the task, never sent to it. ``cost`` is
+    a relative estimate of its run time (e.g. n × replicates): workers take the costliest tasks first,
+    so that no long task is left running alone at the end; it changes no result.
     """
 
     key: Key
     fn: Callable[..., Any]
     args: tuple = field(default=())
+    cost: float = 1.0
 
     def __call__(self, seed) -> Any:
         """Run the task with the generator of ``task_seed(seed, self.key)``."""

@@ -218,7 +218,7 @@ class Params:
     ns: tuple[int, ...] = DEFAULT_NS
     epsilon: float = 1.0
     sphere_constant: str = "empirical"
-    block: int = 250
+    block: int = 1000
 
     def __post_init__(self):
         set_ = functools.partial(object.__setattr__, self)
@@ -234,7 +234,7 @@ class Params:
 def tasks(params: Params) -> list[Task]:
     """One task per (space, n, replicate block), keyed ``(space, n, first replicate)``."""
     return [Task((setting.key, n, start), simulate_cell,
-                 (setting.key, n, start, stop, params.epsilon, params.sphere_constant))
+                 (setting.key, n, start, stop, params.epsilon, params.sphere_constant), cost=n * (stop - start))
             for setting in SETTINGS for n in params.ns
             for start, stop in replicate_blocks(params.reps, params.block)]
 

@@ -97,7 +97,9 @@ def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: s
     with _client(workers, scheduler) as client:
         from distributed import as_completed
 
-        futures = client.map(run_task, tasks, seed=seed, pure=False)
+        # Costliest first (longest-processing-time order); outputs still come back in task order.
+        futures = [client.submit(run_task, task, seed=seed, pure=False, priority=rank)
+                   for rank, task in _by_cost(tasks)]
         outputs = {}
         # A failed task raises its own exception here, before any other result is waited for.
         for done, (future, output) in enumerate(as_completed(futures, with_results=True), start=1):
@@ -105,6 +107,13 @@ def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: s
             if progress is not None:
                 progress(done / len(tasks))
         return [outputs[future.key] for future in futures]
+
+
+def _by_cost(tasks: list[Task]) -> list[tuple[int, Task]]:
+    """``(priority, task)`` in task order, the costliest task with the highest priority (ties: earlier first)."""
+    order = sorted(range(len(tasks)), key=lambda i: (tasks[i].cost, -i))
+    rank = {index: position for position, index in enumerate(order)}
+    return [(rank[i], task) for i, task in enumerate(tasks)]
 
 
 def _check_where(workers, scheduler) -> None:

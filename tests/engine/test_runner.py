@@ -76,3 +76,15 @@ def test_bad_parameters_and_scheduler_arguments():
         runner.run("reimherr-fig1", SMALL, workers=2, scheduler="tcp://127.0.0.1:8786")
     with pytest.raises(ValueError, match="params must be engine.experiments.reimherr_fig1.Params, got dict"):
         runner.run("reimherr-fig1", {"reps": 3})
+
+
+def test_the_costliest_tasks_get_the_highest_priority_and_ties_keep_their_order():
+    tasks = [Task(("a", i), task_seed, cost=c) for i, c in enumerate((1.0, 5.0, 1.0, 3.0))]
+    ranked = runner._by_cost(tasks)
+    assert [task.key for _, task in ranked] == [task.key for task in tasks]
+    assert [rank for rank, _ in ranked] == [1, 3, 0, 2]
+
+
+def test_reimherr_fig1_tasks_cost_their_sample_size_times_their_replicates():
+    costs = {task.key: task.cost for task in reimherr_fig1.tasks(reimherr_fig1.Params(reps=1500, ns=(10, 300)))}
+    assert costs[("spd", 300, 1000)] == 300 * 500 and costs[("sphere", 10, 0)] == 10 * 1000

@@ -2,12 +2,15 @@
 
 * ``private_regression``: data, fit, private releases and checks (``engine.pipelines.private_regression``);
 * ``main_figure``: the figure of that run (plotly takes a while to build the 50-landmark outlines);
-* ``figure1``: the Figure 1 study (``engine.experiments.kulkarni_soto_fig1``), run only when its tab is open.
+* ``figure1``: the Figure 1 study (``engine.experiments.kulkarni_soto_fig1``), run only when its tab is open,
+  kept in a shared ``ResultStore`` so that a progress bar can follow its budget splits.
 
 ``compute`` runs the first one under a spinner and turns a ``ValueError`` into ``st.error``.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 import streamlit as st
 
@@ -16,6 +19,7 @@ from engine.pipelines.private_regression import RegressionConfig, RegressionResu
 from ui import errors
 from ui.regression import figures
 from ui.regression.controls import Settings
+from ui.result_store import shared_store
 
 #: Figure 1 on the page: the paper's grid with fewer private pairs per split (the CLI runs 100).
 PAGE_PAIRS = 20
@@ -33,10 +37,19 @@ def main_figure(config: RegressionConfig):
     return figures.main_figure(private_regression(config))
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def figure1(n: int, k: int, tau: float, scale: str, clip: bool, seed: int):
-    """``kulkarni-soto-fig1`` with ``PAGE_PAIRS`` pairs per split on the synthetic shapes."""
-    return kulkarni_soto_fig1.run(pairs=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip, seed=seed)
+def figure1(n: int, k: int, tau: float, scale: str, clip: bool, seed: int, *,
+            progress: Callable[[float, str], None] | None = None):
+    """``kulkarni-soto-fig1`` with ``PAGE_PAIRS`` pairs per split on the synthetic shapes; ``progress``
+    receives (fraction done, text) while a new grid runs."""
+
+    def step(fraction: float) -> None:
+        if progress is not None:
+            progress(fraction, f"Figure 1: {PAGE_PAIRS} private pairs per budget split, then Table 1's neighbours")
+
+    return shared_store("regression-figure1").get(
+        (n, k, tau, scale, clip, seed),
+        lambda: kulkarni_soto_fig1.run(pairs=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip,
+                                       seed=seed, progress=step))
 
 
 def compute(settings: Settings) -> RegressionResult:

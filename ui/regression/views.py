@@ -15,6 +15,7 @@ from engine.pipelines.private_regression import RegressionResult
 from engine.viz.regression import figure1_panels
 from ui import errors, state
 from ui.downloads import download_row
+from ui.progress import DelayedProgress
 from ui.regression import figures
 from ui.regression.compute import PAGE_PAIRS, figure1, main_figure
 from ui.regression.controls import Settings
@@ -66,8 +67,9 @@ def show_figure1(result: RegressionResult, settings: Settings, url: dict) -> Non
                 f"{PAGE_PAIRS} private pairs per budget split (the command line "
                 "`python -m engine.experiments kulkarni-soto-fig1` draws 100).")
     with st.spinner("Running the Figure 1 grid (about a minute the first time)…"), \
-            errors.shown_as_error("run the Figure 1 study"):
-        fig1 = figure1(settings.n, settings.k, settings.tau, settings.scale, settings.clip, settings.seed)
+            errors.shown_as_error("run the Figure 1 study"), DelayedProgress() as progress:
+        fig1 = figure1(settings.n, settings.k, settings.tau, settings.scale, settings.clip, settings.seed,
+                       progress=progress)
     for name, fig in figure1_panels(fig1["curves"]).items():
         st.plotly_chart(fig, key=f"reg-{name}", **CHART)
     st.subheader("Table 1 against simulated neighbours")
