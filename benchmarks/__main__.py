@@ -9,7 +9,7 @@ import math
 from engine.threads import single_blas_thread
 
 AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "regression", "audit", "subspaces", "imports", "pages",
-         "load", "animation"]
+         "presets", "load", "animation"]
 #: ``animation`` is part of ``pages``; on its own it runs only the ε animation rows.
 DEFAULT_AREAS = AREAS[:-1]
 

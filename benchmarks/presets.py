@@ -1,0 +1,66 @@
+"""Home's presets as a teacher uses them (issue 14, item 8: "presets draw in under 3 s").
+
+One server; every page is opened once with its defaults first (untimed), so the modules are imported
+as they are in a class after the first visitor. Then, in a fresh browser tab each, Home is opened
+and a preset link is clicked: *first click* times that click until the page has drawn its first
+chart and finished its script, with the preset's own computation not yet cached; *again* repeats
+it (the cached case, as for the next student).
+"""
+
+from __future__ import annotations
+
+import time
+
+from benchmarks.pages import VIEWPORT
+from benchmarks.timing import Row
+from tests.browser.harness import (
+    CHROMIUM,
+    LAUNCH_ARGS,
+    chromium_missing_reason,
+    page_paths,
+    streamlit_server,
+    wait_for_app,
+)
+
+TIMEOUT_MS = 180_000
+
+
+def _click_preset(browser, base: str, label: str) -> float:
+    """Seconds from a click on the Home link ``label`` until the page's first chart is drawn and its script is idle."""
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.goto(base)
+    wait_for_app(page, timeout_ms=TIMEOUT_MS, chart=False)
+    link = page.get_by_test_id("stMain").get_by_role("link", name=label, exact=True)
+    start = time.perf_counter()
+    link.click()
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=TIMEOUT_MS)
+    wait_for_app(page, timeout_ms=TIMEOUT_MS)
+    seconds = time.perf_counter() - start
+    page.context.close()
+    return seconds
+
+
+def run() -> list[Row]:
+    reason = chromium_missing_reason()
+    if reason:
+        return [Row("Home presets", float("nan"), "< 3 s", f"skipped: {reason}")]
+    from playwright.sync_api import sync_playwright
+
+    from app import PRESETS
+
+    rows = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        with streamlit_server() as base:
+            for path in page_paths().values():
+                page = browser.new_context(viewport=VIEWPORT).new_page()
+                page.goto(f"{base}/{path}")
+                wait_for_app(page, timeout_ms=TIMEOUT_MS)
+                page.context.close()
+            for label, script, _ in PRESETS:
+                first = _click_preset(browser, base, label)
+                again = _click_preset(browser, base, label)
+                rows.append(Row(f"Home preset → {script.split('/')[-1]}: {label[:60]}…", first, "< 3 s",
+                                f"first click {first:.2f} s, again (cached) {again:.2f} s"))
+        browser.close()
+    return rows
