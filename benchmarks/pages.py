@@ -27,10 +27,9 @@ from pathlib import Path
 
 from benchmarks.timing import Row
 from tests.browser.harness import (
-    CHROMIUM,
-    LAUNCH_ARGS,
     chart_signature,
     chromium_missing_reason,
+    headless_chromium,
     page_paths,
     streamlit_server,
     wait_for_app,
@@ -237,25 +236,16 @@ def run_animation() -> list[Row]:
     reason = chromium_missing_reason()
     if reason:
         return [Row("ε animation timings", float("nan"), "< 0.1 s", f"skipped: {reason}")]
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        with streamlit_server() as base:
-            rows = animation_rows(browser, base)
-        browser.close()
-    return rows
+    with headless_chromium() as browser, streamlit_server() as base:
+        return animation_rows(browser, base)
 
 
 def run() -> list[Row]:
     reason = chromium_missing_reason()
     if reason:
         return [Row("page timings", float("nan"), "< 2 s / < 0.5 s", f"skipped: {reason}")]
-    from playwright.sync_api import sync_playwright
-
     rows = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+    with headless_chromium() as browser:
         rows.extend(_reference_rows(browser))
         paths = page_paths()
         with streamlit_server() as base:
@@ -288,5 +278,4 @@ def run() -> list[Row]:
                 _, returning = _visits(browser, f"{base}/{path}", CHART)
                 rows.append(Row(f"page {title}: first chart, returning", statistics.median(returning), "< 2 s",
                                 f"runs: {_runs(returning)}"))
-        browser.close()
     return rows

@@ -14,9 +14,8 @@ import time
 from benchmarks.pages import VIEWPORT
 from benchmarks.timing import Row
 from tests.browser.harness import (
-    CHROMIUM,
-    LAUNCH_ARGS,
     chromium_missing_reason,
+    headless_chromium,
     page_paths,
     streamlit_server,
     wait_for_app,
@@ -41,23 +40,18 @@ def run() -> list[Row]:
     reason = chromium_missing_reason()
     if reason:
         return [Row("Home presets", float("nan"), "< 3 s", f"skipped: {reason}")]
-    from playwright.sync_api import sync_playwright
-
     from app import PRESETS
 
     rows = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        with streamlit_server() as base:
-            page = browser.new_context(viewport=VIEWPORT).new_page()
-            for path in page_paths().values():
-                page.goto(f"{base}/{path}")
-                wait_for_app(page, timeout_ms=TIMEOUT_MS, chart=False)
-            for label, script, _ in PRESETS:
-                first = _click_preset(page, base, label)
-                again = _click_preset(page, base, label)
-                rows.append(Row(f"Home preset → {script.split('/')[-1]}: {label[:60]}…", first, "< 3 s",
-                                f"first click {first:.2f} s, again (cached) {again:.2f} s"))
-            page.context.close()
-        browser.close()
+    with headless_chromium() as browser, streamlit_server() as base:
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+        for path in page_paths().values():
+            page.goto(f"{base}/{path}")
+            wait_for_app(page, timeout_ms=TIMEOUT_MS, chart=False)
+        for label, script, _ in PRESETS:
+            first = _click_preset(page, base, label)
+            again = _click_preset(page, base, label)
+            rows.append(Row(f"Home preset → {script.split('/')[-1]}: {label[:60]}…", first, "< 3 s",
+                            f"first click {first:.2f} s, again (cached) {again:.2f} s"))
+        page.context.close()
     return rows

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.browser.harness import CHROMIUM, LAUNCH_ARGS, chromium_missing_reason, streamlit_server
+from tests.browser.harness import chromium_missing_reason, headless_chromium, streamlit_server
 
 
 @pytest.fixture(scope="session")
@@ -16,12 +16,8 @@ def app_url():
 
 @pytest.fixture(scope="session")
 def chromium(app_url):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+    with headless_chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -48,6 +48,19 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
+def headless_chromium():
+    """Yield a Playwright browser on Debian's headless Chromium; close it afterwards."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
 def streamlit_server(timeout: float = 60.0, app: Path = ROOT / "app.py"):
     """Yield the base URL of a fresh ``streamlit run <app>`` server (default: this app); stop it afterwards."""
     with streamlit_process(timeout, app) as (base, _):
