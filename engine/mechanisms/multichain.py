@@ -36,6 +36,9 @@ from engine.validation import check_int, check_positive
 TARGET_ACCEPTANCE = 0.3
 
 
+#: Split R̂ above this says the chains have not mixed (Vehtari et al. 2021).
+RHAT_LIMIT = 1.01
+
 @dataclass(frozen=True)
 class ChainsResult:
     """Draws and diagnostics of ``multichain_mh``.

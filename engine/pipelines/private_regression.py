@@ -42,6 +42,7 @@ from engine.estimators.geodesic_regression import GeodesicRegressionResult, ener
 from engine.manifolds import Kendall, Sphere
 from engine.mechanisms.dp_geodesic_regression import AssumptionCheck, PrivateGeodesicRegression
 from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
@@ -105,6 +106,12 @@ class RegressionResult:
         """Largest split R̂ over both steps' chains (NaN when neither step's R̂ is defined); above about
         1.01 the chains disagree and the draws may not follow the K-norm gradient law yet."""
         return float(self.diagnostics["split R̂ (max)"].max())
+
+    @property
+    def chains_disagree(self) -> bool:
+        """Whether ``worst_rhat`` exceeds ``RHAT_LIMIT`` (or is undefined): the draws are not yet established
+        to follow the law the guarantee is about."""
+        return not self.worst_rhat <= RHAT_LIMIT
 
     def summary(self) -> dict:
         """The numbers without the data and the chains' traces (JSON-ready,
