@@ -91,7 +91,7 @@ def add_parameter_frames(fig: go.Figure, *, trace: int, coordinates, labels, act
     steps = [dict(method="animate", label=label, args=[[label], still]) for label in labels]
     fig.update_layout(
         sliders=[dict(active=active, steps=steps, currentvalue=dict(prefix=prefix), pad=dict(t=10, b=10),
-                      x=0.12, len=0.88, y=0.0, yanchor="top")],
+                      x=0.2, len=0.8, y=0.0, yanchor="top")],
         updatemenus=[dict(type="buttons", direction="left", showactive=False, x=0.0, y=0.0, xanchor="left",
                           yanchor="top", pad=dict(t=10, r=10), buttons=[
                               dict(label="▶", method="animate",

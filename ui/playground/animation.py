@@ -47,6 +47,8 @@ ANIMATED_SPACES = ("sphere",)
 #: The ε grid of the frames: log-spaced over the sidebar slider's range, plus the chosen ε.
 EPSILON_GRID = tuple(float(f"{e:.2g}") for e in np.geomspace(0.1, 10.0, 21))
 _S2 = Sphere(2)
+#: Pixels the 3D figure grows by to hold its slider between the scene and the legend.
+SLIDER_PX = 90
 
 #: Caption under the tangent-plane view.
 TANGENT_CAPTION = (
@@ -195,9 +197,13 @@ def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
         if data_index is not None:
             also[data_index] = [dict(x=d[:, 0], y=d[:, 1], z=d[:, 2], customdata=_S2.dist(m0, d))
                                 for d in animation.data]
-    return add_parameter_frames(fig, trace=index, coordinates=coordinates, labels=animation.labels,
-                                active=animation.active, prefix=animation.prefix, also=also,
-                                name=f"{label} ({animation.prefix.split()[0]} on the slider below)")
+    add_parameter_frames(fig, trace=index, coordinates=coordinates, labels=animation.labels,
+                         active=animation.active, prefix=animation.prefix, also=also,
+                         name=f"{label} ({animation.prefix.split()[0]} on the slider below)")
+    # The slider and its buttons right under the scene, the legend below them (not under the slider).
+    fig.update_layout(height=fig.layout.height + SLIDER_PX, margin=dict(b=fig.layout.margin.b + SLIDER_PX),
+                      legend=dict(y=-SLIDER_PX / (fig.layout.height - fig.layout.margin.t - fig.layout.margin.b)))
+    return fig
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
