@@ -16,7 +16,8 @@ The ε animation of the playground (``?anim=true``, issue 15) is timed per frame
 to one frame and the next paint, over every frame of the slider, and a click on the slider's rail
 until the releases have moved; against the sphere-scene floor and the cached re-render of the
 same run (the server round trip that scrubbing ε replaces). The same for the tangent-plane view
-under the sphere (a 2D chart whose frames need no redraw).
+under the sphere (a 2D chart whose frames need no redraw), and for the n animation
+(``?anim=true&anim_over=n``), whose 3D frames also move the true mean and the data.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ def _reference_rows(browser) -> list[Row]:
 
 
 ANIMATION_PATH = "Private_mean_playground?anim=true"
+N_ANIMATION_PATH = "Private_mean_playground?anim=true&anim_over=n"
 ANIMATION_PASSES = 2
 # Every frame of chart ``index`` in turn: Plotly.animate to it (with or without a full redraw, as the
 # chart's own slider does), then one requestAnimationFrame (the paint).
@@ -203,6 +205,13 @@ def animation_rows(browser, base: str) -> list[Row]:
     flat = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES, [1, False])]
     clicks = _click_times(page, REPEATS)
     flat_clicks = _click_times(page, REPEATS, chart=1)
+    _warm(browser, f"{base}/{N_ANIMATION_PATH}")
+    page.goto(f"{base}/{N_ANIMATION_PATH}")
+    wait_for_app(page, timeout_ms=120_000)
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=120_000)
+    sizes = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES, [0, True])]
+    flat_sizes = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES, [1, False])]
+    size_clicks = _click_times(page, REPEATS)
     page.goto(f"{base}/Private_mean_playground")
     wait_for_app(page, timeout_ms=120_000)
     cached = [_cached_rerender(page) for _ in range(REPEATS)]
@@ -224,6 +233,16 @@ def animation_rows(browser, base: str) -> list[Row]:
             f"runs: {_runs(clicks)}", median=statistics.median(clicks)),
         Row("playground ε animation: click on the tangent-plane view's slider to releases moved", min(flat_clicks),
             "< 0.1 s", f"runs: {_runs(flat_clicks)}", median=statistics.median(flat_clicks)),
+        Row("playground n animation: one frame (Plotly.animate + paint), S² 3D: releases, true mean and data move",
+            min(sizes), "< 0.1 s",
+            f"{len(sizes)} frames; median {1000 * statistics.median(sizes):.0f} ms = "
+            f"{statistics.median(sizes) / frame:.2f}× the ε frame and {statistics.median(sizes) / rerender:.2f}× the "
+            "cached re-render of this run", median=statistics.median(sizes)),
+        Row("playground n animation: one frame of the tangent-plane view (2D, no redraw)", min(flat_sizes), "< 0.1 s",
+            f"{len(flat_sizes)} frames; median {1000 * statistics.median(flat_sizes):.0f} ms",
+            median=statistics.median(flat_sizes)),
+        Row("playground n animation: click on the 3D slider to releases moved", min(size_clicks), "< 0.1 s",
+            f"runs: {_runs(size_clicks)}", median=statistics.median(size_clicks)),
         Row("playground S²: cached re-render (server round trip), same run", min(cached), "< 0.5 s",
             f"runs: {_runs(cached)}", median=rerender),
         Row("reference: bare page with the sphere scene, returning, same run", min(floor), "floor",
@@ -232,7 +251,7 @@ def animation_rows(browser, base: str) -> list[Row]:
 
 
 def run_animation() -> list[Row]:
-    """Only the ε animation rows (``python -m benchmarks animation``)."""
+    """Only the animation rows (``python -m benchmarks animation``)."""
     reason = chromium_missing_reason()
     if reason:
         return [Row("ε animation timings", float("nan"), "< 0.1 s", f"skipped: {reason}")]

@@ -24,7 +24,7 @@ st.markdown(
 )
 
 settings, keys = playground.sidebar()
-animate = animation.toggle(settings, keys)
+animate = animation.control(settings, keys)
 
 work = "Computing the mean and drawing the releases"
 if "mh" in settings.mechanisms:
@@ -33,8 +33,8 @@ with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the priv
         DelayedProgress() as progress:
     result = playground.private_means(settings, progress=progress)
     fig = playground.figure(settings)
-    shown = animation.animated_figure(settings) if animate else fig
-    flat = animation.tangent_figure(settings) if animate else None
+    shown = animation.animated_figure(settings, animate) if animate else fig
+    flat = animation.tangent_figure(settings, animate) if animate else None
 
 playground.show_data_note(result)
 if not settings.mechanisms:
@@ -43,6 +43,8 @@ if not settings.mechanisms:
 view, numbers = st.columns([3, 2], gap="large")
 with view:
     st.plotly_chart(shown, key="playground-chart", config={"displaylogo": False})
+    if animate == "n":
+        st.caption(animation.SIZE_CAPTION)
     if flat is not None:
         st.plotly_chart(flat, key="playground-tangent-chart", config={"displaylogo": False})
         st.caption(animation.TANGENT_CAPTION)
@@ -50,7 +52,7 @@ with view:
     caption = playground.CAPTIONS[settings.space]
     if hidden:
         caption += f" {hidden} releases lie more than {playground.POINCARE_MAX_DIST:g} from the mean and are not drawn."
-    if fig.layout.meta and fig.layout.meta.get("zoomed_on_releases"):
+    if shown.layout.meta and shown.layout.meta.get("zoomed_on_releases"):
         caption += " " + playground.ZOOM_NOTE
     st.caption(caption)
     st.subheader("How far the releases land")

@@ -71,14 +71,17 @@ def enter_page() -> None:
     st.session_state[PAGE] = page
 
 
-def _problem(value, options, bounds) -> str | None:
-    """Why ``value`` cannot be a widget's value, or ``None`` when it can."""
+def _problem(value, default, options, bounds) -> str | None:
+    """Why ``value`` cannot be a widget's value, or ``None`` when it can; names the values it can take."""
     if value is None:
-        return "not a valid value"
+        return "it must be true or false" if isinstance(default, bool) else "not a valid value"
     if options is not None:
         items = value if isinstance(value, list) else [value]
         if not all(item in options for item in items):
-            return "not one of the choices"
+            names = [str(option) for option in options]
+            if len(names) <= 8:
+                return f"it must be one of {', '.join(names)}"
+            return f"it must be one of {', '.join(names[:2])}, …, {names[-1]} ({len(names)} choices)"
     if bounds is not None and not bounds[0] <= value <= bounds[1]:
         return f"it must lie in [{bounds[0]}, {bounds[1]}]"
     return None
@@ -102,7 +105,7 @@ def init(key: str, default, *, options=None, bounds=None):
         value = _parse(raw, default)
     else:
         value = default
-    problem = _problem(value, options, bounds)
+    problem = _problem(value, default, options, bounds)
     if problem is not None:
         if raw is not None:
             st.warning(f"Ignored the address parameter {key}={literal(raw)}: {problem}; "

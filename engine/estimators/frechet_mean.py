@@ -107,3 +107,42 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
         converged=converged.reshape(batch_shape),
         gradient_norm=manifold.norm(mean, grad).reshape(batch_shape),
     )
+
+
+def prefix_frechet_means(manifold, points, sizes, **options) -> FrechetMeanResult:
+    """Fréchet means of the nested prefixes ``points[:sizes[0]]``, ``points[:sizes[1]]``, … in one
+    batched call.
+
+    The prefix of n records is the data set ``points`` with weights 1/n on its first n records and 0
+    on the others, so all prefixes share one array and one ``frechet_mean`` call (a batch of
+    ``len(sizes)`` weighted data sets). Each starts at the first record, as ``frechet_mean`` does.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    points : array ``(N, *point_shape)``, the records in the order the prefixes take them.
+    sizes : sequence of int, each in [1, N].
+    **options : ``step``, ``tol``, ``max_iter`` of ``frechet_mean``.
+
+    Returns
+    -------
+    FrechetMeanResult
+        ``mean`` of shape ``(len(sizes), *point_shape)``; ``n_iter``, ``converged`` and
+        ``gradient_norm`` of shape ``(len(sizes),)``.
+
+    Raises
+    ------
+    ValueError
+        Points that are not one data set, or a size outside [1, N].
+    """
+    pts = manifold.check_points(points, "points")
+    if pts.ndim != manifold.point_ndim + 1:
+        raise ValueError(f"points must have shape (N, *{manifold.point_shape}), got {pts.shape}")
+    sizes = np.atleast_1d(np.asarray(sizes))
+    if sizes.ndim != 1 or sizes.size == 0 or not np.issubdtype(sizes.dtype, np.integer):
+        raise ValueError(f"sizes must be a non-empty 1-D sequence of integers, got {sizes.tolist()!r}")
+    if np.any((sizes < 1) | (sizes > len(pts))):
+        raise ValueError(f"sizes must lie in [1, {len(pts)}] (the number of points), got {sizes.tolist()}")
+    weights = (np.arange(len(pts)) < sizes[:, None]).astype(float)
+    batch = np.broadcast_to(pts, (sizes.size,) + pts.shape)
+    return frechet_mean(manifold, batch, weights=weights, **options)

@@ -9,6 +9,15 @@ radius moves monotonically: f_σ has a monotone likelihood ratio in ρ, so F_σ�
 σ. As ε grows (σ = Δ/ε shrinks) every release slides along its geodesic towards the footpoint,
 which is what an animation over ε should show.
 
+Moving footpoints: an animation over the sample size n releases around a different footpoint in
+every frame (the Fréchet mean of the first n records). The directions are then drawn once at a
+reference point ξ (by default the last footpoint) and carried to each frame's footpoint η_s by
+parallel transport along the minimising geodesic from ξ to η_s. Parallel transport is a linear
+isometry T_ξM → T_{η_s}M, so a uniform unit direction stays uniform, and it is independent of U:
+every frame is still an exact draw of the Laplace law around its own footpoint. Transport depends
+on the path on a curved space, so "the same direction" is defined relative to ξ: transporting a
+frame's direction back along the same geodesic returns the direction drawn at ξ.
+
 Exactness per frame: each frame is an exact draw from the Laplace law at its σ up to the error of
 the numerical quantile, |F_σ(ρ̂) − U| below 1e−12 (8-point Gauss–Legendre integrals on 1,024 cells,
 then Newton's method safeguarded by bisection inside the cell holding the root). Frames are dependent by construction;
@@ -95,48 +104,73 @@ def radial_quantile(law, sigma, u) -> np.ndarray:
 
 
 @blas_capped
-def laplace_common_draws(manifold, footpoint, sigmas, *, size: int, rng=None) -> np.ndarray:
-    """Exact Laplace releases around one footpoint at every scale in ``sigmas`` from one set of draws.
+def laplace_common_draws(manifold, footpoint, sigmas, *, size: int, rng=None, reference=None) -> np.ndarray:
+    """Exact Laplace releases around one footpoint (or one per scale) at every scale in ``sigmas``
+    from one set of draws.
 
     Parameters
     ----------
     manifold : Manifold
         A space with a radial Laplace law (sphere, hyperbolic, Kendall, flat; ``radial_law``).
         SPD with the affine-invariant metric has no direction × radius form and is refused.
-    footpoint : array_like, shape ``point_shape``
-        The footpoint η (e.g. the Fréchet mean).
+    footpoint : array_like, shape ``point_shape`` or ``(S, *point_shape)``
+        The footpoint η of every frame (e.g. the Fréchet mean), or one footpoint per scale (e.g. the
+        Fréchet means of nested data sets); the latter needs ``manifold.parallel_transport``.
     sigmas : array_like, shape ``(S,)``
         Scales σ > 0, each below the normalisability limit.
     size : int
         Releases per scale.
     rng : numpy.random.Generator, int or None
+    reference : array_like, shape ``point_shape``, optional
+        With one footpoint per scale: the point ξ where the directions are drawn, then parallel
+        transported to each footpoint (module docstring); default the last footpoint. Not allowed
+        with a single footpoint.
 
     Returns
     -------
     ndarray, shape ``(S, size, *point_shape)``
-        Frame s holds ``size`` exact draws from the Laplace law at ``sigmas[s]`` (up to the quantile
-        error of ``radial_quantile``); release i has the same direction in every frame and a radius
-        that grows with σ.
+        Frame s holds ``size`` exact draws from the Laplace law at ``sigmas[s]`` around its footpoint
+        (up to the quantile error of ``radial_quantile``); release i has the same direction in every
+        frame (the same tangent vector, or its parallel transport from ξ) and a radius that grows with σ.
 
     Raises
     ------
     ValueError
-        A bad σ, size or footpoint, or a space without a radial law.
+        A bad σ, size, footpoint or reference, or a space without a radial law (or without parallel
+        transport when the footpoints differ).
     """
+    point_shape = manifold.point_shape
     eta = manifold.check_points(footpoint, "footpoint")
-    if eta.shape != manifold.point_shape:
-        raise ValueError(f"footpoint must be one point of shape {manifold.point_shape}, got shape {eta.shape}")
     sigmas = np.atleast_1d(np.asarray(sigmas, dtype=float))
     if sigmas.ndim != 1 or sigmas.size == 0:
         raise ValueError(f"sigmas must be a non-empty 1-D array, got shape {sigmas.shape}")
+    moving = eta.shape != point_shape
+    if moving and eta.shape != (sigmas.size,) + point_shape:
+        raise ValueError(f"footpoint must be one point of shape {point_shape} or one per scale, of shape "
+                         f"{(sigmas.size,) + point_shape}, got shape {eta.shape}")
+    if reference is not None and not moving:
+        raise ValueError("reference applies only with one footpoint per scale; got a single footpoint")
     for sigma in sigmas:
         check_positive("sigma", sigma)
     size = check_int("size", size)
     law = radial_law(manifold)
+    xi = eta[-1] if moving else eta
+    if reference is not None:
+        xi = manifold.check_points(reference, "reference")
+        if xi.shape != point_shape:
+            raise ValueError(f"reference must be one point of shape {point_shape}, got shape {xi.shape}")
     rng = np.random.default_rng(rng)
-    directions = manifold.random_unit_tangent(np.broadcast_to(eta, (size,) + manifold.point_shape), rng)
+    directions = manifold.random_unit_tangent(np.broadcast_to(xi, (size,) + point_shape), rng)
     u = rng.uniform(size=size)
     # uniform() can return exactly 0; the quantile needs (0, 1).
     u = np.where(u > 0, u, np.nextafter(0.0, 1.0))
-    radii = np.stack([radial_quantile(law, float(sigma), u) for sigma in sigmas])
-    return manifold.exp(eta, manifold.per_point(radii) * directions)
+    radii = manifold.per_point(np.stack([radial_quantile(law, float(sigma), u) for sigma in sigmas]))
+    if not moving:
+        return manifold.exp(eta, radii * directions)
+    targets = np.broadcast_to(eta[:, None], (sigmas.size, size) + point_shape)
+    carried = manifold.parallel_transport(np.broadcast_to(xi, targets.shape), targets,
+                                          np.broadcast_to(directions, targets.shape))
+    # Transport is an isometry; projecting and renormalising removes its rounding, so |direction| = 1.
+    carried = manifold.to_tangent(targets, carried)
+    carried = carried / manifold.per_point(manifold.norm(targets, carried))
+    return manifold.exp(targets, radii * carried)

@@ -196,7 +196,7 @@ def _release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: b
 
 def sphere_figure(*, data, mean, releases, center, radius: float, title: str | None = None,
                   show_cap: bool = True, show_gaps: bool = True, resolution: int = 64,
-                  height: int = 650) -> go.Figure:
+                  height: int = 650, hold=None) -> go.Figure:
     """Interactive S^2 figure of a private Fréchet mean experiment.
 
     Parameters
@@ -222,6 +222,9 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
         Meridians and parallels of the surface mesh.
     height : int
         Figure height in pixels.
+    hold : array_like, shape ``(k, 3)``, optional
+        Further points of the sphere the scene frames as if they were releases, without drawing
+        them (e.g. the releases of every frame of an animation, which share one camera).
 
     Returns
     -------
@@ -248,7 +251,8 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     if data is not None:
         data = _S2.check_points(as_points("data", data, (3,)), "data")
     context = circle if data is None else np.concatenate([circle, data])
-    mid, half, zoomed = frame(mean, clouds, context)
+    framed = clouds if hold is None else {**clouds, "hold": _S2.check_points(as_points("hold", hold, (3,)), "hold")}
+    mid, half, zoomed = frame(mean, framed, context)
     if half < PATCH_BELOW:
         # sqrt(3)·half reaches the cube's corners; the patch is centred on the cube's projection.
         points, triangles = patch_mesh(_facing(mid, mean), 2.0 * np.sqrt(3.0) * half)

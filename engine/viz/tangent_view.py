@@ -4,6 +4,10 @@ Each release x is drawn at its Riemannian logarithm Log_μ(x) = θ (x − cos θ
 written in an orthonormal basis (e₁, e₂) of T_μS²: its distance from the origin is the geodesic
 error ρ(μ, x) and its angle the direction in which it left μ. A flat SVG chart, so an animation of it
 (``add_parameter_frames`` with ``redraw=False``) only moves the markers: no WebGL scene to redraw.
+
+When the mean moves between frames (an animation over the sample size), each frame is seen from its
+own mean in the basis carried there from a reference point by parallel transport
+(``carried_basis``): a release whose direction is carried the same way keeps its angle in the view.
 """
 
 from __future__ import annotations
@@ -18,13 +22,34 @@ from engine.viz._common import as_points
 _S2 = Sphere(2)
 
 
-def tangent_coordinates(mean, points) -> np.ndarray:
-    """Coordinates ``(..., 2)`` of Log_mean(points) in ``Sphere(2).tangent_basis(mean)``.
+def carried_basis(reference, means) -> np.ndarray:
+    """``Sphere(2).tangent_basis(reference)`` parallel-transported to each of ``means``.
+
+    Parameters
+    ----------
+    reference : array ``(3,)``, a unit vector.
+    means : array ``(F, 3)`` of unit vectors, none antipodal to ``reference``.
+
+    Returns
+    -------
+    ndarray ``(F, 2, 3)``: an orthonormal basis of T_mean S² per mean (the reference's own basis at
+    ``reference``).
+    """
+    reference = _S2.check_points(as_points("reference", reference, (3,), single=True), "reference")
+    means = _S2.check_points(as_points("means", means, (3,)), "means")
+    basis = _S2.tangent_basis(reference)
+    return _S2.parallel_transport(reference, means[:, None], np.broadcast_to(basis, (len(means), 2, 3)))
+
+
+def tangent_coordinates(mean, points, basis=None) -> np.ndarray:
+    """Coordinates ``(..., 2)`` of Log_mean(points) in an orthonormal basis of T_mean S².
 
     Parameters
     ----------
     mean : array ``(3,)``, a unit vector.
     points : array ``(..., 3)`` of unit vectors, none antipodal to ``mean`` (Log is undefined there).
+    basis : array ``(2, 3)``, optional; default ``Sphere(2).tangent_basis(mean)`` (e.g. one row of
+        ``carried_basis`` instead).
 
     Returns
     -------
@@ -34,7 +59,13 @@ def tangent_coordinates(mean, points) -> np.ndarray:
     points = _S2.check_points(np.asarray(points, dtype=float), "points")
     if np.any(points @ mean <= -1.0 + 1e-12):
         raise ValueError("points must not be antipodal to mean: Log is undefined there")
-    return _S2.log(mean, points) @ _S2.tangent_basis(mean).T
+    if basis is None:
+        basis = _S2.tangent_basis(mean)
+    basis = as_points("basis", basis, (3,))
+    if basis.shape != (2, 3) or not np.allclose(basis @ basis.T, np.eye(2), atol=1e-9) \
+            or not np.allclose(basis @ mean, 0.0, atol=1e-9):
+        raise ValueError(f"basis must be an orthonormal basis (2, 3) of the tangent plane at mean, got {basis.tolist()}")
+    return _S2.log(mean, points) @ basis.T
 
 
 def tangent_view_figure(*, mean, releases, name: str, key: str, radius: float | None = None,

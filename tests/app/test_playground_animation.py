@@ -1,11 +1,18 @@
-"""The playground's ε animation (issue 15): a toggle bound to the URL adds plotly frames over ε."""
+"""The playground's animations (issue 15): a toggle bound to the URL adds plotly frames over ε, or over
+the sample size n when ``?anim_over=n``."""
 
 import json
 
 import numpy as np
 
-from tests.app.conftest import PLAYGROUND, assert_clean, run_page
+from engine.manifolds import Sphere
+from engine.pipelines.sample_size_frames import sample_size_grid
+from engine.viz import palette
+from tests.app.charts import specs, values
+from tests.app.conftest import PLAYGROUND, assert_clean, messages, run_page
 from ui.playground.animation import EPSILON_GRID
+
+S2 = Sphere(2)
 
 
 def _spec(at) -> dict:
@@ -52,3 +59,84 @@ def test_tangent_view_animates_the_same_frames_without_redraws():
     assert not any(step["args"][1]["frame"]["redraw"] for step in flat["layout"]["sliders"][0]["steps"])
     at = run_page(PLAYGROUND)
     assert len(at.get("plotly_chart")) == 1
+
+
+def _points(trace) -> np.ndarray:
+    return np.stack([values(trace[axis]) for axis in "xyz"], axis=-1)
+
+
+def test_n_animation_moves_releases_mean_and_data_through_nested_prefixes():
+    at = run_page(PLAYGROUND, {"anim": "true", "anim_over": "n", "n": "100", "eps": "2.5"})
+    assert_clean(at)
+    assert at.selectbox(key="anim_over").value == "n" and at.query_params["anim_over"] == "n"
+    spec = _spec(at)
+    sizes = sample_size_grid(100)
+    assert [frame["name"] for frame in spec["frames"]] == [str(n) for n in sizes]
+    slider = spec["layout"]["sliders"][0]
+    assert slider["steps"][slider["active"]]["label"] == "100" and slider["currentvalue"]["prefix"] == "n = "
+    names = [trace["name"] for trace in spec["data"]]
+    releases, mean, data = spec["frames"][0]["traces"]
+    assert names[releases].endswith("(n on the slider below)")
+    assert names[mean] == palette.label("true mean") and names[data] == palette.label("data")
+    means, clouds, records = [], [], []
+    for frame in spec["frames"]:
+        cloud, centre, points = (_points(trace) for trace in frame["data"])
+        means.append(centre[0]), clouds.append(cloud), records.append(points)
+        # The hover error is the distance to this frame's own mean.
+        np.testing.assert_allclose(frame["data"][0]["customdata"], S2.dist(centre[0], cloud), atol=1e-9)
+    # Nested prefixes: frame n shows n records, each frame's records start with the previous frame's.
+    assert [len(r) for r in records] == sizes
+    for smaller, larger in zip(records, records[1:]):
+        np.testing.assert_array_equal(larger[:len(smaller)], smaller)
+    # The last frame is the page's data set and its mean.
+    np.testing.assert_allclose(np.sort(records[-1], axis=0), np.sort(_points(spec["data"][data]), axis=0))
+    assert S2.dist(means[-1], _points(spec["data"][mean])[0]) < 1e-4
+    # Every release moves towards its frame's mean as n grows; the cloud shrinks about like 1/n.
+    errors = np.array([frame["data"][0]["customdata"] for frame in spec["frames"]])
+    assert np.all(np.diff(errors, axis=0) <= 1e-12) and errors[0].mean() > 8 * errors[-1].mean()
+    # The scene holds every frame's releases.
+    scene = spec["layout"]["scene"]
+    every = np.concatenate(clouds)
+    for axis, column in zip("xyz", every.T):
+        low, high = scene[f"{axis}axis"]["range"]
+        assert low <= column.min() and column.max() <= high
+    assert any("first n records" in caption.value for caption in at.caption)
+
+
+def test_n_animation_in_the_tangent_plane_keeps_each_release_on_its_ray():
+    at = run_page(PLAYGROUND, {"anim": "true", "anim_over": "n"})
+    sphere, flat = specs(at)
+    assert [f["name"] for f in flat["frames"]] == [f["name"] for f in sphere["frames"]]
+    coords = np.array([np.stack([f["data"][0]["x"], f["data"][0]["y"]], axis=-1) for f in flat["frames"]])
+    radii = np.linalg.norm(coords, axis=-1)
+    for flat_frame, sphere_frame, r in zip(flat["frames"], sphere["frames"], radii):
+        np.testing.assert_allclose(r, sphere_frame["data"][0]["customdata"], atol=1e-12)
+    # Directions carried by parallel transport and axes carried the same way: each release keeps its angle.
+    angles = np.arctan2(coords[..., 1], coords[..., 0])
+    np.testing.assert_allclose(np.cos(angles - angles[-1]), 1.0, atol=1e-9)
+    assert not any(step["args"][1]["frame"]["redraw"] for step in flat["layout"]["sliders"][0]["steps"])
+
+
+def test_the_select_switches_between_epsilon_and_n_and_the_toggle_removes_it():
+    at = run_page(PLAYGROUND, {"anim": "true"})
+    assert at.selectbox(key="anim_over").value == "eps"
+    assert _spec(at)["layout"]["sliders"][0]["currentvalue"]["prefix"] == "ε = "
+    at.selectbox(key="anim_over").select("n").run()
+    assert_clean(at)
+    assert _spec(at)["layout"]["sliders"][0]["currentvalue"]["prefix"] == "n = "
+    assert at.query_params["anim_over"] == "n" and len(at.get("plotly_chart")) == 2
+    at.toggle(key="anim").set_value(False).run()
+    assert_clean(at)
+    assert not _spec(at).get("frames") and not [s for s in at.selectbox if s.key == "anim_over"]
+    assert len(at.get("plotly_chart")) == 1
+
+
+def test_bad_address_values_are_named_with_what_they_may_be():
+    at = run_page(PLAYGROUND, {"anim": "true", "anim_over": "size"})
+    assert any("anim_over" in m and "it must be one of eps, n" in m for m in messages(at, "warning"))
+    assert _spec(at)["layout"]["sliders"][0]["currentvalue"]["prefix"] == "ε = "
+    at = run_page(PLAYGROUND, {"anim": "maybe", "anim_over": "n"})
+    assert any("anim" in m and "it must be true or false" in m for m in messages(at, "warning"))
+    assert not _spec(at).get("frames")
+    at = run_page(PLAYGROUND, {"space": "hyperbolic", "anim": "true", "anim_over": "n"})
+    assert not [s for s in at.selectbox if s.key == "anim_over"] and not messages(at, "warning")

@@ -71,6 +71,29 @@ def test_each_frame_has_the_exact_laplace_law(sigma):
     assert stats.kstest(angle, stats.uniform(-np.pi, 2 * np.pi).cdf).pvalue > 1e-3
 
 
+def test_moving_footpoints_keep_the_exact_law_and_the_transported_directions():
+    sphere = Sphere(2)
+    footpoints = sphere.exp(np.array([0.0, 0.0, 1.0]), np.array([[0.3, 0.0, 0.0], [0.0, -0.2, 0.0], [0.0, 0.0, 0.0]]))
+    sigmas = np.array([0.4, 0.2, 0.1])
+    frames = laplace_common_draws(sphere, footpoints, sigmas, size=3000, rng=5)
+    assert frames.shape == (3, 3000, 3)
+    logs = sphere.log(footpoints[:, None], frames)
+    radii = np.linalg.norm(logs, axis=-1)
+    for s, sigma in enumerate(sigmas):
+        assert stats.kstest(radii[s], lambda r: _sphere_cdf(r, sigma)).pvalue > 1e-3
+    # The last footpoint is the reference: its directions, carried back from every frame, are the same.
+    directions = logs / radii[..., None]
+    back = sphere.parallel_transport(np.broadcast_to(footpoints[:, None], frames.shape), footpoints[-1], directions)
+    np.testing.assert_allclose(back, np.broadcast_to(back[-1], back.shape), atol=1e-10)
+    # Uniform directions at every footpoint: the transported basis angle is uniform on (−π, π].
+    basis = sphere.parallel_transport(footpoints[-1], footpoints[0], sphere.tangent_basis(footpoints[-1]))
+    angle = np.arctan2(directions[0] @ basis[1], directions[0] @ basis[0])
+    assert stats.kstest(angle, stats.uniform(-np.pi, 2 * np.pi).cdf).pvalue > 1e-3
+    # One footpoint repeated per scale gives the frames of the single footpoint (same draws).
+    np.testing.assert_allclose(laplace_common_draws(sphere, np.stack([footpoints[-1]] * 3), sigmas, size=50, rng=7),
+                               laplace_common_draws(sphere, footpoints[-1], sigmas, size=50, rng=7), atol=1e-12)
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: laplace_common_draws(SPD(2), np.eye(2), [0.5], size=3), "no exact sampler"),
     (lambda: laplace_common_draws(Hyperbolic(2), np.array([1.0, 0.0, 0.0]), [0.5, 1.5], size=3), "1.5"),
@@ -78,6 +101,11 @@ def test_each_frame_has_the_exact_laplace_law(sigma):
     (lambda: laplace_common_draws(Sphere(2), np.array([0.0, 0.0, 1.0]), [-1.0], size=3), "-1"),
     (lambda: laplace_common_draws(Sphere(2), np.zeros((2, 3)) + [0, 0, 1.0], [0.5], size=3), r"\(2, 3\)"),
     (lambda: radial_quantile(radial_law(Sphere(2)), 0.5, [0.0]), "u must lie"),
+    (lambda: laplace_common_draws(Sphere(2), np.array([[0.0, 0.0, 1.0]] * 3), [0.5, 0.2], size=3), r"\(2, 3\)"),
+    (lambda: laplace_common_draws(Sphere(2), np.array([0.0, 0.0, 1.0]), [0.5], size=3,
+                                  reference=np.array([0.0, 0.0, 1.0])), "reference applies"),
+    (lambda: laplace_common_draws(Sphere(2), np.array([[0.0, 0.0, 1.0]] * 2), [0.5, 0.2], size=3,
+                                  reference=np.zeros((2, 3)) + [0, 0, 1.0]), "reference must be one point"),
 ])
 def test_bad_arguments_raise(call, match):
     with pytest.raises(ValueError, match=match):

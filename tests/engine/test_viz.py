@@ -177,6 +177,17 @@ def test_sphere_camera_shows_heights_above_the_surface():
     assert np.linalg.norm(eye) >= 1.6  # the whole cube (side 1 in scene units) stays in view
 
 
+def test_sphere_frame_holds_the_points_of_every_animation_frame():
+    """An animation shares one camera: a zoomed figure widens to hold the larger clouds of other frames."""
+    center, args = _released(1e-4)
+    wide = S2.exp(center, 0.3 * S2.to_tangent(center, np.random.default_rng(1).standard_normal((40, 3))))
+    fig = sphere_figure(**args, hold=wide)
+    assert _inside(fig, wide) and not fig.layout.meta["zoomed_on_releases"]
+    assert "hold" not in [t.name for t in fig.data]
+    with pytest.raises(ValueError, match="hold"):
+        sphere_figure(**args, hold=np.ones((3, 2)))
+
+
 def test_zoomed_sphere_draws_a_fine_patch_on_the_surface():
     center, args = _released(1e-4)
     fig = sphere_figure(**args)

@@ -34,12 +34,26 @@ def test_frames_replace_only_the_animated_trace():
     assert play.args[0] is None and play.args[1]["frame"]["redraw"] and list(pause.args[0]) == [None]
 
 
+def test_further_traces_move_with_the_frames():
+    coords, means = _coordinates(3), [dict(x=[0.1 * s], y=[0.0], z=[1.0]) for s in range(3)]
+    fig = add_parameter_frames(_figure(), trace=1, coordinates=coords, labels=["a", "b", "c"], active=2,
+                               also={0: means}, name="cloud (n on the slider below)")
+    for frame, c, m in zip(fig.frames, coords, means):
+        assert frame.traces == (1, 0)
+        np.testing.assert_allclose(frame.data[0].x, c["x"])
+        assert list(frame.data[1].x) == m["x"] and frame.data[1].name is None   # only the first is renamed
+    assert list(fig.data[0].x) == [0.2] and fig.data[1].name == "cloud (n on the slider below)"
+
+
 @pytest.mark.parametrize("kwargs, match", [
     (dict(trace=1, coordinates=[], labels=[]), "non-empty"),
     (dict(trace=1, coordinates=_coordinates(2), labels=["a"]), "equal length"),
     (dict(trace=1, coordinates=_coordinates(2), labels=["a", "a"]), "unique"),
     (dict(trace=5, coordinates=_coordinates(1), labels=["a"]), "got 5"),
     (dict(trace=1, coordinates=_coordinates(1), labels=["a"], active=3), "got 3"),
+    (dict(trace=1, coordinates=_coordinates(1), labels=["a"], also={1: _coordinates(1)}), "twice"),
+    (dict(trace=1, coordinates=_coordinates(1), labels=["a"], also={4: _coordinates(1)}), "also must index"),
+    (dict(trace=1, coordinates=_coordinates(2), labels=["a", "b"], also={0: _coordinates(1)}), "one coordinate"),
 ])
 def test_bad_arguments_raise(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from engine.manifolds import Sphere
-from engine.viz.tangent_view import tangent_coordinates, tangent_view_figure
+from engine.viz.tangent_view import carried_basis, tangent_coordinates, tangent_view_figure
 
 S2 = Sphere(2)
 
@@ -48,3 +48,22 @@ def test_bad_input_is_refused():
         tangent_coordinates(mean, np.array([[0.0, 0.0, 2.0]]))
     with pytest.raises(ValueError, match="extent"):
         tangent_view_figure(mean=mean, releases=_points(mean, 3, 3), name="r", key="riemannian laplace", extent=-1.0)
+
+
+def test_carried_bases_keep_the_angle_of_transported_directions():
+    reference = np.array([0.0, 0.0, 1.0])
+    means = S2.exp(reference, np.array([[0.2, -0.1, 0.0], [0.0, 0.3, 0.0], [0.0, 0.0, 0.0]]))
+    bases = carried_basis(reference, means)
+    assert bases.shape == (3, 2, 3)
+    np.testing.assert_allclose(bases[-1], S2.tangent_basis(reference), atol=1e-15)
+    for mean, basis in zip(means, bases):
+        np.testing.assert_allclose(basis @ basis.T, np.eye(2), atol=1e-12)
+        np.testing.assert_allclose(basis @ mean, 0.0, atol=1e-12)
+    # A direction drawn at the reference and transported to each mean has the same coordinates there.
+    direction = S2.tangent_basis(reference).T @ np.array([0.6, -0.8])
+    for mean, basis in zip(means, bases):
+        moved = S2.parallel_transport(reference, mean, direction)
+        coords = tangent_coordinates(mean, S2.exp(mean, 0.4 * moved), basis=basis)
+        np.testing.assert_allclose(coords, [0.24, -0.32], atol=1e-12)
+    with pytest.raises(ValueError, match="orthonormal basis"):
+        tangent_coordinates(reference, means, basis=np.eye(3)[:2] * 2)

@@ -1,46 +1,66 @@
-"""The playground's ε animation: the exact Riemannian Laplace cloud over a grid of ε inside the chart.
+"""The playground's animations: the exact Riemannian Laplace cloud over a grid of ε, or of the sample
+size n, inside the chart.
 
-The releases of every ε come from one set of draws (``engine.mechanisms.common_draws``): each
-release keeps its direction and slides towards the true mean as ε grows. The figure carries one
-plotly frame per ε with a slider and a play button, so scrubbing ε runs in the browser only. Each
-frame is an exact draw of the mechanism at its ε (σ = Δ/ε); the frames share their randomness,
-so only one of them could ever be published.
+Over ε, the releases of every ε come from one set of draws (``engine.mechanisms.common_draws``):
+each release keeps its direction and slides towards the true mean as ε grows. Over n, frame n takes
+the first n records of the page's data set (in a seeded random order), their true Fréchet mean, Theorem
+2's Δ(n) and σ = Δ(n)/ε at the sidebar's ε (``engine.pipelines.sample_size_frames``); each release
+keeps its uniform and its direction (parallel-transported from the mean at the sidebar's n), so the
+cloud tightens around a mean that settles as n grows, and the data and the mean follow the slider
+too. The figure carries one plotly frame per value with a slider and a play button, so scrubbing runs
+in the browser only. Each frame is an exact draw of the mechanism at its value; the frames share their
+randomness, so only one of them could ever be published.
 
-Beside the sphere, ``tangent_figure`` animates the same frames in the tangent plane at the true mean
-(``engine.viz.tangent_view``): a 2D chart whose frames move only the markers, so it follows the
-slider at once where the 3D scene has to re-render its WebGL canvas for every frame.
+Beside the sphere, ``tangent_figure`` animates the same frames in the tangent plane at each frame's
+true mean (``engine.viz.tangent_view``): a 2D chart whose frames move only the markers, so it follows
+the slider at once where the 3D scene has to re-render its WebGL canvas for every frame.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from engine.manifolds import Sphere
 from engine.mechanisms import scale_limit
 from engine.mechanisms.common_draws import laplace_common_draws
+from engine.pipelines import sample_size_frames as sizes_engine
 from engine.pipelines.private_mean import PALETTE
 from engine.spaces import make_manifold
 from engine.viz import palette
 from engine.viz.animation import add_parameter_frames
-from engine.viz.tangent_view import tangent_coordinates, tangent_view_figure
+from engine.viz.tangent_view import carried_basis, tangent_coordinates, tangent_view_figure
 from ui import controls, state
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
 from ui.playground.views import figure
 
 KEY = "anim"
+#: What the chart animates (URL value → label), bound to ``?anim_over=``.
+OVER_KEY = "anim_over"
+OVER = {"eps": "the privacy budget ε", "n": "the sample size n"}
 #: Spaces whose figure animates (the 3D sphere; 2D views keep the ε slider of the sidebar).
 ANIMATED_SPACES = ("sphere",)
 #: The ε grid of the frames: log-spaced over the sidebar slider's range, plus the chosen ε.
 EPSILON_GRID = tuple(float(f"{e:.2g}") for e in np.geomspace(0.1, 10.0, 21))
-
+_S2 = Sphere(2)
+#: Pixels the 3D figure grows by to hold its slider between the scene and the legend.
+SLIDER_PX = 90
 
 #: Caption under the tangent-plane view.
 TANGENT_CAPTION = (
     "Each release is drawn at its distance and direction from the true mean (the sphere unrolled around the "
     "mean: distance from the centre = geodesic error, in radians; dotted circle = the data radius r). This view "
     "follows its slider at once; the sphere above redraws its whole 3D scene for every frame.")
+#: Caption under the sphere when it animates n.
+SIZE_CAPTION = (
+    "On the slider, n is the number of records: frame n uses the first n records of this data set (taken in a "
+    "random order), their true Fréchet mean and Theorem 2's sensitivity Δ(n) ∝ 1/n at the sidebar's ε. Each "
+    "release keeps its direction and its random quantile, so the cloud tightens as n grows. The other "
+    "mechanisms stay at the sidebar's n.")
 
 
 def available(settings: Settings) -> bool:
@@ -48,18 +68,29 @@ def available(settings: Settings) -> bool:
     return settings.space in ANIMATED_SPACES and "exact" in settings.mechanisms
 
 
-def toggle(settings: Settings, keys: list[str]) -> bool:
-    """The sidebar switch (bound to ``?anim=``) when the animation applies; appends its URL key."""
+def control(settings: Settings, keys: list[str]) -> str | None:
+    """The sidebar switch (``?anim=``) and, when on, what the chart animates (``?anim_over=``); appends
+    their URL keys. Returns ``None`` (no animation), ``"eps"`` or ``"n"``."""
     if not available(settings):
-        return False
+        return None
     on = controls.toggle(
-        "Animate ε inside the chart", KEY, default=False,
+        "Animate inside the chart", KEY, default=False,
         help="Adds a slider and a play button under the sphere: the exact Riemannian Laplace releases for ε "
-             "from 0.1 to 10, built from the same random draws, so each release slides towards the mean as ε "
-             "grows. Scrubbing runs in your browser, without recomputing.")
+             "from 0.1 to 10, or for n from 5 to the chosen n, built from the same random draws, so each "
+             "release slides towards the mean as ε or n grows. Scrubbing runs in your browser, without "
+             "recomputing.")
     keys.append(KEY)
-    state.sync([KEY])
-    return bool(on)
+    shown = [KEY]
+    over = None
+    if on:
+        over = controls.select(
+            "The chart animates", OVER_KEY, OVER, default="eps",
+            help="ε: the same data at every privacy budget. n: the first n records of the same data set at the "
+                 "sidebar's ε, with their own true mean and sensitivity.")
+        keys.append(OVER_KEY)
+        shown.append(OVER_KEY)
+    state.sync(shown)
+    return over
 
 
 def epsilon_grid(epsilon: float) -> list[float]:
@@ -90,41 +121,113 @@ def epsilon_frames(settings: Settings) -> dict:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def animated_figure(settings: Settings) -> go.Figure:
-    """The playground's figure with the exact Laplace cloud animated over ε (slider and play button)."""
-    fig = go.Figure(figure(settings))
-    computed = epsilon_frames(settings)
-    label = palette.label(PALETTE["exact"])
-    index = next((i for i, t in enumerate(fig.data) if t.name == label), None)
-    if index is None or not computed["epsilons"]:
-        return fig
-    mean = np.asarray(private_means(settings)["mean"])
-    distances = np.arccos(np.clip(computed["frames"] @ mean, -1.0, 1.0))
-    coordinates = [dict(x=f[:, 0], y=f[:, 1], z=f[:, 2], customdata=d) for f, d in zip(computed["frames"], distances)]
-    labels = [f"{e:g}" for e in computed["epsilons"]]
-    active = computed["epsilons"].index(float(settings.epsilon)) if settings.epsilon in computed["epsilons"] else 0
-    return add_parameter_frames(fig, trace=index, coordinates=coordinates, labels=labels, active=active,
-                                prefix="ε = ", name=f"{label} (ε on the slider below)")
+def size_frames(settings: Settings) -> sizes_engine.SampleSizeFrames | None:
+    """Exact Laplace releases of the mean of the first n records for n on ``sample_size_grid`` up to the
+    records used (``engine.pipelines.sample_size_frames``); ``None`` when Theorem 2 gives no Δ."""
+    result = private_means(settings)
+    if result["theorem2"] is None:
+        return None
+    rng = np.random.default_rng(np.random.SeedSequence([settings.seed, 15, 2]))
+    return sizes_engine.sample_size_frames(
+        make_manifold(settings.space, settings.k), result["data"], sizes=sizes_engine.sample_size_grid(result["n_used"]),
+        radius=settings.radius, epsilon=settings.epsilon, size=settings.releases, rng=rng)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def tangent_figure(settings: Settings) -> go.Figure | None:
-    """The exact Laplace frames seen from the true mean (Log coordinates), animated over ε without
-    redraws; axes fixed over all frames so the cloud visibly shrinks. None when there are no frames."""
+@dataclass(frozen=True)
+class Frames:
+    """What both charts animate: slider ``labels`` (``prefix`` before them), the frame drawn first,
+    each frame's true mean ``(F, 3)``, releases ``(F, m, 3)`` and, over n, its records."""
+
+    over: str
+    prefix: str
+    labels: list[str]
+    active: int
+    means: np.ndarray
+    releases: np.ndarray
+    data: list[np.ndarray] | None = None
+
+
+def frames(settings: Settings, over: str) -> Frames | None:
+    """The frames of the animation over ``over`` (``"eps"`` or ``"n"``); ``None`` when there are none."""
+    if over not in OVER:
+        raise ValueError(f"over must be one of {', '.join(OVER)}, got {over!r}")
+    result = private_means(settings)
+    if over == "n":
+        computed = size_frames(settings)
+        if computed is None:
+            return None
+        data = result["data"][computed.order]
+        return Frames(over=over, prefix="n = ", labels=[str(n) for n in computed.sizes],
+                      active=len(computed.sizes) - 1, means=computed.means, releases=computed.releases,
+                      data=[data[:n] for n in computed.sizes])
     computed = epsilon_frames(settings)
     if not computed["epsilons"]:
         return None
-    mean = np.asarray(private_means(settings)["mean"])
-    coords = tangent_coordinates(mean, computed["frames"])
-    distances = np.linalg.norm(coords, axis=-1)
-    active = computed["epsilons"].index(float(settings.epsilon)) if settings.epsilon in computed["epsilons"] else 0
+    epsilons = computed["epsilons"]
+    active = epsilons.index(float(settings.epsilon)) if settings.epsilon in epsilons else 0
+    means = np.broadcast_to(np.asarray(result["mean"], dtype=float), (len(epsilons), 3))
+    return Frames(over=over, prefix="ε = ", labels=[f"{e:g}" for e in epsilons], active=active, means=means,
+                  releases=computed["frames"])
+
+
+def _trace_index(fig: go.Figure, name: str) -> int | None:
+    return next((i for i, t in enumerate(fig.data) if t.name == name), None)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
+    """The playground's figure with the exact Laplace cloud animated over ``over`` (slider and play
+    button); the scene frames every frame's releases. Over n, the data and the true mean move too."""
+    animation = frames(settings, over)
+    if animation is None:
+        return go.Figure(figure(settings))
+    fig = go.Figure(figure(settings, hold=animation.releases.reshape(-1, 3)))
     label = palette.label(PALETTE["exact"])
-    fig = tangent_view_figure(mean=mean, releases=computed["frames"][active], name=label, key=PALETTE["exact"],
-                              radius=settings.radius, extent=1.05 * float(distances.max()),
-                              title="The same releases seen from the true mean")
+    index = _trace_index(fig, label)
+    if index is None:
+        return fig
+    distances = _S2.dist(animation.means[:, None], animation.releases)
+    coordinates = [dict(x=f[:, 0], y=f[:, 1], z=f[:, 2], customdata=d) for f, d in zip(animation.releases, distances)]
+    also = {}
+    if over == "n":
+        mean_index, data_index = _trace_index(fig, palette.label("true mean")), _trace_index(fig, palette.label("data"))
+        m0 = np.asarray(private_means(settings)["m0"])
+        if mean_index is not None:
+            also[mean_index] = [dict(x=m[None, 0], y=m[None, 1], z=m[None, 2]) for m in animation.means]
+        if data_index is not None:
+            also[data_index] = [dict(x=d[:, 0], y=d[:, 1], z=d[:, 2], customdata=_S2.dist(m0, d))
+                                for d in animation.data]
+    add_parameter_frames(fig, trace=index, coordinates=coordinates, labels=animation.labels,
+                         active=animation.active, prefix=animation.prefix, also=also,
+                         name=f"{label} ({animation.prefix.split()[0]} on the slider below)")
+    # The slider and its buttons right under the scene, the legend below them (not under the slider).
+    fig.update_layout(height=fig.layout.height + SLIDER_PX, margin=dict(b=fig.layout.margin.b + SLIDER_PX),
+                      legend=dict(y=-SLIDER_PX / (fig.layout.height - fig.layout.margin.t - fig.layout.margin.b)))
+    return fig
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def tangent_figure(settings: Settings, over: str = "eps") -> go.Figure | None:
+    """The exact Laplace frames seen from each frame's true mean (Log coordinates in the basis carried
+    from the mean of the chosen settings), animated over ``over`` without redraws; axes fixed over all
+    frames so the cloud visibly shrinks. None when there are no frames."""
+    animation = frames(settings, over)
+    if animation is None:
+        return None
+    reference = animation.means[animation.active]
+    bases = carried_basis(reference, animation.means)
+    coords = np.stack([tangent_coordinates(m, f, basis=b) for m, f, b in zip(animation.means, animation.releases, bases)])
+    distances = np.linalg.norm(coords, axis=-1)
+    label = palette.label(PALETTE["exact"])
+    active = animation.active
+    title = "The same releases seen from the true mean" + (" of each frame's n records" if over == "n" else "")
+    fig = tangent_view_figure(mean=animation.means[active], releases=animation.releases[active], name=label,
+                              key=PALETTE["exact"], radius=settings.radius, extent=1.05 * float(distances.max()),
+                              title=title)
     coordinates = [dict(x=c[:, 0], y=c[:, 1], customdata=d) for c, d in zip(coords, distances)]
-    add_parameter_frames(fig, trace=0, coordinates=coordinates, labels=[f"{e:g}" for e in computed["epsilons"]],
-                         active=active, prefix="ε = ", name=f"{label} (ε on the slider below)", redraw=False)
+    add_parameter_frames(fig, trace=0, coordinates=coordinates, labels=animation.labels, active=active,
+                         prefix=animation.prefix, name=f"{label} ({animation.prefix.split()[0]} on the slider below)",
+                         redraw=False)
     # Below the axis title and above the legend: the slider and its buttons, then the legend.
     fig.update_layout(height=560, margin=dict(b=230), legend=dict(y=-0.62))
     fig.layout.sliders[0].update(y=-0.17, x=0.2, len=0.8)

@@ -33,13 +33,16 @@ def hidden_releases(result: dict) -> int:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def figure(settings: Settings) -> go.Figure:
-    """The space's figure for the playground's result (data, true mean, release clouds)."""
+def figure(settings: Settings, hold: np.ndarray | None = None) -> go.Figure:
+    """The space's figure for the playground's result (data, true mean, release clouds).
+
+    ``hold`` ``(k, 3)``: on the sphere, further points the scene must frame (every frame of an animation).
+    """
     result = private_means(settings)
     released = clouds(result)
     if result["space"] == "sphere":
         return sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
-                             radius=settings.radius, resolution=48, height=640)
+                             radius=settings.radius, resolution=48, height=640, hold=hold)
     if result["space"] == "spd":
         return spd_cone_figure(data=result["data"], mean=result["mean"], releases=released, height=640)
     if result["space"] == "hyperbolic":
