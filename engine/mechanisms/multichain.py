@@ -86,8 +86,9 @@ class ChainsResult:
     thin: int
 
 
-#: Points per batched call of the target's log density when the independence proposals are evaluated.
-_CHUNK_POINTS = 4096
+#: Points per batched call of the target's log density when the independence proposals are evaluated (arrays
+#: of a few hundred points stay in cache: about twice as fast per point as 4096 for the Σ^50_2 gradients).
+_CHUNK_POINTS = 512
 
 #: Independence proposals per random-walk step.
 INDEPENDENT_PER_WALK = 4

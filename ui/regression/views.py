@@ -18,7 +18,7 @@ from ui import errors, state
 from ui.downloads import download_row
 from ui.progress import DelayedProgress
 from ui.regression import figures
-from ui.regression.compute import PAGE_PAIRS, figure1, main_figure
+from ui.regression.compute import PAGE_PAIRS, PAGE_VELOCITY_WARMUP, PAGE_WARMUP, figure1, main_figure
 from ui.regression.controls import Settings
 
 #: The page's sections, one tab each (URL parameter ``reg_view``).
@@ -64,9 +64,10 @@ def show_checks(result: RegressionResult, settings: Settings, url: dict) -> None
 def show_figure1(result: RegressionResult, settings: Settings, url: dict) -> None:
     """Figure 1 of the paper on the synthetic shapes, and Table 1 against simulated neighbours."""
     st.markdown("Figure 1 of the paper on the synthetic shapes: ln of the average energy of "
-                f"{PAGE_PAIRS} private pairs per budget split (the command line "
-                "`python -m engine.experiments kulkarni-soto-fig1` draws 100).")
-    with st.spinner("Running the Figure 1 grid (about a minute the first time)…"), \
+                f"{PAGE_PAIRS} private pairs per budget split, after {PAGE_WARMUP} footpoint and "
+                f"{PAGE_VELOCITY_WARMUP} shooting-vector warm-up steps (the command line "
+                "`python -m engine.experiments kulkarni-soto-fig1` draws 100 pairs after 400 and 60).")
+    with st.spinner("Running the Figure 1 grid (a few seconds the first time)…"), \
             errors.shown_as_error("run the Figure 1 study"), DelayedProgress() as progress:
         fig1 = figure1(settings.n, settings.k, settings.tau, settings.scale, settings.clip, settings.seed,
                        progress=progress)
