@@ -219,7 +219,8 @@ class PrivateGeodesicRegression:
         return checks
 
     def release(self, x, y, *, size=None, rng=None, warmup: int = 400, thin: int = 50, velocity_warmup: int = 150,
-                velocity_draws: int = 50, window: int = 0, diagnostics: bool = True) -> PrivateRegressionRelease:
+                velocity_draws: int = 50, window: int = 0, diagnostics: bool = True,
+                fit: GeodesicRegressionResult | None = None) -> PrivateRegressionRelease:
         """Private (p̃, ṽ) for each data set: ``size`` pairs per data set (one if ``None``).
 
         Parameters
@@ -240,11 +241,14 @@ class PrivateGeodesicRegression:
             after the kept draws until the diagnostics have this many states per chain.
         diagnostics : bool
             Compute R̂ and ESS (arviz-stats, about 4 ms per target).
+        fit : GeodesicRegressionResult or None
+            The least-squares fit of these data (curator-side, never released), computed when ``None``; a study
+            that releases many times from one data set passes it once.
         """
         m = self.manifold
         rng = np.random.default_rng(rng)
         x, y = self.check_data(x, y)
-        fit = geodesic_regression(m, x, y)
+        fit = geodesic_regression(m, x, y) if fit is None else fit
         tau, zero = (self.tau if self.clip_residuals else None), np.zeros(m.point_shape)
 
         def footpoint_norm(p):
