@@ -21,9 +21,12 @@ target invariant (so does their cycle); one proposal per step:
   ``engine.mechanisms.dp_geodesic_regression``) is close to uniform on it: these proposals are then
   accepted almost always and each one is a fresh, nearly independent draw.
 
-The independence proposals do not depend on the chains' states, so all of them are drawn and their log
-densities evaluated before the chains run, in large batches (one call per few thousand points instead
-of one per step); only the random-walk steps evaluate the target one step at a time.
+Each cycle is one random-walk step and ``INDEPENDENT_PER_WALK`` independence proposals, shared equally
+between the two independence kinds during the warm-up and, after it, in proportion to how often each was
+accepted in its second half (then fixed, so the kept draws come from one kernel). The independence
+proposals do not depend on the chains' states, so they are drawn and their log densities evaluated before
+the chains run, a few hundred points per call instead of one step's points; only the random-walk steps
+evaluate the target one step at a time.
 
 Chains start over-dispersed at Exp_c(r u) with r ~ Gamma(d, scale ``over_dispersion``·a); a start where the
 target density vanishes is drawn uniform on the ball instead (when there is one), else put at c.
