@@ -286,12 +286,22 @@ def multichain_mh(manifold, log_density, center, *, proposal_scale, chains: int 
     used = dict.fromkeys(independent, 0)
     # Acceptance of each independence kind over the second half of the warm-up (sets the kept kernel's mix).
     tried, passed = np.zeros(len(independent)), np.zeros(len(independent))
+    # Mean distance of the states from c over the same half, per target: the Gamma(d, a) radius has mean d·a.
+    distance_sum, distance_count = np.zeros(batch), 0
     for t in range(1, total + 1):
         if t == warmup + 1:
-            # The kernel of the kept draws, fixed from here on: independence proposals in proportion to how
-            # often each kind was accepted late in the warm-up.
+            # The kernel of the kept draws, fixed from here on: the centre proposal's scale matched to the late
+            # warm-up states' mean distance from c, and independence proposals in proportion to how often each
+            # kind was accepted late in the warm-up.
+            if distance_count:
+                scale = np.maximum(distance_sum / distance_count / manifold.dim, 1e-300)
+                a_all = np.broadcast_to(scale, full)
+                lq = _proposal_log_density(law, manifold.dist(c_all, x), a_all)
             schedule, proposals = plan(post, passed / np.maximum(tried, 1.0))
             used = dict.fromkeys(independent, 0)
+        if warmup // 2 < t <= warmup:
+            distance_sum = distance_sum + manifold.dist(c_all, x).mean(axis=0)
+            distance_count += 1
         kind = schedule[t - 1 if t <= warmup else t - warmup - 1]
         if kind == "walk":
             walks += 1
