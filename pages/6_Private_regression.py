@@ -21,5 +21,4 @@ st.markdown(
 st.latex(r"E(p, v) = \frac{1}{2n}\sum_{i=1}^n d\big(\mathrm{Exp}(p, x_i v),\, y_i\big)^2")
 
 settings = regression.sidebar()
-result = regression.compute(settings)
-regression.show(result, settings)
+regression.show(settings)

@@ -215,10 +215,13 @@ def _kendall_terms(z, nu, x, y, clip, parts):
         if part not in parts:
             grads.append(None)
             continue
+        # cos 2t = 2cos²t − 1 and sin(2t)/(2t) = (sin t / t)·cos t reuse cos t and sin t (no further
+        # transcendental functions on the (chains, n) arrays; this runs at every step of every chain).
         if part == "p":
-            omega, radial, radial2 = np.full_like(t, 1.0 / n), cos_t, np.cos(2 * t)
+            omega, radial, radial2 = np.full_like(t, 1.0 / n), cos_t, 2.0 * cos_t * cos_t - 1.0
         else:
-            omega, radial, radial2 = x / n, np.sinc(t / np.pi), np.sinc(2 * t / np.pi)
+            sinc_t = np.divide(sin_t, t, out=np.ones_like(t), where=t != 0)
+            omega, radial, radial2 = x / n, sinc_t, sinc_t * cos_t
         wr = omega * radial
         coef_z = np.sum(wr * (-f * c * cos_t + g * sin_t), axis=-1, keepdims=True)
         coef_u = np.sum(omega * g.real + wr * (-f * c * sin_t - g * cos_t), axis=-1, keepdims=True)

@@ -134,7 +134,7 @@ def run(*, reps=None, progress=None, **settings) -> dict[str, pd.DataFrame]:
                                          clip_residuals=config.clip_residuals)
         out = mech.release(x, y, size=config.pairs, rng=np.random.default_rng(streams[i]), warmup=config.warmup,
                            thin=config.thin, velocity_warmup=config.velocity_warmup, velocity_draws=1,
-                           diagnostics=False)
+                           diagnostics=False, fit=fit)
         energies = energy(m, out.points, out.velocity, x, y)
         dist = m.dist(out.points, centre)
         rows.append({

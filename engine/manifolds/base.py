@@ -167,6 +167,11 @@ class Manifold(ABC):
         coef /= np.linalg.norm(coef, axis=-1, keepdims=True)
         return self.from_coordinates(x, coef)
 
+    def random_step(self, x, length, rng=None) -> np.ndarray:
+        """Exp_x(length·u) with u uniform on the unit sphere of T_xM, ``length`` of shape ``(...)``: the
+        proposal of the random-walk samplers. Spaces with a cheaper closed form override it (SPD affine)."""
+        return self.exp(x, self.per_point(np.asarray(length, dtype=float)) * self.random_unit_tangent(x, rng))
+
     def from_coordinates(self, x, coef) -> np.ndarray:
         """Tangent vector sum_i coef_i e_i(x) for coefficients ``(..., dim)`` in ``tangent_basis``."""
         idx = "abcd"[: self.point_ndim]

@@ -49,6 +49,52 @@ def effective_sample_size(trace, axis: int = 0) -> np.ndarray:
     return np.where(var > 0, n / np.maximum(tau, 1.0), 1.0)
 
 
+def _split_rhat(z: np.ndarray) -> np.ndarray:
+    """Split-R̂ of draws ``(chains, draws, ...)`` (Gelman et al., BDA3 §11.4): chains halved (the middle
+    draw of an odd length dropped), R̂ = √(((N − 1)/N · W + B/N)/W)."""
+    n = z.shape[1] // 2
+    halves = np.concatenate([z[:, :n], z[:, z.shape[1] - n:]], axis=0)
+    within = halves.var(axis=1, ddof=1).mean(axis=0)
+    between = halves.mean(axis=1).var(axis=0, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.sqrt(((n - 1) / n * within + between) / within)
+
+
+def _rank_normal(x: np.ndarray) -> np.ndarray:
+    """Φ⁻¹((r − 3/8)/(S + 1/4)) of the pooled ranks r (ties averaged) of ``(chains, draws, ...)`` draws."""
+    from scipy.special import ndtri
+    from scipy.stats import rankdata
+
+    pooled = x.reshape((-1,) + x.shape[2:])
+    ranks = rankdata(pooled, axis=0, method="average")
+    return ndtri((ranks - 0.375) / (pooled.shape[0] + 0.25)).reshape(x.shape)
+
+
+def rank_rhat(traces) -> np.ndarray:
+    """Rank-normalised split-R̂ (Vehtari et al. 2021), vectorised over any number of series.
+
+    The larger of the split-R̂ of the rank-normalised draws (bulk) and of the rank-normalised
+    |x − median| (folded, sensitive to a difference in scale); the same statistic as
+    ``arviz-stats``' ``rhat`` (``chain_diagnostics``), without its per-series loop, for the hundreds
+    of coordinates of a high-dimensional chain. Series that are constant get R̂ = 1.
+
+    Parameters
+    ----------
+    traces : array_like, shape ``(chains, draws, *batch)``, draws >= 4
+
+    Returns
+    -------
+    ndarray, shape ``(*batch,)``
+    """
+    x = np.asarray(traces, dtype=float)
+    if x.ndim < 2 or x.shape[1] < 4:
+        raise ValueError(f"traces must have shape (chains, draws >= 4, ...), got shape {x.shape}")
+    folded = np.abs(x - np.median(x.reshape((-1,) + x.shape[2:]), axis=0))
+    rhat = np.maximum(_split_rhat(_rank_normal(x)), _split_rhat(_rank_normal(folded)))
+    constant = np.ptp(x.reshape((-1,) + x.shape[2:]), axis=0) == 0
+    return np.where(constant, 1.0, rhat)
+
+
 def chain_diagnostics(traces) -> dict[str, np.ndarray]:
     """Rank-normalised split-R̂ and bulk/tail ESS of several chains per target, by ``arviz-stats``.
 

@@ -219,7 +219,8 @@ class PrivateGeodesicRegression:
         return checks
 
     def release(self, x, y, *, size=None, rng=None, warmup: int = 400, thin: int = 50, velocity_warmup: int = 150,
-                velocity_draws: int = 50, diagnostics: bool = True) -> PrivateRegressionRelease:
+                velocity_draws: int = 50, window: int = 0, diagnostics: bool = True,
+                fit: GeodesicRegressionResult | None = None) -> PrivateRegressionRelease:
         """Private (p̃, ṽ) for each data set: ``size`` pairs per data set (one if ``None``).
 
         Parameters
@@ -235,13 +236,19 @@ class PrivateGeodesicRegression:
         velocity_warmup, velocity_draws : int
             Step-2 warm-up (its independence proposal is close to the target: a short warm-up suffices) and
             the post-warm-up steps whose traces feed the diagnostics; ṽ is chain 0's last state.
+        window : int
+            Least number of post-warm-up steps of both steps' chains (``multichain_mh``): the chains run on
+            after the kept draws until the diagnostics have this many states per chain.
         diagnostics : bool
             Compute R̂ and ESS (arviz-stats, about 4 ms per target).
+        fit : GeodesicRegressionResult or None
+            The least-squares fit of these data (curator-side, never released), computed when ``None``; a study
+            that releases many times from one data set passes it once.
         """
         m = self.manifold
         rng = np.random.default_rng(rng)
         x, y = self.check_data(x, y)
-        fit = geodesic_regression(m, x, y)
+        fit = geodesic_regression(m, x, y) if fit is None else fit
         tau, zero = (self.tau if self.clip_residuals else None), np.zeros(m.point_shape)
 
         def footpoint_norm(p):
@@ -249,7 +256,7 @@ class PrivateGeodesicRegression:
 
         centre, unclipped = self._footpoint_centre(fit.footpoint, x, y)
         p_release = self.footpoint_mechanism.release(footpoint_norm, centre, curvature=np.maximum(unclipped, 0.1),
-                                                     size=size, rng=rng, warmup=warmup, thin=thin,
+                                                     size=size, rng=rng, warmup=warmup, thin=thin, window=window,
                                                      diagnostics=diagnostics)
         p_tilde = p_release.points
         basis = m.tangent_basis(p_tilde)
@@ -267,7 +274,7 @@ class PrivateGeodesicRegression:
         coef_centre = np.einsum(f"...i{idx},...{idx}->...i", basis, centre)
         v_release = self.velocity_mechanism.release(
             velocity_norm, coef_centre, curvature=np.mean(x**2), size=None, rng=rng, warmup=velocity_warmup,
-            thin=check_int("velocity_draws", velocity_draws), diagnostics=diagnostics)
+            thin=check_int("velocity_draws", velocity_draws), window=window, diagnostics=diagnostics)
         guarantee = self.privacy_guarantee()
         return PrivateRegressionRelease(points=p_tilde, sigma=guarantee.sigma, guarantee=guarantee, exact=False,
                                         chain=p_release.chain, velocity=to_vector(v_release.points), fit=fit,

@@ -224,8 +224,8 @@ class GradientKNG:
     ``privacy_guarantee()`` says so.
 
     Sampled by ``multichain_mh`` (≥ 4 chains from over-dispersed starts, random-walk steps adapted in
-    the warm-up mixed with independence proposals from the flat ℓ2 K-norm law around the optimum;
-    R̂ and ESS from arviz-stats).
+    the warm-up mixed with independence proposals from the flat ℓ2 K-norm law around the optimum and,
+    with a ball, uniform on the ball; R̂ over the log density and every coordinate, ESS from arviz-stats).
 
     Parameters (keyword-only)
     -------------------------
@@ -271,7 +271,7 @@ class GradientKNG:
         return log_g
 
     def release(self, gradient_norm, center, *, curvature=1.0, size=None, rng=None, warmup: int = 1000,
-                thin: int = 10, diagnostics: bool = True) -> Release:
+                thin: int = 10, window: int = 0, diagnostics: bool = True) -> Release:
         """Approximate KNG draws, ``self.chains`` chains per target (``exact=False``; ``chain`` is the
         ``ChainsResult`` with acceptance, split-R̂, bulk/tail ESS and traces).
 
@@ -286,8 +286,8 @@ class GradientKNG:
         curvature : float or array ``(*batch,)``
             Approximate growth rate h of ‖grad ℓ‖ away from the optimum (Hessian scale); the
             independence proposal's radial scale is σ/h.
-        size, rng, warmup, thin, diagnostics
-            As in ``multichain_mh``.
+        size, rng, warmup, thin, window, diagnostics
+            As in ``multichain_mh`` (the public ball, if any, adds its uniform independence proposal).
         """
         c = self.manifold.check_points(center, "center")
         if self.ball:
@@ -296,7 +296,8 @@ class GradientKNG:
         scale = self.sigma / np.asarray(curvature, dtype=float)
         chains = multichain_mh(self.manifold, self.log_density(gradient_norm), c, proposal_scale=scale,
                                chains=self.chains, size=size, rng=rng, warmup=warmup, thin=thin,
-                               max_step=2.0 * self.ball[1] if self.ball else None, diagnostics=diagnostics)
+                               max_step=2.0 * self.ball[1] if self.ball else None, ball=self.ball, window=window,
+                               diagnostics=diagnostics)
         return Release(points=chains.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
                        chain=chains)
 

@@ -215,8 +215,7 @@ def metropolis_hastings(
     step_now = np.exp(log_step)
     for t in range(1, total + 1):
         uniforms = rng.random((2, chains))
-        u = manifold.random_unit_tangent(x, rng)
-        y = manifold.exp(x, manifold.per_point(step_now * uniforms[0] ** (1.0 / manifold.dim)) * u)
+        y = manifold.random_step(x, step_now * uniforms[0] ** (1.0 / manifold.dim), rng)
         lp_y = np.asarray(log_density(y), dtype=float)
         # Each proposal is compared against its own fresh uniform; -inf (and NaN) proposals never pass.
         accept = np.log(uniforms[1]) < lp_y - lp

@@ -48,3 +48,19 @@ def test_cli_lists_both_studies(capsys):
     assert {"kulkarni-soto-fig1", "kulkarni-soto-fig2"} <= set(STUDIES)
     assert main(["--list"]) == 0
     assert "kulkarni-soto-fig1" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_page_warmups_reach_the_law_of_the_cli_warmups():
+    # The page's Figure 1 tab runs 100 footpoint and 20 shooting-vector warm-up steps instead of the CLI's 400 and
+    # 60 (ui.regression.compute). Both must give the same curve at the paper's settings (Σ^50_2, n = 100): the ln Ē
+    # of 20 pairs per split agree within their spread, and so do the footpoints' distances from the fit.
+    from ui.regression.compute import PAGE_PAIRS, PAGE_VELOCITY_WARMUP, PAGE_WARMUP
+
+    splits = dict(unequal_eps_p=(0.02, 2.0), equal_totals=(0.6, 2.0))
+    page = load("kulkarni-soto-fig1").run(pairs=PAGE_PAIRS, warmup=PAGE_WARMUP, velocity_warmup=PAGE_VELOCITY_WARMUP,
+                                          seed=0, **splits)["curves"]
+    cli = load("kulkarni-soto-fig1").run(pairs=PAGE_PAIRS, seed=1, **splits)["curves"]
+    np.testing.assert_allclose(page.log_mean_energy, cli.log_mean_energy, atol=0.03)
+    np.testing.assert_allclose(page.mean_distance_footpoint, cli.mean_distance_footpoint, atol=0.01)
+    assert (page.rhat_footpoint < 1.05).all()

@@ -499,3 +499,37 @@ def test_positive_definite_screen_of_3x3_agrees_with_eigenvalues():
     np.testing.assert_array_equal(is_positive_definite(a), exact)
     np.testing.assert_array_equal(is_positive_definite(a.reshape(2, 2000, 3, 3)), exact.reshape(2, 2000))
     assert bool(is_positive_definite(np.eye(3))) and not bool(is_positive_definite(np.full((3, 3), np.nan)))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_affine_random_unit_tangent_is_uniform_on_the_unit_sphere(k):
+    """The Cholesky route of ``random_unit_tangent``: unit length at X, and each coordinate c in the
+    orthonormal ``tangent_basis`` follows the law of one coordinate of a uniform point of S^{d−1},
+    (c + 1)/2 ~ Beta((d − 1)/2, (d − 1)/2)."""
+    from scipy import stats
+
+    space = SPD(k)
+    x = np.broadcast_to(_random_spd(k, 1, seed=3, spread=0.8)[0], (4000, k, k))
+    v = space.random_unit_tangent(x, np.random.default_rng(12))
+    np.testing.assert_allclose(space.norm(x, v), 1.0, atol=1e-10)
+    np.testing.assert_allclose(v, np.swapaxes(v, -1, -2))
+    coef = space.inner(x[:, None], v[:, None], space.tangent_basis(x))
+    law = stats.beta((space.dim - 1) / 2, (space.dim - 1) / 2)
+    for column in coef.T:
+        assert stats.kstest((column + 1) / 2, law.cdf).pvalue > 1e-3
+    # The law must not depend on the basis: a fixed oblique unit direction gives the same law.
+    direction = np.random.default_rng(5).standard_normal(space.dim)
+    assert stats.kstest((coef @ direction / np.linalg.norm(direction) + 1) / 2, law.cdf).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_affine_random_step_is_exp_of_the_random_direction(k):
+    """``random_step`` (G expm(tW) Gᵀ) equals Exp_X(t u) for the direction ``random_unit_tangent`` draws
+    from the same random numbers."""
+    space = SPD(k)
+    x = _random_spd(k, 50, seed=4, spread=1.0)
+    t = np.linspace(0.0, 3.0, 50)
+    step = space.random_step(x, t, np.random.default_rng(8))
+    direct = space.exp(x, t[:, None, None] * space.random_unit_tangent(x, np.random.default_rng(8)))
+    np.testing.assert_allclose(step, direct, rtol=1e-9, atol=1e-9 * np.abs(direct).max())
+    np.testing.assert_allclose(space.dist(x, step), t, atol=1e-8)

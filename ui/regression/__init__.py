@@ -3,8 +3,8 @@ sidebar, the cached engine calls and their views.
 
 ``controls.sidebar`` turns the widgets into one frozen ``Settings`` (``Settings.config`` is the
 engine's ``RegressionConfig``); ``compute.compute`` runs ``engine.pipelines.private_regression`` under a
-spinner; ``views.show`` draws one tab per section, computing only the open one (the Figure 1 study runs
-only in its tab); ``figures`` picks the engine's figures for a run.
+spinner; ``views.show`` draws one tab per section, computing only what the open one shows (the private run
+for the first two, the Figure 1 study in its own); ``figures`` picks the engine's figures for a run.
 """
 
 from ui.regression.compute import compute

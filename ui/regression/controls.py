@@ -89,7 +89,8 @@ def sidebar() -> Settings:
                            help="On: Table 1's bound holds at every (p, v) the sampler visits. Off: the paper's "
                                 "unclipped law, whose bound only holds where every residual stays below τ.")
     warmup = controls.slider("MH warm-up steps", "reg_warmup", min_value=100, max_value=2000, default=400, step=100,
-                             help="Warm-up of the footpoint chains (the shooting-vector chains get half). Too short "
+                             help="Warm-up of the footpoint chains (the shooting-vector chains get half); both then "
+                                  "run at least as many steps again (and at least 600) for the diagnostics. Too short "
                                   "and the four chains disagree: split R̂ rises above 1.01.")
     seed = controls.seed("reg_seed")
     state.sync([key for key in KEYS if key in st.session_state])

@@ -18,7 +18,7 @@ from ui import errors, state
 from ui.downloads import download_row
 from ui.progress import DelayedProgress
 from ui.regression import figures
-from ui.regression.compute import PAGE_PAIRS, figure1, main_figure
+from ui.regression.compute import PAGE_PAIRS, PAGE_VELOCITY_WARMUP, PAGE_WARMUP, compute, figure1, main_figure
 from ui.regression.controls import Settings
 
 #: The page's sections, one tab each (URL parameter ``reg_view``).
@@ -27,15 +27,17 @@ SECTIONS = ("Fitted and private geodesics", "Table 1 and diagnostics", "Figure 1
 CHART = {"config": {"displaylogo": False}}
 
 
-def show(result: RegressionResult, settings: Settings) -> None:
-    """The whole page below the introduction: the open section's tab."""
+def show(settings: Settings) -> None:
+    """The whole page below the introduction: the open section's tab. The private run is computed by the tabs
+    that show it (not for the Figure 1 tab, which runs its own study: Home's preset opens that tab)."""
     url = state.settings(settings.keys)
     draws = (show_geodesics, show_checks, show_figure1)
-    state.draw_open_tab(TAB_KEY, {label: partial(draw, result, settings, url) for label, draw in zip(SECTIONS, draws)})
+    state.draw_open_tab(TAB_KEY, {label: partial(draw, settings, url) for label, draw in zip(SECTIONS, draws)})
 
 
-def show_geodesics(result: RegressionResult, settings: Settings, url: dict) -> None:
+def show_geodesics(settings: Settings, url: dict) -> None:
     """The non-private and private predictions, and the energy of each release."""
+    result = compute(settings)
     fig = main_figure(settings.config)
     st.plotly_chart(fig, key="reg-main-chart", **CHART)
     st.caption("Each private outline is rotated onto the non-private prediction at the same covariate value, so "
@@ -45,8 +47,9 @@ def show_geodesics(result: RegressionResult, settings: Settings, url: dict) -> N
     download_row(f"regression-{settings.dataset}", fig=fig, data=result.energies, settings=url)
 
 
-def show_checks(result: RegressionResult, settings: Settings, url: dict) -> None:
+def show_checks(settings: Settings, url: dict) -> None:
     """Table 1, the assumption checks, the guarantee, the chains' diagnostics and the footpoint trace."""
+    result = compute(settings)
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("Table 1 with the numbers plugged in")
@@ -61,12 +64,13 @@ def show_checks(result: RegressionResult, settings: Settings, url: dict) -> None
     st.plotly_chart(figures.trace(result), key="reg-trace-chart", **CHART)
 
 
-def show_figure1(result: RegressionResult, settings: Settings, url: dict) -> None:
+def show_figure1(settings: Settings, url: dict) -> None:
     """Figure 1 of the paper on the synthetic shapes, and Table 1 against simulated neighbours."""
     st.markdown("Figure 1 of the paper on the synthetic shapes: ln of the average energy of "
-                f"{PAGE_PAIRS} private pairs per budget split (the command line "
-                "`python -m engine.experiments kulkarni-soto-fig1` draws 100).")
-    with st.spinner("Running the Figure 1 grid (about a minute the first time)…"), \
+                f"{PAGE_PAIRS} private pairs per budget split, after {PAGE_WARMUP} footpoint and "
+                f"{PAGE_VELOCITY_WARMUP} shooting-vector warm-up steps (the command line "
+                "`python -m engine.experiments kulkarni-soto-fig1` draws 100 pairs after 400 and 60).")
+    with st.spinner("Running the Figure 1 grid (a few seconds the first time)…"), \
             errors.shown_as_error("run the Figure 1 study"), DelayedProgress() as progress:
         fig1 = figure1(settings.n, settings.k, settings.tau, settings.scale, settings.clip, settings.seed,
                        progress=progress)
