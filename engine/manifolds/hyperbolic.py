@@ -147,6 +147,25 @@ class Hyperbolic(Manifold):
         t = self.norm(x, v)[..., None]
         return self.from_ambient(np.cosh(t) * x[..., 1:] + _sinhc(t) * v[..., 1:])
 
+    def random_step(self, x, length, rng=None) -> np.ndarray:
+        """Exp_x(t·u) with u uniform on the unit sphere of T_xH^d and t = ``length`` ``(...)``.
+
+        Drawn as L_x Exp_o(t e), e uniform on the unit sphere of R^d and L_x the boost of
+        ``tangent_basis`` (an isometry, so L_x e is the uniform direction at x and the law is that of
+        ``Exp_x(t · random_unit_tangent(x))``). Its spatial part,
+            s (cosh t + sinh t <s, e>/(1 + x_0)) + sinh t e,
+        has no tangent vector of size ~e^ρ in it: the generic route forms u in ambient coordinates
+        and recomputes its length, which at ρ = 41 from the origin came out as 528 instead of ≤ 7.6
+        (the H² near-limit MH chain of the Samplers page reaches such distances).
+        """
+        x = np.asarray(x, dtype=float)
+        t = np.asarray(length, dtype=float)[..., None]
+        s = x[..., 1:]
+        e = np.random.default_rng(rng).standard_normal(np.broadcast_shapes(s.shape, t.shape))
+        e /= np.linalg.norm(e, axis=-1, keepdims=True)
+        along = np.sum(s * e, axis=-1, keepdims=True) / (1.0 + x[..., :1])
+        return self.from_ambient(s * (np.cosh(t) + np.sinh(t) * along) + np.sinh(t) * e)
+
     def _half_chord2(self, x, y) -> np.ndarray:
         """cosh d(x, y) − 1 = ‖x − y‖²_L / 2, shape ``(..., 1)``, without cancellation.
 

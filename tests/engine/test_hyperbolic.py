@@ -241,6 +241,32 @@ def test_random_points_are_a_wrapped_standard_normal():
     np.testing.assert_array_equal(x, H3.random_point(4000, 22))
 
 
+def test_random_step_is_exp_of_the_random_direction_near_the_origin():
+    """The boosted step equals Exp_x(t u) for the direction ``random_unit_tangent`` draws from the
+    same random numbers, where the generic route is still accurate."""
+    x = H3.from_polar(np.array([0.0, 0.7, 4.0]), _directions(3, 3, 5))
+    t = np.array([0.3, 1.5, 2.0])
+    step = H3.random_step(x, t, np.random.default_rng(8))
+    generic = H3.exp(x, t[:, None] * H3.random_unit_tangent(x, np.random.default_rng(8)))
+    np.testing.assert_allclose(step, generic, rtol=1e-11, atol=1e-12)
+
+
+@pytest.mark.parametrize("rho", [2.0, 41.0, 300.0])
+def test_random_step_far_out_moves_by_its_length_in_a_uniform_direction(rho):
+    """From x at distance ρ, a step of length t in direction angle φ to the radial lands at
+    cosh ρ' = cosh ρ cosh t + sinh ρ sinh t cos φ; with φ uniform on the circle (H²), cos φ follows the
+    arcsine law on [−1, 1]. The generic Exp_x(t · random_unit_tangent) fails this at ρ = 41 (its
+    ambient tangent vector has entries ~e^41 and its recomputed length is off by orders of magnitude)."""
+    h2, t = Hyperbolic(2), 3.0
+    x = np.broadcast_to(h2.from_polar(rho, np.array([0.6, 0.8])), (4000, 3))
+    landed = h2.dist(h2.random_step(x, np.full(4000, t), np.random.default_rng(3)), h2.origin)
+    if rho < 20:
+        cos_phi = (np.cosh(landed) - np.cosh(rho) * np.cosh(t)) / (np.sinh(rho) * np.sinh(t))
+    else:  # divided by cosh ρ ≈ sinh ρ ≈ e^ρ/2 (relative error e^(−2ρ)), free of cancellation
+        cos_phi = (np.exp(landed - rho) - np.cosh(t)) / np.sinh(t)
+    assert stats.kstest((cos_phi + 1) / 2, stats.arcsine.cdf).pvalue > 1e-3
+
+
 # ----- validation ---------------------------------------------------------------------------
 def test_bad_inputs_raise_value_errors_that_quote_the_value():
     x = H3.random_point(2, np.random.default_rng(23))
