@@ -1,15 +1,14 @@
 """The playground's ε animation (issue 15): a toggle bound to the URL adds plotly frames over ε."""
 
-import json
-
 import numpy as np
 
+from tests.app import charts
 from tests.app.conftest import PLAYGROUND, assert_clean, run_page
 from ui.playground.animation import EPSILON_GRID
 
 
 def _spec(at) -> dict:
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
+    return charts.specs(at)[0]
 
 
 def test_animation_toggle_adds_one_frame_per_epsilon():
@@ -22,7 +21,7 @@ def test_animation_toggle_adds_one_frame_per_epsilon():
     slider = spec["layout"]["sliders"][0]
     assert slider["steps"][slider["active"]]["label"] == "2.5"
     # Larger ε, releases closer to the true mean: the mean geodesic error shrinks along the frames.
-    errors = [np.mean(frame["data"][0]["customdata"]) for frame in spec["frames"]]
+    errors = [np.mean(charts.values(frame["data"][0]["customdata"])) for frame in spec["frames"]]
     assert np.all(np.diff(errors) <= 1e-12) and errors[0] > 5 * errors[-1]
     assert at.query_params["anim"] == "true"
 
@@ -40,15 +39,17 @@ def test_animation_is_off_by_default_and_absent_off_the_sphere():
 def test_tangent_view_animates_the_same_frames_without_redraws():
     at = run_page(PLAYGROUND, {"anim": "true", "eps": "2.5"})
     assert_clean(at)
-    charts = at.get("plotly_chart")
-    assert len(charts) == 2
-    sphere, flat = (json.loads(chart.proto.spec) for chart in charts)
+    assert charts.live_keys(at) == ["playground-chart"]  # the 3D scene is updated in place
+    found = charts.specs(at)
+    assert len(found) == 2
+    sphere, flat = found
     assert [f["name"] for f in flat["frames"]] == [f["name"] for f in sphere["frames"]]
     # Same releases: the distance from the centre of the flat view is the geodesic error on the sphere.
     for flat_frame, sphere_frame in zip(flat["frames"], sphere["frames"]):
-        np.testing.assert_allclose(flat_frame["data"][0]["customdata"], sphere_frame["data"][0]["customdata"])
-        np.testing.assert_allclose(np.hypot(flat_frame["data"][0]["x"], flat_frame["data"][0]["y"]),
-                                   flat_frame["data"][0]["customdata"], atol=1e-12)
+        flat_trace, sphere_trace = flat_frame["data"][0], sphere_frame["data"][0]
+        np.testing.assert_allclose(charts.values(flat_trace["customdata"]), charts.values(sphere_trace["customdata"]))
+        np.testing.assert_allclose(np.hypot(charts.values(flat_trace["x"]), charts.values(flat_trace["y"])),
+                                   charts.values(flat_trace["customdata"]), atol=1e-12)
     assert not any(step["args"][1]["frame"]["redraw"] for step in flat["layout"]["sliders"][0]["steps"])
     at = run_page(PLAYGROUND)
-    assert len(at.get("plotly_chart")) == 1
+    assert len(charts.specs(at)) == 1

@@ -1,0 +1,86 @@
+"""A plotly chart that Streamlit updates in place: one persistent ``Plotly.react`` target per key.
+
+``st.plotly_chart`` (Streamlit 1.67) draws a changed figure on a new chart element, so every rerun
+builds a 3D scene's WebGL context again (about 1.5 s for the playground's sphere in software
+rendering). :func:`live_chart` is a Streamlit custom component (components API v1) whose iframe
+holds one ``<div>``: ``Plotly.newPlot`` draws it on the first render and ``Plotly.react`` updates it
+afterwards, keeping the div, its WebGL context and the camera. Animation frames (``fig.frames``,
+slider and play buttons) travel with the figure.
+
+plotly.js is the ``plotly.min.js`` of the installed ``plotly`` package, copied (or hard-linked)
+next to ``frontend/index.html`` on import; nothing is fetched from a CDN and the copy is not part
+of the repository (``.gitignore``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import plotly
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit.components.v1 as components
+
+FRONTEND = Path(__file__).with_name("frontend")
+PLOTLY_JS = Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
+
+
+def _provide_plotly_js(source: Path = PLOTLY_JS, folder: Path = FRONTEND) -> Path:
+    """Put the installed package's ``plotly.min.js`` into ``folder`` unless an identical copy is there.
+
+    Streamlit serves a component's files only from inside its folder (a symbolic link that leaves it
+    is refused), so the file is hard-linked, or copied where a link is impossible. The new file is
+    written under a temporary name and renamed, so concurrent servers never serve half a file.
+
+    Returns
+    -------
+    Path
+        The file inside ``folder``.
+    """
+    target = folder / source.name
+    wanted = source.stat()
+    if target.exists():
+        have = target.stat()
+        if (have.st_size, int(have.st_mtime)) == (wanted.st_size, int(wanted.st_mtime)):
+            return target
+    partial = folder / f".{source.name}.{os.getpid()}"
+    try:
+        os.link(source, partial)
+    except OSError:
+        shutil.copy2(source, partial)
+    os.replace(partial, target)
+    return target
+
+
+_provide_plotly_js()
+_component = components.declare_component("live_chart", path=str(FRONTEND))
+
+
+def figure_json(figure: go.Figure) -> str:
+    """The figure as plotly's JSON (arrays in plotly 7's ``{"dtype", "bdata"}`` encoding), frames included."""
+    if not isinstance(figure, go.Figure):
+        raise ValueError(f"figure must be a plotly.graph_objects.Figure, got {type(figure).__name__}")
+    return pio.to_json(figure, validate=False)
+
+
+def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: bool = True) -> None:
+    """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
+
+    Parameters
+    ----------
+    figure : go.Figure
+        The figure, with its ``frames`` if it is animated.
+    key : str
+        Streamlit key: the element keeps its identity (and its WebGL context) across reruns while the
+        key stays the same, whatever the figure.
+    config : dict, optional
+        plotly.js configuration (``{"displaylogo": False}``, ...); ``responsive`` is always on.
+    theme : bool
+        Apply the app's theme where the figure leaves it open (fonts, text colour, a transparent
+        background), as ``st.plotly_chart``'s default theme does; False draws the figure as it is.
+    """
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"key must be a non-empty string, got {key!r}")
+    _component(figure=figure_json(figure), config=dict(config or {}), theme=bool(theme), key=key, default=None)
