@@ -12,7 +12,6 @@ import re
 
 import numpy as np
 
-
 LIVE_CHART = "ui.live_chart.live_chart"
 
 
