@@ -3,6 +3,7 @@ plotly element and WebGL canvas in place, the component's iframe is exactly as t
 the ε animation still plays inside it."""
 
 import json
+import re
 
 import pytest
 
@@ -49,7 +50,12 @@ def test_a_rerun_updates_the_same_chart_and_webgl_canvas(app_page, app_url):
     wait_for_app(page, 180_000)
     draws = page.evaluate(_MARK)
     before_x = page.evaluate(_DRAWN_X)
-    before_pixels = plot_locator(page, 0).screenshot()
+    # The user hides the data with a click in the legend: it stays hidden over the rerun (uirevision).
+    plot_locator(page, 0).locator(".legend .traces").filter(has_text=re.compile(r"^Data$")).click()
+    page.wait_for_function(f"() => {PLOTS}()[0]._fullData.some(t => t.visible === 'legendonly')", timeout=30_000)
+    canvas = plot_locator(page, 0).locator(".gl-container canvas").first
+    page.wait_for_timeout(500)  # the scene's redraw without the data
+    before_pixels = canvas.screenshot()
     signature = chart_signature(page)
     slider = _epsilon_slider(page)
     for _ in range(5):
@@ -63,7 +69,9 @@ def test_a_rerun_updates_the_same_chart_and_webgl_canvas(app_page, app_url):
     assert after_x["Data"] == before_x["Data"]  # the data set is the same, only the releases moved
     released = [name for name in after_x if name in ("Riemannian Laplace", "Euclidean Laplace")]
     assert released and all(after_x[name] != before_x[name] for name in released)
-    assert plot_locator(page, 0).screenshot() != before_pixels  # and the canvas shows them
+    assert canvas.screenshot() != before_pixels  # and the WebGL canvas shows them
+    hidden = page.evaluate(f"() => {PLOTS}()[0]._fullData.filter(t => t.visible === 'legendonly').map(t => t.name)")
+    assert hidden == ["Data"]
 
 
 @pytest.mark.parametrize("query", ["eps=1", "space=hyperbolic", "anim=true&eps=1"])

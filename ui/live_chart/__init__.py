@@ -4,8 +4,10 @@
 builds a 3D scene's WebGL context again (about 1.5 s for the playground's sphere in software
 rendering). :func:`live_chart` is a Streamlit custom component (components API v1) whose iframe
 holds one ``<div>``: ``Plotly.newPlot`` draws it on the first render and ``Plotly.react`` updates it
-afterwards, keeping the div, its WebGL context and the camera. Animation frames (``fig.frames``,
-slider and play buttons) travel with the figure.
+afterwards, keeping the div and its WebGL context, and (``layout.uirevision``) what the user changed
+where the new figure leaves that setting as before (hidden legend entries, zoom; the sphere's camera
+follows the figure, which aims it at the releases). Animation frames (``fig.frames``, slider and play
+buttons) travel with the figure.
 
 plotly.js is the ``plotly.min.js`` of the installed ``plotly`` package, copied (or hard-linked) on
 import into the running app's ``static/`` folder and next to ``frontend/index.html``; nothing is
