@@ -35,6 +35,9 @@ _FIT = f"""(() => {{
     const root = gd.ownerDocument.documentElement;
     return {{frame: frame.getBoundingClientRect().height, chart: gd.getBoundingClientRect().height,
              layout: gd._fullLayout.height, width: gd._fullLayout.width, frameWidth: frame.clientWidth,
+             legendFont: gd._fullLayout.legend.font.size, paper: gd._fullLayout.paper_bgcolor,
+             pageFont: Array.from(gd.ownerDocument.fonts).some(f => f.family.includes('Source Sans')
+                                                                     && f.status === 'loaded'),
              scrollHeight: root.scrollHeight, clientHeight: root.clientHeight,
              scrollWidth: root.scrollWidth, clientWidth: root.clientWidth}};
 }})"""
@@ -84,6 +87,10 @@ def test_the_iframe_is_as_tall_as_the_chart_without_scrollbars(app_page, app_url
     assert fit["frame"] == fit["chart"] == fit["layout"], fit
     assert fit["scrollHeight"] <= fit["clientHeight"] and fit["scrollWidth"] <= fit["clientWidth"], fit
     assert abs(fit["width"] - fit["frameWidth"]) <= 1, fit
+    # Streamlit's chart theme as st.plotly_chart applies it: small legend type in the page's font (loaded
+    # into the iframe), the app's background.
+    assert fit["legendFont"] == 12 and fit["pageFont"], fit
+    assert fit["paper"].lower() in ("#ffffff", "rgb(255, 255, 255)"), fit
 
 
 def test_the_epsilon_animation_plays_in_the_live_chart(app_page, app_url):

@@ -95,8 +95,9 @@ def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme
     config : dict, optional
         plotly.js configuration (``{"displaylogo": False}``, ...); ``responsive`` is always on.
     theme : bool
-        Apply the app's theme where the figure leaves it open (fonts, text colour, a transparent
-        background), as ``st.plotly_chart``'s default theme does; False draws the figure as it is.
+        Style the figure as ``st.plotly_chart``'s default theme does: the app's fonts, font sizes, text
+        and background colours override the figure's template (settings on its own layout still win)
+        and the title is bold. False draws the figure as it is (``theme=None`` of ``st.plotly_chart``).
     """
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
