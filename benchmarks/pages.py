@@ -28,12 +28,15 @@ from pathlib import Path
 
 from benchmarks.timing import Row
 from tests.browser.harness import (
+    PLOTS,
     chart_signature,
     chromium_missing_reason,
     headless_chromium,
     page_paths,
+    plot_locator,
     streamlit_server,
     wait_for_app,
+    wait_for_chart,
     wait_for_chart_change,
 )
 
@@ -47,10 +50,14 @@ VARIANTS = {"Private_mean_playground on H² (Poincaré disk)": "Private_mean_pla
 
 
 def _timed(page, action, selector: str) -> float:
-    """Seconds from ``action()`` until ``selector`` is in the page."""
+    """Seconds from ``action()`` until ``selector`` is in the page (``CHART``: a drawn plotly chart, in the
+    page or in a live-chart iframe)."""
     start = time.perf_counter()
     action()
-    page.wait_for_selector(selector, timeout=120_000)
+    if selector == CHART:
+        wait_for_chart(page, timeout_ms=120_000)
+    else:
+        page.wait_for_selector(selector, timeout=120_000)
     return time.perf_counter() - start
 
 
@@ -130,28 +137,28 @@ N_ANIMATION_PATH = "Private_mean_playground?anim=true&anim_over=n"
 ANIMATION_PASSES = 2
 # Every frame of chart ``index`` in turn: Plotly.animate to it (with or without a full redraw, as the
 # chart's own slider does), then one requestAnimationFrame (the paint).
-_FRAME_TIMES = """async ([index, redraw]) => {
-    const gd = document.querySelectorAll('.js-plotly-plot')[index];
+_FRAME_TIMES = f"""async ([index, redraw]) => {{
+    const gd = {PLOTS}()[index];
+    const view = gd.ownerDocument.defaultView;
     const names = gd._transitionData._frames.map(f => f.name);
-    const still = {mode: 'immediate', frame: {duration: 0, redraw: redraw}, transition: {duration: 0}};
+    const still = {{mode: 'immediate', frame: {{duration: 0, redraw: redraw}}, transition: {{duration: 0}}}};
     const times = [];
-    for (const name of names) {
+    for (const name of names) {{
         const start = performance.now();
-        await window.Plotly.animate(gd, [name], still);
-        await new Promise(resolve => requestAnimationFrame(() => resolve()));
+        await view.Plotly.animate(gd, [name], still);
+        await new Promise(resolve => view.requestAnimationFrame(() => resolve()));
         times.push(performance.now() - start);
-    }
+    }}
     return times;
-}"""
+}}"""
 
 
 def click_slider_step(page, index: int, chart: int = 0) -> None:
     """Click the ε slider's rail of plotly chart number ``chart`` at step ``index`` (steps are evenly
     spaced along the rail)."""
-    count = page.evaluate("(c) => document.querySelectorAll('.js-plotly-plot')[c]._transitionData._frames.length",
-                          chart)
+    count = page.evaluate(f"(c) => {PLOTS}()[c]._transitionData._frames.length", chart)
     index = min(max(index, 0), count - 1)
-    rail = page.locator(".js-plotly-plot").nth(chart).locator(".slider-rail-touch-rect").first
+    rail = plot_locator(page, chart).locator(".slider-rail-touch-rect").first
     rail.scroll_into_view_if_needed()
     box = rail.bounding_box()
     # Plotly leaves a margin of half a grip (~10 px) at both ends of the rail.
@@ -162,30 +169,31 @@ def click_slider_step(page, index: int, chart: int = 0) -> None:
 # Arms a timer in the page: from the next mousedown until the animated trace of plotly chart number c
 # holds new data, plus one requestAnimationFrame (the paint). Timed inside the page, so the result
 # holds no Playwright round trips (each of them costs tens of milliseconds on a loaded machine).
-_ARM_CLICK_TIMER = """(c) => {
-    const gd = document.querySelectorAll('.js-plotly-plot')[c];
+_ARM_CLICK_TIMER = f"""(c) => {{
+    const gd = {PLOTS}()[c];
+    const view = gd.ownerDocument.defaultView;
     const index = gd._transitionData._frames[0].traces[0];
     const drawn = () => JSON.stringify(Array.from(gd.data[index].x));
     const before = drawn();
     window.__clickSeconds = null;
     let start = null;
-    document.addEventListener('mousedown', () => { start = performance.now(); }, {capture: true, once: true});
-    const poll = () => {
-        if (start !== null && drawn() !== before) {
-            requestAnimationFrame(() => { window.__clickSeconds = (performance.now() - start) / 1000; });
-        } else {
-            requestAnimationFrame(poll);
-        }
-    };
-    requestAnimationFrame(poll);
-}"""
+    gd.ownerDocument.addEventListener('mousedown', () => {{ start = view.performance.now(); }},
+                                      {{capture: true, once: true}});
+    const poll = () => {{
+        if (start !== null && drawn() !== before) {{
+            view.requestAnimationFrame(() => {{ window.__clickSeconds = (view.performance.now() - start) / 1000; }});
+        }} else {{
+            view.requestAnimationFrame(poll);
+        }}
+    }};
+    view.requestAnimationFrame(poll);
+}}"""
 
 
 def _click_times(page, clicks: int, chart: int = 0) -> list[float]:
     """Seconds from a click on a slider step of plotly chart number ``chart`` until the releases have
     moved and been painted, alternating ends (timed in the page)."""
-    count = page.evaluate("(c) => document.querySelectorAll('.js-plotly-plot')[c]._transitionData._frames.length",
-                          chart)
+    count = page.evaluate(f"(c) => {PLOTS}()[c]._transitionData._frames.length", chart)
     times = []
     for i in range(clicks):
         page.evaluate(_ARM_CLICK_TIMER, chart)

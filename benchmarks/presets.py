@@ -25,6 +25,7 @@ from tests.browser.harness import (
     page_paths,
     streamlit_server,
     wait_for_app,
+    wait_for_chart,
 )
 
 TIMEOUT_MS = 180_000
@@ -37,7 +38,7 @@ def _click_preset(page, base: str, label: str) -> float:
     link = page.get_by_test_id("stMain").get_by_role("link", name=label, exact=True)
     start = time.perf_counter()
     link.click()
-    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=TIMEOUT_MS)
+    wait_for_chart(page, timeout_ms=TIMEOUT_MS)
     wait_for_app(page, timeout_ms=TIMEOUT_MS)
     return time.perf_counter() - start
 

@@ -8,6 +8,7 @@ import streamlit as st
 from ui import navigation, playground, state
 from ui.downloads import download_row
 from ui.errors import shown_as_error
+from ui.live_chart import live_chart
 from ui.playground import animation
 from ui.progress import DelayedProgress
 
@@ -42,7 +43,7 @@ if not settings.mechanisms:
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    st.plotly_chart(shown, key="playground-chart", config={"displaylogo": False})
+    live_chart(shown, key="playground-chart", config={"displaylogo": False})
     if animate == "n":
         st.caption(animation.SIZE_CAPTION)
     if flat is not None:

@@ -1,4 +1,8 @@
-"""Read the plotly charts of an AppTest run: their specs and the text a viewer sees on them."""
+"""Read the plotly charts of an AppTest run: their specs and the text a viewer sees on them.
+
+A chart is either an ``st.plotly_chart`` element or a ``ui.live_chart`` custom component (AppTest shows
+the component as an ``UnknownElement`` of type ``component_instance`` whose ``json_args`` carry the figure).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,35 @@ import re
 
 import numpy as np
 
+LIVE_CHART = "ui.live_chart.live_chart"
+
+
+def _spec(node) -> dict | None:
+    """The figure of a chart element, or None for any other element."""
+    if node.type == "plotly_chart":
+        return json.loads(node.proto.spec)
+    if node.type == "component_instance" and node.proto.component_name == LIVE_CHART:
+        return json.loads(json.loads(node.proto.json_args)["figure"])
+    return None
+
+
+def _walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _walk(child)
+
 
 def specs(at) -> list[dict]:
-    """The plotly figure specs (``data`` and ``layout``) of every chart of the last run."""
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    """The plotly figure specs (``data``, ``layout``, ``frames``) of every chart of the last run, in page
+    order, whether drawn by ``st.plotly_chart`` or by ``ui.live_chart``."""
+    found = (_spec(node) for root in (at.sidebar, at.main) for node in _walk(root))
+    return [spec for spec in found if spec is not None]
+
+
+def live_keys(at) -> list[str]:
+    """The Streamlit keys of the ``ui.live_chart`` charts of the last run."""
+    return [json.loads(node.proto.json_args)["key"] for node in _walk(at.main)
+            if node.type == "component_instance" and node.proto.component_name == LIVE_CHART]
 
 
 def axes(spec: dict) -> dict[str, dict]:

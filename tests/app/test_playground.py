@@ -1,19 +1,18 @@
 """Private mean playground: defaults, every control, every space and data source, invalid inputs
 and the URL round trip, all through Streamlit's AppTest."""
 
-import json
-
 import pytest
 
+from tests.app import charts
 from tests.app.conftest import PLAYGROUND, app_at, assert_clean, messages, run_page
 from ui import playground
 
 
 def _chart(at) -> dict:
     """The spec of the first plotly chart (fails when there is none)."""
-    charts = at.get("plotly_chart")
-    assert charts, "the page shows no plotly chart"
-    return json.loads(charts[0].proto.spec)
+    found = charts.specs(at)
+    assert found, "the page shows no plotly chart"
+    return found[0]
 
 
 @pytest.fixture(scope="module")

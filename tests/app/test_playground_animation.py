@@ -1,13 +1,12 @@
 """The playground's animations (issue 15): a toggle bound to the URL adds plotly frames over ε, or over
 the sample size n when ``?anim_over=n``."""
 
-import json
-
 import numpy as np
 
 from engine.manifolds import Sphere
 from engine.pipelines.sample_size_frames import sample_size_grid
 from engine.viz import palette
+from tests.app import charts
 from tests.app.charts import specs, values
 from tests.app.conftest import PLAYGROUND, assert_clean, messages, run_page
 from ui.playground.animation import EPSILON_GRID
@@ -16,7 +15,7 @@ S2 = Sphere(2)
 
 
 def _spec(at) -> dict:
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
+    return charts.specs(at)[0]
 
 
 def test_animation_toggle_adds_one_frame_per_epsilon():
@@ -29,7 +28,7 @@ def test_animation_toggle_adds_one_frame_per_epsilon():
     slider = spec["layout"]["sliders"][0]
     assert slider["steps"][slider["active"]]["label"] == "2.5"
     # Larger ε, releases closer to the true mean: the mean geodesic error shrinks along the frames.
-    errors = [np.mean(frame["data"][0]["customdata"]) for frame in spec["frames"]]
+    errors = [np.mean(values(frame["data"][0]["customdata"])) for frame in spec["frames"]]
     assert np.all(np.diff(errors) <= 1e-12) and errors[0] > 5 * errors[-1]
     assert at.query_params["anim"] == "true"
 
@@ -47,18 +46,20 @@ def test_animation_is_off_by_default_and_absent_off_the_sphere():
 def test_tangent_view_animates_the_same_frames_without_redraws():
     at = run_page(PLAYGROUND, {"anim": "true", "eps": "2.5"})
     assert_clean(at)
-    charts = at.get("plotly_chart")
-    assert len(charts) == 2
-    sphere, flat = (json.loads(chart.proto.spec) for chart in charts)
+    assert charts.live_keys(at) == ["playground-chart"]  # the 3D scene is updated in place
+    found = specs(at)
+    assert len(found) == 2
+    sphere, flat = found
     assert [f["name"] for f in flat["frames"]] == [f["name"] for f in sphere["frames"]]
     # Same releases: the distance from the centre of the flat view is the geodesic error on the sphere.
     for flat_frame, sphere_frame in zip(flat["frames"], sphere["frames"]):
-        np.testing.assert_allclose(flat_frame["data"][0]["customdata"], sphere_frame["data"][0]["customdata"])
-        np.testing.assert_allclose(np.hypot(flat_frame["data"][0]["x"], flat_frame["data"][0]["y"]),
-                                   flat_frame["data"][0]["customdata"], atol=1e-12)
+        flat_trace, sphere_trace = flat_frame["data"][0], sphere_frame["data"][0]
+        np.testing.assert_allclose(values(flat_trace["customdata"]), values(sphere_trace["customdata"]))
+        np.testing.assert_allclose(np.hypot(values(flat_trace["x"]), values(flat_trace["y"])),
+                                   values(flat_trace["customdata"]), atol=1e-12)
     assert not any(step["args"][1]["frame"]["redraw"] for step in flat["layout"]["sliders"][0]["steps"])
     at = run_page(PLAYGROUND)
-    assert len(at.get("plotly_chart")) == 1
+    assert len(specs(at)) == 1
 
 
 def _points(trace) -> np.ndarray:
@@ -83,7 +84,7 @@ def test_n_animation_moves_releases_mean_and_data_through_nested_prefixes():
         cloud, centre, points = (_points(trace) for trace in frame["data"])
         means.append(centre[0]), clouds.append(cloud), records.append(points)
         # The hover error is the distance to this frame's own mean.
-        np.testing.assert_allclose(frame["data"][0]["customdata"], S2.dist(centre[0], cloud), atol=1e-9)
+        np.testing.assert_allclose(values(frame["data"][0]["customdata"]), S2.dist(centre[0], cloud), atol=1e-9)
     # Nested prefixes: frame n shows n records, each frame's records start with the previous frame's.
     assert [len(r) for r in records] == sizes
     for smaller, larger in zip(records, records[1:]):
@@ -92,7 +93,7 @@ def test_n_animation_moves_releases_mean_and_data_through_nested_prefixes():
     np.testing.assert_allclose(np.sort(records[-1], axis=0), np.sort(_points(spec["data"][data]), axis=0))
     assert S2.dist(means[-1], _points(spec["data"][mean])[0]) < 1e-4
     # Every release moves towards its frame's mean as n grows; the cloud shrinks about like 1/n.
-    errors = np.array([frame["data"][0]["customdata"] for frame in spec["frames"]])
+    errors = np.array([values(frame["data"][0]["customdata"]) for frame in spec["frames"]])
     assert np.all(np.diff(errors, axis=0) <= 1e-12) and errors[0].mean() > 8 * errors[-1].mean()
     # The scene holds every frame's releases.
     scene = spec["layout"]["scene"]
@@ -107,10 +108,10 @@ def test_n_animation_in_the_tangent_plane_keeps_each_release_on_its_ray():
     at = run_page(PLAYGROUND, {"anim": "true", "anim_over": "n"})
     sphere, flat = specs(at)
     assert [f["name"] for f in flat["frames"]] == [f["name"] for f in sphere["frames"]]
-    coords = np.array([np.stack([f["data"][0]["x"], f["data"][0]["y"]], axis=-1) for f in flat["frames"]])
+    coords = np.array([np.stack([values(f["data"][0]["x"]), values(f["data"][0]["y"])], axis=-1) for f in flat["frames"]])
     radii = np.linalg.norm(coords, axis=-1)
     for flat_frame, sphere_frame, r in zip(flat["frames"], sphere["frames"], radii):
-        np.testing.assert_allclose(r, sphere_frame["data"][0]["customdata"], atol=1e-12)
+        np.testing.assert_allclose(r, values(sphere_frame["data"][0]["customdata"]), atol=1e-12)
     # Directions carried by parallel transport and axes carried the same way: each release keeps its angle.
     angles = np.arctan2(coords[..., 1], coords[..., 0])
     np.testing.assert_allclose(np.cos(angles - angles[-1]), 1.0, atol=1e-9)
@@ -124,11 +125,11 @@ def test_the_select_switches_between_epsilon_and_n_and_the_toggle_removes_it():
     at.selectbox(key="anim_over").select("n").run()
     assert_clean(at)
     assert _spec(at)["layout"]["sliders"][0]["currentvalue"]["prefix"] == "n = "
-    assert at.query_params["anim_over"] == "n" and len(at.get("plotly_chart")) == 2
+    assert at.query_params["anim_over"] == "n" and len(specs(at)) == 2
     at.toggle(key="anim").set_value(False).run()
     assert_clean(at)
     assert not _spec(at).get("frames") and not [s for s in at.selectbox if s.key == "anim_over"]
-    assert len(at.get("plotly_chart")) == 1
+    assert len(specs(at)) == 1
 
 
 def test_bad_address_values_are_named_with_what_they_may_be():

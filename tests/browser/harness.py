@@ -98,14 +98,26 @@ def streamlit_process(timeout: float = 60.0, app: Path = ROOT / "app.py"):
             proc.kill()
 
 
+# Every plotly chart of the page in page order: those ``st.plotly_chart`` draws in the page itself and
+# those of ``ui.live_chart``, each inside the component's iframe (same origin, so its document is readable).
+PLOTS = """(() => Array.from(document.querySelectorAll('.js-plotly-plot, iframe')).flatMap(el =>
+    el.tagName !== 'IFRAME' ? [el]
+        : Array.from(el.contentDocument ? el.contentDocument.querySelectorAll('.js-plotly-plot') : [])))"""
+_CHART_DRAWN = f"() => {PLOTS}().some(el => el.querySelector('.main-svg'))"
+# Marks chart ``i`` with data-plot-index and returns the index of the iframe that holds it (-1: the page).
+_MARK_PLOT = f"""(i) => {{
+    const el = {PLOTS}()[i];
+    el.dataset.plotIndex = String(i);
+    return Array.from(document.querySelectorAll('iframe')).findIndex(f => f.contentDocument === el.ownerDocument);
+}}"""
 # A fingerprint of the data of every plotly chart on the page (changes when any trace changes):
 # a 32-bit rolling hash of the full JSON, since a prefix would only see the first (static) traces.
-_SIGNATURE = """Array.from(document.querySelectorAll('.js-plotly-plot')).map(el => {
+_SIGNATURE = f"""{PLOTS}().map(el => {{
     const text = JSON.stringify((el.data || []).map(t => [t.name, t.x, t.y, t.z]));
     let h = 0;
-    for (let i = 0; i < text.length; i++) { h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0; }
+    for (let i = 0; i < text.length; i++) {{ h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0; }}
     return text.length + ':' + h;
-}).join('|')"""
+}}).join('|')"""
 _IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 # Idle and the page's element count unchanged over three polls in a row: the script has finished
 # (the status widget only appears some 500 ms into a run, so its absence alone proves nothing).
@@ -119,6 +131,23 @@ _SETTLED = """() => {
 }"""
 
 
+def plot_count(page) -> int:
+    """How many plotly charts the page shows (in the page and in live-chart iframes)."""
+    return page.evaluate(f"() => {PLOTS}().length")
+
+
+def plot_locator(page, index: int):
+    """A Playwright locator of plotly chart number ``index`` (page order), inside its iframe if it has one."""
+    frame = page.evaluate(_MARK_PLOT, index)
+    scope = page if frame < 0 else page.locator("iframe").nth(frame).content_frame
+    return scope.locator(f'[data-plot-index="{index}"]')
+
+
+def wait_for_chart(page, timeout_ms: float = 30_000) -> None:
+    """Wait until a plotly chart is drawn, in the page or in a live-chart iframe (checked every frame)."""
+    page.wait_for_function(_CHART_DRAWN, timeout=timeout_ms, polling="raf")
+
+
 def chart_signature(page) -> str:
     return page.evaluate(f"() => {_SIGNATURE}")
 
@@ -127,7 +156,7 @@ def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> Non
     """Wait until Streamlit has finished running the script and drawn its title (and a plotly chart)."""
     page.wait_for_selector("h1", timeout=timeout_ms)
     if chart:
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
+        wait_for_chart(page, timeout_ms)
     page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=300)
 
 

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.harness import page_paths, wait_for_app
+from tests.browser.harness import PLOTS, page_paths, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -47,7 +47,7 @@ _PROBE = """() => {
       && el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.slice(0, 80));
   return {clipped, wide, cut};
 }"""
-_DRAWN = "() => [...document.querySelectorAll('.js-plotly-plot')].some(el => el._fullLayout && el.offsetHeight > 0)"
+_DRAWN = f"() => {PLOTS}().some(el => el._fullLayout && el.offsetHeight > 0)"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,77 @@
+"""``ui.live_chart`` against ``st.plotly_chart`` in one run (issue 15): ``python -m benchmarks live_chart``.
+
+On the bare reference page (``benchmarks/reference_app.py``), for the playground's sphere scene and
+for a 2D line, each drawn both ways: the first chart in a new browser profile and on a returning
+visit, and the cached re-render (the sidebar's seed slider moved one step and back, timing the way
+back). Then the playground, whose main chart is a live chart, on S² and H²: first chart and cached
+re-render, with its ratio to the floors of the same run. Best and median of ``REPEATS`` runs each.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from benchmarks.pages import CHART, REFERENCE, REPEATS, _cached_rerender, _new_page, _runs, _visits, _warm
+from benchmarks.timing import Row
+from tests.browser.harness import chromium_missing_reason, headless_chromium, streamlit_server, wait_for_app
+
+#: Pages of the app timed here (their main chart is a live chart).
+PAGES = {"playground S² (3D sphere scene)": "Private_mean_playground",
+         "playground H² (2D Poincaré disk)": "Private_mean_playground?space=hyperbolic"}
+
+
+def _rerenders(browser, url: str) -> list[float]:
+    page = _new_page(browser)
+    page.goto(url)
+    wait_for_app(page, timeout_ms=120_000)
+    times = [_cached_rerender(page) for _ in range(REPEATS)]
+    page.context.close()
+    return times
+
+
+def _row(task: str, times: list[float], target: str, note: str = "") -> Row:
+    runs = f"runs: {_runs(times)}"
+    return Row(task, min(times), target, f"{note}; {runs}" if note else runs, median=statistics.median(times))
+
+
+def _measure(browser, url: str) -> dict[str, list[float]]:
+    """First chart (new browser, returning) and cached re-render of ``url``."""
+    _warm(browser, url)
+    fresh, returning = _visits(browser, url, CHART)
+    return {"new browser": fresh, "returning": returning, "cached re-render": _rerenders(browser, url)}
+
+
+def rows(browser) -> list[Row]:
+    """Rows of the live chart benchmark (one server for the floors, one for the app)."""
+    floors: dict[tuple[str, bool], dict[str, list[float]]] = {}
+    out = []
+    with streamlit_server(app=REFERENCE) as base:
+        for chart in ("sphere", "2d"):
+            for live in (False, True):
+                url = f"{base}/?chart={chart}" + ("&live=true" if live else "")
+                floors[chart, live] = found = _measure(browser, url)
+                how = "ui.live_chart" if live else "st.plotly_chart"
+                for what, times in found.items():
+                    target = "< 0.5 s" if what == "cached re-render" else "floor"
+                    out.append(_row(f"bare page, {chart} via {how}: {what}", times, target))
+    with streamlit_server() as base:
+        for title, path in PAGES.items():
+            found = _measure(browser, f"{base}/{path}")
+            floor = floors["sphere" if "S²" in title else "2d", False]
+            for what, times in found.items():
+                if what == "cached re-render":
+                    out.append(_row(f"{title}: cached re-render", times, "< 0.5 s"))
+                    continue
+                ratio = statistics.median(times) / statistics.median(floor[what])
+                best = min(times) / min(floor[what])
+                out.append(_row(f"{title}: first chart, {what}", times, "≤ 1.2× floor",
+                                f"{ratio:.2f}× the st.plotly_chart floor (median/median), {best:.2f}× best/best"))
+    return out
+
+
+def run() -> list[Row]:
+    reason = chromium_missing_reason()
+    if reason:
+        return [Row("live chart timings", float("nan"), "< 0.5 s", f"skipped: {reason}")]
+    with headless_chromium() as browser:
+        return rows(browser)

@@ -1,0 +1,75 @@
+"""``ui.live_chart`` (issue 15): the figure it hands to the browser, its stable identity across reruns
+(what keeps the iframe and its WebGL context) and the plotly.js copy it serves."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import plotly.graph_objects as go
+import pytest
+
+from tests.app import charts
+from tests.app.conftest import PLAYGROUND, assert_clean, run_page
+from ui import live_chart
+
+
+def test_figure_json_is_plotlys_json_with_frames():
+    fig = go.Figure(go.Scatter(x=[0.0, 1.0], y=[2.0, 3.0], name="line"), frames=[go.Frame(name="a")])
+    spec = json.loads(live_chart.figure_json(fig))
+    assert spec["data"][0]["name"] == "line"
+    assert charts.values(spec["data"][0]["y"]).tolist() == [2.0, 3.0]
+    assert [frame["name"] for frame in spec["frames"]] == ["a"]
+
+
+@pytest.mark.parametrize("bad", [{"data": []}, None])
+def test_figure_must_be_a_plotly_figure(bad):
+    with pytest.raises(ValueError, match="figure must be a plotly.graph_objects.Figure, got"):
+        live_chart.figure_json(bad)
+
+
+@pytest.mark.parametrize("key", ["", None])
+def test_a_live_chart_needs_a_key(key):
+    with pytest.raises(ValueError, match=f"key must be a non-empty string, got {key!r}"):
+        live_chart.live_chart(go.Figure(), key=key)
+
+
+def test_plotly_js_is_copied_once_and_refreshed_when_stale(tmp_path):
+    source = tmp_path / "package" / "plotly.min.js"
+    source.parent.mkdir()
+    source.write_text("/* plotly 1 */")
+    target = live_chart._provide_plotly_js(source, tmp_path / "static")
+    assert target.read_text() == "/* plotly 1 */"
+    assert live_chart._provide_plotly_js(source, tmp_path / "static") == target
+    source.unlink()  # a new plotly release: a new file, other size and time
+    source.write_text("/* plotly 2, longer */")
+    os.utime(source, (1, 1))
+    assert live_chart._provide_plotly_js(source, tmp_path / "static").read_text() == "/* plotly 2, longer */"
+    assert sorted(p.name for p in (tmp_path / "static").iterdir()) == ["plotly.min.js"]  # no partial file left
+
+
+def test_the_installed_plotly_js_sits_beside_the_component_page():
+    copy = live_chart.FRONTEND / "plotly.min.js"
+    assert copy.stat().st_size == live_chart.PLOTLY_JS.stat().st_size > 1_000_000
+    assert 'src="../../app/static/plotly.min.js"' in (live_chart.FRONTEND / "index.html").read_text()
+
+
+@pytest.mark.slow
+def test_the_playground_chart_keeps_its_identity_across_reruns():
+    at = run_page(PLAYGROUND, {"eps": "1"})
+    element = at.get("component_instance")[0].proto
+    args = json.loads(element.json_args)
+    assert element.component_name == charts.LIVE_CHART and args["key"] == "playground-chart"
+    assert args["config"] == {"displaylogo": False} and args["theme"] is True
+    before = charts.specs(at)[0]
+    at.slider(key="eps").set_value(2.0).run()
+    assert_clean(at)
+    after = at.get("component_instance")[0].proto
+    assert after.id == element.id  # the same element: the browser keeps the iframe and calls Plotly.react
+    assert after.json_args != element.json_args
+    moved = {t["name"] for t in charts.specs(at)[0]["data"]} & {"Riemannian Laplace", "Euclidean Laplace"}
+    assert moved
+    for name in moved:
+        old = next(t for t in before["data"] if t["name"] == name)
+        new = next(t for t in charts.specs(at)[0]["data"] if t["name"] == name)
+        assert charts.values(old["x"]).tolist() != charts.values(new["x"]).tolist()

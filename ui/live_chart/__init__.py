@@ -1,0 +1,104 @@
+"""A plotly chart that Streamlit updates in place: one persistent ``Plotly.react`` target per key.
+
+``st.plotly_chart`` (Streamlit 1.67) draws a changed figure on a new chart element, so every rerun
+builds a 3D scene's WebGL context again (about 1.5 s for the playground's sphere in software
+rendering). :func:`live_chart` is a Streamlit custom component (components API v1) whose iframe
+holds one ``<div>``: ``Plotly.newPlot`` draws it on the first render and ``Plotly.react`` updates it
+afterwards, keeping the div and its WebGL context, and (``layout.uirevision``) what the user changed
+where the new figure leaves that setting as before (hidden legend entries, zoom; the sphere's camera
+follows the figure, which aims it at the releases). Animation frames (``fig.frames``, slider and play
+buttons) travel with the figure.
+
+plotly.js is the ``plotly.min.js`` of the installed ``plotly`` package, copied (or hard-linked) on
+import into the running app's ``static/`` folder and next to ``frontend/index.html``; nothing is
+fetched from a CDN and the copies are not part of the repository (``.gitignore``). The iframe loads
+the first (``server.enableStaticServing``, in ``.streamlit/config.toml``): Streamlit sends static
+files with ``ETag`` and ``Last-Modified``, so the browser keeps the 4.8 MB script and its compiled
+code between visits, whereas a component's own files come without either and are fetched and
+compiled again on every visit (0.3–1 s here). The copy in the component's folder is the fallback
+when static serving is off.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import plotly
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit.components.v1 as components
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+FRONTEND = Path(__file__).with_name("frontend")
+PLOTLY_JS = Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
+
+
+def _provide_plotly_js(source: Path = PLOTLY_JS, folder: Path = FRONTEND) -> Path:
+    """Put the installed package's ``plotly.min.js`` into ``folder`` unless an identical copy is there.
+
+    Streamlit serves a component's files only from inside its folder (a symbolic link that leaves it
+    is refused), so the file is hard-linked, or copied where a link is impossible. The new file is
+    written under a temporary name and renamed, so concurrent servers never serve half a file.
+
+    Returns
+    -------
+    Path
+        The file inside ``folder``.
+    """
+    folder.mkdir(exist_ok=True)
+    target = folder / source.name
+    wanted = source.stat()
+    if target.exists():
+        have = target.stat()
+        if (have.st_size, int(have.st_mtime)) == (wanted.st_size, int(wanted.st_mtime)):
+            return target
+    partial = folder / f".{source.name}.{os.getpid()}"
+    try:
+        os.link(source, partial)
+    except OSError:
+        shutil.copy2(source, partial)
+    os.replace(partial, target)
+    return target
+
+
+def _app_static_folder() -> Path | None:
+    """The ``static/`` folder Streamlit serves for the running app (None outside a script run)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return None if ctx is None else Path(ctx.main_script_path).resolve().parent / "static"
+
+
+_provide_plotly_js()
+if _app_static_folder() is not None:
+    _provide_plotly_js(folder=_app_static_folder())
+_component = components.declare_component("live_chart", path=str(FRONTEND))
+
+
+def figure_json(figure: go.Figure) -> str:
+    """The figure as plotly's JSON (arrays in plotly 7's ``{"dtype", "bdata"}`` encoding), frames included."""
+    if not isinstance(figure, go.Figure):
+        raise ValueError(f"figure must be a plotly.graph_objects.Figure, got {type(figure).__name__}")
+    return pio.to_json(figure, validate=False)
+
+
+def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: bool = True) -> None:
+    """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
+
+    Parameters
+    ----------
+    figure : go.Figure
+        The figure, with its ``frames`` if it is animated.
+    key : str
+        Streamlit key: the element keeps its identity (and its WebGL context) across reruns while the
+        key stays the same, whatever the figure.
+    config : dict, optional
+        plotly.js configuration (``{"displaylogo": False}``, ...); ``responsive`` is always on.
+    theme : bool
+        Style the figure as ``st.plotly_chart``'s default theme does: the app's fonts, font sizes, text
+        and background colours override the figure's template (settings on its own layout still win)
+        and the title is bold. False draws the figure as it is (``theme=None`` of ``st.plotly_chart``).
+    """
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"key must be a non-empty string, got {key!r}")
+    _component(figure=figure_json(figure), config=dict(config or {}), theme=bool(theme), key=key, default=None)
