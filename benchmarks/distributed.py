@@ -18,7 +18,7 @@ from engine.experiments import reimherr_fig1, runner
 
 REPS = 10_000
 WORKERS = 2
-REPEATS = 3
+REPEATS = 5
 
 
 def _timed(**where):

@@ -43,11 +43,17 @@ CONNECT_TIMEOUT = 5.0
 #: executing thread every 10 ms, which one-thread workers do not need. On Linux the worker processes
 #: are forked rather than spawned: they inherit the imported engine and study instead of importing
 #: them again (measured here: 1.4 s less to start two workers, and a spawned worker spent 30 % more
-#: CPU time on the same 20 reimherr-fig1 tasks, its imports included).
+#: CPU time on the same 20 reimherr-fig1 tasks, its imports included). The client, the scheduler and the
+#: nannies share the cores with the workers: their event-loop health tick (every 20 ms by default), the
+#: nannies' memory checks (100 ms) and the system monitor (500 ms) took 5.2 s of CPU in a 50 s run; at
+#: the intervals below 3.0 s.
 WORKER_CONFIG = {
     "distributed.nanny.pre-spawn-environ": {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
     "distributed.worker.profile.enabled": False,
     "distributed.worker.multiprocessing-method": "fork" if sys.platform == "linux" else "spawn",
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
 }
 
 
