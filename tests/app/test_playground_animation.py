@@ -110,7 +110,7 @@ def test_n_animation_in_the_tangent_plane_keeps_each_release_on_its_ray():
     assert [f["name"] for f in flat["frames"]] == [f["name"] for f in sphere["frames"]]
     coords = np.array([np.stack([values(f["data"][0]["x"]), values(f["data"][0]["y"])], axis=-1) for f in flat["frames"]])
     radii = np.linalg.norm(coords, axis=-1)
-    for flat_frame, sphere_frame, r in zip(flat["frames"], sphere["frames"], radii):
+    for sphere_frame, r in zip(sphere["frames"], radii, strict=True):
         np.testing.assert_allclose(r, values(sphere_frame["data"][0]["customdata"]), atol=1e-12)
     # Directions carried by parallel transport and axes carried the same way: each release keeps its angle.
     angles = np.arctan2(coords[..., 1], coords[..., 0])
