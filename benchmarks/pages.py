@@ -216,7 +216,7 @@ def animation_rows(browser, base: str) -> list[Row]:
     _warm(browser, f"{base}/{N_ANIMATION_PATH}")
     page.goto(f"{base}/{N_ANIMATION_PATH}")
     wait_for_app(page, timeout_ms=120_000)
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=120_000)
+    page.wait_for_function(f"() => {PLOTS}().length === 2", timeout=120_000)
     sizes = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES, [0, True])]
     flat_sizes = [t / 1000 for _ in range(ANIMATION_PASSES) for t in page.evaluate(_FRAME_TIMES, [1, False])]
     size_clicks = _click_times(page, REPEATS)
