@@ -206,3 +206,23 @@ def sqrtm_invsqrtm(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     vt = np.swapaxes(v, -1, -2)
     root = np.sqrt(w)
     return (v * root[..., None, :]) @ vt, (v / root[..., None, :]) @ vt
+
+
+def cholesky_congruence(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """G W Gᵀ with G the Cholesky factor of X (X = G Gᵀ), shape ``broadcast(x, w).shape``."""
+    g = np.linalg.cholesky(x)
+    return sym(g @ w @ np.swapaxes(g, -1, -2))
+
+
+def cholesky_congruence_2x2(x: np.ndarray, a, b, c) -> np.ndarray:
+    """G W Gᵀ for 2×2 X = G Gᵀ (Cholesky, closed form) and W = [[a, b], [b, c]], entrywise."""
+    g0 = np.sqrt(x[..., 0, 0])
+    g1 = x[..., 0, 1] / g0
+    # Rounding can make the Schur complement of a numerically singular X non-positive.
+    g2 = np.sqrt(np.maximum(x[..., 1, 1] - g1 * g1, np.finfo(float).tiny))
+    off = g0 * (g1 * a + g2 * b)
+    out = np.empty(off.shape + (2, 2))
+    out[..., 0, 0] = g0 * g0 * a
+    out[..., 0, 1] = out[..., 1, 0] = off
+    out[..., 1, 1] = g1 * g1 * a + 2.0 * g1 * g2 * b + g2 * g2 * c
+    return out

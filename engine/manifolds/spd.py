@@ -24,7 +24,16 @@ from __future__ import annotations
 import numpy as np
 
 from engine.manifolds import _spd3
-from engine.manifolds._linalg import eigh, eigvalsh, expm, logm, sqrtm, sym
+from engine.manifolds._linalg import (
+    cholesky_congruence,
+    cholesky_congruence_2x2,
+    eigh,
+    eigvalsh,
+    expm,
+    logm,
+    sqrtm,
+    sym,
+)
 from engine.manifolds.base import Manifold
 from engine.validation import check_int, check_positive
 
@@ -566,8 +575,8 @@ class SPD(Manifold):
         x = np.asarray(x, dtype=float)
         coef = self._unit_coordinates(x.shape[:-2], rng)
         if self.k != 2:
-            return self._congruence(x, self.from_ambient(coef))
-        return self._congruence_2x2(x, coef[..., 0], coef[..., 1] / np.sqrt(2.0), coef[..., 2])
+            return cholesky_congruence(x, self.from_ambient(coef))
+        return cholesky_congruence_2x2(x, coef[..., 0], coef[..., 1] / np.sqrt(2.0), coef[..., 2])
 
     def random_step(self, x, length, rng=None) -> np.ndarray:
         """Exp_X(t·u) for u uniform on the unit sphere of T_XSPD and t = ``length`` ``(...)``.
@@ -582,38 +591,18 @@ class SPD(Manifold):
         t = np.asarray(length, dtype=float)
         coef = self._unit_coordinates(x.shape[:-2], rng)
         if self.k != 2:
-            return self._congruence(x, expm(t[..., None, None] * self.from_ambient(coef)))
+            return cholesky_congruence(x, expm(t[..., None, None] * self.from_ambient(coef)))
         a, b, c = coef[..., 0], coef[..., 1] / np.sqrt(2.0), coef[..., 2]
         m, n00 = 0.5 * (a + c), 0.5 * (a - c)
         delta = t * np.hypot(n00, b)
         em = np.exp(t * m)
         diagonal, slope = em * np.cosh(delta), em * _sinhc(delta) * t
-        return self._congruence_2x2(x, diagonal + slope * n00, slope * b, diagonal - slope * n00)
+        return cholesky_congruence_2x2(x, diagonal + slope * n00, slope * b, diagonal - slope * n00)
 
     def _unit_coordinates(self, batch: tuple, rng) -> np.ndarray:
         """``(*batch, dim)`` ``to_ambient`` coordinates of W uniform on the Frobenius unit sphere of Sym(k)."""
         coef = np.random.default_rng(rng).standard_normal(batch + (self.dim,))
         return coef / np.linalg.norm(coef, axis=-1, keepdims=True)
-
-    @staticmethod
-    def _congruence(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """G W Gᵀ with G the Cholesky factor of X."""
-        g = np.linalg.cholesky(x)
-        return sym(g @ w @ _swap(g))
-
-    @staticmethod
-    def _congruence_2x2(x: np.ndarray, a, b, c) -> np.ndarray:
-        """G W Gᵀ for 2×2 X = G Gᵀ (Cholesky, closed form) and W = [[a, b], [b, c]], entrywise."""
-        g0 = np.sqrt(x[..., 0, 0])
-        g1 = x[..., 0, 1] / g0
-        # Rounding can make the Schur complement of a numerically singular X non-positive.
-        g2 = np.sqrt(np.maximum(x[..., 1, 1] - g1 * g1, _TINY))
-        off = g0 * (g1 * a + g2 * b)
-        out = np.empty(off.shape + (2, 2))
-        out[..., 0, 0] = g0 * g0 * a
-        out[..., 0, 1] = out[..., 1, 0] = off
-        out[..., 1, 1] = g1 * g1 * a + 2.0 * g1 * g2 * b + g2 * g2 * c
-        return out
 
     def random_point(self, n: int, rng=None) -> np.ndarray:
         """``n`` points expm(S), S symmetric with independent N(0, 0.5²) coordinates in the
