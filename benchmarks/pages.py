@@ -153,17 +153,28 @@ _FRAME_TIMES = f"""async ([index, redraw]) => {{
 }}"""
 
 
+# Sets ``__animated`` on plotly chart number c once its next animation has finished drawing.
+_ARM_ANIMATED = f"""(c) => {{
+    const gd = {PLOTS}()[c];
+    gd.__animated = false;
+    gd.once('plotly_animated', () => {{ gd.__animated = true; }});
+}}"""
+
+
 def click_slider_step(page, index: int, chart: int = 0) -> None:
     """Click the ε slider's rail of plotly chart number ``chart`` at step ``index`` (steps are evenly
-    spaced along the rail)."""
+    spaced along the rail) and wait until that frame is drawn: a 3D frame redraws the whole scene,
+    slider included, and a click that lands during the redraw is lost."""
     count = page.evaluate(f"(c) => {PLOTS}()[c]._transitionData._frames.length", chart)
     index = min(max(index, 0), count - 1)
     rail = plot_locator(page, chart).locator(".slider-rail-touch-rect").first
-    rail.scroll_into_view_if_needed()
     box = rail.bounding_box()
-    # Plotly leaves a margin of half a grip (~10 px) at both ends of the rail.
+    page.evaluate(_ARM_ANIMATED, chart)
+    # Plotly leaves a margin of half a grip (~10 px) at both ends of the rail. The locator's click scrolls
+    # the rail into view and aims once it has stopped moving (a live chart's iframe settles its height).
     inner = box["width"] - 20
-    page.mouse.click(box["x"] + 10 + inner * index / max(count - 1, 1), box["y"] + box["height"] / 2)
+    rail.click(position={"x": 10 + inner * index / max(count - 1, 1), "y": box["height"] / 2})
+    page.wait_for_function(f"(c) => {PLOTS}()[c].__animated", arg=chart, timeout=60_000)
 
 
 # Arms a timer in the page: from the next mousedown until the animated trace of plotly chart number c

@@ -19,11 +19,11 @@ def test_budget_slider_and_tabs(app_page, app_url):
     expect(page.get_by_test_id("stException")).to_have_count(0)
     slider = page.get_by_test_id("stSlider").filter(has_text="Footpoint budget").get_by_role("slider")
     before = chart_signature(page)
-    slider.first.focus()
-    for _ in range(3):
-        slider.first.press("ArrowRight")
-    wait_for_chart_change(page, before, timeout_ms=60_000)
-    assert "reg_eps_p=1.5" in page.url or "reg_eps_p=1.0" in page.url or "reg_eps_p=2.0" in page.url, page.url
+    # One rerun, to the largest budget: below ε_p ≈ 1 at n = 20 the K-norm law is so close to uniform on the
+    # public ball that the seeded chains make the same moves and draw the same releases.
+    slider.first.press("End")  # press() focuses the slider first
+    page.wait_for_function("() => window.location.search.includes('reg_eps_p=100')", timeout=120_000)
+    wait_for_chart_change(page, before, timeout_ms=180_000)
     page.get_by_role("tab", name="Table 1 and diagnostics").click()
     expect(page.get_by_text("Table 1 with the numbers plugged in")).to_be_visible(timeout=60_000)
     expect(page.get_by_test_id("stException")).to_have_count(0)
