@@ -1,5 +1,7 @@
 """Private regression page (AppTest): defaults, every control, the three tabs, the preset and bad addresses."""
 
+import re
+
 import pytest
 
 from tests.app.conftest import ROOT, app_at, assert_clean, messages, run_page
@@ -18,6 +20,17 @@ def test_opens_with_the_outlines_and_writes_the_url(fast):
     assert not fast.error
     assert fast.query_params["reg_data"] == "callosum" and fast.query_params["reg_eps_p"] == "0.3"
     assert len(fast.table) == 1
+
+
+def test_a_flat_footpoint_law_is_explained_and_a_concentrated_one_is_not(fast):
+    """At ε_p = 0.3 and n = 20 the private footpoints sit near the public ball's edge (the K-norm law is nearly
+    flat there, so ε_p = 0.5 and 1.0 draw the same releases); at ε_p = 100 they sit next to the fit."""
+    flat = [i.value for i in fast.info if i.value.startswith("At this budget the footpoint law is nearly flat")]
+    assert len(flat) == 1 and "in 16 dimensions" in flat[0], flat
+    distance, radius = (float(v) for v in re.search(r"average ([\d.]+) from .* radius is ([\d.]+)\. ", flat[0]).groups())
+    assert 0.75 * radius <= distance <= radius
+    concentrated = run_page(PAGE, FAST | {"reg_eps_p": "100.0"})
+    assert not [i.value for i in concentrated.info if "nearly flat" in i.value]
 
 
 @pytest.mark.slow

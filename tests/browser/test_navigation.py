@@ -76,7 +76,7 @@ def _settled(page, controls: int = 0) -> None:
     page.wait_for_function(f"() => Object.keys(({_CONTROLS})()).length >= {controls}", timeout=TIMEOUT_MS,
                            polling=300)
     page.evaluate("() => { window.__sidebar = null; }")
-    page.wait_for_function(_SIDEBAR_SETTLED, timeout=TIMEOUT_MS, polling=300)
+    page.wait_for_function(_SIDEBAR_SETTLED, timeout=TIMEOUT_MS, polling=150)
 
 
 def _title(page) -> str:

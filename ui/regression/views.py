@@ -43,8 +43,30 @@ def show_geodesics(settings: Settings, url: dict) -> None:
     st.caption("Each private outline is rotated onto the non-private prediction at the same covariate value, so "
                "what differs is the shape. High dimension is expensive: Σ^k_2 has 2k − 4 dimensions and the "
                "K-norm noise radius grows like (2k − 4)·σ.")
+    show_spread(result)
     st.table(result.energies.round(5), hide_index=True, border="horizontal")
     download_row(f"regression-{settings.dataset}", fig=fig, data=result.energies, settings=url)
+
+
+#: Private footpoints this far out on average (as a fraction of the public ball's radius) sit near its edge.
+FLAT_FRACTION = 0.75
+
+
+def show_spread(result: RegressionResult) -> None:
+    """Say so when the private footpoints lie near the edge of the public ball: the K-norm law is then
+    nearly flat over the ball, and a slightly larger ε_p leaves the seeded releases where they were."""
+    distance = float(result.energies["footpoint_distance"].mean())
+    radius = result.ball_radius
+    if distance < FLAT_FRACTION * radius:
+        return
+    sigma = float(result.table1["σ"].iloc[0])
+    st.info(f"At this budget the footpoint law is nearly flat over the public ball: the private footpoints lie on "
+            f"average {distance:.3g} from the non-private fit, and the ball's radius is {radius:.3g}. With residuals "
+            f"clipped at τ = {result.config.tau:g} the gradient norm levels off near τ, so the log-density varies by "
+            f"only about τ/σ_p = {result.config.tau / sigma:.3g} over the ball, while in {result.manifold.dim} "
+            "dimensions almost all of a ball's volume lies near its edge. Raising ε_p a little then leaves the "
+            "releases where they are; a larger ε_p or n concentrates them near the fit (Kulkarni & Soto's "
+            "densities, §3).")
 
 
 def show_checks(settings: Settings, url: dict) -> None:
