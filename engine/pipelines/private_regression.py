@@ -99,6 +99,7 @@ class RegressionResult:
     velocities: np.ndarray
     ball_center: np.ndarray
     ball_radius: float
+    footpoint_sigma: float
     covariate_name: str
     grid: np.ndarray
     grid_labels: list
@@ -114,6 +115,12 @@ class RegressionResult:
         """Largest split R̂ over both steps' chains (NaN when neither step's R̂ is defined); above about
         1.01 the chains disagree and the draws may not follow the K-norm gradient law yet."""
         return float(self.diagnostics["split R̂ (max)"].max())
+
+    @property
+    def footpoint_spread(self) -> float:
+        """Mean distance of the private footpoints from the non-private fit, as a fraction of the public
+        ball's radius: near 1 the K-norm law is nearly flat over the ball and the releases sit at its edge."""
+        return float(self.energies["footpoint_distance"].mean()) / self.ball_radius
 
     @property
     def chains_disagree(self) -> bool:
@@ -203,7 +210,8 @@ def run(config: RegressionConfig) -> RegressionResult:
                              "value": -mech.footpoint_mechanism.sigma * trace.reshape(-1)})
     return RegressionResult(
         config=config, manifold=m, x=x, y=y, fit=out.fit, footpoints=out.points, velocities=out.velocity,
-        ball_center=centre, ball_radius=radius, covariate_name=covariate, grid=grid, grid_labels=labels,
+        ball_center=centre, ball_radius=radius, footpoint_sigma=mech.footpoint_mechanism.sigma,
+        covariate_name=covariate, grid=grid, grid_labels=labels,
         table1=table1, assumptions=mech.assumptions(x, y, out.fit), guarantee=out.guarantee,
         diagnostics=diagnostics, energies=energies, trace=trace_df)
 

@@ -55,18 +55,16 @@ FLAT_FRACTION = 0.75
 def show_spread(result: RegressionResult) -> None:
     """Say so when the private footpoints lie near the edge of the public ball: the K-norm law is then
     nearly flat over the ball, and a slightly larger ε_p leaves the seeded releases where they were."""
-    distance = float(result.energies["footpoint_distance"].mean())
-    radius = result.ball_radius
-    if distance < FLAT_FRACTION * radius:
+    if result.footpoint_spread < FLAT_FRACTION:
         return
-    sigma = float(result.table1["σ"].iloc[0])
+    radius = result.ball_radius
     st.info(f"At this budget the footpoint law is nearly flat over the public ball: the private footpoints lie on "
-            f"average {distance:.3g} from the non-private fit, and the ball's radius is {radius:.3g}. With residuals "
-            f"clipped at τ = {result.config.tau:g} the gradient norm levels off near τ, so the log-density varies by "
-            f"only about τ/σ_p = {result.config.tau / sigma:.3g} over the ball, while in {result.manifold.dim} "
-            "dimensions almost all of a ball's volume lies near its edge. Raising ε_p a little then leaves the "
-            "releases where they are; a larger ε_p or n concentrates them near the fit (Kulkarni & Soto's "
-            "densities, §3).")
+            f"average {result.footpoint_spread * radius:.3g} from the non-private fit, and the ball's radius is "
+            f"{radius:.3g}. With residuals clipped at τ = {result.config.tau:g} the gradient norm levels off near "
+            f"τ, so the log-density varies by only about τ/σ_p = {result.config.tau / result.footpoint_sigma:.3g} "
+            f"over the ball, while in {result.manifold.dim} dimensions almost all of a ball's volume lies near its "
+            "edge. Raising ε_p a little then leaves the releases where they are; a larger ε_p or n concentrates "
+            "them near the fit (Kulkarni & Soto's densities, §3).")
 
 
 def show_checks(settings: Settings, url: dict) -> None:
