@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.manifolds import _spd3
+from engine.manifolds import _spd2, _spd3
 from engine.manifolds._linalg import (
     cholesky_congruence,
     cholesky_congruence_2x2,
@@ -68,61 +68,9 @@ def _frame(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(w, _TINY), q
 
 
-def _sinhc(t: np.ndarray) -> np.ndarray:
-    """sinh(t)/t with the removable singularity at 0 filled in (exact for tiny t ≠ 0 already)."""
-    t = np.asarray(t, dtype=float)
-    return np.divide(np.sinh(t), t, out=np.ones_like(t), where=t != 0)
-
-
-def _exp_divided_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(eᵃ − eᵇ)/(a − b) = e^{(a+b)/2} sinhc((a − b)/2), stable for a → b (limit eᵃ).
-
-    Its reciprocal at a = log μ, b = log ν is the divided difference of log at (μ, ν).
-    """
-    return np.exp(0.5 * (a + b)) * _sinhc(0.5 * (a - b))
-
-
 def _gram(g: np.ndarray, f: np.ndarray) -> np.ndarray:
     """G diag(f) Gᵀ, symmetrised against rounding."""
     return sym((g * f[..., None, :]) @ _swap(g))
-
-
-def _pencil_2x2(x: np.ndarray, y: np.ndarray):
-    """Eigenvalues m ∓ δ of the pencil X⁻¹Y for 2×2 X (SPD) and Y (symmetric), in closed form.
-
-    Returns m = tr(X⁻¹Y)/2, δ >= 0, the entries (p, q, r) of X, the entries (n₀₀, n₀₁, n₁₁) of
-    N = Y − mX and det Y/det X. X^{-1/2} N X^{-1/2} is traceless with eigenvalues ±δ, so
-    δ² = −det N/det X = [((p n₀₁ − q n₀₀)/p)²/det X + (n₀₀/p)²]: a sum of squares, where
-    √(m² − det Y/det X) would lose half the digits to cancellation for close eigenvalues.
-    """
-    p, q, r = x[..., 0, 0], x[..., 0, 1], x[..., 1, 1]
-    a, b, c = y[..., 0, 0], y[..., 0, 1], y[..., 1, 1]
-    # The determinant of a numerically singular X can round to <= 0; keep it positive (finite output).
-    det_x = np.maximum(p * r - q * q, _TINY)
-    m = (r * a + p * c - 2.0 * q * b) / (2.0 * det_x)
-    n00, n01, n11 = a - m * p, b - m * q, c - m * r
-    cross, n00p = n01 - (q / p) * n00, n00 / p
-    delta = np.sqrt(cross * cross / det_x + n00p * n00p)
-    return m, delta, (p, q, r), (n00, n01, n11), (a * c - b * b) / det_x
-
-
-def _log_pencil_2x2(x: np.ndarray, y: np.ndarray):
-    """Mean and half difference of log μ₁ <= log μ₂ (eigenvalues of X⁻¹Y, Y SPD), with the entries of
-    X and N = Y − mX from :func:`_pencil_2x2`: log μ = mid ∓ half, half >= 0.
-    """
-    m, delta, x_entries, n_entries, det_ratio = _pencil_2x2(x, y)
-    # mid = log(μ₁μ₂)/2 from the determinant, not from m − δ, which cancels when μ₁ ≪ μ₂. Rounding can
-    # make the determinant of a numerically singular Y <= 0; the floor keeps the logarithm finite.
-    mid = 0.5 * np.log(np.maximum(det_ratio, _TINY))
-    return mid, np.log(m + delta) - mid, x_entries, n_entries
-
-
-def _combine_2x2(c_x, x_entries, c_n, n_entries) -> np.ndarray:
-    """c_x X + c_n N assembled from entries (exactly symmetric), shape ``c_x.shape + (2, 2)``."""
-    (p, q, r), (n00, n01, n11) = x_entries, n_entries
-    off = c_x * q + c_n * n01
-    entries = np.stack([c_x * p + c_n * n00, off, off, c_x * r + c_n * n11], axis=-1)
-    return entries.reshape(off.shape + (2, 2))
 
 
 def is_positive_definite(x) -> np.ndarray:
@@ -283,7 +231,7 @@ class SPD(Manifold):
             return np.sqrt(wi) * np.sqrt(wj)
         if self.metric == "log-euclidean":
             # Daleckii–Krein: D expm_{log X}[B] = Q (B̃ ∘ exp[l_i, l_j]) Qᵀ, l = log λ.
-            return _exp_divided_difference(np.log(wi), np.log(wj))
+            return _spd2.exp_divided_difference(np.log(wi), np.log(wj))
         return np.sqrt(2.0 * (wi + wj))
 
     def inner(self, x, u, v) -> np.ndarray:
@@ -356,7 +304,7 @@ class SPD(Manifold):
         y = np.asarray(y, dtype=float)
         if self.metric == "affine":
             if self.k == 2:
-                mid, half, _, _ = _log_pencil_2x2(x, y)
+                mid, half, _, _ = _spd2.log_pencil(x, y)
                 return np.sqrt(2.0 * (mid * mid + half * half))
             mu = eigvalsh(self._affine_congruence(x, y)[2])
             # Rounding can return a non-positive eigenvalue for a numerically singular y.
@@ -380,8 +328,8 @@ class SPD(Manifold):
             return super().weighted_log_sum(x, points, weights)
         x = np.asarray(x, dtype=float)
         weights = np.asarray(weights, dtype=float)
-        mid, half, (p, q, r), (n00, n01, n11) = _log_pencil_2x2(x[:, None], np.asarray(points, dtype=float))
-        slope = weights * np.exp(-mid) / _sinhc(half)
+        mid, half, (p, q, r), (n00, n01, n11) = _spd2.log_pencil(x[:, None], np.asarray(points, dtype=float))
+        slope = weights * np.exp(-mid) / _spd2.sinhc(half)
         along_x = np.sum(weights * mid, axis=-1)
         off = along_x * q[:, 0] + np.sum(slope * n01, axis=-1)
         entries = np.stack([along_x * p[:, 0] + np.sum(slope * n00, axis=-1), off, off,
@@ -436,9 +384,9 @@ class SPD(Manifold):
             # Cayley–Hamilton: for 2×2, X^{1/2} f(X^{-1/2}VX^{-1/2}) X^{1/2} = f̄ X + f[ν₁, ν₂] (V − mX)
             # with ν = m ∓ δ, f̄ the mean of f(ν) and f[·,·] the divided difference; no eigenvectors
             # are needed (several times faster than eigh on large batches of tiny matrices).
-            m, delta, x_entries, n_entries, _ = _pencil_2x2(x, v)
+            m, delta, x_entries, n_entries, _ = _spd2.pencil(x, v)
             em = np.exp(m)
-            return _combine_2x2(em * np.cosh(delta), x_entries, em * _sinhc(delta), n_entries)
+            return _spd2.combine(em * np.cosh(delta), x_entries, em * _spd2.sinhc(delta), n_entries)
         g, nu, _ = self._affine_pencil(x, v)
         return _gram(g, np.exp(nu))
 
@@ -446,8 +394,8 @@ class SPD(Manifold):
         if self.k == 2:
             # Cayley–Hamilton as in `_affine_exp`, with f = log on the pencil eigenvalues of (Y, X).
             # The divided difference of log at μ₁, μ₂ is 1/exp[log μ₁, log μ₂] = e^{−mid}/sinhc(half).
-            mid, half, x_entries, n_entries = _log_pencil_2x2(x, y)
-            return _combine_2x2(mid, x_entries, np.exp(-mid) / _sinhc(half), n_entries)
+            mid, half, x_entries, n_entries = _spd2.log_pencil(x, y)
+            return _spd2.combine(mid, x_entries, np.exp(-mid) / _spd2.sinhc(half), n_entries)
         g, mu, _ = self._affine_pencil(x, y)
         # Rounding can return a non-positive eigenvalue for a numerically singular y.
         return _gram(g, np.log(np.maximum(mu, _TINY)))
@@ -596,7 +544,7 @@ class SPD(Manifold):
         m, n00 = 0.5 * (a + c), 0.5 * (a - c)
         delta = t * np.hypot(n00, b)
         em = np.exp(t * m)
-        diagonal, slope = em * np.cosh(delta), em * _sinhc(delta) * t
+        diagonal, slope = em * np.cosh(delta), em * _spd2.sinhc(delta) * t
         return cholesky_congruence_2x2(x, diagonal + slope * n00, slope * b, diagonal - slope * n00)
 
     def _unit_coordinates(self, batch: tuple, rng) -> np.ndarray:
