@@ -163,8 +163,8 @@ _ARM_ANIMATED = f"""(c) => {{
 
 def click_slider_step(page, index: int, chart: int = 0) -> None:
     """Click the ε slider's rail of plotly chart number ``chart`` at step ``index`` (steps are evenly
-    spaced along the rail) and wait until that frame is drawn: a 3D frame redraws the whole scene,
-    slider included, and a click that lands during the redraw is lost."""
+    spaced along the rail) and wait until that frame is drawn, so that the next click does not land
+    while a 3D frame is still redrawing its scene."""
     count = page.evaluate(f"(c) => {PLOTS}()[c]._transitionData._frames.length", chart)
     index = min(max(index, 0), count - 1)
     rail = plot_locator(page, chart).locator(".slider-rail-touch-rect").first
