@@ -110,14 +110,28 @@ _MARK_PLOT = f"""(i) => {{
     el.dataset.plotIndex = String(i);
     return Array.from(document.querySelectorAll('iframe')).findIndex(f => f.contentDocument === el.ownerDocument);
 }}"""
-# A fingerprint of the data of every plotly chart on the page (changes when any trace changes):
-# a 32-bit rolling hash of the full JSON, since a prefix would only see the first (static) traces.
-_SIGNATURE = f"""{PLOTS}().map(el => {{
-    const text = JSON.stringify((el.data || []).map(t => [t.name, t.x, t.y, t.z]));
-    let h = 0;
-    for (let i = 0; i < text.length; i++) {{ h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0; }}
-    return text.length + ':' + h;
-}}).join('|')"""
+# A fingerprint of the data of every plotly chart on the page (changes when any trace changes): per
+# trace its name and a 32-bit rolling hash of the full JSON of x, y and z. Each hash is kept in a WeakMap
+# keyed by the array: plotly replaces a trace's arrays on every update (react, animate and restyle), so a
+# poll hashes only arrays it has not seen. Without it every animation frame of a wait re-hashed the
+# playground's 0.7 MB of sphere meshes (6 ms of the main thread per poll, taken from the page it times).
+_SIGNATURE = f"""(() => {{
+    const seen = window.__chartHashes || (window.__chartHashes = new WeakMap());
+    const hash = (value) => {{
+        if (value === null || typeof value !== 'object') return String(value);
+        let h = seen.get(value);
+        if (h === undefined) {{
+            const text = JSON.stringify(value);
+            h = 0;
+            for (let i = 0; i < text.length; i++) {{ h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0; }}
+            h = text.length + ':' + h;
+            seen.set(value, h);
+        }}
+        return h;
+    }};
+    return {PLOTS}().map(el => (el.data || []).map(t => [t.name, hash(t.x), hash(t.y), hash(t.z)].join(','))
+        .join(';')).join('|');
+}})()"""
 _IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 # Idle and the page's element count unchanged over three polls in a row: the script has finished
 # (the status widget only appears some 500 ms into a run, so its absence alone proves nothing).
