@@ -8,6 +8,7 @@ import streamlit as st
 from ui import navigation, state, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
+from ui.live_chart import live_chart
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
 
@@ -27,7 +28,7 @@ with st.spinner("Drawing the points and the private releases…"), shown_as_erro
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    st.plotly_chart(fig, key="subspaces-chart", config={"displaylogo": False})
+    live_chart(fig, key="subspaces-chart", config={"displaylogo": False})
     st.caption(subspaces.caption(result))
 with numbers:
     st.subheader("Releases against the truth")

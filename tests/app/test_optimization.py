@@ -1,7 +1,6 @@
 """Private optimization page: defaults, every control and application, invalid addresses, the URL round
 trip and the Han et al. presets (AppTest); the accountant's ε(t) curve against ``engine.accounting``."""
 
-import json
 
 import numpy as np
 import pytest
@@ -27,12 +26,12 @@ LRMC_CHARTS = {**CHARTS, MANIFOLD: 0, STUDY: 2}
 
 
 def chart_names(at, index: int = 0) -> set:
-    return {trace.get("name") for trace in json.loads(at.get("plotly_chart")[index].proto.spec)["data"]}
+    return {trace.get("name") for trace in charts.specs(at)[index]["data"]}
 
 
 def assert_charts(at, count: int = CHARTS[CONVERGENCE]) -> None:
     assert_clean(at)
-    assert len(at.get("plotly_chart")) == count
+    assert len(charts.specs(at)) == count
 
 
 def open_tab(at, label: str):
@@ -158,7 +157,7 @@ def test_matrix_completion_rerenders():
     at = run_page(PAGE, {**FAST, "app": "lrmc", "n_lrmc": "200", "b_lrmc": "100", "T_lrmc": "40", cfg.TAB_KEY: STUDY})
     assert_charts(at, LRMC_CHARTS[STUDY])
     assert any("RMSE" in (figure.get("layout", {}).get("yaxis", {}).get("title", {}).get("text") or "")
-               for figure in (json.loads(chart.proto.spec) for chart in at.get("plotly_chart")))
+               for figure in charts.specs(at))
     for step in (lambda: at.slider(key="T_lrmc").set_value(60),
                  lambda: at.number_input(key="b_lrmc").set_value(0),
                  lambda: at.slider(key="n_lrmc").set_value(300),
@@ -254,7 +253,7 @@ def test_hyperbolic_taxonomy_choice_renders_or_explains():
     if not wordnet_available()[0]:
         assert any("wordnet-base" in text for text in messages(at, "error"))
     else:
-        assert at.get("plotly_chart")
+        assert charts.specs(at)
 
 
 def test_eigenvector_clipping_norm_is_the_public_bound():

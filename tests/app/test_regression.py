@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from tests.app.charts import specs
 from tests.app.conftest import ROOT, app_at, assert_clean, messages, run_page
 
 PAGE = ROOT / "pages" / "6_Private_regression.py"
@@ -16,7 +17,7 @@ def fast():
 
 
 def test_opens_with_the_outlines_and_writes_the_url(fast):
-    assert len(fast.get("plotly_chart")) == 1
+    assert len(specs(fast)) == 1
     assert not fast.error
     assert fast.query_params["reg_data"] == "callosum" and fast.query_params["reg_eps_p"] == "0.3"
     assert len(fast.table) == 1
@@ -52,7 +53,7 @@ def test_every_control_rerenders():
         step().run()
         assert_clean(at)
         assert not at.error, [e.value for e in at.error]
-        assert len(at.get("plotly_chart")) == 1
+        assert len(specs(at)) == 1
     assert at.query_params["reg_data"] == "drift" and at.query_params["reg_paper_scale"] == "true"
 
 
@@ -65,7 +66,7 @@ def test_table1_tab_shows_the_numbers_the_checks_and_the_guarantee():
     not_established = [w.value for w in at.warning if w.value.startswith("Not established for these releases")]
     assert bool(not_established) == (rhat > 1.01), (rhat, not_established)
     assert any("tau-close fit" in s.value for s in list(at.success) + list(at.warning))
-    assert len(at.get("plotly_chart")) == 1  # the trace plot
+    assert len(specs(at)) == 1  # the trace plot
 
 
 @pytest.mark.slow
@@ -76,7 +77,7 @@ def test_figure1_tab_draws_both_curves():
         at.query_params[key] = value
     at.run(timeout=300)
     assert_clean(at)
-    assert len(at.get("plotly_chart")) == 2
+    assert len(specs(at)) == 2
 
 
 def test_bad_address_values_are_explained():

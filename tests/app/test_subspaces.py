@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.app.charts import specs
 from tests.app.conftest import ROOT, assert_clean, messages, run_page
 from ui.subspaces import views
 
@@ -33,7 +34,7 @@ def defaults():
 
 
 def spec(at, index: int) -> dict:
-    return json.loads(at.get("plotly_chart")[index].proto.spec)
+    return specs(at)[index]
 
 
 def numbers(array) -> list:
@@ -77,7 +78,7 @@ def test_n_below_the_guarantee_says_what_n_is_needed():
     at = run_page(PAGE, {"n": "50"})
     errors = messages(at, "error")
     assert len(errors) == 1 and "n = 50 is too small" in errors[0] and "needs n >= 59" in errors[0]
-    assert not at.get("plotly_chart")
+    assert not specs(at)
 
 
 def test_outliers_raise_the_n_needed_and_are_drawn():

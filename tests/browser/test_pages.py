@@ -80,7 +80,8 @@ def test_every_tab_opens_and_lands_in_the_address(app_page, app_url, title):
         before = page.url
         tabs.nth(index).click()
         page.wait_for_function("(before) => window.location.href !== before", arg=before)
-        shown = page.locator("[role=tabpanel]:visible").locator(".js-plotly-plot, [data-testid=stTable]")
+        shown = page.locator("[role=tabpanel]:visible").locator(
+            ".js-plotly-plot, [data-testid=stCustomComponentV1], [data-testid=stTable]")  # a live chart: its iframe
         expect(shown.first).to_be_visible(timeout=60_000)
         wait_for_app(page, chart=False)
         _no_exception(page)

@@ -3,7 +3,7 @@ shows its numbers, and the sphere data set draws the 3D arcs."""
 
 import pytest
 
-from tests.browser.harness import chart_signature, wait_for_app, wait_for_chart_change
+from tests.browser.harness import chart_signature, plot_locator, wait_for_app, wait_for_chart_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 FAST = "reg_n=20&reg_k=10&reg_releases=2&reg_warmup=100"
@@ -35,7 +35,7 @@ def test_sphere_arcs(app_page, app_url):
     page = app_page
     page.goto(f"{app_url}/Private_regression?{FAST}&reg_data=drift")
     wait_for_app(page, timeout_ms=120_000)
-    expect(page.locator(".js-plotly-plot .gl-container").first).to_be_attached(timeout=60_000)
+    expect(plot_locator(page, 0).locator(".gl-container").first).to_be_attached(timeout=60_000)
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 

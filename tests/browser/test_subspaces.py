@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.harness import chart_signature, wait_for_app, wait_for_chart_change
+from tests.browser.harness import chart_signature, plot_locator, wait_for_app, wait_for_chart_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -20,7 +20,7 @@ def test_method_switch_redraws_the_subspaces(app_page, app_url):
     page.goto(f"{app_url}/Private_subspaces")
     wait_for_app(page)
     expect(page.get_by_test_id("stException")).to_have_count(0)
-    expect(page.locator(".js-plotly-plot .gl-container canvas").first).to_be_visible()
+    expect(plot_locator(page, 0).locator(".gl-container canvas").first).to_be_visible()  # in the live chart's iframe
     assert page.get_by_test_id("stMetric").count() == 3
     before = chart_signature(page)
     page.get_by_test_id("stSelectbox").filter(has_text="Method").click()

@@ -11,6 +11,7 @@ import streamlit as st
 from engine.pipelines import private_optimization as po
 from ui import errors, state
 from ui.downloads import download_row
+from ui.live_chart import live_chart
 from ui.optimization import figures as figs
 from ui.optimization.apps import APPS, MAX_STEPS, PRESET_NOTES, SECTIONS, TAB_KEY
 from ui.optimization.compute import Computed, accountant, completion, run_settings, study, study_blocks, study_settings
@@ -125,7 +126,7 @@ def show_manifold(computed: Computed, settings: Settings, url: dict) -> None:
 
     p, run = computed.problem, computed.run
     fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
-    st.plotly_chart(fig_view, key="chart-manifold", **CHART)
+    live_chart(fig_view, key="chart-manifold", config=CHART["config"], theme=False)
     st.caption(scene.VIEW_CAPTIONS[settings.app].format(d=p.view.get("d")))
     download_row("optimization-manifold", fig=fig_view, data=view_data, settings=url)
 

@@ -16,6 +16,7 @@ from engine.pipelines.private_regression import RegressionResult
 from engine.viz.regression import figure1_panels
 from ui import errors, state
 from ui.downloads import download_row
+from ui.live_chart import live_chart
 from ui.progress import DelayedProgress
 from ui.regression import figures
 from ui.regression.compute import PAGE_PAIRS, PAGE_VELOCITY_WARMUP, PAGE_WARMUP, compute, figure1, main_figure
@@ -39,7 +40,7 @@ def show_geodesics(settings: Settings, url: dict) -> None:
     """The non-private and private predictions, and the energy of each release."""
     result = compute(settings)
     fig = main_figure(settings.config)
-    st.plotly_chart(fig, key="reg-main-chart", **CHART)
+    live_chart(fig, key="reg-main-chart", **CHART)
     st.caption("Each private outline is rotated onto the non-private prediction at the same covariate value, so "
                "what differs is the shape. High dimension is expensive: Σ^k_2 has 2k − 4 dimensions and the "
                "K-norm noise radius grows like (2k − 4)·σ.")
