@@ -11,22 +11,13 @@ from __future__ import annotations
 
 import statistics
 
-from benchmarks.pages import CHART, REFERENCE, REPEATS, _cached_rerender, _new_page, _runs, _visits, _warm
+from benchmarks.pages import CHART, REFERENCE, _rerenders, _runs, _visits, _warm
 from benchmarks.timing import Row
-from tests.browser.harness import chromium_missing_reason, headless_chromium, streamlit_server, wait_for_app
+from tests.browser.harness import chromium_missing_reason, headless_chromium, streamlit_server
 
 #: Pages of the app timed here (their main chart is a live chart).
 PAGES = {"playground S² (3D sphere scene)": "Private_mean_playground",
          "playground H² (2D Poincaré disk)": "Private_mean_playground?space=hyperbolic"}
-
-
-def _rerenders(browser, url: str) -> list[float]:
-    page = _new_page(browser)
-    page.goto(url)
-    wait_for_app(page, timeout_ms=120_000)
-    times = [_cached_rerender(page) for _ in range(REPEATS)]
-    page.context.close()
-    return times
 
 
 def _row(task: str, times: list[float], target: str, note: str = "") -> Row:
