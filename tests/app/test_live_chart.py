@@ -73,3 +73,34 @@ def test_the_playground_chart_keeps_its_identity_across_reruns():
         old = next(t for t in before["data"] if t["name"] == name)
         new = next(t for t in charts.specs(at)[0]["data"] if t["name"] == name)
         assert charts.values(old["x"]).tolist() != charts.values(new["x"]).tolist()
+
+
+#: Charts a sidebar control redraws, beside the playground's: (page, address, chart key, the control's change).
+REDRAWN = {
+    "Sensitivity": ("2_Sensitivity.py", {"reps": "20"}, "chart-empirical",
+                    lambda at: at.slider(key="reps").set_value(30)),
+    "Private optimization, its manifold tab": ("5_Private_optimization.py", {"reps": "2", "opt_view": "On the manifold"},
+                                              "chart-manifold", lambda at: at.select_slider(key="eps").set_value(0.5)),
+    "Private regression on S²": ("6_Private_regression.py", {"reg_data": "drift", "reg_n": "20", "reg_k": "10",
+                                                             "reg_releases": "2", "reg_warmup": "100"},
+                                 "reg-main-chart", lambda at: at.select_slider(key="reg_eps_p").set_value(100.0)),
+    "Private subspaces": ("7_Private_subspaces.py", {}, "subspaces-chart",
+                          lambda at: at.slider(key="outliers").set_value(5)),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(REDRAWN))
+def test_redrawn_charts_are_live_charts_that_keep_their_element(name):
+    """Each page's chart that the sidebar redraws (3D or thousands of SVG points) is a live chart: a rerun
+    hands the same element a new figure, so the browser updates it with ``Plotly.react`` instead of building
+    a new chart (benchmarks/pages.py times the difference)."""
+    script, params, key, change = REDRAWN[name]
+    at = run_page(PLAYGROUND.with_name(script), params)
+    assert key in charts.live_keys(at)
+    element = next(node.proto for node in at.get("component_instance") if json.loads(node.proto.json_args)["key"] == key)
+    change(at).run(timeout=120)
+    assert_clean(at)
+    after = next(node.proto for node in at.get("component_instance") if json.loads(node.proto.json_args)["key"] == key)
+    assert after.id == element.id
+    assert json.loads(after.json_args)["figure"] != json.loads(element.json_args)["figure"]

@@ -1,11 +1,11 @@
 """Sensitivity page: defaults, every control, invalid addresses and the URL round trip (AppTest)."""
 
 import base64
-import json
 
 import numpy as np
 import pytest
 
+from tests.app.charts import specs
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
 from ui.sensitivity import SECTIONS, TAB_KEY
 
@@ -15,9 +15,9 @@ CHARTS = 2
 
 
 def _spec(at, index: int = 0) -> dict:
-    charts = at.get("plotly_chart")
+    charts = specs(at)
     assert len(charts) > index, "the page shows too few plotly charts"
-    return json.loads(charts[index].proto.spec)
+    return charts[index]
 
 
 def _values(array) -> np.ndarray:
@@ -33,7 +33,7 @@ def defaults():
 
 
 def test_defaults_render_two_charts_without_messages(defaults):
-    assert len(defaults.get("plotly_chart")) == CHARTS
+    assert len(specs(defaults)) == CHARTS
     assert [tab.label for tab in defaults.tabs] == list(SECTIONS)
     assert not messages(defaults)
     assert defaults.selectbox(key="space").value == "sphere"
@@ -76,7 +76,7 @@ def test_every_control_rerenders(label):
     for step in steps:
         step().run()
         assert_clean(at)
-        assert len(at.get("plotly_chart")) == CHARTS
+        assert len(specs(at)) == CHARTS
     assert at.query_params["space"] == "spd"
     assert at.query_params["kappa_spd"] == "0.5"
     assert at.query_params["seed"] == "3"
@@ -96,7 +96,7 @@ def test_every_control_rerenders(label):
 def test_invalid_addresses_warn_instead_of_failing(params, expected):
     at = run_page(PAGE, params)
     assert_explained(at, expected, TAB_KEY)
-    assert len(at.get("plotly_chart")) == CHARTS
+    assert len(specs(at)) == CHARTS
 
 
 def test_beyond_the_limit_no_bound_is_drawn():

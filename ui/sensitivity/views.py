@@ -12,6 +12,7 @@ from engine.pipelines import sensitivity
 from engine.viz import sensitivity as figures
 from ui import errors, state
 from ui.downloads import download_row
+from ui.live_chart import live_chart
 from ui.sensitivity.compute import boundary_constants
 from ui.sensitivity.controls import Settings
 
@@ -51,7 +52,7 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
                    help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")
     fig = empirical_figure(result.replicates, sensitivity.summarise(result.replicates), result.bound_curve(),
                            log=settings.log_axes)
-    st.plotly_chart(fig, key="chart-empirical", **CHART)
+    live_chart(fig, key="chart-empirical", config=CHART["config"], theme=False)
     st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
                "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
     download_row("sensitivity-vs-n", fig=fig, data=result.table(), settings=state.settings(list(settings.keys)))
