@@ -148,6 +148,14 @@ class Sphere(Manifold):
         v = self.to_tangent(x, rng.standard_normal(x.shape))
         return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
+    def random_step(self, x, length, rng=None) -> np.ndarray:
+        """Exp_x(t·u) = cos t · x + sin t · u for u uniform on the unit sphere of T_xS^d and t = ``length``
+        ``(...)``: the generic route's law (same draws from ``rng``) without recomputing |t·u| and sinc."""
+        x = np.asarray(x, dtype=float)
+        t = np.asarray(length, dtype=float)[..., None]
+        y = np.cos(t) * x + np.sin(t) * self.random_unit_tangent(x, rng)
+        return y / np.sqrt(_dot(y, y))
+
     def to_ambient(self, x) -> np.ndarray:
         return np.asarray(x, dtype=float)
 

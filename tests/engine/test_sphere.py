@@ -54,3 +54,17 @@ def test_parallel_transport_is_an_isometry_into_the_target_tangent_space_near_th
 def test_parallel_transport_refuses_exact_antipodes():
     with pytest.raises(ValueError, match="antipodal"):
         S2.parallel_transport([1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0])
+
+
+@pytest.mark.parametrize("d", [2, 5])
+def test_random_step_is_exp_of_the_random_direction(d):
+    """The closed form cos t·x + sin t·u equals Exp_x(t u) for the direction ``random_unit_tangent`` draws
+    from the same random numbers, lands at distance t (t ≤ π) and stays on the sphere."""
+    space = Sphere(d)
+    x = space.random_point(6, 1)
+    t = np.array([0.0, 1e-9, 0.3, 1.5, 3.0, np.pi])
+    step = space.random_step(x, t, np.random.default_rng(8))
+    generic = space.exp(x, t[:, None] * space.random_unit_tangent(x, np.random.default_rng(8)))
+    np.testing.assert_allclose(step, generic, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(np.linalg.norm(step, axis=-1), 1.0, atol=1e-15)
+    np.testing.assert_allclose(space.dist(x, step), t, atol=2e-8)
