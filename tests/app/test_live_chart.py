@@ -79,6 +79,9 @@ def test_the_playground_chart_keeps_its_identity_across_reruns():
 REDRAWN = {
     "Sensitivity": ("2_Sensitivity.py", {"reps": "20"}, "chart-empirical",
                     lambda at: at.slider(key="reps").set_value(30)),
+    "Utility": ("3_Utility.py", {"reps": "20"}, "chart-error-n", lambda at: at.slider(key="reps").set_value(30)),
+    "Private optimization": ("5_Private_optimization.py", {"reps": "2"}, "chart-loss",
+                             lambda at: at.select_slider(key="eps").set_value(0.5)),
     "Private optimization, its manifold tab": ("5_Private_optimization.py", {"reps": "2", "opt_view": "On the manifold"},
                                               "chart-manifold", lambda at: at.select_slider(key="eps").set_value(0.5)),
     "Private regression on S²": ("6_Private_regression.py", {"reg_data": "drift", "reg_n": "20", "reg_k": "10",
@@ -92,9 +95,9 @@ REDRAWN = {
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(REDRAWN))
 def test_redrawn_charts_are_live_charts_that_keep_their_element(name):
-    """Each page's chart that the sidebar redraws (3D or thousands of SVG points) is a live chart: a rerun
-    hands the same element a new figure, so the browser updates it with ``Plotly.react`` instead of building
-    a new chart (benchmarks/pages.py times the difference)."""
+    """Each page's chart that the sidebar redraws and that is costly to build anew (3D, hundreds of SVG
+    points, many lines) is a live chart: a rerun hands the same element a new figure, so the browser
+    updates it with ``Plotly.react`` instead of building a new chart (benchmarks/pages.py times it)."""
     script, params, key, change = REDRAWN[name]
     at = run_page(PLAYGROUND.with_name(script), params)
     assert key in charts.live_keys(at)

@@ -1,13 +1,13 @@
 """Utility page: defaults, every control, invalid addresses, the URL round trip and the Figure 1
 preset (AppTest)."""
 
-import json
 
 import numpy as np
 import pytest
 
 from engine.experiments import reimherr_fig1
 from engine.pipelines import utility as utility_study
+from tests.app.charts import specs
 from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
 from ui import utility
 
@@ -24,10 +24,10 @@ def defaults():
 
 
 def test_defaults_render_the_error_curves_without_messages(defaults):
-    charts = defaults.get("plotly_chart")
+    charts = specs(defaults)
     assert len(charts) == CHARTS[CURVES]
     assert [tab.label for tab in defaults.tabs] == list(utility.SECTIONS)
-    names = {trace.get("name") for trace in json.loads(charts[0].proto.spec)["data"]}
+    names = {trace.get("name") for trace in charts[0]["data"]}
     assert {"Riemannian Laplace", "Euclidean Laplace", utility.BOUND_NAME} <= names
     assert not messages(defaults)
 
@@ -35,7 +35,7 @@ def test_defaults_render_the_error_curves_without_messages(defaults):
 def test_noise_reduction_tab_tabulates_every_n():
     at = run_page(PAGE, {utility.TAB_KEY: REDUCTION})
     assert not messages(at)
-    assert len(at.get("plotly_chart")) == CHARTS[REDUCTION]
+    assert len(specs(at)) == CHARTS[REDUCTION]
     reduction = at.table[0].value
     assert list(reduction["n"]) == list(utility.N_GRIDS["quick"])
     assert reduction["noise reduction (%)"].notna().all()
@@ -45,7 +45,7 @@ def test_planner_euclidean_constant_is_at_least_the_noise_alone():
     """The ε-DP baseline releases the ambient mean b + noise N; E‖b + N‖ >= E‖N‖ = c_E/(nε) because N is
     symmetric (triangle inequality on ±N), so the fitted constant cannot fall below the exact noise constant."""
     at = run_page(PAGE, {utility.TAB_KEY: PLANNER})
-    assert len(at.get("plotly_chart")) == CHARTS[PLANNER]
+    assert len(specs(at)) == CHARTS[PLANNER]
     planner = at.table[0].value.set_index("mechanism")
     exact = utility_study.euclidean_constant("sphere", np.pi / 8)
     assert planner.loc["Euclidean Laplace", "fitted c"] >= 0.95 * exact
@@ -90,8 +90,8 @@ def test_every_control_rerenders(label):
     for step in steps:
         step().run()
         assert_clean(at)
-        assert len(at.get("plotly_chart")) >= CHARTS[label]
-    assert len(at.get("plotly_chart")) == CHARTS[label] + (label == REDUCTION)  # SPD: the non-PD share
+        assert len(specs(at)) >= CHARTS[label]
+    assert len(specs(at)) == CHARTS[label] + (label == REDUCTION)  # SPD: the non-PD share
     assert at.query_params["solve"] == "n"
     assert at.query_params["target"] == "0.2"
     assert at.query_params["r_spd"] == "1.0"
@@ -112,7 +112,7 @@ def test_invalid_addresses_show_a_reason_instead_of_failing(params, expected):
     at = run_page(PAGE, params)
     assert_explained(at, expected, utility.TAB_KEY)
     if expected is None:
-        assert len(at.get("plotly_chart")) == CHARTS[CURVES]
+        assert len(specs(at)) == CHARTS[CURVES]
 
 
 def test_query_params_round_trip():

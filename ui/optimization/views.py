@@ -75,12 +75,12 @@ def show_convergence(computed: Computed, settings: Settings, url: dict) -> None:
     fig_loss, fig_grad = figs.convergence(settings.app, paths)
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(fig_loss, key="chart-loss", **CHART)
+        live_chart(fig_loss, key="chart-loss", config=CHART["config"], theme=False)
         st.caption(figs.LOSS_CAPTION + (f" {figs.SPD_START_NOTE.format(factor=po.START_FACTOR)}"
                                          if settings.app in po.METRICS else ""))
         download_row("optimization-loss", fig=fig_loss, data=paths, settings=url)
     with right:
-        st.plotly_chart(fig_grad, key="chart-gradient", **CHART)
+        live_chart(fig_grad, key="chart-gradient", config=CHART["config"], theme=False)
         st.caption("Look at the floor of the private gradient norm: each step's noise keeps it from reaching 0 "
                    "(diagnostic only: these losses and norms use the data and are not released).")
         download_row("optimization-gradient", fig=fig_grad, data=paths, settings=url)
