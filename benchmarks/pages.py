@@ -9,6 +9,9 @@ Four ways to reach a page, all with the server's cache warm (one untimed load fi
   for Home), which is how users move between pages;
 - *cached re-render*: the first sidebar slider moved one step and back, timing the way back.
 
+The 3D views that are not a page's default (``VIEWS_3D``: Private optimization's manifold tab, Private
+regression on S²) get a cached re-render row of their own.
+
 ``benchmarks/reference_app.py`` gives the floor: a bare page with one small 2D or 3D chart, and
 one with the playground's sphere scene alone.
 
