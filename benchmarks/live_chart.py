@@ -11,18 +11,13 @@ from __future__ import annotations
 
 import statistics
 
-from benchmarks.pages import CHART, REFERENCE, _rerenders, _runs, _visits, _warm
+from benchmarks.pages import CHART, REFERENCE, _rerenders, _row, _visits, _warm
 from benchmarks.timing import Row
 from tests.browser.harness import chromium_missing_reason, headless_chromium, streamlit_server
 
 #: Pages of the app timed here (their main chart is a live chart).
 PAGES = {"playground S² (3D sphere scene)": "Private_mean_playground",
          "playground H² (2D Poincaré disk)": "Private_mean_playground?space=hyperbolic"}
-
-
-def _row(task: str, times: list[float], target: str, note: str = "") -> Row:
-    runs = f"runs: {_runs(times)}"
-    return Row(task, min(times), target, f"{note}; {runs}" if note else runs, median=statistics.median(times))
 
 
 def _measure(browser, url: str) -> dict[str, list[float]]:

@@ -105,6 +105,12 @@ def _rerenders(browser, url: str) -> list[float]:
     return times
 
 
+def _row(task: str, times: list[float], target: str, note: str = "") -> Row:
+    """A row with the best and the median of ``times`` and every run in its note."""
+    runs = f"runs: {_runs(times)}"
+    return Row(task, min(times), target, f"{note}; {runs}" if note else runs, median=statistics.median(times))
+
+
 def _visits(browser, url: str, selector: str) -> tuple[list[float], list[float]]:
     """Times of a new browser profile and of a returning one opening ``url``."""
     fresh, returning = [], []
@@ -325,8 +331,7 @@ def run() -> list[Row]:
             rows.extend(animation_rows(browser, base))
             for title, path in VIEWS_3D.items():
                 cached = _rerenders(browser, f"{base}/{path}")
-                rows.append(Row(f"page {title}: cached re-render", min(cached), "< 0.5 s",
-                                f"runs: {_runs(cached)}", median=statistics.median(cached)))
+                rows.append(_row(f"page {title}: cached re-render", cached, "< 0.5 s"))
             for title, path in VARIANTS.items():
                 _warm(browser, f"{base}/{path}")
                 _, returning = _visits(browser, f"{base}/{path}", CHART)

@@ -34,6 +34,12 @@ def test_a_live_chart_needs_a_key(key):
         live_chart.live_chart(go.Figure(), key=key)
 
 
+@pytest.mark.parametrize("theme", [True, False, "plotly"])
+def test_the_theme_is_st_plotly_charts(theme):
+    with pytest.raises(ValueError, match=f'theme must be "streamlit" or None, as for st.plotly_chart, got {theme!r}'):
+        live_chart.live_chart(go.Figure(), key="chart", theme=theme)
+
+
 def test_plotly_js_is_copied_once_and_refreshed_when_stale(tmp_path):
     source = tmp_path / "package" / "plotly.min.js"
     source.parent.mkdir()

@@ -82,7 +82,7 @@ def figure_json(figure: go.Figure) -> str:
     return pio.to_json(figure, validate=False)
 
 
-def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: bool = True) -> None:
+def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: str | None = "streamlit") -> None:
     """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
 
     Parameters
@@ -94,11 +94,14 @@ def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme
         key stays the same, whatever the figure.
     config : dict, optional
         plotly.js configuration (``{"displaylogo": False}``, ...); ``responsive`` is always on.
-    theme : bool
-        Style the figure as ``st.plotly_chart``'s default theme does: the app's fonts, font sizes, text
-        and background colours override the figure's template (settings on its own layout still win)
-        and the title is bold. False draws the figure as it is (``theme=None`` of ``st.plotly_chart``).
+    theme : "streamlit" or None
+        As in ``st.plotly_chart``, so that a page switches between the two by the function's name alone:
+        "streamlit" styles the figure as its default theme does (the app's fonts, font sizes, text and
+        background colours override the figure's template, settings on its own layout still win, the
+        title is bold); None draws the figure as it is.
     """
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
-    _component(figure=figure_json(figure), config=dict(config or {}), theme=bool(theme), key=key, default=None)
+    if theme not in ("streamlit", None):
+        raise ValueError(f'theme must be "streamlit" or None, as for st.plotly_chart, got {theme!r}')
+    _component(figure=figure_json(figure), config=dict(config or {}), theme=theme is not None, key=key, default=None)

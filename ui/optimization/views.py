@@ -75,12 +75,12 @@ def show_convergence(computed: Computed, settings: Settings, url: dict) -> None:
     fig_loss, fig_grad = figs.convergence(settings.app, paths)
     left, right = st.columns(2)
     with left:
-        live_chart(fig_loss, key="chart-loss", config=CHART["config"], theme=False)
+        live_chart(fig_loss, key="chart-loss", **CHART)
         st.caption(figs.LOSS_CAPTION + (f" {figs.SPD_START_NOTE.format(factor=po.START_FACTOR)}"
                                          if settings.app in po.METRICS else ""))
         download_row("optimization-loss", fig=fig_loss, data=paths, settings=url)
     with right:
-        live_chart(fig_grad, key="chart-gradient", config=CHART["config"], theme=False)
+        live_chart(fig_grad, key="chart-gradient", **CHART)
         st.caption("Look at the floor of the private gradient norm: each step's noise keeps it from reaching 0 "
                    "(diagnostic only: these losses and norms use the data and are not released).")
         download_row("optimization-gradient", fig=fig_grad, data=paths, settings=url)
@@ -126,7 +126,7 @@ def show_manifold(computed: Computed, settings: Settings, url: dict) -> None:
 
     p, run = computed.problem, computed.run
     fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
-    live_chart(fig_view, key="chart-manifold", config=CHART["config"], theme=False)
+    live_chart(fig_view, key="chart-manifold", **CHART)
     st.caption(scene.VIEW_CAPTIONS[settings.app].format(d=p.view.get("d")))
     download_row("optimization-manifold", fig=fig_view, data=view_data, settings=url)
 

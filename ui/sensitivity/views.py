@@ -52,7 +52,7 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
                    help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")
     fig = empirical_figure(result.replicates, sensitivity.summarise(result.replicates), result.bound_curve(),
                            log=settings.log_axes)
-    live_chart(fig, key="chart-empirical", config=CHART["config"], theme=False)
+    live_chart(fig, key="chart-empirical", **CHART)
     st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
                "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
     download_row("sensitivity-vs-n", fig=fig, data=result.table(), settings=state.settings(list(settings.keys)))

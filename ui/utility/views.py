@@ -56,7 +56,7 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
         fig_n = error_figure(result.ok_n, x="n", x_title="sample size n",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
                                                          epsilon=c.epsilon), log=settings.log_axes)
-        live_chart(fig_n, key="chart-error-n", config=CHART["config"], theme=False)
+        live_chart(fig_n, key="chart-error-n", **CHART)
         st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
                    "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
                    "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
@@ -68,7 +68,7 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
         fig_e = error_figure(result.ok_eps, x="epsilon", x_title="privacy budget ε",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=c.n, epsilon=eps_fine),
                              log=settings.log_axes)
-        live_chart(fig_e, key="chart-error-eps", config=CHART["config"], theme=False)
+        live_chart(fig_e, key="chart-error-eps", **CHART)
         st.caption("Look at the slope: error ∝ 1/ε while the noise is small; large noise bends the intrinsic "
                    "curve (it saturates on the bounded sphere and grows faster on SPD, whose ambient distances "
                    "grow exponentially).")
