@@ -86,6 +86,8 @@ REDRAWN = {
     "Sensitivity": ("2_Sensitivity.py", {"reps": "20"}, "chart-empirical",
                     lambda at: at.slider(key="reps").set_value(30)),
     "Utility": ("3_Utility.py", {"reps": "20"}, "chart-error-n", lambda at: at.slider(key="reps").set_value(30)),
+    "Samplers": ("4_Samplers.py", {"burn": "100", "thin": "2", "draws": "50", "chains": "4"}, "chart-hist-mh",
+                 lambda at: at.slider(key="sigma").set_value(0.3)),
     "Private optimization": ("5_Private_optimization.py", {"reps": "2"}, "chart-loss",
                              lambda at: at.select_slider(key="eps").set_value(0.5)),
     "Private optimization, its manifold tab": ("5_Private_optimization.py", {"reps": "2", "opt_view": "On the manifold"},

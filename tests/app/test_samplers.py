@@ -1,10 +1,9 @@
 """Samplers page: defaults, every control and space, invalid addresses, the URL round trip and the
 near-limit lesson (AppTest)."""
 
-import json
-
 import pytest
 
+from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, messages, run_page
 from ui import samplers
 
@@ -22,7 +21,7 @@ def defaults():
 
 
 def test_defaults_render_three_charts_without_messages(defaults):
-    assert len(defaults.get("plotly_chart")) == 3
+    assert charts.live_keys(defaults) == ["chart-hist-exact", "chart-hist-mh", "chart-trace"]
     assert not messages(defaults)
     assert defaults.selectbox(key="space").value == "sphere"
     assert float(_metric(defaults, "KS distance, exact")) < 0.06  # 1,000 exact draws
@@ -52,7 +51,7 @@ def test_every_control_and_space_rerenders():
         step().run()
         assert_clean(at)
         assert not at.error, [e.value for e in at.error]
-        assert len(at.get("plotly_chart")) == 3
+        assert len(charts.specs(at)) == 3
     assert at.query_params["space"] == list(samplers.SPACES)[-1]
     assert at.query_params["adapt"] == "false"
     assert at.query_params["step"] == "0.5"
@@ -102,7 +101,7 @@ def test_sigma_slider_stops_where_the_space_still_works(space):
     at.slider(key="sigma").set_value(top).run()
     assert_clean(at)
     assert not messages(at, "error"), messages(at, "error")
-    assert len(at.get("plotly_chart")) == 3
+    assert len(charts.specs(at)) == 3
     if space in ("hyperbolic", "spd"):
         assert top < {"hyperbolic": 1.0, "spd": 2 ** 0.5}[space]
         assert any("cannot be normalised" in caption.value for caption in at.sidebar.caption)
@@ -110,6 +109,6 @@ def test_sigma_slider_stops_where_the_space_still_works(space):
 
 def test_trace_names_the_exact_mean_in_its_legend_not_on_the_line(defaults):
     """Issue 14, item 9: the "exact mean" annotation sat on the trace wherever the chain happened to be."""
-    trace = json.loads(defaults.get("plotly_chart")[2].proto.spec)
+    trace = charts.specs(defaults)[2]
     assert [a["text"] for a in trace["layout"].get("annotations", [])] == ["burn-in"]
     assert any(t.get("name", "").startswith("exact mean E ρ") for t in trace["data"])
