@@ -157,17 +157,19 @@ def _reference_rows(browser) -> list[Row]:
 ANIMATION_PATH = "Private_mean_playground?anim=true"
 N_ANIMATION_PATH = "Private_mean_playground?anim=true&anim_over=n"
 ANIMATION_PASSES = 2
-# Every frame of chart ``index`` in turn: Plotly.animate to it (with or without a full redraw, as the
-# chart's own slider does), then one requestAnimationFrame (the paint).
+# Every frame of chart ``index`` in turn, as its slider shows it, then one requestAnimationFrame (the
+# paint): in a live chart its ``liveChart.showFrame`` (ui/live_chart/frontend/frames3d.js), elsewhere
+# Plotly.animate (with or without a full redraw, as the chart's own slider does).
 _FRAME_TIMES = f"""async ([index, redraw]) => {{
     const gd = {PLOTS}()[index];
     const view = gd.ownerDocument.defaultView;
     const names = gd._transitionData._frames.map(f => f.name);
     const still = {{mode: 'immediate', frame: {{duration: 0, redraw: redraw}}, transition: {{duration: 0}}}};
+    const show = view.liveChart ? (name) => view.liveChart.showFrame(name) : (name) => view.Plotly.animate(gd, [name], still);
     const times = [];
     for (const name of names) {{
         const start = performance.now();
-        await view.Plotly.animate(gd, [name], still);
+        await show(name);
         await new Promise(resolve => view.requestAnimationFrame(() => resolve()));
         times.push(performance.now() - start);
     }}

@@ -4,9 +4,9 @@
 that move with it, ``also``): frame s replaces those traces' coordinates and nothing else, so
 scrubbing the slider or pressing play runs no Python. The rest of the figure (surface, legend,
 camera) stays as built.
-A 3D scene only shows new data after a full redraw (``redraw=True``), which re-renders the whole
-WebGL scene; a 2D (SVG) chart moves its markers without one (``redraw=False``), several times faster
-in a browser that renders WebGL in software.
+A 3D scene only shows new data after a full redraw (``redraw=True``), which rebuilds the whole
+figure; a 2D (SVG) chart moves its markers without one (``redraw=False``). The app's live chart
+(``ui.live_chart``) shows a 3D figure's frames without plotly's redraw where they only move points.
 """
 
 from __future__ import annotations

@@ -1,12 +1,17 @@
 """The live chart (``ui.live_chart``, issue 15) in a real headless Chromium: a rerun updates the same
 plotly element and WebGL canvas in place, the component's iframe is exactly as tall as the chart, and
-the ε animation still plays inside it."""
+the ε animation plays inside it, its 3D frames (ui/live_chart/frontend/frames3d.js) drawing what plotly's
+own full redraw draws."""
 
+import io
 import json
 import re
 
+import numpy as np
 import pytest
+from PIL import Image
 
+from benchmarks.pages import click_slider_step
 from tests.browser.harness import PLOTS, chart_signature, plot_locator, wait_for_app, wait_for_chart_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -109,3 +114,84 @@ def test_the_epsilon_animation_plays_in_the_live_chart(app_page, app_url):
     expect(label).to_have_text(f"ε = {last['name']}", timeout=120_000)
     drawn = page.evaluate(f"(i) => Array.from({PLOTS}()[0]._fullData.find(t => t.index === i).x)", last["trace"])
     assert drawn == pytest.approx(last["x"])
+
+
+def _scene_pixels(chart) -> np.ndarray:
+    """The 3D scene of a chart as drawn on screen, as an RGB array."""
+    return np.asarray(Image.open(io.BytesIO(chart.locator(".gl-container canvas").first.screenshot())).convert("RGB"), dtype=float)
+
+
+# Plotly's own way to show frame ``name`` of the first chart: Plotly.animate with a full redraw.
+_PLOTLY_FRAME = f"""(name) => {{
+    const gd = {PLOTS}()[0];
+    const still = {{mode: 'immediate', frame: {{duration: 0, redraw: true}}, transition: {{duration: 0}}}};
+    return gd.ownerDocument.defaultView.Plotly.animate(gd, [name], still).then(() => null);
+}}"""
+
+
+def test_3d_frames_draw_the_picture_plotlys_full_redraw_draws(app_page, app_url):
+    """The slider of the 3D scene updates the releases' scene object only (frames3d.js); the scene must
+    then look as plotly's own Plotly.animate with a full redraw draws the same frame."""
+    page = app_page
+    page.goto(f"{app_url}/Private_mean_playground?anim=true&eps=1")
+    wait_for_app(page, 180_000)
+    chart = plot_locator(page, 0)
+    names = page.evaluate(f"() => {PLOTS}()[0]._transitionData._frames.map(f => f.name)")
+    assert page.evaluate(f"() => {PLOTS}()[0].layout.sliders[0].steps.every(s => s.method === 'skip')")
+    shots = {}
+    for index in (0, len(names) - 1):
+        click_slider_step(page, index)
+        ours = _scene_pixels(chart)
+        page.evaluate(_PLOTLY_FRAME, names[index])
+        page.evaluate("() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)))")
+        plotlys = _scene_pixels(chart)
+        assert ours.shape == plotlys.shape
+        differing = np.mean(np.abs(ours - plotlys).max(axis=2) > 8)
+        assert differing < 0.002, f"frame {names[index]}: {differing:.2%} of the scene's pixels differ"
+        shots[index] = ours
+    moved = np.mean(np.abs(shots[0] - shots[len(names) - 1]).max(axis=2) > 8)
+    assert moved > 0.002, f"the first and last frames differ in only {moved:.2%} of the pixels"
+
+
+def test_pause_stops_the_3d_animation(app_page, app_url):
+    page = app_page
+    page.goto(f"{app_url}/Private_mean_playground?anim=true&eps=0.1")
+    wait_for_app(page, 180_000)
+    chart = plot_locator(page, 0)
+    label = chart.locator(".slider-container text").first
+    assert label.text_content() == "ε = 0.1"
+    buttons = chart.locator(".updatemenu-button")
+    buttons.nth(0).click()  # ▶
+    page.wait_for_function("(el) => el.textContent !== 'ε = 0.1'", arg=label.element_handle(), timeout=60_000)
+    buttons.nth(1).click()  # ❚❚
+    paused = label.text_content()
+    page.wait_for_timeout(1_500)  # six frames' time at 250 ms per frame
+    assert label.text_content() == paused != "ε = 10"
+
+
+
+def _applies(page, spec: dict) -> bool:
+    """frames3d.js's ``Frames3d.applies`` on ``spec``, run inside the live chart's iframe."""
+    frame = next(f for f in page.frames if f.evaluate("() => typeof Frames3d") == "object")
+    return frame.evaluate("(spec) => Frames3d.applies(spec)", spec)
+
+
+_SCENE = {"xaxis": {"range": [-1, 1]}, "yaxis": {"range": [-1, 1]}, "zaxis": {"range": [-1, 1]}}
+_POINTS = {"x": [0.0], "y": [0.0], "z": [1.0]}
+
+
+@pytest.mark.parametrize(("trace", "frame", "scene", "expected"), [
+    ({"type": "scatter3d"}, {**_POINTS, "customdata": [[1]], "name": "releases"}, _SCENE, True),
+    ({"type": "scatter"}, {"x": [0.0], "y": [1.0]}, _SCENE, False),  # 2D: plotly moves SVG markers itself
+    ({"type": "mesh3d"}, _POINTS, _SCENE, False),
+    ({"type": "scatter3d"}, {**_POINTS, "marker": {"color": "red"}}, _SCENE, False),  # styles need plotly
+    ({"type": "scatter3d"}, _POINTS, {**_SCENE, "zaxis": {}}, False),  # autoranged: the axes may move
+    ({"type": "scatter3d"}, {**_POINTS, "x": {"dtype": "f8", "bdata": "AAAAAAAAAAA="}}, _SCENE, False),
+])
+def test_only_point_moves_in_fixed_scenes_take_the_fast_path(app_page, app_url, trace, frame, scene, expected):
+    page = app_page
+    page.goto(f"{app_url}/Private_mean_playground?anim=true&eps=1")
+    wait_for_app(page, 180_000)
+    spec = {"data": [trace], "layout": {"scene": scene}, "frames": [{"name": "a", "traces": [0], "data": [frame]}]}
+    assert _applies(page, spec) is expected
+    assert _applies(page, {**spec, "frames": []}) is False

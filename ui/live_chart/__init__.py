@@ -7,7 +7,9 @@ holds one ``<div>``: ``Plotly.newPlot`` draws it on the first render and ``Plotl
 afterwards, keeping the div and its WebGL context, and (``layout.uirevision``) what the user changed
 where the new figure leaves that setting as before (hidden legend entries, zoom; the sphere's camera
 follows the figure, which aims it at the releases). Animation frames (``fig.frames``, slider and play
-buttons) travel with the figure.
+buttons) travel with the figure; frames that only move the points of a 3D scene with fixed axes are
+shown by updating those points' WebGL objects and rendering the scene once (``frontend/frames3d.js``),
+not by plotly's full redraw of the figure, and WebGL draws at the screen's pixel ratio.
 
 plotly.js is the ``plotly.min.js`` of the installed ``plotly`` package, copied (or hard-linked) on
 import into the running app's ``static/`` folder and next to ``frontend/index.html``; nothing is
