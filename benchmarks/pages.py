@@ -265,7 +265,7 @@ def animation_rows(browser, base: str) -> list[Row]:
         _, floor = _visits(browser, url, CHART)
     frame, rerender = statistics.median(frames), statistics.median(cached)
     return [
-        Row("playground ε animation: one frame (Plotly.animate + paint), S² 3D", min(frames), "< 0.1 s",
+        Row("playground ε animation: one frame (its slider's update + paint), S² 3D", min(frames), "< 0.1 s",
             f"{len(frames)} frames; median {1000 * frame:.0f} ms = {frame / rerender:.2f}× the cached re-render "
             f"and {frame / statistics.median(floor):.2f}× the sphere-scene floor (returning) of this run",
             median=frame),
@@ -276,7 +276,7 @@ def animation_rows(browser, base: str) -> list[Row]:
             f"runs: {_runs(clicks)}", median=statistics.median(clicks)),
         Row("playground ε animation: click on the tangent-plane view's slider to releases moved", min(flat_clicks),
             "< 0.1 s", f"runs: {_runs(flat_clicks)}", median=statistics.median(flat_clicks)),
-        Row("playground n animation: one frame (Plotly.animate + paint), S² 3D: releases, true mean and data move",
+        Row("playground n animation: one frame (its slider's update + paint), S² 3D: releases, true mean and data move",
             min(sizes), "< 0.1 s",
             f"{len(sizes)} frames; median {1000 * statistics.median(sizes):.0f} ms = "
             f"{statistics.median(sizes) / frame:.2f}× the ε frame and {statistics.median(sizes) / rerender:.2f}× the "
