@@ -64,6 +64,18 @@ def test_defaults_recover_the_plane_exactly(defaults):
     assert defaults.query_params["method"] == "exact" and defaults.query_params["shape"] == "plane"
 
 
+def test_the_exact_release_says_why_epsilon_leaves_the_figure_unchanged(defaults):
+    """The exact algorithm releases U itself at every ε its n allows: the page says so (a teacher moving ε
+    sees the same figure), and only where it holds."""
+    why = "so the figure stays the same as ε changes"
+    assert any(why in caption.value for caption in defaults.caption)
+    at = run_page(PAGE, {"eps": "2"})
+    assert spec(at, 0)["data"] == spec(defaults, 0)["data"]
+    assert any(why in caption.value for caption in at.caption)
+    for params in ({"noise": "0.01"}, {"method": "analyze-gauss", "n": "500"}):
+        assert not any(why in caption.value for caption in run_page(PAGE, params).caption), params
+
+
 def test_the_sweep_chart_and_explanation(defaults):
     sweep = spec(defaults, 1)
     names = [trace["name"] for trace in sweep["data"]]

@@ -14,6 +14,8 @@ from ui.subspaces.compute import SWEEP_DIMENSIONS, SWEEP_METHODS, SWEEP_REPS, SW
 
 #: Seconds the sweep may take before its progress bar appears.
 PROGRESS_AFTER = 2.0
+#: Projection distance up to which a release is the true subspace itself (rounding only).
+EXACT_ERROR = 1e-9
 SWEEP_LABELS = {"singhal-steinke-exact": "SS exact", "singhal-steinke-approx": "SS approximate",
                 "analyze-gauss": "Analyze Gauss"}
 
@@ -63,6 +65,11 @@ def show_numbers(result: dict) -> None:
     if result["min_samples"]:
         st.caption(f"{METHODS[config['method']]} needs n ≥ {result['min_samples']:,} for its guarantee at these "
                    f"ε, δ and outliers (the same for any dimension d); here n = {config['n']:,}.")
+    if config["method"] == "exact" and errors.size and errors.max() <= EXACT_ERROR:
+        st.caption("Every release that is not ⊥ is U itself: Algorithm 1 publishes the subspace that wins the count, "
+                   "with no noise on it, so the figure stays the same as ε changes. ε sets how many points the "
+                   "guarantee needs (lower ε and the n above grows), and the privacy comes from answering ⊥ "
+                   "whenever the win is not stable (add noise off the subspace to see it).")
     if config["method"] == "exact" and config["noise"] > 0 and bottom_rate > 0.5:
         st.info("The exact algorithm needs the points to lie exactly in U (up to a relative tolerance of 1e-6): "
                 "with noise no subspace has a clear lead and it answers ⊥. Try the approximate algorithm.")
