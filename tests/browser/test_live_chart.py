@@ -181,7 +181,8 @@ _POINTS = {"x": [0.0], "y": [0.0], "z": [1.0]}
 
 
 @pytest.mark.parametrize(("trace", "frame", "scene", "expected"), [
-    ({"type": "scatter3d"}, {**_POINTS, "customdata": [[1]], "name": "releases"}, _SCENE, True),
+    ({"type": "scatter3d", "name": "releases"}, {**_POINTS, "customdata": [[1]], "name": "releases"}, _SCENE, True),
+    ({"type": "scatter3d", "name": "releases"}, {**_POINTS, "name": "renamed"}, _SCENE, False),  # the legend
     ({"type": "scatter"}, {"x": [0.0], "y": [1.0]}, _SCENE, False),  # 2D: plotly moves SVG markers itself
     ({"type": "mesh3d"}, _POINTS, _SCENE, False),
     ({"type": "scatter3d"}, {**_POINTS, "marker": {"color": "red"}}, _SCENE, False),  # styles need plotly
