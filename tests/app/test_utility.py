@@ -1,7 +1,6 @@
 """Utility page: defaults, every control, invalid addresses, the URL round trip and the Figure 1
 preset (AppTest)."""
 
-
 import numpy as np
 import pytest
 

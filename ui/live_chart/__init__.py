@@ -76,6 +76,10 @@ if _app_static_folder() is not None:
     _provide_plotly_js(folder=_app_static_folder())
 _component = components.declare_component("live_chart", path=str(FRONTEND))
 
+#: Options of a chart drawn as its figure was built (no Streamlit theme), without plotly's logo:
+#: ``live_chart(fig, key=..., **PLAIN_CHART)`` or ``st.plotly_chart(fig, key=..., **PLAIN_CHART)`` alike.
+PLAIN_CHART = {"theme": None, "config": {"displaylogo": False}}
+
 
 def figure_json(figure: go.Figure) -> str:
     """The figure as plotly's JSON (arrays in plotly 7's ``{"dtype", "bdata"}`` encoding), frames included."""

@@ -11,13 +11,11 @@ import streamlit as st
 from engine.pipelines import private_optimization as po
 from ui import errors, state
 from ui.downloads import download_row
-from ui.live_chart import live_chart
+from ui.live_chart import PLAIN_CHART, live_chart
 from ui.optimization import figures as figs
 from ui.optimization.apps import APPS, MAX_STEPS, PRESET_NOTES, SECTIONS, TAB_KEY
 from ui.optimization.compute import Computed, accountant, completion, run_settings, study, study_blocks, study_settings
 from ui.optimization.controls import PRESET_NOTE, Settings
-
-CHART = {"theme": None, "config": {"displaylogo": False}}
 
 
 def tex_number(value: float) -> str:
@@ -75,12 +73,12 @@ def show_convergence(computed: Computed, settings: Settings, url: dict) -> None:
     fig_loss, fig_grad = figs.convergence(settings.app, paths)
     left, right = st.columns(2)
     with left:
-        live_chart(fig_loss, key="chart-loss", **CHART)
+        live_chart(fig_loss, key="chart-loss", **PLAIN_CHART)
         st.caption(figs.LOSS_CAPTION + (f" {figs.SPD_START_NOTE.format(factor=po.START_FACTOR)}"
                                          if settings.app in po.METRICS else ""))
         download_row("optimization-loss", fig=fig_loss, data=paths, settings=url)
     with right:
-        live_chart(fig_grad, key="chart-gradient", **CHART)
+        live_chart(fig_grad, key="chart-gradient", **PLAIN_CHART)
         st.caption("Look at the floor of the private gradient norm: each step's noise keeps it from reaching 0 "
                    "(diagnostic only: these losses and norms use the data and are not released).")
         download_row("optimization-gradient", fig=fig_grad, data=paths, settings=url)
@@ -94,7 +92,7 @@ def show_accounting(computed: Computed, settings: Settings, url: dict) -> None:
     left, right = st.columns(2)
     with left:
         fig_acc = figs.accountant(acc["curves"], eps, settings.noise)
-        st.plotly_chart(fig_acc, key="chart-accountant", **CHART)
+        st.plotly_chart(fig_acc, key="chart-accountant", **PLAIN_CHART)
         st.caption("Look at where each curve crosses the dotted target: the calibrated σ ends exactly at ε after "
                    "T steps, the paper's rule wherever its constant c puts it.")
         download_row("optimization-accountant", fig=fig_acc, data=acc["curves"], settings=url)
@@ -126,7 +124,7 @@ def show_manifold(computed: Computed, settings: Settings, url: dict) -> None:
 
     p, run = computed.problem, computed.run
     fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
-    live_chart(fig_view, key="chart-manifold", **CHART)
+    live_chart(fig_view, key="chart-manifold", **PLAIN_CHART)
     st.caption(scene.VIEW_CAPTIONS[settings.app].format(d=p.view.get("d")))
     download_row("optimization-manifold", fig=fig_view, data=view_data, settings=url)
 
@@ -155,7 +153,7 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
         left, right = st.columns(2)
         for column, split in zip((left, right), ("train", "test")):
             with column:
-                st.plotly_chart(rmse[f"rmse-{split}"], key=f"chart-rmse-{split}", **CHART)
+                st.plotly_chart(rmse[f"rmse-{split}"], key=f"chart-rmse-{split}", **PLAIN_CHART)
                 st.caption(f"Look at the gap between DP-RSGD and RSGD on the {split} entries: what privacy costs "
                            f"in prediction error at ε = {eps:g}.")
                 download_row(f"optimization-rmse-{split}", fig=rmse[f"rmse-{split}"],
@@ -165,7 +163,7 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
     summary = pd.concat(parts, ignore_index=True)
     st.subheader(f"Excess risk against {'ε' if x_name == 'epsilon' else 'n'}")
     fig_study = figs.study(app, summary, eps if x_name == "epsilon" else settings.size)
-    st.plotly_chart(fig_study, key="chart-study", **CHART)
+    st.plotly_chart(fig_study, key="chart-study", **PLAIN_CHART)
     st.caption(figs.STUDY_CAPTIONS[app])
     download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}), settings=url)
 

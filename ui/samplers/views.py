@@ -8,10 +8,8 @@ import streamlit as st
 from engine.pipelines.sampler_comparison import SamplerComparison
 from ui import state
 from ui.downloads import download_row
-from ui.live_chart import live_chart
+from ui.live_chart import PLAIN_CHART, live_chart
 from ui.samplers.controls import Settings
-
-CHART = {"theme": None, "config": {"displaylogo": False}}
 
 
 def _metrics(result: SamplerComparison, total: int) -> None:
@@ -46,13 +44,13 @@ def show(result: SamplerComparison, charts: dict, settings: Settings) -> None:
     left, right = st.columns(2)
     radii = charts["radii"]
     with left:
-        live_chart(charts["exact"], key="chart-hist-exact", **CHART)
+        live_chart(charts["exact"], key="chart-hist-exact", **PLAIN_CHART)
         st.caption("Look at the bars against the dashed curve: exact draws follow the radial density up to "
                    "sampling noise, whatever σ.")
         download_row("samplers-exact-radii", fig=charts["exact"], data=radii[radii["sampler"] == "exact"],
                      settings=choices)
     with right:
-        live_chart(charts["mh"], key="chart-hist-mh", **CHART)
+        live_chart(charts["mh"], key="chart-hist-mh", **PLAIN_CHART)
         st.caption("A short chain is visibly biased near the normalisability limit (try the near-limit example): "
                    "its draws stay too close to the footpoint where it started, which is why this tool samples "
                    "exactly.")
@@ -60,7 +58,7 @@ def show(result: SamplerComparison, charts: dict, settings: Settings) -> None:
                      settings=choices)
 
     st.subheader("Trace of the first MH chain")
-    live_chart(charts["trace"], key="chart-trace", **CHART)
+    live_chart(charts["trace"], key="chart-trace", **PLAIN_CHART)
     st.caption("Look at how long the chain needs to climb from the footpoint (ρ = 0) to the level of the exact "
                "mean radius (dashed), and whether it has got there by the end of the shaded burn-in.")
     download_row("samplers-trace", fig=charts["trace"], data=charts["trace_data"], settings=choices)

@@ -12,14 +12,13 @@ from engine.pipelines import utility
 from engine.viz import utility as figures
 from ui import formulas, state, tables
 from ui.downloads import download_row
-from ui.live_chart import live_chart
+from ui.live_chart import PLAIN_CHART, live_chart
 from ui.utility.compute import baseline_privacy
 from ui.utility.controls import Settings
 
 #: The page's sections, one tab each (URL parameter ``util_view``); only the open one is drawn.
 TAB_KEY = "util_view"
 SECTIONS = ("Error curves", "Noise reduction", "Budget planner")
-CHART = {"theme": None, "config": {"displaylogo": False}}
 
 error_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.error_figure)
 share_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.share_figure)
@@ -56,7 +55,7 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
         fig_n = error_figure(result.ok_n, x="n", x_title="sample size n",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
                                                          epsilon=c.epsilon), log=settings.log_axes)
-        live_chart(fig_n, key="chart-error-n", **CHART)
+        live_chart(fig_n, key="chart-error-n", **PLAIN_CHART)
         st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
                    "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
                    "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
@@ -68,7 +67,7 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
         fig_e = error_figure(result.ok_eps, x="epsilon", x_title="privacy budget ε",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=c.n, epsilon=eps_fine),
                              log=settings.log_axes)
-        live_chart(fig_e, key="chart-error-eps", **CHART)
+        live_chart(fig_e, key="chart-error-eps", **PLAIN_CHART)
         st.caption("Look at the slope: error ∝ 1/ε while the noise is small; large noise bends the intrinsic "
                    "curve (it saturates on the bounded sphere and grows faster on SPD, whose ambient distances "
                    "grow exponentially).")
@@ -113,7 +112,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
     if spaces.make_manifold(settings.space).open_in_ambient:  # on the sphere every Euclidean release is off it
         st.subheader("Euclidean releases that are not positive definite")
         fig_s = share_figure(result.ok_n, log=settings.log_axes)
-        st.plotly_chart(fig_s, key="chart-share", **CHART)
+        st.plotly_chart(fig_s, key="chart-share", **PLAIN_CHART)
         st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at "
                    "all; the intrinsic mechanism never leaves the SPD cone.")
         download_row("utility-non-pd-share", fig=fig_s,
@@ -134,7 +133,7 @@ def _planner(result: utility.UtilityResult, settings: Settings) -> None:
     left, right = st.columns([3, 2])
     with left:
         fig_p = scaling_figure(points, fits)
-        st.plotly_chart(fig_p, key="chart-scaling", **CHART)
+        st.plotly_chart(fig_p, key="chart-scaling", **PLAIN_CHART)
         st.caption("Look for flat bands: a constant n·ε·error means error ∝ 1/(nε); the dotted level is the "
                    "fitted c (the median), and a bend at small n·ε is large noise leaving that regime.")
         download_row("utility-scaling", fig=fig_p, data=points, settings=url)

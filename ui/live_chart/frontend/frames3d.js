@@ -14,8 +14,7 @@ const Frames3d = (() => {
   const AXES = ["xaxis", "yaxis", "zaxis"];
   // What a frame may set on a trace: the points and what their hover shows; name and type only as they are.
   const MOVED = new Set(["x", "y", "z", "customdata", "text", "hovertext"]);
-  const KEPT_VALUES = ["name", "type"];
-  const KEPT = new Set(KEPT_VALUES);
+  const KEPT = ["name", "type"];
 
   function isArray(value) {
     return Array.isArray(value) || ArrayBuffer.isView(value);
@@ -30,8 +29,8 @@ const Frames3d = (() => {
         const trace = spec.data[index];
         const coords = frame.data[k];
         if (!trace || trace.type !== "scatter3d") return false;
-        if (!Object.keys(coords).every((key) => MOVED.has(key) || KEPT.has(key))) return false;
-        if (KEPT_VALUES.some((key) => key in coords && coords[key] !== trace[key])) return false;
+        if (!Object.keys(coords).every((key) => MOVED.has(key) || KEPT.includes(key))) return false;
+        if (KEPT.some((key) => key in coords && coords[key] !== trace[key])) return false;
         if (!["x", "y", "z"].every((axis) => isArray(coords[axis]))) return false;
         const scene = spec.layout[trace.scene || "scene"] || {};
         return AXES.every((axis) => scene[axis] && isArray(scene[axis].range) && scene[axis].autorange !== true);
