@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pandas as pd
 import plotly.graph_objects as go
-import streamlit as st
 
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
@@ -16,6 +15,7 @@ from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.pipelines.private_optimization import summarize
 from engine.viz import palette
 from engine.viz.curves import band_figure
+from ui.figure_cache import cache_figures
 from ui.optimization.apps import APPS
 
 #: Means this close to 0 are rounding noise of an exact optimum; drawn at FLOOR on log axes.
@@ -57,7 +57,7 @@ def _floored(summary: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
     return out, bool((out["mean"] > 0).all())
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_figures(max_entries=16)
 def convergence(app: str, paths: pd.DataFrame) -> tuple[go.Figure, go.Figure]:
     """Excess loss and gradient norm per iteration, mean ± 2 SE over the chains, both runs."""
     loss, log_loss = _floored(summarize(paths, ["method", "iteration"], "excess_loss"))
@@ -70,7 +70,7 @@ def convergence(app: str, paths: pd.DataFrame) -> tuple[go.Figure, go.Figure]:
     return fig_loss, fig_grad
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_figures(max_entries=16)
 def accountant(curves: pd.DataFrame, eps: float, noise: str) -> go.Figure:
     """ε spent after t steps for both noise rules; the rule of this run thick, the target dotted."""
     fig = go.Figure(layout=palette.layout(None, height=440))
@@ -86,7 +86,7 @@ def accountant(curves: pd.DataFrame, eps: float, noise: str) -> go.Figure:
     return fig
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_figures(max_entries=16)
 def study(app: str, summary: pd.DataFrame, here: float) -> go.Figure:
     """Error of each method against the study's x (ε or n), mean ± 2 SE; this run's x dotted."""
     x_title, y_title = STUDY_AXES[app]
@@ -98,7 +98,7 @@ def study(app: str, summary: pd.DataFrame, here: float) -> go.Figure:
     return fig
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@cache_figures(max_entries=8)
 def completion(results: dict) -> dict:
     """Train and test RMSE per iteration (the study's figures), keyed "rmse-train" and "rmse-test"."""
     figs = lrmc.figures(results)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import streamlit as st
 
 from engine.manifolds import Hyperbolic
 from engine.pipelines.private_optimization import sphere_coordinates
 from engine.viz.poincare import poincare_figure
 from engine.viz.spd_cone import spd_cone_figure
 from engine.viz.sphere import sphere_figure
+from ui.figure_cache import cache_figures
 
 VIEW_CAPTIONS = {
     "eigenvector": "Look at how far the DP-RGD outputs sit from u₁: the angle to ±u₁ is exact, the longitude is the "
@@ -36,7 +36,7 @@ def _rename(fig: go.Figure, old: str, new: str) -> None:
     fig.for_each_trace(lambda trace: trace.update(name=new), selector=dict(name=old))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_figures(max_entries=16)
 def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, laplace) -> tuple[go.Figure, pd.DataFrame]:
     """The released points on the manifold: S² (eigenvector), the SPD cone, or the Poincaré disk."""
     if app == "eigenvector":

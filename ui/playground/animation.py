@@ -34,6 +34,7 @@ from engine.viz import palette
 from engine.viz.animation import add_parameter_frames
 from engine.viz.tangent_view import carried_basis, tangent_coordinates, tangent_view_figure
 from ui import controls, state
+from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
 from ui.playground.views import figure
@@ -174,7 +175,7 @@ def _trace_index(fig: go.Figure, name: str) -> int | None:
     return next((i for i, t in enumerate(fig.data) if t.name == name), None)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@cache_figures(max_entries=8)
 def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
     """The playground's figure with the exact Laplace cloud animated over ``over`` (slider and play
     button); the scene frames every frame's releases. Over n, the data and the true mean move too."""
@@ -206,7 +207,7 @@ def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
     return fig
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@cache_figures(max_entries=8)
 def tangent_figure(settings: Settings, over: str = "eps") -> go.Figure | None:
     """The exact Laplace frames seen from each frame's true mean (Log coordinates in the basis carried
     from the mean of the chosen settings), animated over ``over`` without redraws; axes fixed over all

@@ -15,6 +15,7 @@ from engine.viz.shapes import shapes_figure
 from engine.viz.spd_cone import spd_cone_figure
 from engine.viz.sphere import sphere_figure
 from ui import formulas
+from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
 from ui.playground.spaces import KENDALL_MAX_OUTLINES, POINCARE_MAX_DIST, Settings
 
@@ -32,7 +33,7 @@ def hidden_releases(result: dict) -> int:
     return int(sum((h2.dist(result["mean"], c) > POINCARE_MAX_DIST).sum() for c in clouds(result).values()))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_figures(max_entries=16)
 def figure(settings: Settings, hold: np.ndarray | None = None) -> go.Figure:
     """The space's figure for the playground's result (data, true mean, release clouds).
 

@@ -17,6 +17,7 @@ import streamlit as st
 from engine.experiments import kulkarni_soto_fig1
 from engine.pipelines.private_regression import RegressionConfig, RegressionResult, run
 from ui import errors
+from ui.figure_cache import cache_figures
 from ui.regression import figures
 from ui.regression.controls import Settings
 from ui.result_store import shared_store
@@ -36,7 +37,7 @@ def private_regression(config: RegressionConfig) -> RegressionResult:
     return run(config)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_figures(max_entries=16)
 def main_figure(config: RegressionConfig):
     """``figures.main_figure`` of ``private_regression(config)``, cached."""
     return figures.main_figure(private_regression(config))

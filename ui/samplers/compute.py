@@ -12,6 +12,7 @@ from engine.pipelines import sampler_comparison
 from engine.pipelines.sampler_comparison import SamplerComparison, SamplerComparisonConfig
 from engine.viz.samplers import chain_trace, radius_histograms
 from ui import errors
+from ui.figure_cache import cache_figures
 from ui.progress import DelayedProgress
 from ui.result_store import shared_store
 from ui.samplers.controls import JACOBIANS, Settings
@@ -24,7 +25,7 @@ def compare(config: SamplerComparisonConfig, *, progress: Callable[[float, str],
     return shared_store("samplers").get(config, lambda: sampler_comparison.run(config, progress=progress))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_figures(max_entries=16)
 def figures(config: SamplerComparisonConfig) -> dict:
     """The page's figures and chart data for ``config`` (cached: building the trace figure takes longer
     than the whole cached rerun may).

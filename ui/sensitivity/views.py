@@ -12,6 +12,7 @@ from engine.pipelines import sensitivity
 from engine.viz import sensitivity as figures
 from ui import errors, state
 from ui.downloads import download_row
+from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.sensitivity.compute import boundary_constants
 from ui.sensitivity.controls import Settings
@@ -27,8 +28,8 @@ AMBIENT_NOTES = {
            "ambient radius grows exponentially with r.",
 }
 
-curves_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.curves_figure)
-empirical_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.empirical_figure)
+curves_figure = cache_figures(max_entries=32)(figures.curves_figure)
+empirical_figure = cache_figures(max_entries=32)(figures.empirical_figure)
 
 
 def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:

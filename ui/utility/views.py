@@ -12,6 +12,7 @@ from engine.pipelines import utility
 from engine.viz import utility as figures
 from ui import formulas, state, tables
 from ui.downloads import download_row
+from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.utility.compute import baseline_privacy
 from ui.utility.controls import Settings
@@ -20,9 +21,9 @@ from ui.utility.controls import Settings
 TAB_KEY = "util_view"
 SECTIONS = ("Error curves", "Noise reduction", "Budget planner")
 
-error_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.error_figure)
-share_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.share_figure)
-scaling_figure = st.cache_data(max_entries=32, show_spinner=False)(figures.scaling_figure)
+error_figure = cache_figures(max_entries=32)(figures.error_figure)
+share_figure = cache_figures(max_entries=32)(figures.share_figure)
+scaling_figure = cache_figures(max_entries=32)(figures.scaling_figure)
 
 
 def show(result: utility.UtilityResult, settings: Settings) -> None:
