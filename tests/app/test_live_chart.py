@@ -85,6 +85,8 @@ def test_the_playground_chart_keeps_its_identity_across_reruns():
 REDRAWN = {
     "Sensitivity": ("2_Sensitivity.py", {"reps": "20"}, "chart-empirical",
                     lambda at: at.slider(key="reps").set_value(30)),
+    "Sensitivity, its open tab": ("2_Sensitivity.py", {"reps": "20"}, "chart-vs-r",
+                                  lambda at: at.slider(key="n").set_value(60)),
     "Utility": ("3_Utility.py", {"reps": "20"}, "chart-error-n", lambda at: at.slider(key="reps").set_value(30)),
     "Samplers": ("4_Samplers.py", {"burn": "100", "thin": "2", "draws": "50", "chains": "4"}, "chart-hist-mh",
                  lambda at: at.slider(key="sigma").set_value(0.3)),

@@ -91,7 +91,7 @@ def _against_r(t2: sensitivity.Theorem2, settings: Settings) -> None:
     fig = curves_figure(curves, x="r", x_title="data radius r", y_title=f"bound Δ at n = {t2.n}",
                         invalid_from=t2.limit if np.isfinite(t2.limit) else None,
                         markers={f"r = {t2.radius:.3f}": t2.radius}, log_y=settings.log_axes)
-    st.plotly_chart(fig, key="chart-vs-r", **PLAIN_CHART)
+    live_chart(fig, key="chart-vs-r", **PLAIN_CHART)
     st.caption(f"Look where the dashed bound leaves the grey flat-space line: curvature κ = {t2.kappa:g} inflates it "
                f"without limit as r nears π/(4√κ) (shaded; the curve stops at h = {sensitivity.H_FLOOR}).")
     download_row("sensitivity-vs-r", fig=fig, data=curves, settings=state.settings(list(settings.keys)))
@@ -105,7 +105,7 @@ def _against_kappa(t2: sensitivity.Theorem2, settings: Settings) -> None:
         markers[f"{t2.manifold_name}: κ = {t2.own_kappa:g}"] = t2.own_kappa
     fig = curves_figure(curves, x="kappa", x_title="curvature bound κ", y_title=f"bound Δ at n = {t2.n}",
                         invalid_from=t2.kappa_limit, markers=markers, log_y=settings.log_axes)
-    st.plotly_chart(fig, key="chart-vs-kappa", **PLAIN_CHART)
+    live_chart(fig, key="chart-vs-kappa", **PLAIN_CHART)
     st.caption(f"Look how fast the bound rises with κ at r = {t2.radius:.3f}, from the flat-space 2r/n at κ ≤ 0 to "
                f"infinity at κ = (π/(4r))² = {t2.kappa_limit:.3g} (shaded beyond).")
     download_row("sensitivity-vs-kappa", fig=fig, data=curves, settings=state.settings(list(settings.keys)))
@@ -119,7 +119,7 @@ def _constants(t2: sensitivity.Theorem2, settings: Settings) -> None:
     curves = sensitivity.constants_vs_r(settings.space, r_max, boundary)
     fig = curves_figure(curves, x="r", x_title="data radius r", y_title="value", invalid_from=t2.own_limit,
                         markers={f"r = {t2.radius:.3f}": t2.radius})
-    st.plotly_chart(fig, key="chart-constants", **PLAIN_CHART)
+    live_chart(fig, key="chart-constants", **PLAIN_CHART)
     st.latex(r"2r\,(2-h)\quad\text{vs.}\quad C_{\partial B} = "
              r"\max_{x_1, x_i, x_j \in \partial B_r(m_0)} \left\|\log_{x_1} x_i - \log_{x_1} x_j\right\|,"
              r"\qquad \Delta = \frac{C_{\partial B}}{n\,h}\ \text{(the paper's sphere study)}")
@@ -136,7 +136,7 @@ def _ambient(t2: sensitivity.Theorem2, settings: Settings) -> None:
         curves = sensitivity.intrinsic_vs_ambient(settings.space, t2.radius, t2.kappa)
         fig = curves_figure(curves, x="n", x_title="sample size n", y_title="sensitivity",
                             markers={f"n = {t2.n}": t2.n}, log_x=settings.log_axes, log_y=settings.log_axes)
-        st.plotly_chart(fig, key="chart-ambient", **PLAIN_CHART)
+        live_chart(fig, key="chart-ambient", **PLAIN_CHART)
         st.caption("Look at the gap between the lines: Δ_E/Δ is the ratio σ_E/σ of the noise scales of the "
                    "Euclidean and the intrinsic Laplace mechanisms at the same ε.")
         download_row("sensitivity-intrinsic-vs-ambient", fig=fig, data=curves,
