@@ -4,7 +4,6 @@ kept), wherever they sit in the returned value, and a new figure on every call."
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-import pytest
 from plotly.subplots import make_subplots
 
 from engine.viz.sphere import sphere_figure
