@@ -29,31 +29,24 @@ class _StoredFigure:
     grid_ref: list | None
     grid_str: str | None
 
+    @classmethod
+    def of(cls, figure: go.Figure) -> _StoredFigure:
+        return cls(figure.to_dict(), figure._grid_ref, figure._grid_str)
+
     def figure(self) -> go.Figure:
         figure = go.Figure(self.props, _validate=False)
         figure._grid_ref, figure._grid_str = self.grid_ref, self.grid_str
         return figure
 
 
-def _stored(value):
-    """``value`` with every figure in it (itself, or inside tuples, lists and dicts) made a ``_StoredFigure``."""
-    if isinstance(value, go.Figure):
-        return _StoredFigure(value.to_dict(), value._grid_ref, value._grid_str)
+def _each(value, kind, convert):
+    """``value`` with ``convert`` applied to every ``kind`` in it (itself, or inside tuples, lists and dicts)."""
+    if isinstance(value, kind):
+        return convert(value)
     if isinstance(value, (tuple, list)):
-        return type(value)(_stored(item) for item in value)
+        return type(value)(_each(item, kind, convert) for item in value)
     if isinstance(value, dict):
-        return {key: _stored(item) for key, item in value.items()}
-    return value
-
-
-def _restored(value):
-    """The inverse of ``_stored``: every ``_StoredFigure`` made a figure again."""
-    if isinstance(value, _StoredFigure):
-        return value.figure()
-    if isinstance(value, (tuple, list)):
-        return type(value)(_restored(item) for item in value)
-    if isinstance(value, dict):
-        return {key: _restored(item) for key, item in value.items()}
+        return {key: _each(item, kind, convert) for key, item in value.items()}
     return value
 
 
@@ -63,18 +56,18 @@ def cache_figures(*, max_entries: int):
     dicts) come back as new figures on every call, other values as ``st.cache_data`` returns them."""
 
     def decorate(build):
-        def stored(*args, **kwargs):
-            return _stored(build(*args, **kwargs))
+        def kept(*args, **kwargs):
+            return _each(build(*args, **kwargs), go.Figure, _StoredFigure.of)
 
         # Streamlit keys the cache by the function's module, qualified name and source, and names the
         # hashed arguments from its signature: all three follow ``__wrapped__`` to ``build``.
-        stored = st.cache_data(max_entries=max_entries, show_spinner=False)(functools.update_wrapper(stored, build))
+        kept = st.cache_data(max_entries=max_entries, show_spinner=False)(functools.update_wrapper(kept, build))
 
         @functools.wraps(build)
         def cached(*args, **kwargs):
-            return _restored(stored(*args, **kwargs))
+            return _each(kept(*args, **kwargs), _StoredFigure, _StoredFigure.figure)
 
-        cached.clear = stored.clear
+        cached.clear = kept.clear
         return cached
 
     return decorate

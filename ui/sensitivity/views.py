@@ -29,7 +29,12 @@ AMBIENT_NOTES = {
 }
 
 curves_figure = cache_figures(max_entries=32)(figures.curves_figure)
-empirical_figure = cache_figures(max_entries=32)(figures.empirical_figure)
+
+
+@cache_figures(max_entries=32)
+def empirical_figure(replicates, bound, *, log: bool):
+    """``figures.empirical_figure`` with the summary of ``replicates`` (computed once per cached figure)."""
+    return figures.empirical_figure(replicates, sensitivity.summarise(replicates), bound, log=log)
 
 
 def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
@@ -50,8 +55,7 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
                    delta=f"{100 * largest / t2.delta:.0f}% of the bound" if t2.valid else None, delta_color="off",
                    delta_arrow="off",
                    help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")
-    fig = empirical_figure(result.replicates, sensitivity.summarise(result.replicates), result.bound_curve(),
-                           log=settings.log_axes)
+    fig = empirical_figure(result.replicates, result.bound_curve(), log=settings.log_axes)
     live_chart(fig, key="chart-empirical", **PLAIN_CHART)
     st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
                "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
