@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import navigation, playground, state
+from ui import controls, first_paint, navigation, playground, state
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.live_chart import live_chart
@@ -13,6 +13,7 @@ from ui.playground import animation
 from ui.progress import DelayedProgress
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
+CHART_KEY = "playground-chart"
 
 st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(LOGO),
                    layout="wide")
@@ -24,8 +25,10 @@ st.markdown(
     "the clouds show how far a single private release typically lands from the true mean."
 )
 
-settings, keys = playground.sidebar()
-animate = animation.control(settings, keys)
+chart_first = first_paint.pending(CHART_KEY)
+with controls.values_only(chart_first):
+    settings, keys = playground.sidebar()
+    animate = animation.control(settings, keys)
 
 work = "Computing the mean and drawing the releases"
 if "mh" in settings.mechanisms:
@@ -43,7 +46,9 @@ if not settings.mechanisms:
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    live_chart(shown, key="playground-chart", config={"displaylogo": False})
+    live_chart(shown, key=CHART_KEY, config={"displaylogo": False}, report_drawn=chart_first)
+    if chart_first:
+        st.stop()
     if animate == "n":
         st.caption(animation.SIZE_CAPTION)
     if flat is not None:

@@ -5,12 +5,13 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import navigation, state, subspaces
+from ui import controls, first_paint, navigation, state, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.live_chart import live_chart
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
+CHART_KEY = "subspaces-chart"
 
 st.set_page_config(page_title="Private subspaces · Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
 navigation.sidebar()
@@ -20,7 +21,9 @@ st.markdown(
     "Gr(d, k). Singhal & Steinke (2021) release it privately by counting points instead of adding noise to "
     "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d."
 )
-config, keys = subspaces.sidebar()
+chart_first = first_paint.pending(CHART_KEY)
+with controls.values_only(chart_first):
+    config, keys = subspaces.sidebar()
 
 with st.spinner("Drawing the points and the private releases…"), shown_as_error("release the subspace"):
     result = subspaces.private_subspaces(config)
@@ -28,7 +31,9 @@ with st.spinner("Drawing the points and the private releases…"), shown_as_erro
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    live_chart(fig, key="subspaces-chart", config={"displaylogo": False})
+    live_chart(fig, key=CHART_KEY, config={"displaylogo": False}, report_drawn=chart_first)
+    if chart_first:
+        st.stop()
     st.caption(subspaces.caption(result))
 with numbers:
     st.subheader("Releases against the truth")

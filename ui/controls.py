@@ -1,6 +1,13 @@
-"""Sidebar widgets shared by the pages, each bound to the URL (``ui.state``) with a help tooltip."""
+"""Sidebar widgets shared by the pages, each bound to the URL (``ui.state``) with a help tooltip.
+
+Inside ``values_only()`` the same calls draw nothing and return the values the widgets would have
+(``ui.state.value``): a page's chart-first run (``ui.first_paint``) computes its chart from them.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import contextvars
 
 import streamlit as st
 
@@ -13,10 +20,46 @@ MAX_SEED = 2**31 - 1
 SPACES = {key: entry.short_label for key, entry in spaces.SPACES.items()}
 
 
+_VALUES_ONLY = contextvars.ContextVar("values_only", default=False)
+
+
+@contextlib.contextmanager
+def values_only(enabled: bool = True):
+    """While ``enabled``, the widget functions of this module draw nothing and return their values."""
+    token = _VALUES_ONLY.set(enabled)
+    try:
+        yield
+    finally:
+        _VALUES_ONLY.reset(token)
+
+
+def _widget(kind: str, key: str, default, *, bounds=None, **drawn):
+    """The sidebar widget ``st.sidebar.<kind>(key=key, **drawn)`` with its value from ``ui.state.init``
+    (a value among ``drawn["options"]``, if given, or within ``bounds``); inside ``values_only()``
+    only that value (``ui.state.value``)."""
+    allowed = drawn.get("options")
+    if _VALUES_ONLY.get():
+        return state.value(key, default, options=allowed, bounds=bounds)
+    state.init(key, default, options=allowed, bounds=bounds)
+    return getattr(st.sidebar, kind)(key=key, **drawn)
+
+
+def caption(text: str) -> None:
+    """A note under the sidebar's widgets (none inside ``values_only()``)."""
+    if not _VALUES_ONLY.get():
+        st.sidebar.caption(text)
+
+
 def select(label: str, key: str, options: dict, default: str, help: str) -> str:
     """A selectbox over ``options`` (value -> label) bound to the URL parameter ``key``."""
-    state.init(key, default, options=list(options))
-    return st.sidebar.selectbox(label, list(options), format_func=options.__getitem__, key=key, help=help)
+    return _widget("selectbox", key, default, label=label, options=list(options),
+                   format_func=options.__getitem__, help=help)
+
+
+def multiselect(label: str, key: str, options: dict, default: list, help: str) -> list:
+    """A multiselect over ``options`` (value -> label) bound to the URL parameter ``key`` (comma-separated)."""
+    return _widget("multiselect", key, default, label=label, options=list(options),
+                   format_func=options.__getitem__, help=help)
 
 
 def space(key: str = "space", default: str = next(iter(SPACES)), options: dict = SPACES) -> str:
@@ -27,9 +70,8 @@ def space(key: str = "space", default: str = next(iter(SPACES)), options: dict =
 def slider(label: str, key: str, *, min_value, max_value, default, step, help: str, fmt: str | None = None):
     """A sidebar slider bound to the URL; a value outside the range falls back to ``default``
     (with a warning when the address gave it, see ``ui.state.init``)."""
-    state.init(key, default, bounds=(min_value, max_value))
-    return st.sidebar.slider(label, min_value=min_value, max_value=max_value, step=step, key=key,
-                             help=help, format=fmt)
+    return _widget("slider", key, default, bounds=(min_value, max_value), label=label, min_value=min_value,
+                   max_value=max_value, step=step, help=help, format=fmt)
 
 
 def epsilon(key: str = "eps", default: float = 1.0, *, min_value: float = 0.05, max_value: float = 10.0) -> float:
@@ -51,19 +93,17 @@ def seed(key: str = "seed", default: int = 0) -> int:
 
 def toggle(label: str, key: str, *, default: bool, help: str) -> bool:
     """A sidebar on/off switch bound to the URL parameter ``key`` (``true``/``false``)."""
-    state.init(key, default)
-    return st.sidebar.toggle(label, key=key, help=help)
+    return _widget("toggle", key, default, label=label, help=help)
 
 
 def choice_slider(label: str, key: str, values, default, help: str, fmt=lambda value: f"{value:g}"):
     """A sidebar slider over the listed ``values`` (e.g. a log-spaced grid) bound to the URL; a URL
     value not among them falls back to ``default`` with a warning."""
-    state.init(key, default, options=list(values))
-    return st.sidebar.select_slider(label, list(values), key=key, format_func=fmt, help=help)
+    return _widget("select_slider", key, default, label=label, options=list(values),
+                   format_func=fmt, help=help)
 
 
 def number(label: str, key: str, *, min_value: int, max_value: int, default: int, help: str, step: int = 1) -> int:
     """A sidebar integer input bound to the URL; a URL value outside the range falls back to ``default``."""
-    state.init(key, default, bounds=(min_value, max_value))
-    return int(st.sidebar.number_input(label, min_value=min_value, max_value=max_value, step=step, key=key,
-                                       help=help))
+    return int(_widget("number_input", key, default, bounds=(min_value, max_value), label=label,
+                       min_value=min_value, max_value=max_value, step=step, help=help))

@@ -87,16 +87,9 @@ def _problem(value, default, options, bounds) -> str | None:
     return None
 
 
-def init(key: str, default, *, options=None, bounds=None):
-    """Put the value of the widget ``key`` into ``st.session_state`` before the widget is drawn.
-
-    The value is the session's (this page's, see ``enter_page``), else the URL's, else ``default``;
-    one not among ``options`` or outside ``bounds = (low, high)`` is replaced by ``default``, with an
-    ``st.warning`` (quoting the address value as literal text) when it came from the address. The
-    value is written back every run, so the widget receives it even when Streamlit sees a new widget.
-    """
+def _resolve(key: str, default, options, bounds) -> tuple[object, str | None]:
+    """The value ``init`` gives the widget ``key``, and the warning about a bad address value (or None)."""
     enter_page()
-    st.session_state[KEYS].setdefault(st.session_state[PAGE], set()).add(key)
     raw = None
     if key in st.session_state:
         value = st.session_state[key]
@@ -106,13 +99,37 @@ def init(key: str, default, *, options=None, bounds=None):
     else:
         value = default
     problem = _problem(value, default, options, bounds)
-    if problem is not None:
-        if raw is not None:
-            st.warning(f"Ignored the address parameter {key}={literal(raw)}: {problem}; "
-                       f"using {literal(_format(default))}.")
-        value = default
+    if problem is None:
+        return value, None
+    if raw is None:
+        return default, None
+    return default, (f"Ignored the address parameter {key}={literal(raw)}: {problem}; "
+                     f"using {literal(_format(default))}.")
+
+
+def init(key: str, default, *, options=None, bounds=None):
+    """Put the value of the widget ``key`` into ``st.session_state`` before the widget is drawn.
+
+    The value is the session's (this page's, see ``enter_page``), else the URL's, else ``default``;
+    one not among ``options`` or outside ``bounds = (low, high)`` is replaced by ``default``, with an
+    ``st.warning`` (quoting the address value as literal text) when it came from the address. The
+    value is written back every run, so the widget receives it even when Streamlit sees a new widget.
+    """
+    value, warning = _resolve(key, default, options, bounds)
+    st.session_state[KEYS].setdefault(st.session_state[PAGE], set()).add(key)
+    if warning is not None:
+        st.warning(warning)
     st.session_state[key] = value
     return value
+
+
+def value(key: str, default, *, options=None, bounds=None):
+    """The value ``init`` would give the widget ``key``, leaving the session and the page as they are.
+
+    For a run that draws no widgets (``ui.controls.values_only``): the next run's ``init`` finds
+    the same value and shows the warning about a bad address value, if any.
+    """
+    return _resolve(key, default, options, bounds)[0]
 
 
 def sync(keys) -> None:

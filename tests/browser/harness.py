@@ -133,16 +133,20 @@ _SIGNATURE = f"""(() => {{
         .join(';')).join('|');
 }})()"""
 _IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-# Idle and the page's element count unchanged over three polls in a row: the script has finished
-# (the status widget only appears some 500 ms into a run, so its absence alone proves nothing).
-_SETTLED = """() => {
+# Whether a live chart drawn by a page's chart-first run (ui/first_paint.py) still waits for the full run.
+_CHART_FIRST_WAITING = """Array.from(document.querySelectorAll('iframe')).some(
+    f => f.contentDocument && f.contentDocument.querySelector('body[data-chart-first="waiting"]'))"""
+# Idle, past any chart-first run, and the page's element count unchanged over three polls in a row: the
+# script has finished (the status widget only appears some 500 ms into a run, so its absence alone
+# proves nothing).
+_SETTLED = f"""() => {{
     const count = document.querySelectorAll('[data-testid="stMain"] *').length;
-    const idle = !document.querySelector('[data-testid="stStatusWidget"]');
-    const s = window.__settle || (window.__settle = {count: -1, same: 0});
+    const idle = !document.querySelector('[data-testid="stStatusWidget"]') && !{_CHART_FIRST_WAITING};
+    const s = window.__settle || (window.__settle = {{count: -1, same: 0}});
     s.same = (idle && count === s.count) ? s.same + 1 : 0;
     s.count = count;
     return s.same >= 3;
-}"""
+}}"""
 
 
 def plot_count(page) -> int:

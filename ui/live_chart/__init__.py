@@ -88,7 +88,8 @@ def figure_json(figure: go.Figure) -> str:
     return pio.to_json(figure, validate=False)
 
 
-def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: str | None = "streamlit") -> None:
+def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: str | None = "streamlit",
+               report_drawn: bool = False) -> bool:
     """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
 
     Parameters
@@ -105,9 +106,18 @@ def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme
         "streamlit" styles the figure as its default theme does (the app's fonts, font sizes, text and
         background colours override the figure's template, settings on its own layout still win, the
         title is bold); None draws the figure as it is.
+    report_drawn : bool
+        The browser sets the chart's value to True once this figure is drawn (or failed to draw), which
+        reruns the page: the chart-first run of ``ui.first_paint``.
+
+    Returns
+    -------
+    bool
+        Whether the chart has reported being drawn (False until it does, and always without a browser).
     """
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
     if theme not in ("streamlit", None):
         raise ValueError(f'theme must be "streamlit" or None, as for st.plotly_chart, got {theme!r}')
-    _component(figure=figure_json(figure), config=dict(config or {}), theme=theme is not None, key=key, default=None)
+    return bool(_component(figure=figure_json(figure), config=dict(config or {}), theme=theme is not None,
+                           report=bool(report_drawn), key=key, default=False))

@@ -51,9 +51,8 @@ def _state_options() -> dict:
 
 def _mechanism_select(spec: SpaceSpec) -> tuple[str, ...]:
     """Multiselect of the space's mechanisms; the chosen keys in display order."""
-    state.init("mech", list(spec.default_mechanisms), options=list(spec.mechanisms))
-    chosen = st.sidebar.multiselect(
-        "Mechanisms to compare", list(spec.mechanisms), format_func=MECHANISMS.__getitem__, key="mech",
+    chosen = controls.multiselect(
+        "Mechanisms to compare", "mech", {m: MECHANISMS[m] for m in spec.mechanisms}, list(spec.default_mechanisms),
         help="Riemannian Laplace: noise ∝ exp(−ρ/σ) along the manifold, drawn exactly (Riemannian MH: the same "
              "law drawn by the paper's random-walk Metropolis–Hastings chain). Euclidean Laplace: ℓ2 Laplace noise in "
              "flat ambient coordinates, offered where the engine knows an ambient radius (sphere, SPD). Tangent Gaussian: Gaussian noise in the tangent space at m₀ "
@@ -64,9 +63,8 @@ def _mechanism_select(spec: SpaceSpec) -> tuple[str, ...]:
 
 def _delta_select() -> float:
     """δ of the tangent Gaussian on a log-spaced slider."""
-    state.init("delta", DEFAULTS["delta"], options=list(DELTAS))
-    return float(st.sidebar.select_slider(
-        "δ of the tangent Gaussian", DELTAS, key="delta", format_func=lambda d: f"{d:g}",
+    return float(controls.choice_slider(
+        "δ of the tangent Gaussian", "delta", DELTAS, DEFAULTS["delta"],
         help="The Gaussian mechanism is (ε, δ)-DP: with probability up to δ the ε bound may fail. "
              "Keep δ well below 1/n.",
     ))
@@ -128,7 +126,7 @@ def sidebar() -> tuple[Settings, list[str]]:
         help="A public promise: every record lies within geodesic distance r of the public centre m₀. The "
              "sensitivity Δ of the mean is computed from r, never from the data.")
     if r_range.reason:
-        st.sidebar.caption(r_range.reason)
+        controls.caption(r_range.reason)
     outside = controls.select(
         "Points outside B_r(m₀)", "outside", OUTSIDE, "clip",
         help="Records that break the promise. Keeping them voids Theorem 2; clipping moves each onto the "

@@ -1,0 +1,99 @@
+"""The chart-first run (``ui.first_paint``, issue 15) of the playground and of Private subspaces: the
+chart alone, computed from the values the sidebar's widgets will have, then the full page with the
+same chart.
+
+AppTest has no browser, so ``first_paint.pending`` is replaced by the sequence a browser gives: the
+first run waits for the chart's report, the second (which the report asks for) is the full page.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.app import charts
+from tests.app.conftest import PLAYGROUND, ROOT, app_at, assert_clean, messages
+from ui import first_paint
+
+SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
+VISITS = [(PLAYGROUND, address) for address in (
+    {},
+    {"space": "hyperbolic", "eps": "0.5", "n": "80"},
+    {"space": "kendall", "k": "6", "m": "40"},
+    {"space": "spd", "mech": "exact,gauss", "delta": "0.01", "r": "0.8"},
+    {"mech": "mh", "adapt": "false", "step": "0.3", "burn": "500", "thin": "5", "m": "20"},
+    {"source": "airports", "state": "all", "outside": "drop", "seed": "7"},
+    {"anim": "true"},
+    {"anim": "true", "anim_over": "n", "n": "40"},
+)] + [(SUBSPACES, address) for address in (
+    {},
+    {"shape": "line", "method": "bingham", "n": "500", "eps": "2"},
+    {"noise": "0.05", "outliers": "3", "releases": "20", "seed": "3"},
+)]
+WIDGETS = ("slider", "select_slider", "selectbox", "multiselect", "toggle", "number_input")
+
+
+def _sidebar_widgets(at) -> int:
+    return sum(len(getattr(at.sidebar, kind)) for kind in WIDGETS)
+
+
+def _live_args(at) -> list[dict]:
+    return [json.loads(node.proto.json_args) for node in charts._walk(at.main)
+            if node.type == "component_instance" and node.proto.component_name == charts.LIVE_CHART]
+
+
+def _visit(monkeypatch, address: dict, page=PLAYGROUND):
+    """An AppTest of ``page`` at ``address`` whose next two runs are chart-first, then full."""
+    runs = iter([True, False])
+    monkeypatch.setattr(first_paint, "pending", lambda key: next(runs))
+    at = app_at(page)
+    for key, value in address.items():
+        at.query_params[key] = value
+    return at
+
+
+def _visit_id(visit) -> str:
+    page, address = visit
+    return f"{page.stem}?" + ("&".join(f"{k}={v}" for k, v in address.items()) or "default")
+
+
+@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
+def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, visit):
+    page, address = visit
+    at = _visit(monkeypatch, address, page)
+    at.run()
+    assert_clean(at)
+    first = _live_args(at)
+    assert len(first) == 1 and first[0]["report"] is True
+    assert _sidebar_widgets(at) == 0
+    assert not at.download_button and len(charts.specs(at)) == 1, "the rest of the page waits for the full run"
+    assert {key: at.query_params[key] for key in at.query_params} == address, "the address is left as it was"
+
+    at.run()
+    assert_clean(at)
+    full = _live_args(at)
+    assert len(full) == 1 and full[0]["report"] is False
+    assert full[0]["figure"] == first[0]["figure"], "the full run redraws the chart"
+    assert _sidebar_widgets(at) >= 6 and at.download_button
+    assert at.query_params["eps"] and at.query_params["seed"]
+
+
+def test_a_bad_address_value_is_reported_by_the_full_run(monkeypatch):
+    at = _visit(monkeypatch, {"eps": "<b>huge</b>", "n": "100000"})
+    at.run()
+    assert_clean(at)
+    assert not messages(at, "warning"), "the chart-first run shows the chart alone"
+    at.run()
+    found = messages(at, "warning")
+    assert any("parameter eps=" in text and "<b>huge</b>" in text for text in found), found
+    assert any("parameter n=" in text and "100000" in text for text in found), found
+    assert at.sidebar.slider(key="eps").value == 1.0
+
+
+def test_without_a_browser_every_run_is_the_full_page():
+    at = app_at(PLAYGROUND)
+    at.run()
+    assert_clean(at)
+    assert not first_paint.pending("playground-chart") and _live_args(at)[0]["report"] is False
+    assert at.sidebar.slider and at.table
