@@ -13,7 +13,6 @@ from ui.playground import animation
 from ui.progress import DelayedProgress
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
-CHART_KEY = "playground-chart"
 
 st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(LOGO),
                    layout="wide")
@@ -25,7 +24,7 @@ st.markdown(
     "the clouds show how far a single private release typically lands from the true mean."
 )
 
-chart_first = first_paint.pending(CHART_KEY)
+chart_first = first_paint.pending()
 with controls.values_only(chart_first):
     settings, keys = playground.sidebar()
     animate = animation.control(settings, keys)
@@ -46,7 +45,7 @@ if not settings.mechanisms:
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    live_chart(shown, key=CHART_KEY, config={"displaylogo": False}, report_drawn=chart_first)
+    live_chart(shown, key="playground-chart", config={"displaylogo": False}, report_drawn=chart_first)
     if chart_first:
         st.stop()
     if animate == "n":

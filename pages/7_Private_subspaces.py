@@ -11,7 +11,6 @@ from ui.errors import shown_as_error
 from ui.live_chart import live_chart
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
-CHART_KEY = "subspaces-chart"
 
 st.set_page_config(page_title="Private subspaces · Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
 navigation.sidebar()
@@ -21,7 +20,7 @@ st.markdown(
     "Gr(d, k). Singhal & Steinke (2021) release it privately by counting points instead of adding noise to "
     "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d."
 )
-chart_first = first_paint.pending(CHART_KEY)
+chart_first = first_paint.pending()
 with controls.values_only(chart_first):
     config, keys = subspaces.sidebar()
 
@@ -31,7 +30,7 @@ with st.spinner("Drawing the points and the private releases…"), shown_as_erro
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    live_chart(fig, key=CHART_KEY, config={"displaylogo": False}, report_drawn=chart_first)
+    live_chart(fig, key="subspaces-chart", config={"displaylogo": False}, report_drawn=chart_first)
     if chart_first:
         st.stop()
     st.caption(subspaces.caption(result))

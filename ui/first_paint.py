@@ -1,5 +1,6 @@
-"""Chart first: a page's first run in a browser draws its title and main live chart, and nothing else;
-the sidebar's widgets and the rest of the page follow in the run that the drawn chart asks for.
+"""Chart first: the first run of a visit to a page, in a browser, draws the page's title and main live
+chart and nothing else; the sidebar's widgets and the rest of the page follow in the run that the drawn
+chart asks for.
 
 The browser has one main thread for Streamlit's React tree and for the live chart's plotly.js. Sent
 together, the page's other elements (some 80 on the playground: widgets, formulas, tables) delay the
@@ -8,18 +9,38 @@ page is complete no later than before (README, "Chart first").
 
 The chart-first run computes the chart from the values the sidebar's widgets will have
 (``ui.controls.values_only``), writes nothing into the session or the address, and stops after the
-chart. ``ui.live_chart`` (``report_drawn=True``) sets its value once the chart is drawn, or its
-drawing failed, which reruns the page in full. A session without a browser (AppTest, a bare script)
-has no request headers and no chart to report, so it always gets the full page.
+chart. ``ui.live_chart`` (``report_drawn=True``) sets its value once the chart is drawn, or its drawing
+failed, which reruns the page; every later run of the visit is the full page. A chart-first run that
+cannot compute its chart (``ui.errors.shown_as_error``) reruns the page in full at once, so the error
+comes with the widgets that can fix it. A session without a browser (AppTest, a bare script) has no
+request headers and no chart to report: all its runs are full.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from ui import state
 
-def pending(chart_key: str) -> bool:
-    """Whether this run draws the chart alone: a browser is attached and the live chart ``chart_key``
-    has not yet reported that it is drawn (its value lasts while the page shows it, so leaving the
-    page and coming back starts with the chart again)."""
-    return bool(st.context.headers) and not st.session_state.get(chart_key)
+#: Key of ``ui.state.visit()``: whether this visit's current run is its chart-first run.
+CHART_FIRST = "chart_first"
+
+
+def _in_browser() -> bool:
+    """A browser is attached to the session (its WebSocket request brought headers)."""
+    return bool(st.context.headers)
+
+
+def pending() -> bool:
+    """Whether this run draws the chart alone: the first run of this visit to the page, in a browser.
+    Called once per run, before the sidebar's widgets."""
+    visit = state.visit()
+    visit[CHART_FIRST] = CHART_FIRST not in visit and _in_browser()
+    return visit[CHART_FIRST]
+
+
+def rerun_in_full() -> None:
+    """In a chart-first run, rerun the page at once as the full page (which ``pending`` then is);
+    elsewhere do nothing."""
+    if state.visit().get(CHART_FIRST):
+        st.rerun()

@@ -17,8 +17,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from ui.literal import literal
 
 #: Session keys of this module: the page whose values the session holds, the keys each page
-#: draws, and the values each page left when the user moved to another one.
-PAGE, KEYS, LEFT = "_state_page", "_state_keys", "_state_left"
+#: draws, the values each page left when the user moved to another one, and what the page
+#: keeps for the current visit only.
+PAGE, KEYS, LEFT, VISIT = "_state_page", "_state_keys", "_state_left", "_state_visit"
 
 
 def _parse(raw: str, default):
@@ -55,7 +56,7 @@ def enter_page() -> None:
     """On the first call after a page switch, swap the previous page's values for this page's.
 
     The previous page's keys leave the session (kept aside for its return); this page's own values,
-    left there before, come back unless the address names them. Called by ``ui.navigation.sidebar``
+    left there before, come back unless the address names them, and a new ``visit`` begins. Called by ``ui.navigation.sidebar``
     before a page applies a preset, and by ``init``; later calls of the same run do nothing.
     """
     page = _current_page()
@@ -69,6 +70,14 @@ def enter_page() -> None:
         if key not in st.query_params:
             st.session_state[key] = value
     st.session_state[PAGE] = page
+    st.session_state[VISIT] = {}
+
+
+def visit() -> dict:
+    """What the current page keeps while the user stays on it: emptied whenever a page is entered
+    (in the sidebar, from a link, or in a new session)."""
+    enter_page()
+    return st.session_state.setdefault(VISIT, {})
 
 
 def _problem(value, default, options, bounds) -> str | None:

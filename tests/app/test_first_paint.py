@@ -2,8 +2,8 @@
 chart alone, computed from the values the sidebar's widgets will have, then the full page with the
 same chart.
 
-AppTest has no browser, so ``first_paint.pending`` is replaced by the sequence a browser gives: the
-first run waits for the chart's report, the second (which the report asks for) is the full page.
+AppTest has no browser, so ``first_paint._in_browser`` is made to say there is one: the visit's first
+run is then chart-first, and the second (which the chart's report asks for in a browser) the full page.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from tests.app import charts
 from tests.app.conftest import PLAYGROUND, ROOT, app_at, assert_clean, messages
-from ui import first_paint
+from ui import first_paint, playground
 
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
 VISITS = [(PLAYGROUND, address) for address in (
@@ -44,9 +44,8 @@ def _live_args(at) -> list[dict]:
 
 
 def _visit(monkeypatch, address: dict, page=PLAYGROUND):
-    """An AppTest of ``page`` at ``address`` whose next two runs are chart-first, then full."""
-    runs = iter([True, False])
-    monkeypatch.setattr(first_paint, "pending", lambda key: next(runs))
+    """An AppTest of ``page`` at ``address`` in a session with a browser."""
+    monkeypatch.setattr(first_paint, "_in_browser", lambda: True)
     at = app_at(page)
     for key, value in address.items():
         at.query_params[key] = value
@@ -91,9 +90,38 @@ def test_a_bad_address_value_is_reported_by_the_full_run(monkeypatch):
     assert at.sidebar.slider(key="eps").value == 1.0
 
 
+def test_a_chart_first_run_that_fails_reruns_in_full_with_the_error(monkeypatch):
+    def fails(settings, progress=None):
+        raise ValueError("the radius <r> is too large")
+
+    monkeypatch.setattr(playground, "private_means", fails)
+    at = _visit(monkeypatch, {})
+    at.run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Cannot compute the private means: the radius <r> is too large"]
+    assert _sidebar_widgets(at) >= 6, "the widgets that can fix it are there"
+    assert not _live_args(at)
+
+
+def test_leaving_the_page_and_coming_back_starts_with_the_chart_again(monkeypatch):
+    at = _visit(monkeypatch, {})
+    at.run()
+    at.run()
+    assert _sidebar_widgets(at) >= 6
+    at.switch_page("pages/2_Sensitivity.py")
+    at.run()
+    assert_clean(at)
+    assert at.sidebar.slider, "pages without a chart-first run draw their widgets at once"
+    at.switch_page("pages/1_Private_mean_playground.py")
+    at.run()
+    assert _sidebar_widgets(at) == 0 and _live_args(at)[0]["report"] is True
+    at.run()
+    assert _sidebar_widgets(at) >= 6 and _live_args(at)[0]["report"] is False
+
+
 def test_without_a_browser_every_run_is_the_full_page():
     at = app_at(PLAYGROUND)
     at.run()
     assert_clean(at)
-    assert not first_paint.pending("playground-chart") and _live_args(at)[0]["report"] is False
+    assert _live_args(at)[0]["report"] is False
     assert at.sidebar.slider and at.table

@@ -89,7 +89,7 @@ def figure_json(figure: go.Figure) -> str:
 
 
 def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: str | None = "streamlit",
-               report_drawn: bool = False) -> bool:
+               report_drawn: bool = False) -> None:
     """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
 
     Parameters
@@ -107,17 +107,12 @@ def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme
         background colours override the figure's template, settings on its own layout still win, the
         title is bold); None draws the figure as it is.
     report_drawn : bool
-        The browser sets the chart's value to True once this figure is drawn (or failed to draw), which
-        reruns the page: the chart-first run of ``ui.first_paint``.
-
-    Returns
-    -------
-    bool
-        Whether the chart has reported being drawn (False until it does, and always without a browser).
+        The browser sets the chart's value once this figure is drawn (or failed to draw), which reruns
+        the page: the chart-first run of ``ui.first_paint``.
     """
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
     if theme not in ("streamlit", None):
         raise ValueError(f'theme must be "streamlit" or None, as for st.plotly_chart, got {theme!r}')
-    return bool(_component(figure=figure_json(figure), config=dict(config or {}), theme=theme is not None,
-                           report=bool(report_drawn), key=key, default=False))
+    _component(figure=figure_json(figure), config=dict(config or {}), theme=theme is not None,
+               report=bool(report_drawn), key=key, default=None)
