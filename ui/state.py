@@ -56,8 +56,9 @@ def enter_page() -> None:
     """On the first call after a page switch, swap the previous page's values for this page's.
 
     The previous page's keys leave the session (kept aside for its return); this page's own values,
-    left there before, come back unless the address names them, and a new ``visit`` begins. Called by ``ui.navigation.sidebar``
-    before a page applies a preset, and by ``init``; later calls of the same run do nothing.
+    left there before, come back unless the address names them, and a new ``visit`` begins. Called by
+    ``ui.navigation.sidebar`` before a page applies a preset, and by ``init``; later calls of the same
+    run do nothing.
     """
     page = _current_page()
     previous = st.session_state.get(PAGE)
