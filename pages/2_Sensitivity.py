@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import navigation, sensitivity
+from ui import controls, first_paint, navigation, sensitivity
 
 st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -14,6 +14,8 @@ st.markdown(
     "Below, the bound is checked against simulated neighbouring data sets and explored as n, r and κ change."
 )
 
-settings = sensitivity.sidebar()
+chart_first = first_paint.pending()
+with controls.values_only(chart_first):
+    settings = sensitivity.sidebar()
 result = sensitivity.compute(settings)
-sensitivity.show(result, settings)
+sensitivity.show(result, settings, chart_first=chart_first)

@@ -33,12 +33,17 @@ def values_only(enabled: bool = True):
         _VALUES_ONLY.reset(token)
 
 
+def drawing() -> bool:
+    """False inside ``values_only()``: the sidebar gets no widget, note or message this run."""
+    return not _VALUES_ONLY.get()
+
+
 def _widget(kind: str, key: str, default, *, bounds=None, **drawn):
     """The sidebar widget ``st.sidebar.<kind>(key=key, **drawn)`` with its value from ``ui.state.init``
     (a value among ``drawn["options"]``, if given, or within ``bounds``); inside ``values_only()``
     only that value (``ui.state.value``)."""
     allowed = drawn.get("options")
-    if _VALUES_ONLY.get():
+    if not drawing():
         return state.value(key, default, options=allowed, bounds=bounds)
     state.init(key, default, options=allowed, bounds=bounds)
     return getattr(st.sidebar, kind)(key=key, **drawn)
@@ -46,8 +51,14 @@ def _widget(kind: str, key: str, default, *, bounds=None, **drawn):
 
 def caption(text: str) -> None:
     """A note under the sidebar's widgets (none inside ``values_only()``)."""
-    if not _VALUES_ONLY.get():
+    if drawing():
         st.sidebar.caption(text)
+
+
+def button(label: str, key: str, *, on_click, args: tuple, help: str) -> None:
+    """A sidebar button whose ``on_click(*args)`` runs before the next run (none inside ``values_only()``)."""
+    if drawing():
+        st.sidebar.button(label, key=key, on_click=on_click, args=args, help=help)
 
 
 def select(label: str, key: str, options: dict, default: str, help: str) -> str:

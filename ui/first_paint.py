@@ -1,6 +1,6 @@
-"""Chart first: the first run of a visit to a page, in a browser, draws the page's title and main live
-chart and nothing else; the sidebar's widgets and the rest of the page follow in the run that the drawn
-chart asks for.
+"""Chart first: the first run of a visit to a page, in a browser, draws the page down to its main live
+chart (title, introduction and, on Sensitivity, the bound above the chart) and nothing else; the
+sidebar's widgets and the rest of the page follow in the run that the drawn chart asks for.
 
 The browser has one main thread for Streamlit's React tree and for the live chart's plotly.js. Sent
 together, the page's other elements (some 80 on the playground: widgets, formulas, tables) delay the

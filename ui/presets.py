@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import controls
 from ui.literal import literal
 
 
@@ -24,10 +25,11 @@ def preset_from_url(presets: dict, note_key: str) -> str | None:
     """Apply ``?preset=NAME`` once, before any widget is drawn; other address values win over it.
 
     The parameter is then removed, so the address shows the values themselves. An unknown name is
-    reported with ``st.warning``. Returns the applied preset name, if any.
+    reported with ``st.warning``, by a run that draws its widgets (``ui.controls.drawing``; a
+    chart-first run leaves it to the full run). Returns the applied preset name, if any.
     """
     name = st.query_params.get("preset")
-    if name is None:
+    if name is None or (name not in presets and not controls.drawing()):
         return None
     del st.query_params["preset"]
     if name not in presets:
@@ -41,7 +43,10 @@ def preset_from_url(presets: dict, note_key: str) -> str | None:
 
 
 def show_note(note_key: str, notes: dict) -> str | None:
-    """Say in an ``st.info`` which preset was just loaded (``notes``: name -> sentence); once per load."""
+    """Say in an ``st.info`` which preset was just loaded (``notes``: name -> sentence); once per load,
+    in a run that draws its widgets (``ui.controls.drawing``)."""
+    if not controls.drawing():
+        return None
     name = st.session_state.pop(note_key, None)
     if name is not None:
         st.info(notes[name])

@@ -1,5 +1,5 @@
-"""The chart-first run (``ui.first_paint``, issue 15) of the playground and of Private subspaces: the
-chart alone, computed from the values the sidebar's widgets will have, then the full page with the
+"""The chart-first run (``ui.first_paint``, issue 15) of the playground, Sensitivity and Private subspaces:
+the chart alone (on Sensitivity with the bound above it), computed from the values the sidebar's widgets will have, then the full page with the
 same chart.
 
 AppTest has no browser, so ``first_paint._in_browser`` is made to say there is one: the visit's first
@@ -16,6 +16,7 @@ from tests.app import charts
 from tests.app.conftest import PLAYGROUND, ROOT, app_at, assert_clean, messages
 from ui import first_paint, playground
 
+SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
 VISITS = [(PLAYGROUND, address) for address in (
     {},
@@ -26,6 +27,10 @@ VISITS = [(PLAYGROUND, address) for address in (
     {"source": "airports", "state": "all", "outside": "drop", "seed": "7"},
     {"anim": "true"},
     {"anim": "true", "anim_over": "n", "n": "40"},
+)] + [(SENSITIVITY, address) for address in (
+    {},
+    {"space": "spd", "r_spd": "1.2", "n": "20", "log": "false"},
+    {"space": "sphere", "kappa_sphere": "0.5", "reps": "40", "seed": "5", "sens_view": "Against κ"},
 )] + [(SUBSPACES, address) for address in (
     {},
     {"shape": "line", "method": "bingham", "n": "500", "eps": "2"},
@@ -72,10 +77,10 @@ def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, vis
     at.run()
     assert_clean(at)
     full = _live_args(at)
-    assert len(full) == 1 and full[0]["report"] is False
-    assert full[0]["figure"] == first[0]["figure"], "the full run redraws the chart"
+    assert not any(args["report"] for args in full)
+    assert full[0]["figure"] == first[0]["figure"], "the full run would redraw the chart"
     assert _sidebar_widgets(at) >= 6 and at.download_button
-    assert at.query_params["eps"] and at.query_params["seed"]
+    assert at.query_params["seed"] and at.query_params["n"]
 
 
 def test_a_bad_address_value_is_reported_by_the_full_run(monkeypatch):
@@ -88,6 +93,27 @@ def test_a_bad_address_value_is_reported_by_the_full_run(monkeypatch):
     assert any("parameter eps=" in text and "<b>huge</b>" in text for text in found), found
     assert any("parameter n=" in text and "100000" in text for text in found), found
     assert at.sidebar.slider(key="eps").value == 1.0
+
+
+def test_a_preset_from_the_address_shapes_the_first_chart_and_its_note_comes_with_the_full_page(monkeypatch):
+    at = _visit(monkeypatch, {"preset": "reimherr-theorem2"}, SENSITIVITY)
+    at.run()
+    assert_clean(at)
+    first = _live_args(at)
+    assert not at.info and "preset" not in at.query_params
+    at.run()
+    assert_clean(at)
+    assert _live_args(at)[0]["figure"] == first[0]["figure"]
+    assert at.info and at.sidebar.slider(key="n").value == 10
+
+
+def test_an_unknown_preset_is_reported_by_the_full_run(monkeypatch):
+    at = _visit(monkeypatch, {"preset": "<i>nope</i>"}, SENSITIVITY)
+    at.run()
+    assert not messages(at, "warning") and at.query_params["preset"] == "<i>nope</i>"
+    at.run()
+    assert any("preset=" in text and "<i>nope</i>" in text for text in messages(at, "warning"))
+    assert "preset" not in at.query_params
 
 
 def test_a_chart_first_run_that_fails_reruns_in_full_with_the_error(monkeypatch):
@@ -108,7 +134,7 @@ def test_leaving_the_page_and_coming_back_starts_with_the_chart_again(monkeypatc
     at.run()
     at.run()
     assert _sidebar_widgets(at) >= 6
-    at.switch_page("pages/2_Sensitivity.py")
+    at.switch_page("pages/3_Utility.py")
     at.run()
     assert_clean(at)
     assert at.sidebar.slider, "pages without a chart-first run draw their widgets at once"

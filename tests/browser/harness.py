@@ -133,9 +133,10 @@ _SIGNATURE = f"""(() => {{
         .join(';')).join('|');
 }})()"""
 _IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-# Whether a live chart drawn by a page's chart-first run (ui/first_paint.py) still waits for the full run.
-_CHART_FIRST_WAITING = """Array.from(document.querySelectorAll('iframe')).some(
-    f => f.contentDocument && f.contentDocument.querySelector('body[data-chart-first="waiting"]'))"""
+# Whether a live chart has yet to receive its figure, or was drawn by a page's chart-first run
+# (ui/first_paint.py) whose full run has not reached it: its body says "done" once it has.
+_CHART_FIRST_WAITING = """Array.from(document.querySelectorAll('iframe[src*="live_chart"]')).some(
+    f => !f.contentDocument || !f.contentDocument.querySelector('body[data-chart-first="done"]'))"""
 # Idle, past any chart-first run, and the page's element count unchanged over three polls in a row: the
 # script has finished (the status widget only appears some 500 ms into a run, so its absence alone
 # proves nothing).

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import streamlit as st
-
 from engine import spaces
 from engine.pipelines import sensitivity
 from ui import controls, presets, state
@@ -86,10 +84,9 @@ def sidebar() -> Settings:
     seed = controls.seed()
     log_axes = controls.toggle("Logarithmic axes", "log", default=True,
                                help="Log–log axes turn Δ ∝ 1/n into a straight line of slope −1.")
-    st.sidebar.button("Theorem 2 on the sphere", key="preset-theorem2", on_click=apply_preset,
-                      args=("reimherr-theorem2",),
-                      help="S² with r = π/8, κ = 1 and n = 10, as in the paper's example. "
-                           "Shareable as ?preset=reimherr-theorem2.")
+    controls.button("Theorem 2 on the sphere", "preset-theorem2", on_click=apply_preset, args=("reimherr-theorem2",),
+                    help="S² with r = π/8, κ = 1 and n = 10, as in the paper's example. "
+                         "Shareable as ?preset=reimherr-theorem2.")
     keys = ("space", r_key, k_key, "n", "reps", "seed", "log")
     state.sync(list(keys))
     presets.show_note(PRESET_NOTE_KEY, PRESET_NOTES)

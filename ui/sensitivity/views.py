@@ -37,7 +37,7 @@ def empirical_figure(replicates, bound, *, log: bool):
     return figures.empirical_figure(replicates, sensitivity.summarise(replicates), bound, log=log)
 
 
-def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
+def show(result: sensitivity.SensitivityResult, settings: Settings, *, chart_first: bool = False) -> None:
     """The whole page below the intro: the bound, the simulation and the tabs."""
     t2 = result.theorem2
     _show_bound(t2)
@@ -56,7 +56,9 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
                    delta_arrow="off",
                    help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")
     fig = empirical_figure(result.replicates, result.bound_curve(), log=settings.log_axes)
-    live_chart(fig, key="chart-empirical", **PLAIN_CHART)
+    live_chart(fig, key="chart-empirical", report_drawn=chart_first, **PLAIN_CHART)
+    if chart_first:
+        st.stop()
     st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
                "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
     download_row("sensitivity-vs-n", fig=fig, data=result.table(), settings=state.settings(list(settings.keys)))
