@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import controls, first_paint, navigation, playground, state
+from ui import first_paint, navigation, playground, state
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.live_chart import live_chart
@@ -25,9 +25,8 @@ st.markdown(
 )
 
 chart_first = first_paint.pending()
-with controls.values_only(chart_first):
-    settings, keys = playground.sidebar()
-    animate = animation.control(settings, keys)
+settings, keys = playground.sidebar()
+animate = animation.control(settings, keys)
 
 work = "Computing the mean and drawing the releases"
 if "mh" in settings.mechanisms:

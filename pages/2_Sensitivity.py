@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, first_paint, navigation, sensitivity
+from ui import first_paint, navigation, sensitivity
 
 st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -15,7 +15,6 @@ st.markdown(
 )
 
 chart_first = first_paint.pending()
-with controls.values_only(chart_first):
-    settings = sensitivity.sidebar()
+settings = sensitivity.sidebar()
 result = sensitivity.compute(settings)
 sensitivity.show(result, settings, chart_first=chart_first)

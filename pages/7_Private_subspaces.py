@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import controls, first_paint, navigation, state, subspaces
+from ui import first_paint, navigation, state, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.live_chart import live_chart
@@ -21,8 +21,7 @@ st.markdown(
     "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d."
 )
 chart_first = first_paint.pending()
-with controls.values_only(chart_first):
-    config, keys = subspaces.sidebar()
+config, keys = subspaces.sidebar()
 
 with st.spinner("Drawing the points and the private releases…"), shown_as_error("release the subspace"):
     result = subspaces.private_subspaces(config)

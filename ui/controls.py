@@ -1,18 +1,15 @@
 """Sidebar widgets shared by the pages, each bound to the URL (``ui.state``) with a help tooltip.
 
-Inside ``values_only()`` the same calls draw nothing and return the values the widgets would have
-(``ui.state.value``): a page's chart-first run (``ui.first_paint``) computes its chart from them.
+In a page's chart-first run (``ui.first_paint``) the same calls draw nothing and return the values
+the widgets will have (``ui.state.value``), from which the page computes its chart.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-
 import streamlit as st
 
 from engine import spaces
-from ui import state
+from ui import first_paint, state
 
 MAX_SEED = 2**31 - 1
 
@@ -20,28 +17,15 @@ MAX_SEED = 2**31 - 1
 SPACES = {key: entry.short_label for key, entry in spaces.SPACES.items()}
 
 
-_VALUES_ONLY = contextvars.ContextVar("values_only", default=False)
-
-
-@contextlib.contextmanager
-def values_only(enabled: bool = True):
-    """While ``enabled``, the widget functions of this module draw nothing and return their values."""
-    token = _VALUES_ONLY.set(enabled)
-    try:
-        yield
-    finally:
-        _VALUES_ONLY.reset(token)
-
-
 def drawing() -> bool:
-    """False inside ``values_only()``: the sidebar gets no widget, note or message this run."""
-    return not _VALUES_ONLY.get()
+    """False in a chart-first run: the sidebar gets no widget, note or message this run."""
+    return not first_paint.running()
 
 
 def _widget(kind: str, key: str, default, *, bounds=None, **drawn):
     """The sidebar widget ``st.sidebar.<kind>(key=key, **drawn)`` with its value from ``ui.state.init``
-    (a value among ``drawn["options"]``, if given, or within ``bounds``); inside ``values_only()``
-    only that value (``ui.state.value``)."""
+    (a value among ``drawn["options"]``, if given, or within ``bounds``); in a chart-first run only
+    that value (``ui.state.value``)."""
     allowed = drawn.get("options")
     if not drawing():
         return state.value(key, default, options=allowed, bounds=bounds)
@@ -50,13 +34,13 @@ def _widget(kind: str, key: str, default, *, bounds=None, **drawn):
 
 
 def caption(text: str) -> None:
-    """A note under the sidebar's widgets (none inside ``values_only()``)."""
+    """A note under the sidebar's widgets (none in a chart-first run)."""
     if drawing():
         st.sidebar.caption(text)
 
 
 def button(label: str, key: str, *, on_click, args: tuple, help: str) -> None:
-    """A sidebar button whose ``on_click(*args)`` runs before the next run (none inside ``values_only()``)."""
+    """A sidebar button whose ``on_click(*args)`` runs before the next run (none in a chart-first run)."""
     if drawing():
         st.sidebar.button(label, key=key, on_click=on_click, args=args, help=help)
 

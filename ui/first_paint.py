@@ -8,7 +8,7 @@ chart by 0.5-1 s. Drawn first, the playground's sphere came in 1.16x the time of
 same chart (1.76x before), and the whole page was complete sooner than before (README, "Chart first").
 
 The chart-first run computes the chart from the values the sidebar's widgets will have
-(``ui.controls.values_only``), writes nothing into the session or the address, and stops after the
+(``ui.controls`` draws no widget while ``running()``), writes nothing into the session or the address, and stops after the
 chart. ``ui.live_chart`` (``report_drawn=True``) sets its value once the chart is drawn, or its drawing
 failed, which reruns the page; every later run of the visit is the full page. A chart-first run that
 cannot compute its chart (``ui.errors.shown_as_error``) reruns the page in full at once, so the error
@@ -39,8 +39,13 @@ def pending() -> bool:
     return visit[CHART_FIRST]
 
 
+def running() -> bool:
+    """Whether the current run is a chart-first run (``pending`` said so)."""
+    return bool(state.visit().get(CHART_FIRST))
+
+
 def rerun_in_full() -> None:
     """In a chart-first run, rerun the page at once as the full page (which ``pending`` then is);
     elsewhere do nothing."""
-    if state.visit().get(CHART_FIRST):
+    if running():
         st.rerun()

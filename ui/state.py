@@ -136,7 +136,7 @@ def init(key: str, default, *, options=None, bounds=None):
 def value(key: str, default, *, options=None, bounds=None):
     """The value ``init`` would give the widget ``key``, leaving the session and the page as they are.
 
-    For a run that draws no widgets (``ui.controls.values_only``): the next run's ``init`` finds
+    For a run that draws no widgets (a chart-first run, ``ui.first_paint``): the next run's ``init`` finds
     the same value and shows the warning about a bad address value, if any.
     """
     return _resolve(key, default, options, bounds)[0]
