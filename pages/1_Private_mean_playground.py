@@ -8,7 +8,6 @@ import streamlit as st
 from ui import first_paint, navigation, playground, state
 from ui.downloads import download_row
 from ui.errors import shown_as_error
-from ui.live_chart import live_chart
 from ui.playground import animation
 from ui.progress import DelayedProgress
 
@@ -24,7 +23,7 @@ st.markdown(
     "the clouds show how far a single private release typically lands from the true mean."
 )
 
-chart_first = first_paint.pending()
+first_paint.pending()
 settings, keys = playground.sidebar()
 animate = animation.control(settings, keys)
 
@@ -44,9 +43,7 @@ if not settings.mechanisms:
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    live_chart(shown, key="playground-chart", config={"displaylogo": False}, report_drawn=chart_first)
-    if chart_first:
-        st.stop()
+    first_paint.main_chart(shown, key="playground-chart", config={"displaylogo": False})
     if animate == "n":
         st.caption(animation.SIZE_CAPTION)
     if flat is not None:

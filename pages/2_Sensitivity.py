@@ -14,7 +14,7 @@ st.markdown(
     "Below, the bound is checked against simulated neighbouring data sets and explored as n, r and κ change."
 )
 
-chart_first = first_paint.pending()
+first_paint.pending()
 settings = sensitivity.sidebar()
 result = sensitivity.compute(settings)
-sensitivity.show(result, settings, chart_first=chart_first)
+sensitivity.show(result, settings)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import navigation, utility
+from ui import first_paint, navigation, utility
 
 st.set_page_config(page_title="Utility · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -17,6 +17,7 @@ st.markdown(
     "as in Figure 1 of Reimherr, Bharath & Soto (2021)."
 )
 
+first_paint.pending()
 settings = utility.sidebar()
 result = utility.compute(settings)
 utility.show(result, settings)

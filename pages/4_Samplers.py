@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import navigation, samplers
+from ui import first_paint, navigation, samplers
 
 st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -14,6 +14,7 @@ st.markdown(
     "their distances to the footpoint with the exact radial density."
 )
 
+first_paint.pending()
 settings = samplers.sidebar()
 result, charts = samplers.compute(settings)
 samplers.show(result, charts, settings)

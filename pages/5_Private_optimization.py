@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import navigation, optimization
+from ui import first_paint, navigation, optimization
 
 st.set_page_config(page_title="Private optimization · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -17,6 +17,7 @@ st.markdown(
 st.latex(r"w_{t+1} = \mathrm{Exp}_{w_t}\!\Big(-\eta\,\big(\tfrac{1}{b}\textstyle\sum_{i \in B_t}"
          r"\mathrm{clip}_{L_0}(\mathrm{grad}\, f_i(w_t)) + \xi_t\big)\Big),\qquad \xi_t \sim N_{w_t}(0, \sigma^2)")
 
+first_paint.pending()
 settings, keys = optimization.sidebar()
 computed = optimization.run(settings)
 optimization.show(computed, settings, keys)

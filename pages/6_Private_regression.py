@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import navigation, regression
+from ui import first_paint, navigation, regression
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
 
@@ -20,5 +20,6 @@ st.markdown(
 )
 st.latex(r"E(p, v) = \frac{1}{2n}\sum_{i=1}^n d\big(\mathrm{Exp}(p, x_i v),\, y_i\big)^2")
 
+first_paint.pending()
 settings = regression.sidebar()
 regression.show(settings)

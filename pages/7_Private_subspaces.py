@@ -8,7 +8,6 @@ import streamlit as st
 from ui import first_paint, navigation, state, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
-from ui.live_chart import live_chart
 
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
 
@@ -20,7 +19,7 @@ st.markdown(
     "Gr(d, k). Singhal & Steinke (2021) release it privately by counting points instead of adding noise to "
     "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d."
 )
-chart_first = first_paint.pending()
+first_paint.pending()
 config, keys = subspaces.sidebar()
 
 with st.spinner("Drawing the points and the private releases…"), shown_as_error("release the subspace"):
@@ -29,9 +28,7 @@ with st.spinner("Drawing the points and the private releases…"), shown_as_erro
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:
-    live_chart(fig, key="subspaces-chart", config={"displaylogo": False}, report_drawn=chart_first)
-    if chart_first:
-        st.stop()
+    first_paint.main_chart(fig, key="subspaces-chart", config={"displaylogo": False})
     st.caption(subspaces.caption(result))
 with numbers:
     st.subheader("Releases against the truth")

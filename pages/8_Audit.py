@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ui import audit, navigation, state
+from ui import audit, first_paint, navigation, state
 from ui.audit.views import run_live
 from ui.downloads import download_row
 from ui.errors import shown_as_error
@@ -22,6 +22,7 @@ st.markdown(
     "sample, picks a rejection set on half of the releases and bounds ε from below on the other half "
     "(Clopper–Pearson, 95%). A correct mechanism stays below its claim; a broken one is flagged."
 )
+first_paint.pending()
 settings, keys = audit.sidebar()
 left, right = st.columns(2, gap="large")
 with left:

@@ -39,6 +39,12 @@ def caption(text: str) -> None:
         st.sidebar.caption(text)
 
 
+def subheader(text: str) -> None:
+    """A heading between groups of the sidebar's widgets (none in a chart-first run)."""
+    if drawing():
+        st.sidebar.subheader(text)
+
+
 def button(label: str, key: str, *, on_click, args: tuple, help: str) -> None:
     """A sidebar button whose ``on_click(*args)`` runs before the next run (none in a chart-first run)."""
     if drawing():
@@ -98,7 +104,8 @@ def choice_slider(label: str, key: str, values, default, help: str, fmt=lambda v
                    format_func=fmt, help=help)
 
 
-def number(label: str, key: str, *, min_value: int, max_value: int, default: int, help: str, step: int = 1) -> int:
-    """A sidebar integer input bound to the URL; a URL value outside the range falls back to ``default``."""
-    return int(_widget("number_input", key, default, bounds=(min_value, max_value), label=label,
-                       min_value=min_value, max_value=max_value, step=step, help=help))
+def number(label: str, key: str, *, min_value, max_value, default, help: str, step=1):
+    """A sidebar number input bound to the URL, of the type of ``default`` (int or float); a URL value
+    outside the range falls back to ``default``."""
+    return type(default)(_widget("number_input", key, default, bounds=(min_value, max_value), label=label,
+                                 min_value=min_value, max_value=max_value, step=step, help=help))

@@ -7,13 +7,15 @@ together, the page's other elements (some 80 on the playground: widgets, formula
 chart by 0.5-1 s. Drawn first, the playground's sphere came in 1.16x the time of a bare page with the
 same chart (1.76x before), and the whole page was complete sooner than before (README, "Chart first").
 
-The chart-first run computes the chart from the values the sidebar's widgets will have
-(``ui.controls`` draws no widget while ``running()``), writes nothing into the session or the address, and stops after the
-chart. ``ui.live_chart`` (``report_drawn=True``) sets its value once the chart is drawn, or its drawing
-failed, which reruns the page; every later run of the visit is the full page. A chart-first run that
-cannot compute its chart (``ui.errors.shown_as_error``) reruns the page in full at once, so the error
-comes with the widgets that can fix it. A session without a browser (AppTest, a bare script) has no
-request headers and no chart to report: all its runs are full.
+A page calls ``pending()`` before its sidebar and draws its main chart with ``main_chart``. The
+chart-first run computes the chart from the values the sidebar's widgets will have (``ui.controls``
+draws no widget while ``running()``), writes nothing into the session or the address, and stops after
+the chart. The chart (``ui.live_chart`` with ``report_drawn=True``) sets its value once it is drawn, or
+its drawing failed, which reruns the page; every later run of the visit is the full page. A
+chart-first run that does not reach a main chart reruns the page in full at once: one that cannot
+compute its chart (``ui.errors.shown_as_error``), or whose open tab has none (``draw_open_tab``), so
+an error comes with the widgets that can fix it. A session without a browser (AppTest, a bare
+script) has no request headers and no chart to report: all its runs are full.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import state
+from ui.live_chart import live_chart
 
 #: Key of ``ui.state.visit()``: whether this visit's current run is its chart-first run.
 CHART_FIRST = "chart_first"
@@ -49,3 +52,18 @@ def rerun_in_full() -> None:
     elsewhere do nothing."""
     if running():
         st.rerun()
+
+
+def main_chart(fig, *, key: str, **kwargs) -> None:
+    """The page's main chart, a ``ui.live_chart`` (``kwargs`` as there); a chart-first run stops after it,
+    and the drawn chart asks for the full run. Later main charts of the same run are plain live charts."""
+    first = running()
+    live_chart(fig, key=key, report_drawn=first, **kwargs)
+    if first:
+        st.stop()
+
+
+def draw_open_tab(key: str, sections: dict) -> None:
+    """``ui.state.draw_open_tab``; a chart-first run whose open tab drew no main chart reruns in full after it."""
+    state.draw_open_tab(key, sections)
+    rerun_in_full()

@@ -1,10 +1,9 @@
 """Audit page: defaults (a mechanism within its claim beside a flagged control), another mechanism
 and space, an invalid address, and an engine error shown as a message (AppTest)."""
 
-import json
-
 import pytest
 
+from tests.app import charts
 from tests.app.conftest import ROOT, messages, run_page
 
 PAGE = ROOT / "pages" / "8_Audit.py"
@@ -17,12 +16,13 @@ def defaults():
 
 def test_defaults_show_a_passing_mechanism_beside_a_flagged_control(defaults):
     assert not defaults.exception
-    assert len(defaults.get("plotly_chart")) == 4
+    figures = charts.specs(defaults)
+    assert len(figures) == 4
     assert any(s.value.startswith("Within the claim") for s in defaults.success)
     assert any(e.value.startswith("Flagged") for e in defaults.error)
     assert any("can only reach" in i.value for i in defaults.info)  # S^2: Theorem 2 is loose for the pair
-    curve = json.loads(defaults.get("plotly_chart")[0].proto.spec)
-    assert curve["layout"]["xaxis"]["title"]["text"] == "releases per side"
+    assert charts.live_keys(defaults) == ["main-curve", "control-curve"], "the curves are updated in place"
+    assert figures[0]["layout"]["xaxis"]["title"]["text"] == "releases per side"
 
 
 def test_other_mechanism_and_space_from_the_address():

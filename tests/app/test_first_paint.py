@@ -1,6 +1,6 @@
-"""The chart-first run (``ui.first_paint``, issue 15) of the playground, Sensitivity and Private subspaces:
-the chart alone (on Sensitivity with the bound above it), computed from the values the sidebar's widgets will have, then the full page with the
-same chart.
+"""The chart-first run (``ui.first_paint``, issue 15) of every page with a chart: the page down to its main
+chart (with what stands above it), computed from the values the sidebar's widgets will have, then the
+full page with the same chart; a tab without a main chart gets the full page at once.
 
 AppTest has no browser, so ``first_paint._in_browser`` is made to say there is one: the visit's first
 run is then chart-first, and the second (which the chart's report asks for in a browser) the full page.
@@ -17,7 +17,12 @@ from tests.app.conftest import PLAYGROUND, ROOT, app_at, assert_clean, messages
 from ui import first_paint, playground
 
 SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
+UTILITY = ROOT / "pages" / "3_Utility.py"
+SAMPLERS = ROOT / "pages" / "4_Samplers.py"
+OPTIMIZATION = ROOT / "pages" / "5_Private_optimization.py"
+REGRESSION = ROOT / "pages" / "6_Private_regression.py"
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
+AUDIT = ROOT / "pages" / "8_Audit.py"
 VISITS = [(PLAYGROUND, address) for address in (
     {},
     {"space": "hyperbolic", "eps": "0.5", "n": "80"},
@@ -35,7 +40,30 @@ VISITS = [(PLAYGROUND, address) for address in (
     {},
     {"shape": "line", "method": "bingham", "n": "500", "eps": "2"},
     {"noise": "0.05", "outliers": "3", "releases": "20", "seed": "3"},
+)] + [(UTILITY, address) for address in (
+    {},
+    {"space": "sphere", "sconst": "theorem", "log": "false", "reps": "40"},
+)] + [(SAMPLERS, address) for address in (
+    {},
+    {"space": "hyperbolic", "sigma": "0.9", "adapt": "false"},
+)] + [(OPTIMIZATION, address) for address in (
+    {},
+    {"app": "eigenvector", "eps": "0.5"},
+    {"opt_view": "On the manifold"},
+)] + [(REGRESSION, address) for address in (
+    {},
+    {"reg_data": "drift", "reg_releases": "3"},
+)] + [(AUDIT, address) for address in (
+    {},
+    {"audit": "tangent-gaussian", "space": "hyperbolic", "control": "control-reused-randomness"},
 )]
+#: Visits whose open tab has no main chart: their first run is the full page.
+WITHOUT_MAIN_CHART = [
+    (UTILITY, {"util_view": "Budget planner"}),
+    (OPTIMIZATION, {"opt_view": "Privacy accounting"}),
+    (OPTIMIZATION, {"app": "lrmc", "opt_view": "On the manifold"}),
+    (REGRESSION, {"reg_view": "Table 1 and diagnostics"}),
+]
 WIDGETS = ("slider", "select_slider", "selectbox", "multiselect", "toggle", "number_input")
 
 
@@ -80,7 +108,17 @@ def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, vis
     assert not any(args["report"] for args in full)
     assert full[0]["figure"] == first[0]["figure"], "the full run would redraw the chart"
     assert _sidebar_widgets(at) >= 6 and at.download_button
-    assert at.query_params["seed"] and at.query_params["n"]
+    assert set(at.query_params) > set(address), "the full run writes the values into the address"
+
+
+@pytest.mark.parametrize("visit", WITHOUT_MAIN_CHART, ids=_visit_id)
+def test_a_tab_without_a_main_chart_gets_the_full_page_at_once(monkeypatch, visit):
+    page, address = visit
+    at = _visit(monkeypatch, address, page)
+    at.run()
+    assert_clean(at)
+    assert _sidebar_widgets(at) >= 6, "no chart would ask for the full run"
+    assert not any(args["report"] for args in _live_args(at))
 
 
 def test_a_bad_address_value_is_reported_by_the_full_run(monkeypatch):
@@ -137,7 +175,9 @@ def test_leaving_the_page_and_coming_back_starts_with_the_chart_again(monkeypatc
     at.switch_page("pages/3_Utility.py")
     at.run()
     assert_clean(at)
-    assert at.sidebar.slider, "pages without a chart-first run draw their widgets at once"
+    assert _sidebar_widgets(at) == 0 and _live_args(at)[0]["report"] is True, "Utility starts with its chart too"
+    at.run()
+    assert at.sidebar.slider
     at.switch_page("pages/1_Private_mean_playground.py")
     at.run()
     assert _sidebar_widgets(at) == 0 and _live_args(at)[0]["report"] is True

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.harness import wait_for_app
+from tests.browser.harness import plot_count, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -54,7 +54,7 @@ def test_audit_page_from_the_sidebar_shows_bound_live_curve_and_flagged_control(
     expect(main.get_by_text(FLAGGED)).to_be_visible(timeout=60_000)
     wait_for_app(page, timeout_ms=120_000)  # plotly.js (4.7 MB) compiles slowly on a loaded machine
     _no_exception(page)
-    assert main.locator(".js-plotly-plot").count() >= 4  # curve and histograms, twice
+    assert plot_count(page) >= 4  # curve (updated in place) and histograms, twice
 
     # A budget of 200,000 releases per side runs through five checkpoints: the progress bar reports
     # each one's bound and the live curve is drawn meanwhile (it is replaced by the final curve at the

@@ -15,8 +15,8 @@ _BAR_TEXT = "() => document.querySelector('[data-testid=\"stProgress\"]')?.inner
 @pytest.mark.parametrize(("address", "expected"), [
     ("Private_mean_playground?mech=mh&burn=10000&thin=100&m=500&seed=11",
      r"Riemannian Laplace \(MH\): chain step [\d,]+ of 59,900 \(\d+%\)"),
-    ("Samplers?space=sphere&burn=10000&thin=100&draws=60&chains=10&seed=12",
-     r"10 MH chains: step [\d,]+ of 15,900 \(\d+%\)"),
+    ("Samplers?space=sphere&burn=10000&thin=100&draws=500&chains=20&seed=12",
+     r"20 MH chains: step [\d,]+ of 59,900 \(\d+%\)"),
 ], ids=["playground", "samplers"])
 def test_the_paper_mh_setting_shows_the_chain_progress_then_the_charts(app_page, app_url, address, expected):
     page = app_page

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import streamlit as st
-
 from engine.audit import AUDITS
-from ui import state
+from ui import controls, state
 
 MECHANISMS = tuple(name for name, spec in AUDITS.items() if not spec.control)
 CONTROLS = tuple(name for name, spec in AUDITS.items() if spec.control)
@@ -29,22 +27,19 @@ class Settings:
 def sidebar() -> tuple[Settings, list[str]]:
     """Draw the controls (seeded from the address) and return the settings and the URL keys."""
     keys = ["audit", "space", "eps", "samples", "seed", "control"]
-    with st.sidebar:
-        state.init("audit", "laplace", options=MECHANISMS)
-        name = st.selectbox("Mechanism", MECHANISMS, key="audit", format_func=lambda k: AUDITS[k].title)
-        spaces = AUDITS[name].spaces
-        state.init("space", spaces[0], options=spaces)
-        if st.session_state["space"] not in spaces:
-            st.session_state["space"] = spaces[0]
-        space = st.selectbox("Space", spaces, key="space")
-        state.init("eps", 1.0)
-        epsilon = st.number_input("Claimed ε", min_value=0.05, max_value=10.0, step=0.1, key="eps")
-        state.init("samples", SAMPLES[0], options=SAMPLES)
-        samples = st.selectbox("Releases per side (budget)", SAMPLES, key="samples", format_func=lambda v: f"{v:,}")
-        state.init("seed", 0)
-        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="seed")
-        state.init("control", "control-half-noise", options=CONTROLS)
-        control = st.selectbox("Positive control beside it", CONTROLS, key="control",
-                               format_func=lambda k: AUDITS[k].title)
+    name = controls.select("Mechanism", "audit", {key: AUDITS[key].title for key in MECHANISMS}, "laplace",
+                           help="The mechanism whose claimed ε is put to the test.")
+    spaces = AUDITS[name].spaces
+    space = controls.select("Space", "space", {key: controls.SPACES.get(key, key) for key in spaces}, spaces[0],
+                            help="Where the neighbouring data sets and the releases live.")
+    epsilon = controls.number("Claimed ε", "eps", min_value=0.05, max_value=10.0, default=1.0, step=0.1,
+                              help="The privacy budget the mechanism is run at and claims to keep.")
+    samples = controls.select("Releases per side (budget)", "samples", {value: f"{value:,}" for value in SAMPLES},
+                              SAMPLES[0], help="How many releases on each data set the audit may draw; more can "
+                                               "show a larger lower bound on ε.")
+    seed = controls.seed()
+    control = controls.select("Positive control beside it", "control", {key: AUDITS[key].title for key in CONTROLS},
+                              "control-half-noise",
+                              help="A deliberately broken mechanism, audited the same way: it must be flagged.")
     state.sync(keys)
     return Settings(name, space, float(epsilon), int(samples), int(seed), control), keys

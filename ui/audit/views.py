@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.viz.audit import bound_curve, statistic_histograms
+from ui import first_paint
 from ui.audit.compute import audit
 
 
@@ -43,7 +44,7 @@ def show(result, *, key: str) -> object:
     elif not np.isfinite(result.reachable_epsilon):
         st.info("The most this pair can show is not known in closed form.")
     curve = bound_curve(result.history, result.epsilon, result.reachable_epsilon, title=result.label)
-    st.plotly_chart(curve, key=f"{key}-curve")
+    first_paint.main_chart(curve, key=f"{key}-curve")
     st.plotly_chart(statistic_histograms(result.statistic_first, result.statistic_second,
                                          result.rejection.threshold, title="Releases on the statistic"),
                     key=f"{key}-hist")

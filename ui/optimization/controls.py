@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import streamlit as st
-
 from ui import controls, presets, state
 from ui.optimization.apps import (
     APP_LABELS,
@@ -108,8 +106,8 @@ def sidebar() -> tuple[Settings, list[str]]:
                                    default=200, step=100, help=HELP["burn"]))
         keys.append("burn")
     if spec.preset:
-        st.sidebar.button("Load the paper's settings", key="preset-han", on_click=apply_preset, args=(spec.preset,),
-                          help=f"Han et al. {PRESET_NOTES[spec.preset]}. Shareable as ?preset={spec.preset}.")
+        controls.button("Load the paper's settings", "preset-han", on_click=apply_preset, args=(spec.preset,),
+                        help=f"Han et al. {PRESET_NOTES[spec.preset]}. Shareable as ?preset={spec.preset}.")
     state.sync(keys)
     settings = Settings(app=app, data=data, size=size, eps=float(eps), delta=float(delta), noise=noise, steps=steps,
                         batch=int(batch), eta=eta, reps=reps, seed=int(seed), grid=grid, burn=burn)

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.pipelines import private_optimization as po
-from ui import errors, state
+from ui import errors, first_paint, presets, state
 from ui.downloads import download_row
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.optimization import figures as figs
@@ -30,11 +30,10 @@ def tex_number(value: float) -> str:
 
 def show_notes(computed: Computed, settings: Settings) -> None:
     """The loaded preset, a T capped from the paper's rule, a batch above n, the eigenvector's public radius."""
-    note = st.session_state.pop(PRESET_NOTE, None)
-    if note:
-        st.info(f"Loaded the settings of Han et al. {PRESET_NOTES[note]}. The noise follows the paper's rule "
-                "σ² = T log(1/δ) L0²/(n²ε²) with c = 1, which the accountant charges more than ε for: switch Noise "
-                "calibration to the accountant for an exact ε.")
+    presets.show_note(PRESET_NOTE, {
+        name: f"Loaded the settings of Han et al. {text}. The noise follows the paper's rule σ² = T log(1/δ) "
+              "L0²/(n²ε²) with c = 1, which the accountant charges more than ε for: switch Noise calibration to the "
+              "accountant for an exact ε." for name, text in PRESET_NOTES.items()})
     p, rule = computed.problem, computed.rule_steps
     if settings.steps is None and rule is not None and rule > MAX_STEPS:
         st.warning(f"The paper's rule asks for T = {rule:,} iterations here; this run stops at {MAX_STEPS:,} to "
@@ -73,7 +72,7 @@ def show_convergence(computed: Computed, settings: Settings, url: dict) -> None:
     fig_loss, fig_grad = figs.convergence(settings.app, paths)
     left, right = st.columns(2)
     with left:
-        live_chart(fig_loss, key="chart-loss", **PLAIN_CHART)
+        first_paint.main_chart(fig_loss, key="chart-loss", **PLAIN_CHART)
         st.caption(figs.LOSS_CAPTION + (f" {figs.SPD_START_NOTE.format(factor=po.START_FACTOR)}"
                                          if settings.app in po.METRICS else ""))
         download_row("optimization-loss", fig=fig_loss, data=paths, settings=url)
@@ -124,7 +123,7 @@ def show_manifold(computed: Computed, settings: Settings, url: dict) -> None:
 
     p, run = computed.problem, computed.run
     fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
-    live_chart(fig_view, key="chart-manifold", **PLAIN_CHART)
+    first_paint.main_chart(fig_view, key="chart-manifold", **PLAIN_CHART)
     st.caption(scene.VIEW_CAPTIONS[settings.app].format(d=p.view.get("d")))
     download_row("optimization-manifold", fig=fig_view, data=view_data, settings=url)
 
@@ -187,5 +186,5 @@ def show(computed: Computed, settings: Settings, keys: list[str]) -> None:
     url = state.settings(keys)
     show_notes(computed, settings)
     show_metrics(computed, settings)
-    state.draw_open_tab(TAB_KEY, {label: partial(draw, computed, settings, url) for label, draw in zip(SECTIONS, SHOW)})
+    first_paint.draw_open_tab(TAB_KEY, {label: partial(draw, computed, settings, url) for label, draw in zip(SECTIONS, SHOW)})
     show_guarantee(computed)

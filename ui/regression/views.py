@@ -14,9 +14,8 @@ import streamlit as st
 from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines.private_regression import RegressionResult
 from engine.viz.regression import figure1_panels
-from ui import errors, state
+from ui import errors, first_paint, state
 from ui.downloads import download_row
-from ui.live_chart import live_chart
 from ui.progress import DelayedProgress
 from ui.regression import figures
 from ui.regression.compute import PAGE_PAIRS, PAGE_VELOCITY_WARMUP, PAGE_WARMUP, compute, figure1, main_figure
@@ -33,14 +32,14 @@ def show(settings: Settings) -> None:
     that show it (not for the Figure 1 tab, which runs its own study: Home's preset opens that tab)."""
     url = state.settings(settings.keys)
     draws = (show_geodesics, show_checks, show_figure1)
-    state.draw_open_tab(TAB_KEY, {label: partial(draw, settings, url) for label, draw in zip(SECTIONS, draws)})
+    first_paint.draw_open_tab(TAB_KEY, {label: partial(draw, settings, url) for label, draw in zip(SECTIONS, draws)})
 
 
 def show_geodesics(settings: Settings, url: dict) -> None:
     """The non-private and private predictions, and the energy of each release."""
     result = compute(settings)
     fig = main_figure(settings.config)
-    live_chart(fig, key="reg-main-chart", **CHART)
+    first_paint.main_chart(fig, key="reg-main-chart", **CHART)
     st.caption("Each private outline is rotated onto the non-private prediction at the same covariate value, so "
                "what differs is the shape. High dimension is expensive: Σ^k_2 has 2k − 4 dimensions and the "
                "K-norm noise radius grows like (2k − 4)·σ.")

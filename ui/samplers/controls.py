@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import streamlit as st
-
 from engine import spaces
 from engine.pipelines import sampler_comparison
 from engine.pipelines.sampler_comparison import MANIFOLDS, SamplerComparisonConfig
@@ -83,7 +81,7 @@ def sidebar() -> Settings:
         help="Laplace scale: the density is ∝ exp(−ρ(x, η)/σ). On H² the law exists only for σ < 1, on SPD(2) "
              "only for σ < √2; close to those limits most mass sits far from η.")
     if sigma_limits.reason:
-        st.sidebar.caption(sigma_limits.reason)
+        controls.caption(sigma_limits.reason)
     adapt = controls.toggle("Adapt the MH step during burn-in", "adapt", default=True,
                             help="Tune the proposal radius towards 30% acceptance in the first half of the burn-in, "
                                  "then freeze it.")
@@ -100,15 +98,15 @@ def sidebar() -> Settings:
     chains = controls.slider("MH chains", "chains", min_value=1, max_value=20, default=10, step=1,
                              help="Independent chains, all started at the footpoint η and run in parallel.")
     seed = controls.seed()
-    st.sidebar.button("Near-limit example", key="near-limit", on_click=apply_preset, args=("near-limit",),
-                      help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in. "
-                           "Shareable as ?preset=near-limit.")
-    st.sidebar.button("The paper's MH settings", key="preset-mh", on_click=apply_preset, args=("reimherr-mh",),
-                      help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
-                           "Shareable as ?preset=reimherr-mh.")
+    controls.button("Near-limit example", "near-limit", on_click=apply_preset, args=("near-limit",),
+                    help="H² with σ = 0.95, just below its limit σ < 1, and a 500-step burn-in. "
+                         "Shareable as ?preset=near-limit.")
+    controls.button("The paper's MH settings", "preset-mh", on_click=apply_preset, args=("reimherr-mh",),
+                    help="Burn-in 10,000 and thinning 100 on S², as in the supplement of Reimherr et al. "
+                         "Shareable as ?preset=reimherr-mh.")
     state.sync(list(KEYS))
     presets.show_note(PRESET_NOTE_KEY, PRESET_NOTES)
     if adapt:
-        st.sidebar.caption("The step slider is ignored while the step adapts.")
+        controls.caption("The step slider is ignored while the step adapts.")
     return Settings(space=space, sigma=float(sigma), adapt=bool(adapt), step=float(step), burn_in=int(burn_in),
                     thin=int(thin), draws=int(draws), chains=int(chains), seed=int(seed))

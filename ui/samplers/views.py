@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 from engine.pipelines.sampler_comparison import SamplerComparison
-from ui import state
+from ui import first_paint, state
 from ui.downloads import download_row
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.samplers.controls import Settings
@@ -44,7 +44,7 @@ def show(result: SamplerComparison, charts: dict, settings: Settings) -> None:
     left, right = st.columns(2)
     radii = charts["radii"]
     with left:
-        live_chart(charts["exact"], key="chart-hist-exact", **PLAIN_CHART)
+        first_paint.main_chart(charts["exact"], key="chart-hist-exact", **PLAIN_CHART)
         st.caption("Look at the bars against the dashed curve: exact draws follow the radial density up to "
                    "sampling noise, whatever σ.")
         download_row("samplers-exact-radii", fig=charts["exact"], data=radii[radii["sampler"] == "exact"],

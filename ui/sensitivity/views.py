@@ -10,7 +10,7 @@ import streamlit as st
 from engine import spaces
 from engine.pipelines import sensitivity
 from engine.viz import sensitivity as figures
-from ui import errors, state
+from ui import errors, first_paint, state
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -37,7 +37,7 @@ def empirical_figure(replicates, bound, *, log: bool):
     return figures.empirical_figure(replicates, sensitivity.summarise(replicates), bound, log=log)
 
 
-def show(result: sensitivity.SensitivityResult, settings: Settings, *, chart_first: bool = False) -> None:
+def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
     """The whole page below the intro: the bound, the simulation and the tabs."""
     t2 = result.theorem2
     _show_bound(t2)
@@ -56,9 +56,7 @@ def show(result: sensitivity.SensitivityResult, settings: Settings, *, chart_fir
                    delta_arrow="off",
                    help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")
     fig = empirical_figure(result.replicates, result.bound_curve(), log=settings.log_axes)
-    live_chart(fig, key="chart-empirical", report_drawn=chart_first, **PLAIN_CHART)
-    if chart_first:
-        st.stop()
+    first_paint.main_chart(fig, key="chart-empirical", **PLAIN_CHART)
     st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
                "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
     download_row("sensitivity-vs-n", fig=fig, data=result.table(), settings=state.settings(list(settings.keys)))

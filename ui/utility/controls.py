@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import streamlit as st
-
 from engine.experiments import reimherr_fig1
 from engine.pipelines import utility
 from ui import controls, presets, state
@@ -53,14 +51,13 @@ def apply_preset(name: str) -> None:
     presets.apply_preset(PRESETS, name, PRESET_NOTE_KEY)
 
 
-def _preset_note(space: str) -> None:
-    """Say (once) that Figure 1's settings were loaded, for the space on show."""
-    if st.session_state.pop(PRESET_NOTE_KEY, None):
-        where = ("S² with r = π/8 and the supplement's boundary constant (switch the space for SPD(2) with r = 1.5)"
-                 if space == "sphere" else "SPD(2) with r = 1.5 (switch the space for S² with r = π/8)")
-        st.info(f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, n = 10 … 300, "
-                "ε = 1. The paper averaged 1,000 replicates; the preset uses 200 to keep the page quick: raise the "
-                "Replicates slider to match.")
+def _preset_notes(space: str) -> dict:
+    """What the page says (once) when Figure 1's settings were loaded, for the space on show."""
+    where = ("S² with r = π/8 and the supplement's boundary constant (switch the space for SPD(2) with r = 1.5)"
+             if space == "sphere" else "SPD(2) with r = 1.5 (switch the space for S² with r = π/8)")
+    return {"reimherr-fig1": f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, "
+                             "n = 10 … 300, ε = 1. The paper averaged 1,000 replicates; the preset uses 200 to keep "
+                             "the page quick: raise the Replicates slider to match."}
 
 
 def sidebar() -> Settings:
@@ -96,10 +93,10 @@ def sidebar() -> Settings:
         "Add the paper's Euclidean baseline (not ε-DP)", "paper", default=False,
         help="Figure 1 adds the Euclidean noise around the Fréchet mean, whose ambient sensitivity exceeds 2r_E/n: "
              "that release is not ε-DP (its true ε on a neighbouring pair is printed below the charts).")
-    st.sidebar.button("Load Figure 1 settings", key="preset-fig1", on_click=apply_preset, args=("reimherr-fig1",),
-                      help="SPD(2) with r = 1.5 (sphere: r = π/8), n = 10 … 300, ε = 1, 200 replicates. "
-                           "Shareable as ?preset=reimherr-fig1.")
-    st.sidebar.subheader("Budget planner")
+    controls.button("Load Figure 1 settings", "preset-fig1", on_click=apply_preset, args=("reimherr-fig1",),
+                    help="SPD(2) with r = 1.5 (sphere: r = π/8), n = 10 … 300, ε = 1, 200 replicates. "
+                         "Shareable as ?preset=reimherr-fig1.")
+    controls.subheader("Budget planner")
     target = controls.slider("Target mean error", "target", min_value=0.005, max_value=1.0, default=0.05,
                              step=0.005, help="The mean ambient error ‖x̃ − x̄‖ you can accept; the planner finds the "
                                               "ε or n it needs.")
@@ -108,7 +105,7 @@ def sidebar() -> Settings:
     keys = ("space", r_key, *(["sconst"] if boundary else []), "ngrid", "eps", "n", "reps", "seed", "log",
             "paper", "target", "solve")
     state.sync(list(keys))
-    _preset_note(space)
+    presets.show_note(PRESET_NOTE_KEY, _preset_notes(space))
     return Settings(space=space, radius=float(radius), sphere_constant=sphere_constant, grid=grid,
                     epsilon=float(eps), n=int(n), reps=int(reps), seed=int(seed), log_axes=bool(log_axes),
                     paper_baseline=bool(paper_baseline), target=float(target), solve=solve, keys=keys)

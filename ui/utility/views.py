@@ -10,7 +10,7 @@ import streamlit as st
 from engine import bounds, spaces
 from engine.pipelines import utility
 from engine.viz import utility as figures
-from ui import formulas, state, tables
+from ui import first_paint, formulas, state, tables
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -41,9 +41,10 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
                    "ball-conditioned mechanism would be needed there): "
                    + "; ".join(f"n = {row.n}, ε = {row.epsilon:g}: {row.status}" for row in skipped.itertuples()))
     if result.ok_n.empty or result.ok_eps.empty:
+        first_paint.rerun_in_full()
         st.error("No release could be simulated with these settings: raise ε or lower r.")
         st.stop()
-    state.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
+    first_paint.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
         lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings)))))
 
 
@@ -56,7 +57,7 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
         fig_n = error_figure(result.ok_n, x="n", x_title="sample size n",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
                                                          epsilon=c.epsilon), log=settings.log_axes)
-        live_chart(fig_n, key="chart-error-n", **PLAIN_CHART)
+        first_paint.main_chart(fig_n, key="chart-error-n", **PLAIN_CHART)
         st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
                    "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
                    "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
