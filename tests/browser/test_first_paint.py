@@ -75,3 +75,28 @@ def test_a_return_through_the_sidebar_draws_the_chart_first_with_the_values_left
     wait_for_app(page, 120_000)
     _assert_chart_first(page)
     assert _epsilon_shown(page) == "1.05" and "eps=1.05" in page.url
+
+
+
+def _script_runs(frames) -> int:
+    """How many of the browser's messages to the server ask for a run of the page (a fragment's own
+    timed reruns, which leave the rest of the page as it is, not counted)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    messages = [BackMsg.FromString(bytes(frame)) for frame in frames]
+    return sum(m.WhichOneof("type") == "rerun_script" and not m.rerun_script.is_auto_rerun for m in messages)
+
+
+@pytest.mark.parametrize(("path", "key"), [("Private_mean_playground", "eps"), ("Utility", "preset")])
+def test_a_visit_runs_the_page_twice_only(app_page, app_url, path, key):
+    """The drawn chart asks for the full run once, although Streamlit sends its render message again when
+    the iframe is resized: a further run would replace the full run and lose what it shows once."""
+    page = app_page
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
+    page.goto(f"{app_url}/{path}?{key}=unknown")
+    wait_for_app(page, 180_000)
+    page.wait_for_timeout(2_500)
+    runs = _script_runs(frames)
+    assert runs == 2, f"{runs} runs of the page: the chart-first run, the full run and {runs - 2} more"
+    assert page.get_by_test_id("stAlert").filter(has_text=f"Ignored the address parameter {key}=").count() == 1

@@ -41,19 +41,22 @@ def slides_png(settings: Settings) -> bytes:
                      curves={"boundary": ball_boundary(result["m0"], settings.radius)})
 
 
-def _pending_slides_button(probe: _RendererProbe) -> None:
-    """Disabled button shown while the probe runs; reruns the page once it has an answer."""
-    if probe.result is not None:
-        st.rerun()
-    st.button("High-resolution image for slides", key="pg-slides-pending", disabled=True,
-              help="Checking whether this machine can render off screen (a few seconds after the first visit).")
-
-
 def slides_button(settings: Settings) -> None:
-    """A button that renders the sphere view for slides, disabled with the reason when it cannot."""
+    """A button that renders the sphere view for slides, disabled with the reason when it cannot.
+
+    While the renderer probe runs (the first visit after the server started), the button is drawn in a
+    fragment that redraws itself every 2 s, so it turns usable once the probe has answered without running
+    the rest of the page again: what a run shows once (a preset's note, a warning about the address) stays.
+    """
     probe = _renderer_probe()
+    st.fragment(_slides_button, run_every=2.0 if probe.result is None else None)(probe, settings)
+
+
+def _slides_button(probe: _RendererProbe, settings: Settings) -> None:
+    """The button as far as the probe knows: disabled while it runs or when rendering is unavailable."""
     if probe.result is None:
-        st.fragment(_pending_slides_button, run_every=2.0)(probe)
+        st.button("High-resolution image for slides", key="pg-slides-pending", disabled=True,
+                  help="Checking whether this machine can render off screen (a few seconds after the first visit).")
         return
     available, reason = probe.result
     if not available:
