@@ -8,13 +8,25 @@ page takes beyond these is its own, below them is Streamlit, plotly.js and the b
 ``&live=true`` draws the same figure with ``ui.live_chart`` (updated in place by ``Plotly.react``)
 instead of ``st.plotly_chart``. The sidebar's seed slider (default 1) redraws the random points (cached), the
 floor of a page's cached re-render.
+
+``?figure=NAME`` draws a page's own main chart alone, as the page draws it (``ui.live_chart`` with the
+page's theme and config): ``NAME.json`` in the folder named by ``$MPE_REFERENCE_FIGURES``
+(``benchmarks.pages.FIGURES_ENV``), written by
+``benchmarks/pages.py`` from an AppTest run of the page at its defaults.
 """
+
+import json
+import os
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
 
+from benchmarks.pages import FIGURES_ENV
 from engine.viz.sphere import sphere_figure
+from ui.literal import literal
 from ui.live_chart import live_chart
 
 
@@ -37,7 +49,23 @@ def figure(chart: str, seed: int) -> go.Figure:
     return go.Figure(go.Scatter(y=rng.normal(size=100)))
 
 
+@st.cache_resource(show_spinner=False)
+def stored_figure(name: str) -> tuple[go.Figure, dict]:
+    """The stored figure ``name`` and the options its page drew it with (``theme``, ``config``)."""
+    stored = json.loads((Path(os.environ[FIGURES_ENV]) / f"{name}.json").read_text())
+    return pio.from_json(stored.pop("figure"), skip_invalid=True), stored
+
+
 st.title("Reference page")
+name = st.query_params.get("figure")
+if name is not None:
+    names = {path.stem for path in Path(os.environ.get(FIGURES_ENV, ".")).glob("*.json")}
+    if name not in names:
+        st.error(f"No stored figure {literal(name)}: the folder ${FIGURES_ENV} holds {', '.join(sorted(names)) or 'none'}.")
+        st.stop()
+    fig, options = stored_figure(name)
+    live_chart(fig, key="reference-chart", theme="streamlit" if options["theme"] else None, config=options["config"])
+    st.stop()
 seed = st.sidebar.slider("Seed", min_value=0, max_value=5, value=1)
 shown = figure(st.query_params.get("chart", "2d"), seed)
 if st.query_params.get("live") == "true":

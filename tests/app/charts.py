@@ -37,10 +37,16 @@ def specs(at) -> list[dict]:
     return [spec for spec in found if spec is not None]
 
 
+def live_args(at) -> list[dict]:
+    """The arguments of the ``ui.live_chart`` charts of the last run (``figure`` as JSON text, ``key``,
+    ``theme``, ``config``, ``report``), in page order."""
+    return [json.loads(node.proto.json_args) for node in _walk(at.main)
+            if node.type == "component_instance" and node.proto.component_name == LIVE_CHART]
+
+
 def live_keys(at) -> list[str]:
     """The Streamlit keys of the ``ui.live_chart`` charts of the last run."""
-    return [json.loads(node.proto.json_args)["key"] for node in _walk(at.main)
-            if node.type == "component_instance" and node.proto.component_name == LIVE_CHART]
+    return [args["key"] for args in live_args(at)]
 
 
 def axes(spec: dict) -> dict[str, dict]:

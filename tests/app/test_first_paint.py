@@ -8,8 +8,6 @@ run is then chart-first, and the second (which the chart's report asks for in a 
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.app import charts
@@ -71,11 +69,6 @@ def _sidebar_widgets(at) -> int:
     return sum(len(getattr(at.sidebar, kind)) for kind in WIDGETS)
 
 
-def _live_args(at) -> list[dict]:
-    return [json.loads(node.proto.json_args) for node in charts._walk(at.main)
-            if node.type == "component_instance" and node.proto.component_name == charts.LIVE_CHART]
-
-
 def _visit(monkeypatch, address: dict, page=PLAYGROUND):
     """An AppTest of ``page`` at ``address`` in a session with a browser."""
     monkeypatch.setattr(first_paint, "_in_browser", lambda: True)
@@ -90,13 +83,20 @@ def _visit_id(visit) -> str:
     return f"{page.stem}?" + ("&".join(f"{k}={v}" for k, v in address.items()) or "default")
 
 
-@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
-def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, visit):
+def _first_run(monkeypatch, visit):
+    """The AppTest of ``visit`` after its first run, which raised nothing."""
     page, address = visit
     at = _visit(monkeypatch, address, page)
     at.run()
     assert_clean(at)
-    first = _live_args(at)
+    return at
+
+
+@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
+def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, visit):
+    address = visit[1]
+    at = _first_run(monkeypatch, visit)
+    first = charts.live_args(at)
     assert len(first) == 1 and first[0]["report"] is True
     assert _sidebar_widgets(at) == 0
     assert not at.download_button and len(charts.specs(at)) == 1, "the rest of the page waits for the full run"
@@ -104,7 +104,7 @@ def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, vis
 
     at.run()
     assert_clean(at)
-    full = _live_args(at)
+    full = charts.live_args(at)
     assert not any(args["report"] for args in full)
     assert full[0]["figure"] == first[0]["figure"], "the full run would redraw the chart"
     assert _sidebar_widgets(at) >= 6 and at.download_button
@@ -113,12 +113,9 @@ def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, vis
 
 @pytest.mark.parametrize("visit", WITHOUT_MAIN_CHART, ids=_visit_id)
 def test_a_tab_without_a_main_chart_gets_the_full_page_at_once(monkeypatch, visit):
-    page, address = visit
-    at = _visit(monkeypatch, address, page)
-    at.run()
-    assert_clean(at)
+    at = _first_run(monkeypatch, visit)
     assert _sidebar_widgets(at) >= 6, "no chart would ask for the full run"
-    assert not any(args["report"] for args in _live_args(at))
+    assert not any(args["report"] for args in charts.live_args(at))
 
 
 def test_a_bad_address_value_is_reported_by_the_full_run(monkeypatch):
@@ -137,11 +134,11 @@ def test_a_preset_from_the_address_shapes_the_first_chart_and_its_note_comes_wit
     at = _visit(monkeypatch, {"preset": "reimherr-theorem2"}, SENSITIVITY)
     at.run()
     assert_clean(at)
-    first = _live_args(at)
+    first = charts.live_args(at)
     assert not at.info and "preset" not in at.query_params
     at.run()
     assert_clean(at)
-    assert _live_args(at)[0]["figure"] == first[0]["figure"]
+    assert charts.live_args(at)[0]["figure"] == first[0]["figure"]
     assert at.info and at.sidebar.slider(key="n").value == 10
 
 
@@ -164,7 +161,7 @@ def test_a_chart_first_run_that_fails_reruns_in_full_with_the_error(monkeypatch)
     assert not at.exception
     assert [e.value for e in at.error] == ["Cannot compute the private means: the radius <r> is too large"]
     assert _sidebar_widgets(at) >= 6, "the widgets that can fix it are there"
-    assert not _live_args(at)
+    assert not charts.live_args(at)
 
 
 def test_leaving_the_page_and_coming_back_starts_with_the_chart_again(monkeypatch):
@@ -175,19 +172,19 @@ def test_leaving_the_page_and_coming_back_starts_with_the_chart_again(monkeypatc
     at.switch_page("pages/3_Utility.py")
     at.run()
     assert_clean(at)
-    assert _sidebar_widgets(at) == 0 and _live_args(at)[0]["report"] is True, "Utility starts with its chart too"
+    assert _sidebar_widgets(at) == 0 and charts.live_args(at)[0]["report"] is True, "Utility starts with its chart too"
     at.run()
     assert at.sidebar.slider
     at.switch_page("pages/1_Private_mean_playground.py")
     at.run()
-    assert _sidebar_widgets(at) == 0 and _live_args(at)[0]["report"] is True
+    assert _sidebar_widgets(at) == 0 and charts.live_args(at)[0]["report"] is True
     at.run()
-    assert _sidebar_widgets(at) >= 6 and _live_args(at)[0]["report"] is False
+    assert _sidebar_widgets(at) >= 6 and charts.live_args(at)[0]["report"] is False
 
 
 def test_without_a_browser_every_run_is_the_full_page():
     at = app_at(PLAYGROUND)
     at.run()
     assert_clean(at)
-    assert _live_args(at)[0]["report"] is False
+    assert charts.live_args(at)[0]["report"] is False
     assert at.sidebar.slider and at.table
