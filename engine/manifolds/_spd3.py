@@ -188,8 +188,10 @@ def weighted_log_sum(x, points, weights, exact_log) -> np.ndarray:
     # Σ_i (w α₂)_i Y_i X⁻¹ Y_i = Σ_jk (X⁻¹)_jk Σ_i (w α₂)_i (Y_i)_{aj} (Y_i)_{kc}: from the 6×6 matrix of
     # weighted products of entries, one (6×n)(n×6) product per data set.
     products = (stacked * (w_poly * alpha2)[:, None, :]) @ np.swapaxes(stacked, -1, -2)
-    outer = products[:, _SYM_INDEX[:, :, None, None], _SYM_INDEX[None, None, :, :]]
-    quadratic = np.einsum("bajkc,bjk->bac", outer, np.linalg.inv(x))
+    # Entry (ac, jk) is the product of the entries (a, j) and (k, c): one (9×9)(9×1) product with X⁻¹.
+    outer = products[:, _SYM_INDEX[:, None, :, None], _SYM_INDEX[None, :, None, :]].reshape(batch, 9, 9)
+    x_inv = adj_x[:, _SYM_INDEX] * inv_det_x[:, :, None]
+    quadratic = (outer @ x_inv.reshape(batch, 9, 1)).reshape(batch, 3, 3)
     linear = (stacked @ (w_poly * alpha1)[..., None])[:, _SYM_INDEX, 0]
     total = np.sum(w_poly * alpha0, axis=-1)[:, None, None] * x + linear + quadratic
     if not everyone:
