@@ -33,19 +33,19 @@ import numpy as np
 MAX_SPREAD = 1e3
 
 
-def _entries(a):
+def entries(a):
     """The six upper-triangle entries (00, 01, 02, 11, 12, 22) of symmetric 3×3 matrices."""
     return a[..., 0, 0], a[..., 0, 1], a[..., 0, 2], a[..., 1, 1], a[..., 1, 2], a[..., 2, 2]
 
 
-def _adjugate(e):
+def adjugate(e):
     """Upper-triangle entries of the adjugate of a symmetric 3×3 matrix given by its entries."""
     e00, e01, e02, e11, e12, e22 = e
     return (e11 * e22 - e12 * e12, e02 * e12 - e01 * e22, e01 * e12 - e02 * e11,
             e00 * e22 - e02 * e02, e01 * e02 - e00 * e12, e00 * e11 - e01 * e01)
 
 
-def _trace_product(e, f):
+def trace_product(e, f):
     """tr(EF) of two symmetric 3×3 matrices given by their entries."""
     return (e[0] * f[0] + e[3] * f[3] + e[5] * f[5]) + 2.0 * (e[1] * f[1] + e[2] * f[2] + e[4] * f[4])
 
@@ -73,14 +73,14 @@ def _cubic_roots(c1, c2, c3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def pencil_eigvals(ex, ey) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Eigenvalues a ≤ b ≤ c of X⁻¹Y (equivalently of X^{-1/2} Y X^{-1/2}), three arrays.
 
-    ``ex`` and ``ey`` are the entries (``_entries``) of SPD 3×3 matrices X and Y, broadcast against
+    ``ex`` and ``ey`` are the entries (``entries``) of SPD 3×3 matrices X and Y, broadcast against
     each other. The characteristic polynomial has c₁ = tr(adj(X) Y)/det X, c₂ = tr(adj(Y) X)/det X and
     c₃ = det Y/det X; its roots come from ``_cubic_roots``. Absolute accuracy ~√eps·c for near-equal
     roots, ~eps·c otherwise (enough for the interpolation above, not a general eigvalsh).
     """
-    adj_x, adj_y = _adjugate(ex), _adjugate(ey)
+    adj_x, adj_y = adjugate(ex), adjugate(ey)
     inv_det_x = 1.0 / (ex[0] * adj_x[0] + ex[1] * adj_x[1] + ex[2] * adj_x[2])
-    return _cubic_roots(_trace_product(adj_x, ey) * inv_det_x, _trace_product(adj_y, ex) * inv_det_x,
+    return _cubic_roots(trace_product(adj_x, ey) * inv_det_x, trace_product(adj_y, ex) * inv_det_x,
                         (ey[0] * adj_y[0] + ey[1] * adj_y[1] + ey[2] * adj_y[2]) * inv_det_x)
 
 
@@ -146,7 +146,7 @@ class PencilPoints:
         points = np.asarray(points, dtype=float)
         batch, n = points.shape[:2]
         entries = np.ascontiguousarray(points.reshape(batch, n, 9)[..., [0, 1, 2, 4, 5, 8]].transpose(0, 2, 1))
-        adj = _adjugate(tuple(entries[:, j] for j in range(6)))
+        adj = adjugate(tuple(entries[:, j] for j in range(6)))
         det = entries[:, 0] * adj[0] + entries[:, 1] * adj[1] + entries[:, 2] * adj[2]
         return cls(points, entries, np.stack(adj, axis=1) * _TRACE_WEIGHTS[:, None], det)
 
@@ -165,8 +165,8 @@ def weighted_log_sum(x, points, weights, exact_log) -> np.ndarray:
     stacked = prepared.entries
     weights = np.asarray(weights, dtype=float)
     batch, n = weights.shape
-    ex = np.stack(_entries(x), axis=-1)
-    adj_x = np.stack(_adjugate(tuple(ex[:, j] for j in range(6))), axis=-1)
+    ex = np.stack(entries(x), axis=-1)
+    adj_x = np.stack(adjugate(tuple(ex[:, j] for j in range(6))), axis=-1)
     inv_det_x = (1.0 / np.sum(ex[:, :3] * adj_x[:, :3], axis=-1))[:, None]
     c1 = ((adj_x * _TRACE_WEIGHTS)[:, None, :] @ stacked)[:, 0] * inv_det_x
     c2 = (ex[:, None, :] @ prepared.adjugate)[:, 0] * inv_det_x

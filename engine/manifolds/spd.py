@@ -25,6 +25,7 @@ import numpy as np
 
 from engine.manifolds import _spd2, _spd3
 from engine.manifolds._linalg import (
+    cholesky,
     cholesky_congruence,
     cholesky_congruence_2x2,
     eigh,
@@ -126,9 +127,11 @@ def _clearly_positive_definite_3x3(a: np.ndarray) -> np.ndarray:
     """
     a00, a01, a02 = a[..., 0, 0], a[..., 0, 1], a[..., 0, 2]
     a11, a12, a22 = a[..., 1, 1], a[..., 1, 2], a[..., 2, 2]
-    scale = (a00 + a11 + a22) + np.abs(a).max(axis=(-1, -2))
+    upper = (a00, a01, a02, a11, a12, a22)
+    scale = (a00 + a11 + a22) + np.maximum.reduce([np.abs(e) for e in upper])
     in_range = (scale > 1e-90) & (scale < 1e90)
-    a00, a01, a02, a11, a12, a22, scale = (np.where(in_range, e, 0.0) for e in (a00, a01, a02, a11, a12, a22, scale))
+    if not in_range.all():
+        a00, a01, a02, a11, a12, a22, scale = (np.where(in_range, e, 0.0) for e in (*upper, scale))
     minor = a00 * a11 - a01 * a01
     det = a00 * (a11 * a22 - a12 * a12) + a01 * (a02 * a12 - a01 * a22) + a02 * (a01 * a12 - a02 * a11)
     bound = _DET_MARGIN * scale * scale
@@ -245,6 +248,26 @@ class SPD(Manifold):
         ut = _to_frame(q, np.asarray(u, dtype=float)) / s
         vt = _to_frame(q, np.asarray(v, dtype=float)) / s
         return np.sum(ut * vt, axis=(-1, -2))
+
+    def norm(self, x, v) -> np.ndarray:
+        """Riemannian norm of ``v`` at ``x``, shape ``broadcast(x, v)[:-2]``.
+
+        affine, k ≤ 3: ‖L⁻¹ V L⁻ᵀ‖_F with X = L Lᵀ (Cholesky in closed form, ``_linalg.cholesky``), which
+        equals ‖X^{-1/2} V X^{-1/2}‖_F = tr(X⁻¹VX⁻¹V)^{1/2} (L⁻¹X^{1/2} is orthogonal) without an
+        eigen-decomposition. Otherwise √inner(x, v, v).
+        """
+        x = np.asarray(x, dtype=float)
+        v = np.asarray(v, dtype=float)
+        if self.metric != "affine" or self.k > 3:
+            return super().norm(x, v)
+        _, m = cholesky(x)
+        if self.k == 2:
+            # Entrywise, as the 2×2 paths elsewhere: M V Mᵀ for lower-triangular M = L⁻¹.
+            w00 = m[..., 0, 0] ** 2 * v[..., 0, 0]
+            w01 = m[..., 0, 0] * (m[..., 1, 0] * v[..., 0, 0] + m[..., 1, 1] * v[..., 0, 1])
+            w11 = m[..., 1, 0] * (m[..., 1, 0] * v[..., 0, 0] + 2.0 * m[..., 1, 1] * v[..., 0, 1]) + m[..., 1, 1] ** 2 * v[..., 1, 1]
+            return np.sqrt(w00 * w00 + 2.0 * w01 * w01 + w11 * w11)
+        return np.linalg.norm(m @ v @ _swap(m), axis=(-1, -2))
 
     def tangent_basis(self, x) -> np.ndarray:
         """Orthonormal basis ``(..., dim, k, k)``: Q (B_a ∘ s) Qᵀ for the Frobenius-orthonormal
@@ -368,16 +391,21 @@ class SPD(Manifold):
     # ----- affine-invariant ----------------------------------------------------------------
     @staticmethod
     def _affine_congruence(x, y):
-        """Eigenbasis q and root eigenvalues s of X, and C = S⁻¹QᵀYQS⁻¹ ~ X^{-1/2} Y X^{-1/2}."""
+        """F, F⁻ᵀ and C = F⁻¹ Y F⁻ᵀ (congruent to X^{-1/2} Y X^{-1/2}) for a factor X = F Fᵀ: the
+        Cholesky factor in closed form for 3×3, else Q S from the eigenbasis Q and root eigenvalues S of X."""
+        if x.shape[-1] == 3:
+            f, f_inv = cholesky(x)
+            f_inv_t = _swap(f_inv)
+            return f, f_inv_t, sym(f_inv @ y @ f_inv_t)
         w, q = _frame(x)
         s = np.sqrt(w)
-        return q, s, sym(_to_frame(q, y) / (s[..., :, None] * s[..., None, :]))
+        return q * s[..., None, :], q / s[..., None, :], sym(_to_frame(q, y) / (s[..., :, None] * s[..., None, :]))
 
     def _affine_pencil(self, x, y):
         """G, μ, H with X = GGᵀ, Y = G diag(μ) Gᵀ and H = G⁻ᵀ (Y H = X H diag(μ))."""
-        q, s, c = self._affine_congruence(x, y)
+        f, f_inv_t, c = self._affine_congruence(x, y)
         mu, r = eigh(c)
-        return (q * s[..., None, :]) @ r, mu, (q / s[..., None, :]) @ r
+        return f @ r, mu, f_inv_t @ r
 
     def _affine_exp(self, x, v):
         if self.k == 2:

@@ -47,6 +47,20 @@ def _assert_decomposition(a, w, v, tol=20 * EPS):
     assert np.all(np.abs(rebuilt - a).max(axis=(-1, -2)) <= tol * scale)
 
 
+@pytest.mark.parametrize("spectrum", [(0.5, 2.0, 7.0), (1.0, 1.0, 1.0), (1e-5, 1.0, 1e5), (1e-140, 2e-140, 5e-140)])
+def test_cholesky_3x3_matches_lapack_and_inverts_its_factor(spectrum):
+    x = _with_spectrum(spectrum, 500, seed=5)
+    factor, inverse = _linalg.cholesky(x)
+    # potrf's guarantee, a backward error L Lᵀ − X within a small multiple of eps·‖X‖; the same factor as
+    # LAPACK's where X is well conditioned.
+    scale = np.abs(x).max(axis=(-1, -2))[:, None, None]
+    assert np.all(np.abs(factor @ np.swapaxes(factor, -1, -2) - x) <= 16 * EPS * scale)
+    np.testing.assert_array_equal(np.triu(factor, 1), 0.0)
+    if spectrum[-1] / spectrum[0] < 1e3:
+        np.testing.assert_allclose(factor, np.linalg.cholesky(x), rtol=1e-13, atol=16 * EPS * np.sqrt(scale.max()))
+    np.testing.assert_allclose(inverse @ factor, np.broadcast_to(np.eye(3), x.shape), atol=1e-9)
+
+
 @pytest.mark.parametrize("name", SPECTRA)
 def test_eigh_3x3_matches_lapack_on_hard_spectra(name):
     a = _with_spectrum(SPECTRA[name], 500, seed=len(name))
@@ -85,7 +99,7 @@ def test_pencil_eigvals_and_log_coefficients(name):
     root = _linalg.sqrtm(x)
     c = _with_spectrum(SPECTRA[name], 200, seed=2)
     y = root @ c @ root
-    mu = np.stack(_spd3.pencil_eigvals(_spd3._entries(x), _spd3._entries(y)), axis=-1)
+    mu = np.stack(_spd3.pencil_eigvals(_spd3.entries(x), _spd3.entries(y)), axis=-1)
     # Near-repeated roots of the cubic are resolved to ~√eps only; the polynomial does not need more.
     np.testing.assert_allclose(mu, np.broadcast_to(SPECTRA[name], mu.shape), rtol=0, atol=1e-7)
     alpha0, alpha1, alpha2 = _spd3.log_coefficients(*np.moveaxis(mu, -1, 0))

@@ -131,6 +131,20 @@ def test_affine_2x2_weighted_log_sum_matches_explicit_sum():
 
 
 @pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("spread", [0.3, 3.0])
+def test_affine_norm_by_cholesky_matches_the_symmetric_whitening(k, spread):
+    # ‖V‖_X = ‖X^{-1/2} V X^{-1/2}‖_F with scipy's matrix square root, independent of the code under test;
+    # spread 3 gives condition numbers up to about 1e7, and V is indefinite.
+    x, v = _random_spd(k, 200, 40, spread), _random_sym(k, 200, 41)
+    root = np.stack([sla.inv(np.real(sla.sqrtm(xi))) for xi in x])
+    expected = np.linalg.norm(root @ v @ root, axis=(-1, -2))
+    manifold = SPD(k)
+    np.testing.assert_allclose(manifold.norm(x, v), expected, rtol=1e-8)
+    np.testing.assert_allclose(manifold.norm(x, v), np.sqrt(manifold.inner(x, v, v)), rtol=1e-8)
+    np.testing.assert_array_equal(manifold.norm(x, 0.0 * v), 0.0)
+
+
+@pytest.mark.parametrize("k", [2, 3])
 def test_bures_wasserstein_distance_is_gaussian_w2(k):
     manifold = SPD(k, metric="bures-wasserstein")
     x, y = _random_spd(k, 5, 13), _random_spd(k, 5, 14)
