@@ -1,8 +1,9 @@
 """Batched matrix functions of symmetric matrices through eigen-decompositions and Cholesky factors.
 
-All functions act on arrays ``(..., k, k)``. For k = 2 and k = 3 the eigen-decomposition (and for k ≤ 3
-the Cholesky factor) is computed in closed form, elementwise over the batch: LAPACK is called once per matrix, which costs about
-10 µs for a 3×3 matrix, while the closed forms cost well under 1 µs per matrix on large batches.
+All functions act on arrays ``(..., k, k)``. For k = 2 and k = 3 the eigen-decomposition (and for
+k ≤ 3 the Cholesky factor) is computed in closed form, elementwise over the batch: LAPACK is called
+once per matrix, which costs about 10 µs for a 3×3 matrix, while the closed forms cost well under
+1 µs per matrix on large batches.
 """
 
 from __future__ import annotations
