@@ -14,9 +14,11 @@ regression on S²) get a cached re-render row of their own.
 
 ``benchmarks/reference_app.py`` gives the floor: a bare page with one small 2D or 3D chart, one
 with the playground's sphere scene alone, and one per page with that page's own first chart alone
-(taken from an AppTest run of the page at its defaults and drawn as the page draws it). Each page's
-first chart (new browser, returning) is stated as a ratio to its own chart's floor and to the floor
-with the same kind of small chart (``FLOOR_CHART``), both of the same run.
+(taken from an AppTest run of the page at its defaults and drawn as the page draws it), opened at the
+page's own address, where Streamlit first probes for its server one level down (streamlit#7074) as it
+does on every page but Home. Each page's first chart (new browser, returning) is stated as a ratio to
+its own chart's floor and to the floor with the same kind of small chart (``FLOOR_CHART``), both of
+the same run.
 
 The ε animation of the playground (``?anim=true``, issue 15) is timed per frame: ``Plotly.animate``
 to one frame and the next paint, over every frame of the slider, and a click on the slider's rail
@@ -173,12 +175,15 @@ def _reference_rows(browser, own: list[str]) -> tuple[list[Row], dict[tuple[str,
     with tempfile.TemporaryDirectory() as folder:
         store_main_figures(Path(folder), own)
         os.environ[FIGURES_ENV] = folder
-        charts_shown = [(f"chart={chart}", chart, what) for chart, what in (
+        charts_shown = [(f"?chart={chart}", chart, what) for chart, what in (
             ("2d", "one 2D chart"), ("3d", "one 3D chart"), ("sphere", "the sphere scene"))]
-        charts_shown += [(f"figure={path}", path, f"the first chart of {path} alone") for path in own]
+        # At the page's own address: Streamlit's page first looks for its server one level down, at
+        # /PAGE/_stcore/health, and only after that 404 and a pause at /_stcore (streamlit/streamlit#7074).
+        charts_shown += [(f"{path}?figure={path}", path, f"the first chart of {path} alone, at /{path}")
+                         for path in own]
         with streamlit_server(app=REFERENCE) as base:
             for query, chart, what in charts_shown:
-                url = f"{base}/?{query}"
+                url = f"{base}/{query}"
                 _warm(browser, url)
                 fresh, returning = _visits(browser, url, CHART)
                 for how, times in (("new browser", fresh), ("returning", returning)):
