@@ -60,11 +60,11 @@ REFERENCE = Path(__file__).with_name("reference_app.py")
 #: The playground's 2D views, against its default 3D sphere (returning visits only).
 VARIANTS = {"Private_mean_playground on H² (Poincaré disk)": "Private_mean_playground?space=hyperbolic",
             "Private_mean_playground on Kendall shapes": "Private_mean_playground?space=kendall"}
-#: 3D views that are not their page's default view (cached re-render only; Private subspaces' default is 3D).
 #: Environment variable naming the folder of the page figures that ``reference_app.py`` draws alone.
 FIGURES_ENV = "MPE_REFERENCE_FIGURES"
 #: The bare reference page each page's first chart is held against (``reference_app.py``; others: "2d").
 FLOOR_CHART = {"Private_mean_playground": "sphere", "Private_subspaces": "3d"}
+#: 3D views that are not their page's default view (cached re-render only; Private subspaces' default is 3D).
 VIEWS_3D = {"Private_optimization, tab On the manifold (SPD cone)": "Private_optimization?opt_view=On+the+manifold",
             "Private_regression on S² (drift, geodesic arcs)": "Private_regression?reg_data=drift"}
 
@@ -370,7 +370,7 @@ def run() -> list[Row]:
                     chart = FLOOR_CHART.get(path, "2d")
                     note = ("; ".join((_floor_ratio(times, floors[path, how], "its own chart's floor"),
                                        _floor_ratio(times, floors[chart, how], f"the {chart} floor")))
-                            if title != "Home" and (path, how) in floors else "")
+                            if (path, how) in floors else "")
                     rows.append(_row(f"page {title}: {what}, {how}", times, "≤ 1.2× floor" if note else "< 2 s", note))
                 if title != "Home":
                     cached = _rerenders(browser, url)

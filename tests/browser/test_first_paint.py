@@ -77,7 +77,6 @@ def test_a_return_through_the_sidebar_draws_the_chart_first_with_the_values_left
     assert _epsilon_shown(page) == "1.05" and "eps=1.05" in page.url
 
 
-
 def _script_runs(frames) -> int:
     """How many of the browser's messages to the server ask for a run of the page (a fragment's own
     timed reruns, which leave the rest of the page as it is, not counted)."""
