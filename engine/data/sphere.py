@@ -107,6 +107,11 @@ def sphere_ball(n, radius, *, dim=2, center=None, size=(), rng=None) -> np.ndarr
     return _radial_points(manifold, c, rho, rng)
 
 
+#: Largest κ of ``sphere_vmf``: scipy's sampler forms κ², which overflows beyond about 1.3e154 (at κ = 1e150
+#: every draw already equals the mean direction to double precision).
+MAX_CONCENTRATION = 1e150
+
+
 def sphere_vmf(n, concentration, *, dim=2, center=None, size=(), rng=None) -> np.ndarray:
     """von Mises–Fisher points on S^d, density ∝ exp(κ <x, μ>), via ``scipy.stats.vonmises_fisher``.
 
@@ -117,7 +122,8 @@ def sphere_vmf(n, concentration, *, dim=2, center=None, size=(), rng=None) -> np
     n : int
         Points per data set (>= 1).
     concentration : float
-        κ > 0; the mean resultant length grows to 1 as κ grows (≈ 1 − d/(2κ) for large κ).
+        κ in (0, ``MAX_CONCENTRATION``]; the mean resultant length grows to 1 as κ grows (≈ 1 − d/(2κ)
+        for large κ).
     dim : int
         Dimension d of the sphere.
     center : array_like of shape (d + 1,), optional
@@ -133,6 +139,9 @@ def sphere_vmf(n, concentration, *, dim=2, center=None, size=(), rng=None) -> np
     """
     manifold = Sphere(dim)
     kappa = check_positive("concentration", concentration)
+    if kappa > MAX_CONCENTRATION:
+        raise ValueError(f"concentration must be at most {MAX_CONCENTRATION:g} (scipy's sampler squares it), "
+                         f"got {kappa!r}")
     mu = single_point(manifold, center, "center")
     shape = batch_shape(n, size)
     rng = np.random.default_rng(rng)
