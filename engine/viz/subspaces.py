@@ -59,9 +59,10 @@ def _subspace_traces(basis, radius: float, *, color: str, opacity: float, width:
                          showlegend=False, line=dict(color=color, width=width), hoverinfo="name")]
 
 
-def distinct_releases(bases, bottom, *, atol: float = 1e-6, limit: int = MAX_DRAWN) -> np.ndarray:
+def distinct_releases(bases, bottom, *, atol: float = 1e-3, limit: int = MAX_DRAWN) -> np.ndarray:
     """Indices of up to ``limit`` non-⊥ releases whose projectors differ pairwise by more than ``atol``
-    (operator norm): identical releases, as the exact algorithm gives, are drawn once."""
+    (operator norm, far below what a figure shows): the exact algorithm's releases, one subspace up to
+    its public rounding grid, are drawn once."""
     kept: list[int] = []
     for index in np.flatnonzero(~np.asarray(bottom, dtype=bool)):
         projector = bases[index] @ bases[index].T

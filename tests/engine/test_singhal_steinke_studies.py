@@ -64,7 +64,7 @@ def test_exact_case_ignores_d_and_small_n_is_marked():
     out = load("singhal-steinke-dimension").run(**SMALL["singhal-steinke-dimension"][0])
     releases = out["releases"]
     exact = releases[releases.method == "singhal-steinke-exact"]
-    assert exact.success.all() and (exact.proj_error < 1e-6).all()
+    assert exact.success.all() and (exact.proj_error < 1e-3).all()
     approx = releases[releases.method == "singhal-steinke-approx"]
     assert (approx.status == "n-too-small").all() and not approx.success.any() and approx.proj_error.isna().all()
 

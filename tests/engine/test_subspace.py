@@ -92,7 +92,7 @@ def test_exact_recovers_the_subspace_with_outliers_whatever_d(d):
     mech = ExactSubspace(k=2, epsilon=1.0, delta=1e-6, ell=5 + 1)
     release = mech.release(sample.data, size=20, rng=2)
     assert not release.bottom.any()
-    assert _error(release.points, sample.subspace).max() < 1e-8
+    assert _error(release.points, sample.subspace).max() < 1e-3  # the public grid of the representation
 
 
 def test_exact_returns_bottom_on_malformed_data():
