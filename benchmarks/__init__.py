@@ -1,1 +1,1 @@
-"""Speed benchmarks behind README's table (`make bench`)."""
+"""Speed benchmarks behind benchmarks/RESULTS.md (`make bench`)."""

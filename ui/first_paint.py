@@ -5,7 +5,7 @@ sidebar's widgets and the rest of the page follow in the run that the drawn char
 The browser has one main thread for Streamlit's React tree and for the live chart's plotly.js. Sent
 together, the page's other elements (some 80 on the playground: widgets, formulas, tables) delay the
 chart by 0.5-1 s. Drawn first, the playground's sphere came in 1.16x the time of a bare page with the
-same chart (1.76x before), and the whole page was complete sooner than before (README, "Chart first").
+same chart (1.76x before), and the whole page was complete sooner than before (docs/page-speed.md).
 
 A page calls ``pending()`` before its sidebar and draws its main chart with ``main_chart``. The
 chart-first run computes the chart from the values the sidebar's widgets will have (``ui.controls``
