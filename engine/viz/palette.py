@@ -35,7 +35,7 @@ COLORS = MappingProxyType(
 LABELS = MappingProxyType(
     {
         "data": "Data",
-        "true mean": "True mean",
+        "true mean": "True mean (not private)",
         "riemannian laplace": "Riemannian Laplace",
         "riemannian laplace (mh)": "Riemannian Laplace (MH)",
         "euclidean laplace": "Euclidean Laplace",

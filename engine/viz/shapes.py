@@ -89,8 +89,8 @@ def shapes_figure(*, mean, releases, data=None, title: str | None = None,
     outline = closed_outline(mean)
     numbers = np.append(np.arange(1, k + 1), 1)
     traces.append(go.Scatter(
-        x=outline[:, 0], y=outline[:, 1], mode="lines+markers", name="true mean shape",
-        customdata=numbers, hovertemplate="landmark %{customdata}<extra>true mean shape</extra>",
+        x=outline[:, 0], y=outline[:, 1], mode="lines+markers", name="true mean shape (not private)",
+        customdata=numbers, hovertemplate="landmark %{customdata}<extra>true mean shape (not private)</extra>",
         line=dict(color=palette.color("true mean"), width=3),
         marker=dict(size=10, color=palette.color("true mean"), symbol=palette.symbol("true mean")),
     ))

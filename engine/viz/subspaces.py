@@ -103,7 +103,7 @@ def subspace_figure(data, outlier, truth, bases, bottom, *, title: str = "") -> 
             pts = data[mask]
             fig.add_trace(go.Scatter3d(x=pts[:, 0], y=pts[:, 1], z=pts[:, 2], mode="markers", name=name,
                                        marker=dict(size=size, color=color, opacity=0.8)))
-    fig.add_traces(_subspace_traces(truth, radius, color=TRUTH_COLOR, opacity=0.12, width=8, name="true subspace U",
+    fig.add_traces(_subspace_traces(truth, radius, color=TRUTH_COLOR, opacity=0.12, width=8, name="true subspace U (not private)",
                                     showlegend=True))
     for i, index in enumerate(distinct_releases(bases, bottom)):
         fig.add_traces(_subspace_traces(bases[index], 0.9 * radius, color=RELEASE_COLOR, opacity=0.2, width=4,

@@ -55,7 +55,7 @@ def test_defaults_render_the_convergence_tab_without_messages(defaults):
 
 @pytest.mark.parametrize(("label", "expected"), [
     (ACCOUNTING, "Calibrated σ (RDP accountant) (this run)"),
-    (MANIFOLD, "Minimiser W* (exact)"),
+    (MANIFOLD, "Minimiser W* (exact, not private)"),
     (STUDY, "K-norm gradient (MH)"),
 ])
 def test_each_tab_draws_only_its_own_chart(label, expected):
@@ -123,7 +123,7 @@ def test_every_application_rerenders(label):
     assert_charts(at, CHARTS[label])
     assert any("public radius R = √(d/n)" in text for text in messages(at, "info"))
     if label == MANIFOLD:
-        assert "Top eigenvector u₁ (exact)" in chart_names(at)
+        assert "Top eigenvector u₁ (exact, not private)" in chart_names(at)
     else:
         assert {"DP-PGD (ambient noise)", "Analyze Gauss (noisy covariance)"} <= chart_names(at)
     for step in (lambda: at.slider(key="n_eigenvector").set_value(5_000),
@@ -135,7 +135,7 @@ def test_every_application_rerenders(label):
     at.selectbox(key="app").select("hyperbolic").run()
     assert_charts(at, CHARTS[label])
     if label == MANIFOLD:
-        assert "Truth: the held-out leaf" in chart_names(at)
+        assert "Truth: the held-out leaf (not private)" in chart_names(at)
     for step in (lambda: at.slider(key="height").set_value(4),
                  lambda: at.slider(key="eta_hyperbolic").set_value(0.002),
                  lambda: at.selectbox(key="grid").select("quick"),

@@ -56,7 +56,7 @@ def test_defaults_recover_the_plane_exactly(defaults):
     kinds = [trace["type"] for trace in figure["data"]]
     assert kinds[0] == "scatter3d" and kinds.count("mesh3d") == 2  # the truth and the one release (all identical)
     assert any("1 distinct subspace among the 50 private releases" in c.value for c in defaults.caption)
-    assert {trace.get("name") for trace in figure["data"]} >= {"data", "true subspace U", "private releases"}
+    assert {trace.get("name") for trace in figure["data"]} >= {"data", "true subspace U (not private)", "private releases"}
     assert any("needs n ≥ 59" in caption.value for caption in defaults.caption)
     assert any("Singhal-Steinke exact subspace" in text.value for text in defaults.text)
     angles = defaults.table[0].value

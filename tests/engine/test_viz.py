@@ -88,7 +88,7 @@ def test_sphere_figure_traces(sphere_case):
     assert isinstance(fig, go.Figure)
     assert [t.type for t in fig.data] == ["mesh3d", "mesh3d"] + ["scatter3d"] * 6
     names = [t.name for t in fig.data]
-    assert names[2:] == ["boundary of the data ball, r = 0.7", "Data", "True mean", "Riemannian Laplace",
+    assert names[2:] == ["boundary of the data ball, r = 0.7", "Data", "True mean (not private)", "Riemannian Laplace",
                          "Euclidean Laplace", "Euclidean Laplace: gap to the sphere"]
     assert fig.layout.scene.aspectmode == "cube"
     eye = np.array([fig.layout.scene.camera.eye[c] for c in "xyz"])
@@ -97,7 +97,7 @@ def test_sphere_figure_traces(sphere_case):
 
 def test_sphere_points_and_mesh_lie_on_the_unit_sphere(sphere_case):
     fig = sphere_case["fig"]
-    for name in ["Data", "True mean", "Riemannian Laplace"]:
+    for name in ["Data", "True mean (not private)", "Riemannian Laplace"]:
         np.testing.assert_allclose(np.linalg.norm(_xyz(_by_name(fig, name)), axis=1), 1.0, atol=1e-12)
     np.testing.assert_allclose(np.linalg.norm(_xyz(_by_name(fig, "sphere")), axis=1), 1.0, atol=1e-12)
     np.testing.assert_allclose(np.linalg.norm(_xyz(fig.data[1]), axis=1), CAP_LIFT, atol=1e-12)
@@ -153,7 +153,7 @@ def test_sphere_frame_holds_every_release_and_shows_the_clouds(scale):
     into the mean's marker; the old camera clipped the sphere."""
     center, args = _released(scale)
     fig = sphere_figure(**args)
-    for name in ["Riemannian Laplace", "Euclidean Laplace", "Euclidean Laplace: gap to the sphere", "True mean"]:
+    for name in ["Riemannian Laplace", "Euclidean Laplace", "Euclidean Laplace: gap to the sphere", "True mean (not private)"]:
         assert _inside(fig, _xyz(_by_name(fig, name))), name
     lo, hi = _scene_box(fig)
     clouds = np.concatenate(list(args["releases"].values()))
@@ -255,7 +255,7 @@ def test_poincare_figure_points_inside_and_equal_axes(hyperbolic_case):
     edges = np.array([[0, i] for i in range(1, 20)])
     fig = poincare_figure(data=c["data"], mean=c["mean"], releases={"riemannian laplace": c["releases"]},
                           edges=edges)
-    for name in ["Data", "True mean", "Riemannian Laplace"]:
+    for name in ["Data", "True mean (not private)", "Riemannian Laplace"]:
         assert np.all(np.linalg.norm(_xy(_by_name(fig, name)), axis=1) < 1.0)
     np.testing.assert_allclose(_xy(_by_name(fig, "Riemannian Laplace")), H2.to_poincare(c["releases"]))
     assert list(fig.layout.xaxis.range) == list(fig.layout.yaxis.range) == [-1.05, 1.05]
@@ -304,8 +304,8 @@ def test_shapes_outlines_are_closed_and_optimally_rotated():
                     np.stack([np.sin(theta), np.cos(theta)], -1)], -2)
     releases = noisy @ np.swapaxes(rot, -1, -2)  # the same shapes, turned by random angles
     fig = shapes_figure(mean=mean, releases={"riemannian laplace": releases}, data=noisy)
-    assert [t.name for t in fig.data] == ["data shapes", "Riemannian Laplace", "true mean shape"]
-    outline = _xy(_by_name(fig, "true mean shape"))
+    assert [t.name for t in fig.data] == ["data shapes", "Riemannian Laplace", "true mean shape (not private)"]
+    outline = _xy(_by_name(fig, "true mean shape (not private)"))
     np.testing.assert_allclose(outline[0], outline[-1])
     np.testing.assert_allclose(outline[:-1], mean)
     overlays = _xy(_by_name(fig, "Riemannian Laplace")).reshape(4, 7, 2)

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from engine.manifolds import Hyperbolic
 from engine.pipelines.private_optimization import sphere_coordinates
+from engine.viz import palette
 from engine.viz.poincare import poincare_figure
 from engine.viz.spd_cone import spd_cone_figure
 from engine.viz.sphere import sphere_figure
@@ -45,7 +46,7 @@ def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, lapl
         radius = float(np.clip(np.median(angles), 1e-3, np.pi / 2))
         fig = sphere_figure(data=None, mean=np.array([1.0, 0.0, 0.0]), releases=clouds, center=[1.0, 0.0, 0.0],
                             radius=radius, show_cap=False, height=600)
-        _rename(fig, "True mean", "Top eigenvector u₁ (exact)")
+        _rename(fig, palette.label("true mean"), "Top eigenvector u₁ (exact, not private)")
         _rename(fig, f"∂B_r(m₀), r = {radius:.3g}", f"median DP-RGD angle to u₁: {radius:.3g} rad")
         frame = pd.concat([pd.DataFrame({"method": name, "angle_to_u1": np.arccos(np.clip(p[:, 0], -1, 1)),
                                          "x": p[:, 0], "y": p[:, 1], "z": p[:, 2]}) for name, p in clouds.items()])
@@ -53,7 +54,7 @@ def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, lapl
     if app == "hyperbolic":
         releases = {"dp-rgd": outputs["dp-rgd"], "non-private": optimum[None]}
         fig = poincare_figure(data=view["data"], mean=view["truth"], releases=releases, edges=view["edges"], height=600)
-        _rename(fig, "True mean", "Truth: the held-out leaf")
+        _rename(fig, palette.label("true mean"), "Truth: the held-out leaf (not private)")
         _rename(fig, "Non-private", "Non-private prediction ŷ (exact)")
         disk = Hyperbolic(2).to_poincare
         frame = pd.concat([pd.DataFrame({"role": role, "px": disk(p)[:, 0], "py": disk(p)[:, 1]})
@@ -63,7 +64,7 @@ def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, lapl
     if laplace is not None:
         releases["riemannian laplace"] = laplace
     fig = spd_cone_figure(data=view["data"], mean=optimum, releases=releases, height=600)
-    _rename(fig, "True mean", "Minimiser W* (exact)")
+    _rename(fig, palette.label("true mean"), "Minimiser W* (exact, not private)")
     frame = pd.concat([pd.DataFrame({"method": name, "a": p[:, 0, 0], "b": p[:, 0, 1], "c": p[:, 1, 1]})
                        for name, p in {"optimum": optimum[None], **releases}.items()])
     return fig, frame
