@@ -81,9 +81,21 @@ def replicate_blocks(reps: int, block: int) -> list[tuple[int, int]]:
 
 
 def make_params(params_type: type, settings: dict):
-    """``params_type(**settings)``, refusing unknown names with a ``ValueError`` that lists the known ones."""
-    known = [f.name for f in dataclasses.fields(params_type)]
-    unknown = sorted(set(settings) - set(known))
+    """``params_type(**settings)``, refusing unknown names with a ``ValueError`` that lists the known ones.
+
+    A setting whose default is a tuple must be given as a list (or tuple), or as a string where the
+    study names things; any ``TypeError`` of the constructor becomes a ``ValueError`` naming the type.
+    """
+    fields = {f.name: f for f in dataclasses.fields(params_type)}
+    unknown = sorted(set(settings) - set(fields))
     if unknown:
-        raise ValueError(f"unknown setting {unknown[0]!r} for {params_type.__module__}; known: {', '.join(known)}")
-    return params_type(**settings)
+        raise ValueError(f"unknown setting {unknown[0]!r} for {params_type.__module__}; known: {', '.join(fields)}")
+    for name, value in settings.items():
+        if isinstance(fields[name].default, tuple) and not isinstance(value, (list, tuple, str)):
+            example = list(fields[name].default[:2])
+            raise ValueError(f"setting {name!r} must be a list such as {example}, got {value!r}")
+    try:
+        return params_type(**settings)
+    except TypeError as err:
+        raise ValueError(f"settings of {params_type.__module__} are ill-typed ({err}); give each as its "
+                         f"default's type") from None

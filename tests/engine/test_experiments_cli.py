@@ -22,6 +22,12 @@ FIGURES = reimherr_fig1.figures
 
 
 @pytest.fixture(autouse=True)
+def cache_in_tmp(tmp_path_factory, monkeypatch):
+    """``--no-cache`` still stores its result: into a temporary folder, never the user's cache."""
+    monkeypatch.setenv("MPE_CACHE_DIR", str(tmp_path_factory.mktemp("default-cache")))
+
+
+@pytest.fixture(autouse=True)
 def no_figures(monkeypatch):
     """Skip the HTML figures (seconds each); a test that needs them puts ``FIGURES`` back."""
     monkeypatch.setattr(reimherr_fig1, "figures", lambda results: {})
