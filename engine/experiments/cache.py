@@ -119,6 +119,8 @@ def _read_entry(folder: Path, identity: dict) -> dict[str, pd.DataFrame]:
         stored = {key: manifest[key] for key in identity}
         tables = manifest["tables"]
     except FileNotFoundError:
+        if not folder.exists():
+            raise
         raise DamagedEntry(f"its manifest {MANIFEST} is missing") from None
     except (ValueError, KeyError, TypeError) as err:
         raise DamagedEntry(f"its manifest {MANIFEST} cannot be read ({type(err).__name__}: {err})") from None
@@ -142,7 +144,10 @@ def _read_entry(folder: Path, identity: dict) -> dict[str, pd.DataFrame]:
 
 def discard(folder: Path) -> None:
     """Remove the entry ``folder``: renamed aside in one step (readers then miss it), then deleted."""
-    aside = Path(tempfile.mkdtemp(prefix=".discarded-", dir=folder.parent))
+    try:
+        aside = Path(tempfile.mkdtemp(prefix=".discarded-", dir=folder.parent))
+    except OSError:  # the cache folder is gone (nothing to remove) or read-only (``store`` will say so)
+        return
     try:
         folder.rename(aside / "entry")
     except FileNotFoundError:  # already removed or replaced by another run
