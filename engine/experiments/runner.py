@@ -128,12 +128,14 @@ class SchedulerLost(ValueError):
 
 
 def _result(future, finished: int, total: int, scheduler: str | None):
-    """``future.result()``; ``SchedulerLost`` if the scheduler cancelled it (it dies or restarts)."""
+    """``future.result()``; ``SchedulerLost`` if the scheduler cancelled it or its connection closed."""
     from concurrent.futures import CancelledError
+
+    from distributed.comm.core import CommClosedError
 
     try:
         return future.result()
-    except CancelledError:
+    except (CancelledError, CommClosedError):
         where = f"at {scheduler!r}" if scheduler else "of the local cluster"
         raise SchedulerLost(f"lost the Dask scheduler {where} after {finished} of {total} tasks; nothing was "
                             f"written: restart the scheduler and its workers and run again") from None
@@ -177,8 +179,16 @@ def _client(workers: int | None, scheduler: str | None):
             raise SchedulerUnreachable(
                 f"cannot reach the Dask scheduler at {scheduler!r} ({err}); start one with `dask scheduler` and "
                 f"`dask worker {scheduler}`, or run without a scheduler") from None
-        with client:
-            yield client
+        # A lost scheduler is reported by ``SchedulerLost``; the client's reconnection attempts would
+        # otherwise log their tracebacks as well.
+        quiet = logging.getLogger("distributed.client")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            with client:
+                yield client
+        finally:
+            quiet.setLevel(level)
         return
     # Port 0: the scheduler's HTTP endpoints on a free loopback port, never clashing on 8787.
     with dask.config.set(WORKER_CONFIG), LocalCluster(
