@@ -27,7 +27,7 @@ import pandas as pd
 from engine.bounds.regression import table1_sensitivities
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy, energy_gradient, geodesic_regression, residuals
-from engine.experiments.protocol import Task, make_params, normalise_seed, task_seed
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, task_seed
 from engine.manifolds import Kendall
 from engine.mechanisms.diagnostics import chain_diagnostics
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
@@ -126,6 +126,16 @@ def tasks(params: Params) -> list[Task]:
                   cost=params.reps * params.n)
              for family, eps_p, eps_v in params.splits()]
             + [Task(("table1",), table1_check, (data, params.tau), cost=params.n)])
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the data and of one split's releases (``protocol.check_footprint``)."""
+    return {
+        f"the data set and its residuals (2 × n = {params.n:.3g} shapes of k = {params.k:.3g} landmarks)":
+            2 * params.n * params.k * 2 * WORD,
+        f"one split's releases (reps = {params.reps:.3g} footpoints and shooting vectors of k = {params.k:.3g} "
+        f"landmarks)": 2 * params.reps * params.k * 2 * WORD,
+    }
 
 
 def release_split(data: tuple, family: str, eps_p: float, eps_v: float, mechanism: tuple, chains: tuple, *,

@@ -16,7 +16,7 @@ import pandas as pd
 
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy
-from engine.experiments.protocol import Task, make_params, normalise_seed
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed
 from engine.manifolds import Kendall
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
 from engine.validation import check_int, check_nonnegative, check_positive
@@ -61,6 +61,16 @@ class Params:
 def tasks(params: Params) -> list[Task]:
     """One task, keyed ``("shapes",)``: the data set, its fit and every private release share one draw."""
     return [Task(("shapes",), predicted_shapes, (params,), cost=params.reps * params.n)]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the data and of the outlines (``protocol.check_footprint``)."""
+    outlines = (1 + params.reps) * len(params.ages) * params.k
+    return {
+        f"the data set (n = {params.n:.3g} shapes of k = {params.k:.3g} landmarks)": params.n * params.k * 2 * WORD,
+        f"the shapes table ((1 + reps = {params.reps:.3g}) × {len(params.ages)} ages × k = {params.k:.3g} "
+        f"landmarks, 6 columns)": outlines * 6 * WORD,
+    }
 
 
 def predicted_shapes(params: Params, *, rng) -> dict[str, pd.DataFrame]:

@@ -30,7 +30,7 @@ from threadpoolctl import threadpool_limits
 
 from engine.experiments import cache as disk_cache
 from engine.experiments import load
-from engine.experiments.protocol import Task
+from engine.experiments.protocol import Task, check_footprint
 from engine.validation import check_int
 
 #: Seconds to wait for an existing scheduler before giving up.
@@ -78,6 +78,7 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     module = load(study) if isinstance(study, str) else study
     if not isinstance(params, module.Params):
         raise ValueError(f"params must be {module.__name__}.Params, got {type(params).__name__}")
+    check_footprint(module, params)
     name = module.__name__
     if cache_dir is not None and read_cache:
         cached = disk_cache.load(cache_dir, name, params)
