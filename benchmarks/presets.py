@@ -70,7 +70,7 @@ def _regression_preset():
     preset = PRESETS["kulkarni-soto-fig1"]
     config = RegressionConfig(dataset=preset["reg_data"], n=preset["reg_n"], k=preset["reg_k"],
                               epsilon_p=preset["reg_eps_p"], epsilon_v=preset["reg_eps_v"], tau=preset["reg_tau"])
-    return (lambda: kulkarni_soto_fig1.run(pairs=PAGE_PAIRS, n=config.n, k=config.k, tau=config.tau, warmup=PAGE_WARMUP,
+    return (lambda: kulkarni_soto_fig1.run(reps=PAGE_PAIRS, n=config.n, k=config.k, tau=config.tau, warmup=PAGE_WARMUP,
                                            velocity_warmup=PAGE_VELOCITY_WARMUP, seed=config.seed),
             lambda: run(config))
 

@@ -3,7 +3,7 @@
 The study protocol
 ------------------
 A study is a module registered in ``STUDIES`` below (name -> module, one-line description). It
-defines four names, so that the command line, the pages and a Dask cluster drive it the same way
+defines five names, so that the command line, the pages and a Dask cluster drive it the same way
 (``engine.experiments.runner``):
 
 ``Params``
@@ -23,6 +23,11 @@ defines four names, so that the command line, the pages and a Dask cluster drive
     The study's tidy tables from the outputs, given in the order of ``tasks(params)``.
 ``figures(results) -> dict[str, plotly Figure]``
     Pure figure builders for the CLI's HTML output.
+``footprint(params) -> dict[str, float]``
+    A lower estimate, in bytes, of the run's largest allocations (its tables, its largest task's
+    arrays) from the settings alone, each term described with the settings it grows with; the runner
+    refuses a run whose total exceeds the machine's memory before building its tasks
+    (``protocol.check_footprint``).
 
 Each study keeps a ``run(*, progress=None, **settings)`` convenience for notebooks and tests: it is
 ``runner.run(module, make_params(Params, settings), progress=progress)``, in-process.
@@ -34,7 +39,7 @@ and every task runs with one BLAS thread, so an in-process run, ``--workers 2`` 
 cluster give bit-identical tables (``tests/engine/test_runner.py``). Changing ``block`` changes
 the tasks and hence the draws.
 
-Adding a study: write the module with the four names above, register it in ``STUDIES``, and test
+Adding a study: write the module with the five names above, register it in ``STUDIES``, and test
 ``run`` on a small grid plus one ``runner.run(..., workers=2)`` equality check if it is heavy.
 """
 

@@ -1,20 +1,28 @@
 """Command line: ``python -m engine.experiments NAME [--workers N | --scheduler tcp://HOST:PORT]``.
 
 Runs study NAME (``--list`` names them) in-process, on N local Dask worker processes, or on an
-existing Dask scheduler; writes its tables (CSV) and figures (HTML) into ``--out``. Results are
-cached on disk (``engine.experiments.cache``); ``--no-cache`` runs again. Bad input (an unknown
-study, ``--workers 0``, an unreachable scheduler, a bad setting) prints one line and exits with 2,
-leaving the output folder untouched.
+existing Dask scheduler; writes its tables (CSV), figures (HTML) and effective settings
+(``NAME-settings.json``, which ``--settings`` takes back) into ``--out``. Settings come from the
+study's defaults, then ``--settings FILE``, then the flags given (``--reps``, ``--seed``). Results
+are cached on disk (``engine.experiments.cache``) and checked on every read; ``--no-cache`` runs
+the study again and replaces the cached entry. Bad input (an unknown study, ``--workers 0``, an
+unreachable scheduler, a bad setting, an ``--out`` that cannot be written) prints one line and
+exits with 2 before any work, leaving the output folder untouched; Ctrl-C exits with 130, also
+leaving it untouched.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine.experiments import STUDIES, load
@@ -36,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("name", nargs="?", help="study to run (see --list)")
     parser.add_argument("--list", action="store_true", help="name the studies and exit")
     parser.add_argument("--reps", type=int, default=None, help="replicates per setting")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the run (default: the settings file's, else the study's, 0)")
     parser.add_argument("--out", type=Path, default=Path("out"), help="folder for CSV files and figures")
     parser.add_argument("--settings", type=Path, default=None,
                         help="JSON file of further settings of the study's Params (as downloaded from the app)")
@@ -45,28 +54,58 @@ def _parser() -> argparse.ArgumentParser:
                        help="run on a local Dask cluster of this many worker processes (default: in-process)")
     where.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                        help="run on the workers of an existing Dask scheduler")
-    parser.add_argument("--no-cache", action="store_true", help="run even if a cached result exists")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="run even if a cached result exists, and replace it with this run's")
     parser.add_argument("--cache-dir", type=Path, default=None,
                         help="folder of cached results (default: $MPE_CACHE_DIR or ~/.cache/manifold-privacy-explorer)")
     return parser
 
 
-def _params(module, args):
-    """The study's ``Params`` from ``--settings``, ``--reps`` and ``--seed``."""
+def _params(name: str, module, args):
+    """The study's ``Params``: its defaults, then the ``--settings`` file, then the flags given."""
     from engine.experiments.protocol import make_params
 
     settings = {}
     if args.settings is not None:
-        try:
-            settings = json.loads(args.settings.read_text())
-        except (OSError, json.JSONDecodeError) as err:
-            raise ValueError(f"cannot read --settings {str(args.settings)!r} ({err}); give a JSON file of "
-                             f"settings") from None
-    settings.pop("study", None)
-    if args.reps is not None:
-        settings["reps"] = args.reps
-    settings["seed"] = args.seed
+        settings = read_settings(args.settings, name)
+    flags = {"reps": args.reps, "seed": args.seed}
+    settings.update({key: value for key, value in flags.items() if value is not None})
     return make_params(module.Params, settings)
+
+
+def read_settings(path: Path, name: str) -> dict:
+    """The settings of the JSON object in ``path`` (its ``"study"`` entry, if any, must be ``name``)."""
+    try:
+        settings = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"cannot read --settings {str(path)!r} ({err}); give a JSON file of settings such as "
+                         f'{{"reps": 3, "seed": 7}}') from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"--settings {str(path)!r} holds a JSON {type(settings).__name__}, not an object; give "
+                         f'settings by name, such as {{"reps": 3, "seed": 7}}')
+    study = settings.pop("study", name)
+    if study != name:
+        raise ValueError(f"--settings {str(path)!r} holds settings of study {study!r}, not {name!r}; run "
+                         f"`python -m engine.experiments {study} --settings {path}` or drop its \"study\" entry")
+    return settings
+
+
+def check_writable(out: Path) -> None:
+    """``ValueError`` unless ``out`` is (or can be made) a folder this process can write into.
+
+    Probed by creating and removing a temporary folder in ``out`` or its nearest existing parent.
+    """
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "is a file" if existing == out else f"lies under the file {str(existing)!r}"
+        raise ValueError(f"--out {str(out)!r} {what}; give a folder path")
+    try:
+        tempfile.TemporaryDirectory(prefix=".probe-", dir=existing).cleanup()
+    except OSError as err:
+        raise ValueError(f"--out {str(out)!r} cannot be written ({err.strerror} in {str(existing)!r}); give a "
+                         f"folder you can write to") from None
 
 
 def _progress_bar(name: str):
@@ -78,9 +117,9 @@ def _progress_bar(name: str):
     return (lambda fraction: bar.update(fraction - bar.n)), bar
 
 
-def write_outputs(out: Path, name: str, results: dict, figures: dict) -> None:
-    """Write every table and figure into a staging folder beside ``out``, then move them in, so the
-    output folder never holds a partial result."""
+def write_outputs(out: Path, name: str, results: dict, figures: dict, settings: dict) -> None:
+    """Write every table, figure and the effective ``settings`` into a staging folder beside ``out``, then
+    move them in (Ctrl-C waits for the move), so the output folder never holds a partial result."""
     from engine.viz.export import figure_to_html
 
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -90,11 +129,31 @@ def write_outputs(out: Path, name: str, results: dict, figures: dict) -> None:
             frame.to_csv(staging / f"{name}-{table}.csv", index=False)
         for label, fig in figures.items():
             (staging / f"{name}-{label}.html").write_text(figure_to_html(fig))
-        out.mkdir(parents=True, exist_ok=True)
-        for path in sorted(staging.iterdir()):
-            os.replace(path, out / path.name)
+        (staging / f"{name}-settings.json").write_text(json.dumps(settings, indent=1) + "\n")
+        with interrupts_deferred():
+            out.mkdir(parents=True, exist_ok=True)
+            for path in sorted(staging.iterdir()):
+                os.replace(path, out / path.name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextmanager
+def interrupts_deferred():
+    """Hold back SIGINT until the block is done, then raise ``KeyboardInterrupt`` if one came."""
+    received = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        raise KeyboardInterrupt
+
+
+def _warning_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """Show a warning as one line, ``warning: MESSAGE``, on stderr."""
+    print(f"warning: {message}", file=sys.stderr)
 
 
 def main(argv=None) -> int:
@@ -103,6 +162,20 @@ def main(argv=None) -> int:
         for name, (_, description) in STUDIES.items():
             print(f"{name:26s} {description}")
         return 0
+    from engine.experiments.cache import CacheWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", CacheWarning)
+        warnings.showwarning = _warning_line
+        try:
+            return _run(args)
+        except KeyboardInterrupt:
+            print(f"interrupted; nothing was written to {str(args.out)!r}", file=sys.stderr)
+            return 130
+
+
+def _run(args) -> int:
+    """Check the input, run the study (or reuse its cached result) and write the outputs."""
     from engine.experiments import cache, runner
 
     try:
@@ -113,21 +186,25 @@ def main(argv=None) -> int:
             raise ValueError(f"--workers must be at least 1, got {args.workers}; give --workers 1 or more, "
                              f"or leave it out to run in-process")
         study = load(args.name)
-        params = _params(study, args)
-        cache_dir = None if args.no_cache else (args.cache_dir or cache.default_directory())
-        if cache_dir is not None and cache.contains(cache_dir, study.__name__, params):
+        params = _params(args.name, study, args)
+        check_writable(args.out)
+        cache_dir = args.cache_dir or cache.default_directory()
+        results = None if args.no_cache else cache.load(cache_dir, study.__name__, params)
+        if results is not None:
             print(f"reusing the cached result in {cache_dir} (--no-cache runs the study again)", file=sys.stderr)
-        progress, bar = _progress_bar(args.name)
-        try:
-            results = runner.run(study, params, workers=args.workers, scheduler=args.scheduler,
-                                 progress=progress, cache_dir=cache_dir)
-        finally:
-            bar.close()
+        else:
+            progress, bar = _progress_bar(args.name)
+            try:
+                results = runner.run(study, params, workers=args.workers, scheduler=args.scheduler,
+                                     progress=progress, cache_dir=cache_dir, read_cache=False)
+            finally:
+                bar.close()
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    write_outputs(args.out, args.name, results, study.figures(results))
-    print(f"wrote {len(results)} tables to {args.out}")
+    settings = {"study": args.name, **dataclasses.asdict(params)}
+    write_outputs(args.out, args.name, results, study.figures(results), settings)
+    print(f"wrote {len(results)} tables and the settings to {args.out}")
     return 0
 
 

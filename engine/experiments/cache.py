@@ -1,10 +1,16 @@
 """Disk cache of study results: one folder of Parquet tables per (study, parameters, code version).
 
-The key is the SHA-256 of the JSON of ``{"study", "params", "version"}`` where ``version`` is the
-package version together with a digest of the engine's source files, so an edited engine never
-serves stale numbers. A result is written to a temporary folder and renamed into place in one step,
-so a reader sees a whole result or none. ``MPE_CACHE_DIR`` overrides the default folder
-``~/.cache/manifold-privacy-explorer/studies``.
+The key is the SHA-256 of the JSON of ``{"study", "params", "version", "libraries"}``: ``version`` is
+the package version together with a digest of the engine's source files, ``libraries`` the versions
+of numpy, scipy, pandas and pyarrow, so an edited engine or an upgraded library never serves stale
+numbers. The manifest (``params.json``) holds that identity and, per table, its file and the SHA-256
+of the file's bytes; a read checks both before it parses a table. An entry that fails the check or
+cannot be read is reported (``CacheWarning``, one line), discarded and ``None`` is returned, so the
+caller runs the study again and stores it afresh.
+
+A result is written to a temporary folder and renamed into place in one step, replacing whatever
+entry held its key, so a reader sees a whole result or none. ``MPE_CACHE_DIR`` overrides the default
+folder ``~/.cache/manifold-privacy-explorer/studies``.
 """
 
 from __future__ import annotations
@@ -12,10 +18,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import io
 import json
 import os
 import shutil
 import tempfile
+import warnings
+from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
@@ -23,6 +32,18 @@ import pandas as pd
 import engine
 
 MANIFEST = "params.json"
+#: Libraries whose version enters the key: they compute or store the numbers.
+LIBRARIES = ("numpy", "scipy", "pandas", "pyarrow")
+#: Attempts at renaming a fresh entry into place while other runs replace the same key.
+PLACE_ATTEMPTS = 5
+
+
+class CacheWarning(UserWarning):
+    """A cached entry was damaged and discarded, or a result could not be cached."""
+
+
+class DamagedEntry(Exception):
+    """A cache entry whose manifest or tables do not match what it claims to hold."""
 
 
 def default_directory() -> Path:
@@ -44,46 +65,132 @@ def code_version() -> str:
     return f"{engine.__version__}+{digest.hexdigest()[:12]}"
 
 
+@functools.lru_cache(maxsize=1)
+def library_versions() -> dict[str, str]:
+    """``{name: version}`` of ``LIBRARIES`` as installed."""
+    return {name: metadata.version(name) for name in LIBRARIES}
+
+
 def describe(study: str, params) -> dict:
-    """The JSON-able identity of a run: study, parameters (all fields) and code version."""
-    return {"study": study, "params": dataclasses.asdict(params), "version": code_version()}
+    """The JSON-able identity of a run: study, parameters (all fields), code and library versions."""
+    return {"study": study, "params": dataclasses.asdict(params), "version": code_version(),
+            "libraries": library_versions()}
+
+
+def _canonical(identity: dict) -> str:
+    return json.dumps(identity, sort_keys=True, default=repr)
 
 
 def cache_key(study: str, params) -> str:
     """Hex SHA-256 of ``describe(study, params)`` as canonical JSON (sorted keys)."""
-    text = json.dumps(describe(study, params), sort_keys=True, default=repr)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(_canonical(describe(study, params)).encode()).hexdigest()
 
 
 def contains(directory: Path, study: str, params) -> bool:
-    """Whether a whole result of this run is cached."""
-    return (Path(directory) / cache_key(study, params) / MANIFEST).exists()
+    """Whether an entry (whole or damaged) is stored under this run's key."""
+    return (Path(directory) / cache_key(study, params)).exists()
 
 
 def load(directory: Path, study: str, params) -> dict[str, pd.DataFrame] | None:
-    """The cached tables of this run, or ``None`` if there are none."""
-    if not contains(directory, study, params):
-        return None
+    """The cached tables of this run, or ``None`` if there are none or they fail their check.
+
+    A damaged entry (manifest missing or unreadable, of another run, a table whose SHA-256 differs
+    from the manifest's, or that Parquet cannot read) is reported as one ``CacheWarning`` line and
+    removed.
+    """
     folder = Path(directory) / cache_key(study, params)
-    tables = json.loads((folder / MANIFEST).read_text())["tables"]
-    return {name: pd.read_parquet(folder / f"{index}.parquet") for index, name in enumerate(tables)}
+    if not folder.exists():
+        return None
+    try:
+        return _read_entry(folder, describe(study, params))
+    except (DamagedEntry, OSError, ValueError) as err:
+        # The entry may also have vanished since the existence check (another run replaced or removed it).
+        reason = "its files vanished while being read" if isinstance(err, FileNotFoundError) else str(err)
+        warnings.warn(f"discarded the cached result in {str(folder)!r}: {reason}; running the study again",
+                      CacheWarning, stacklevel=2)
+        discard(folder)
+        return None
+
+
+def _read_entry(folder: Path, identity: dict) -> dict[str, pd.DataFrame]:
+    """The tables of ``folder`` after checking its manifest against ``identity`` and each table's SHA-256."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+        stored = {key: manifest[key] for key in identity}
+        tables = manifest["tables"]
+    except FileNotFoundError:
+        if not folder.exists():
+            raise
+        raise DamagedEntry(f"its manifest {MANIFEST} is missing") from None
+    except (ValueError, KeyError, TypeError) as err:
+        raise DamagedEntry(f"its manifest {MANIFEST} cannot be read ({type(err).__name__}: {err})") from None
+    if _canonical(stored) != _canonical(identity):
+        raise DamagedEntry(f"its manifest {MANIFEST} describes another run")
+    results = {}
+    for table in tables:
+        try:
+            name, file, expected = table["name"], table["file"], table["sha256"]
+        except (KeyError, TypeError):
+            raise DamagedEntry(f"its manifest {MANIFEST} lists a table without name, file and sha256") from None
+        data = (folder / Path(file).name).read_bytes()
+        if hashlib.sha256(data).hexdigest() != expected:
+            raise DamagedEntry(f"table {name!r} ({file}) fails its SHA-256 check")
+        try:
+            results[name] = pd.read_parquet(io.BytesIO(data))
+        except Exception as err:  # pyarrow raises its own types for unreadable bytes
+            raise DamagedEntry(f"table {name!r} ({file}) cannot be read ({type(err).__name__}: {err})") from None
+    return results
+
+
+def discard(folder: Path) -> None:
+    """Remove the entry ``folder``: renamed aside in one step (readers then miss it), then deleted."""
+    try:
+        aside = Path(tempfile.mkdtemp(prefix=".discarded-", dir=folder.parent))
+    except OSError:  # the cache folder is gone (nothing to remove) or read-only (``store`` will say so)
+        return
+    try:
+        folder.rename(aside / "entry")
+    except FileNotFoundError:  # already removed or replaced by another run
+        pass
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
 
 
 def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame]) -> Path:
-    """Write ``results`` as Parquet (one file per table, in order) and return their folder."""
+    """Write ``results`` as Parquet (one file per table, in order) with their checksums; return their folder.
+
+    The entry replaces any entry of the same key (a damaged one, or one another run stored meanwhile:
+    the same key gives the same tables). ``OSError`` if it cannot be put in place.
+    """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     folder = directory / cache_key(study, params)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=directory))
     try:
-        for index, frame in enumerate(results.values()):
-            frame.to_parquet(staging / f"{index}.parquet", index=False)
-        manifest = {**describe(study, params), "tables": list(results)}
+        tables = []
+        for index, (name, frame) in enumerate(results.items()):
+            buffer = io.BytesIO()
+            frame.to_parquet(buffer, index=False)
+            data = buffer.getvalue()
+            (staging / f"{index}.parquet").write_bytes(data)
+            tables.append({"name": name, "file": f"{index}.parquet", "sha256": hashlib.sha256(data).hexdigest()})
+        manifest = {**describe(study, params), "tables": tables}
         (staging / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, default=repr, indent=1))
-        try:
-            staging.rename(folder)
-        except OSError:  # another run stored the same result first; keep that one
-            pass
+        _place(staging, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return folder
+
+
+def _place(staging: Path, folder: Path) -> None:
+    """Rename ``staging`` to ``folder``, discarding an entry already there; ``OSError`` if others keep winning."""
+    for _ in range(PLACE_ATTEMPTS):
+        try:
+            staging.rename(folder)
+            return
+        except OSError:
+            if not folder.exists():
+                raise
+            discard(folder)
+    raise OSError(f"could not put the result in {str(folder)!r}: other runs kept replacing it "
+                  f"{PLACE_ATTEMPTS} times")

@@ -45,7 +45,7 @@ import pandas as pd
 
 from engine.data import load_feature_matrix, random_subspace
 from engine.estimators.riemannian_problems import PrincipalEigenvector
-from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks, task_seed
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks, task_seed
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.gaussian import classical_gaussian_sigma
 from engine.validation import check_int, check_positive, check_probability
@@ -206,6 +206,17 @@ def tasks(params: Params) -> list[Task]:
     return [Task((name, eps, start), excess_risks, (params, name, eps, start, stop))
             for name in params.datasets for eps in params.epsilons
             for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the data sets and of the risk table (``protocol.check_footprint``)."""
+    cells = len(params.datasets) * len(params.epsilons)
+    return {
+        f"the data sets ({len(params.datasets)} × 2 copies of n = {params.n:.3g} × d = {params.d:.3g})":
+            len(params.datasets) * 2 * params.n * params.d * WORD,
+        f"the risk table ({cells} cells × 3 methods × reps = {params.reps:.3g} rows of 9 columns)":
+            cells * len(METHODS) * params.reps * 9 * WORD,
+    }
 
 
 def excess_risks(params: Params, name: str, eps: float, start: int, stop: int, *, rng) -> pd.DataFrame:

@@ -48,7 +48,7 @@ from engine.bounds import frechet_gradient_sensitivity, frechet_mean_sensitivity
 from engine.data import spd_wishart
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.riemannian_problems import FrechetMeanProblem
-from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks, task_seed
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks, task_seed
 from engine.manifolds.spd import SPD
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.kng import KNormGradient
@@ -126,6 +126,17 @@ def tasks(params: Params) -> list[Task]:
     """One task per (n, block of releases), keyed ``(n, first repeat)``."""
     return [Task((n, start), releases, (params, n, start, stop))
             for n in params.ns for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the risk table and of one task's K-norm gradients (``check_footprint``)."""
+    block = min(params.block, params.reps)
+    return {
+        f"the risk table ({len(params.ns)} n × 3 methods × reps = {params.reps:.3g} rows of 7 columns)":
+            len(params.ns) * 3 * params.reps * 7 * WORD,
+        f"one task's gradient terms (block = {block:.3g} chains × n = {max(params.ns):.3g} points of 4 coordinates)":
+            block * max(params.ns) * 4 * WORD,
+    }
 
 
 def releases(params: Params, n: int, start: int, stop: int, *, rng) -> dict:

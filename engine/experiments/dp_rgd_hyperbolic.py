@@ -24,6 +24,7 @@ iterations) paths.
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from dataclasses import dataclass
 
@@ -33,7 +34,7 @@ import pandas as pd
 from engine.data import load_hierarchy, tree_embedding
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.riemannian_problems import FrechetMeanProblem
-from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks
 from engine.manifolds.hyperbolic import Hyperbolic
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.validation import check_finite_array, check_int, check_positive, check_probability
@@ -145,6 +146,8 @@ class Params:
         set_("diameter", check_positive("diameter", self.diameter))
         set_("nonprivate_iterations", check_int("nonprivate_iterations", self.nonprivate_iterations))
         set_("block", check_int("block", self.block))
+        set_("branching", check_int("branching", self.branching))
+        set_("height", check_int("height", self.height))
         if self.noise not in ("calibrated", "paper"):
             raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
 
@@ -166,6 +169,22 @@ def tasks(params: Params) -> list[Task]:
     blocks = [Task(("dp-rgd", start), private_block, (params, stop - start))
               for start, stop in replicate_blocks(params.reps, params.block)]
     return blocks + [Task(("non-private",), nonprivate_path, (params,))]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the tree's adjacency matrix and of the paths (``protocol.check_footprint``)."""
+    if params.taxonomy == "balanced":  # 1 + b + ... + b^h nodes, as a float (inf beyond 1e308)
+        nodes = math.exp(min((params.height + 1) * math.log(params.branching), 709.0)) if params.branching > 1 \
+            else params.height + 1.0
+        tree = f"branching = {params.branching} and height = {params.height}"
+    else:
+        nodes, tree = 1182.0, "WordNet's mammal subtree"
+    return {
+        f"the adjacency matrix of the tree ({nodes:.3g} nodes for {tree}, squared)": nodes * nodes * WORD,
+        f"the paths (reps = {params.reps:.3g} DP-RGD runs and nonprivate_iterations = "
+        f"{params.nonprivate_iterations:.3g} steps of 3 coordinates)":
+            (2 * params.reps + params.nonprivate_iterations + 1) * 3 * WORD,
+    }
 
 
 def private_block(params: Params, reps: int, *, rng) -> dict:

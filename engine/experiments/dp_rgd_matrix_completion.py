@@ -32,7 +32,7 @@ from engine import accounting
 from engine.data import random_subspace
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.matrix_completion import MatrixCompletion
-from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks, task_seed
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks, task_seed
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
@@ -130,6 +130,18 @@ def tasks(params: Params) -> list[Task]:
     """One task per block of repeats, keyed ``("paths", first repeat)``."""
     return [Task(("paths", start), rmse_paths, (params, start, stop))
             for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the data, one task's predictions and the RMSE table (``check_footprint``)."""
+    block, records = min(params.block, params.reps), params.steps // params.record_every + 1
+    return {
+        f"the data (values and 2 masks of n = {params.n:.3g} × d = {params.d:.3g})": params.n * params.d * (WORD + 2),
+        f"one task's predictions (block = {block:.3g} repeats × n = {params.n:.3g} × d = {params.d:.3g})":
+            block * params.n * params.d * WORD,
+        f"the RMSE table (2 methods × 2 splits × reps = {params.reps:.3g} × {records:.3g} records, 5 columns)":
+            4 * params.reps * records * 5 * WORD,
+    }
 
 
 def rmse_paths(params: Params, start: int, stop: int, *, rng) -> dict:

@@ -2,7 +2,7 @@
 
 Data: one synthetic corpus-callosum data set (``engine.data.callosum_data``; n = 100, k = 50, ages
 60–80 mapped to x = (age − 70)/10), standing in for the paper's ADNI outlines. For every budget split
-(ε_p, ε_v), ``pairs`` private pairs (p̃, ṽ) are drawn by ``PrivateGeodesicRegression`` (step 1: KNG on
+(ε_p, ε_v), ``reps`` private pairs (p̃, ṽ) are drawn by ``PrivateGeodesicRegression`` (step 1: KNG on
 the clipped footpoint gradient within the public ball B_{π/16}(template at 70), step 2: KNG on the
 shooting-vector gradient at each p̃) and the figure's metric is ln Ē, Ē = mean over the pairs of the
 energy E(p̃, ṽ; D) = (1/(2n)) Σ d(Exp(p̃, x_i ṽ), y_i)² (unclipped). Two families as in the paper:
@@ -17,7 +17,9 @@ all records is compared with Δ_p = Δ_v = 2τ/n.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+import functools
+import sys
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -25,10 +27,11 @@ import pandas as pd
 from engine.bounds.regression import table1_sensitivities
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy, energy_gradient, geodesic_regression, residuals
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, task_seed
 from engine.manifolds import Kendall
 from engine.mechanisms.diagnostics import chain_diagnostics
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
-from engine.validation import check_int, check_positive
+from engine.validation import check_int, check_nonnegative, check_positive
 
 UNEQUAL_EPS_P = (0.02, 0.25, 0.5, 1.0, 1.5, 2.0)
 EQUAL_TOTALS = (0.2, 0.6, 1.0, 1.4, 2.0)
@@ -36,18 +39,18 @@ TOTAL = 2.02
 
 
 @dataclass(frozen=True)
-class Fig1Config:
-    """Every parameter of the study (``run(**asdict(config))`` reproduces it)."""
+class Params:
+    """Every setting of the study; ``reps`` private pairs (p̃, ṽ) per budget split (100 in the paper)."""
 
-    pairs: int = 100
-    seed: int = 0
+    reps: int = 100
+    seed: int | tuple[int, ...] = 0
     n: int = 100
     k: int = 50
     noise: float = 0.003
     tau: float = 0.05
     ball_radius: float = float(np.pi / 16)
-    unequal_eps_p: tuple = UNEQUAL_EPS_P
-    equal_totals: tuple = EQUAL_TOTALS
+    unequal_eps_p: tuple[float, ...] = UNEQUAL_EPS_P
+    equal_totals: tuple[float, ...] = EQUAL_TOTALS
     scale: str = "private"
     clip_residuals: bool = True
     warmup: int = 400
@@ -55,21 +58,26 @@ class Fig1Config:
     velocity_warmup: int = 60
 
     def __post_init__(self):
-        check_int("pairs", self.pairs)
-        check_int("n", self.n, minimum=3)
-        check_int("k", self.k, minimum=3)
-        check_positive("tau", self.tau)
-        check_positive("ball_radius", self.ball_radius)
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("n", check_int("n", self.n, minimum=3))
+        set_("k", check_int("k", self.k, minimum=3))
+        set_("noise", check_nonnegative("noise", self.noise))
+        set_("tau", check_positive("tau", self.tau))
+        set_("ball_radius", check_positive("ball_radius", self.ball_radius))
+        for name in ("warmup", "thin", "velocity_warmup"):
+            set_(name, check_int(name, getattr(self, name)))
+        set_("unequal_eps_p", tuple(float(e) for e in self.unequal_eps_p))
         for eps in self.unequal_eps_p:
-            if not 0 < float(eps) < TOTAL:
+            if not 0 < eps < TOTAL:
                 raise ValueError(f"unequal_eps_p values must lie in (0, {TOTAL}), got {eps!r}")
-        for eps in self.equal_totals:
-            check_positive("equal_totals", eps)
+        set_("equal_totals", tuple(check_positive("equal_totals", eps) for eps in self.equal_totals))
 
     def splits(self) -> list[tuple[str, float, float]]:
         """(family, ε_p, ε_v) for every point of both curves."""
-        return ([("unequal", float(e), TOTAL - float(e)) for e in self.unequal_eps_p]
-                + [("equal", float(t) / 2, float(t) / 2) for t in self.equal_totals])
+        return ([("unequal", e, TOTAL - e) for e in self.unequal_eps_p]
+                + [("equal", t / 2, t / 2) for t in self.equal_totals])
 
 
 def simulated_sensitivity(manifold, x, y, fit, tau, rng, trials_per_record: int = 1) -> pd.DataFrame:
@@ -97,15 +105,82 @@ def simulated_sensitivity(manifold, x, y, fit, tau, rng, trials_per_record: int 
     return pd.DataFrame(rows)
 
 
-def run(*, reps=None, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Figure 1's curves and the Table 1 check.
+@functools.lru_cache(maxsize=4)
+def shape_data(seed, n: int, k: int, noise: float):
+    """The run's data set and its least-squares fit, drawn from the task seed of key ``("data",)``.
 
-    Parameters
-    ----------
-    reps : int or None
-        Private pairs per budget split (``pairs``; 100 in the paper).
-    progress : optional callable receiving the completed fraction.
-    **settings : the fields of ``Fig1Config``.
+    Every task of a run rebuilds the same (Kendall(k), x ``(n,)``, y ``(n, k, 2)``, fit), once per process.
+    """
+    m = Kendall(k)
+    ages, y = callosum_data(n, k=k, noise=noise, rng=np.random.default_rng(task_seed(seed, ("data",))))
+    x = age_covariate(ages)
+    return m, x, y, geodesic_regression(m, x, y)
+
+
+def tasks(params: Params) -> list[Task]:
+    """One task per budget split, keyed ``("split", family, ε_p)``, then the Table 1 check, keyed ``("table1",)``."""
+    data = (params.seed, params.n, params.k, params.noise)
+    chains = (params.reps, params.warmup, params.thin, params.velocity_warmup)
+    mechanism = (params.tau, params.ball_radius, params.scale, params.clip_residuals)
+    return ([Task(("split", family, eps_p), release_split, (data, family, eps_p, eps_v, mechanism, chains),
+                  cost=params.reps * params.n)
+             for family, eps_p, eps_v in params.splits()]
+            + [Task(("table1",), table1_check, (data, params.tau), cost=params.n)])
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the data and of one split's releases (``protocol.check_footprint``)."""
+    return {
+        f"the data set and its residuals (2 × n = {params.n:.3g} shapes of k = {params.k:.3g} landmarks)":
+            2 * params.n * params.k * 2 * WORD,
+        f"one split's releases (reps = {params.reps:.3g} footpoints and shooting vectors of k = {params.k:.3g} "
+        f"landmarks)": 2 * params.reps * params.k * 2 * WORD,
+    }
+
+
+def release_split(data: tuple, family: str, eps_p: float, eps_v: float, mechanism: tuple, chains: tuple, *,
+                  rng) -> dict:
+    """The row of ``curves`` for one budget split: ``pairs`` private (p̃, ṽ) and their energies."""
+    m, x, y, fit = shape_data(*data)
+    tau, ball_radius, scale, clip_residuals = mechanism
+    pairs, warmup, thin, velocity_warmup = chains
+    centre = callosum_template(70.0, k=m.k)
+    mech = PrivateGeodesicRegression(manifold=m, n=len(x), epsilon_p=eps_p, epsilon_v=eps_v, tau=tau,
+                                     ball_center=centre, ball_radius=ball_radius, scale=scale,
+                                     clip_residuals=clip_residuals)
+    out = mech.release(x, y, size=pairs, rng=rng, warmup=warmup, thin=thin, velocity_warmup=velocity_warmup,
+                       velocity_draws=1, diagnostics=False, fit=fit)
+    energies = energy(m, out.points, out.velocity, x, y)
+    dist = m.dist(out.points, centre)
+    return {
+        "family": family, "eps_p": eps_p, "eps_v": eps_v, "eps_total": eps_p + eps_v,
+        "log_mean_energy": float(np.log(np.mean(energies))), "log_nonprivate_energy": float(np.log(fit.energy)),
+        "mean_distance_footpoint": float(np.mean(m.dist(out.points, fit.footpoint))),
+        "share_footpoint_at_ball_edge": float(np.mean(dist > 0.9 * ball_radius)),
+        "rhat_footpoint": float(chain_diagnostics(out.chain.trace)["rhat"]),
+        "acceptance_footpoint": float(np.mean(out.chain.acceptance_rate)),
+        "acceptance_velocity": float(np.mean(out.velocity_chain.acceptance_rate)),
+        "sigma_p": mech.footpoint_mechanism.sigma, "sigma_v": mech.velocity_mechanism.sigma,
+    }
+
+
+def table1_check(data: tuple, tau: float, *, rng) -> pd.DataFrame:
+    """The ``sensitivity`` table: simulated gradient changes at the fit against Table 1's Δ_p = Δ_v = 2τ/n."""
+    m, x, y, fit = shape_data(*data)
+    sens = simulated_sensitivity(m, x, y, fit, tau, rng)
+    dp, dv = table1_sensitivities(len(x), tau, m.kappa_min)
+    q, e = residuals(m, fit.footpoint, fit.velocity, x, y)
+    return sens.assign(delta_p_bound=dp, delta_v_bound=dv, ratio_p=sens.delta_p_simulated / dp,
+                       ratio_v=sens.delta_v_simulated / dv, largest_residual=float(np.max(m.norm(q, e))), tau=tau)
+
+
+def combine(params: Params, outputs: list) -> dict[str, pd.DataFrame]:
+    """``curves`` (one row per split, in the order of ``params.splits()``) and ``sensitivity``."""
+    return {"curves": pd.DataFrame(outputs[:-1]), "sensitivity": outputs[-1]}
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Figure 1's curves and the Table 1 check, in-process (``Params`` lists the settings).
 
     Returns
     -------
@@ -114,50 +189,9 @@ def run(*, reps=None, progress=None, **settings) -> dict[str, pd.DataFrame]:
     "sensitivity": neighbour, delta_p_simulated, delta_v_simulated, delta_p_bound, delta_v_bound, ratio_p, ratio_v,
     largest_residual, tau}``
     """
-    if reps is not None:
-        settings["pairs"] = reps
-    known = {f.name for f in fields(Fig1Config)}
-    unknown = set(settings) - known
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(known)}")
-    config = Fig1Config(**settings)
-    m = Kendall(config.k)
-    data_stream, *streams = np.random.SeedSequence(config.seed).spawn(len(config.splits()) + 2)
-    ages, y = callosum_data(config.n, k=config.k, noise=config.noise, rng=np.random.default_rng(data_stream))
-    x = age_covariate(ages)
-    centre = callosum_template(70.0, k=config.k)
-    fit = geodesic_regression(m, x, y)
-    rows = []
-    for i, (family, eps_p, eps_v) in enumerate(config.splits()):
-        mech = PrivateGeodesicRegression(manifold=m, n=config.n, epsilon_p=eps_p, epsilon_v=eps_v, tau=config.tau,
-                                         ball_center=centre, ball_radius=config.ball_radius, scale=config.scale,
-                                         clip_residuals=config.clip_residuals)
-        out = mech.release(x, y, size=config.pairs, rng=np.random.default_rng(streams[i]), warmup=config.warmup,
-                           thin=config.thin, velocity_warmup=config.velocity_warmup, velocity_draws=1,
-                           diagnostics=False, fit=fit)
-        energies = energy(m, out.points, out.velocity, x, y)
-        dist = m.dist(out.points, centre)
-        rows.append({
-            "family": family, "eps_p": eps_p, "eps_v": eps_v, "eps_total": eps_p + eps_v,
-            "log_mean_energy": float(np.log(np.mean(energies))), "log_nonprivate_energy": float(np.log(fit.energy)),
-            "mean_distance_footpoint": float(np.mean(m.dist(out.points, fit.footpoint))),
-            "share_footpoint_at_ball_edge": float(np.mean(dist > 0.9 * config.ball_radius)),
-            "rhat_footpoint": float(chain_diagnostics(out.chain.trace)["rhat"]),
-            "acceptance_footpoint": float(np.mean(out.chain.acceptance_rate)),
-            "acceptance_velocity": float(np.mean(out.velocity_chain.acceptance_rate)),
-            "sigma_p": mech.footpoint_mechanism.sigma, "sigma_v": mech.velocity_mechanism.sigma,
-        })
-        if progress is not None:
-            progress((i + 1) / (len(config.splits()) + 1))
-    sens = simulated_sensitivity(m, x, y, fit, config.tau, np.random.default_rng(streams[-1]))
-    dp, dv = table1_sensitivities(config.n, config.tau, m.kappa_min)
-    q, e = residuals(m, fit.footpoint, fit.velocity, x, y)
-    sens = sens.assign(delta_p_bound=dp, delta_v_bound=dv, ratio_p=sens.delta_p_simulated / dp,
-                       ratio_v=sens.delta_v_simulated / dv, largest_residual=float(np.max(m.norm(q, e))),
-                       tau=config.tau)
-    if progress is not None:
-        progress(1.0)
-    return {"curves": pd.DataFrame(rows), "sensitivity": sens}
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def figures(results) -> dict:
@@ -166,5 +200,3 @@ def figures(results) -> dict:
 
     return figure1_panels(results["curves"])
 
-
-DEFAULT_CONFIG = asdict(Fig1Config())

@@ -7,26 +7,29 @@ same age (ordinary Procrustes) so the outlines overlay as in the paper's figure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import functools
+import sys
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed
 from engine.manifolds import Kendall
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
-from engine.validation import check_int, check_positive
+from engine.validation import check_int, check_nonnegative, check_positive
 
 AGES = (60.0, 65.0, 70.0, 75.0, 80.0)
 
 
 @dataclass(frozen=True)
-class Fig2Config:
-    """Every parameter of the study."""
+class Params:
+    """Every setting of the study; ``reps`` private geodesics drawn (one in the paper's figure)."""
 
-    releases: int = 1
-    seed: int = 0
+    reps: int = 1
+    seed: int | tuple[int, ...] = 0
     n: int = 100
     k: int = 50
     noise: float = 0.003
@@ -34,54 +37,80 @@ class Fig2Config:
     ball_radius: float = float(np.pi / 16)
     eps_p: float = 0.3
     eps_v: float = 0.3
-    ages: tuple = AGES
+    ages: tuple[float, ...] = AGES
     scale: str = "private"
     clip_residuals: bool = True
 
     def __post_init__(self):
-        check_int("releases", self.releases)
-        check_positive("eps_p", self.eps_p)
-        check_positive("eps_v", self.eps_v)
+        set_ = functools.partial(object.__setattr__, self)
+        set_("reps", check_int("reps", self.reps))
+        set_("seed", normalise_seed(self.seed))
+        set_("n", check_int("n", self.n, minimum=3))
+        set_("k", check_int("k", self.k, minimum=3))
+        set_("noise", check_nonnegative("noise", self.noise))
+        set_("tau", check_positive("tau", self.tau))
+        set_("ball_radius", check_positive("ball_radius", self.ball_radius))
+        set_("eps_p", check_positive("eps_p", self.eps_p))
+        set_("eps_v", check_positive("eps_v", self.eps_v))
+        set_("ages", tuple(float(age) for age in self.ages))
         for age in self.ages:
-            if not 60 <= float(age) <= 80:
+            if not 60 <= age <= 80:
                 raise ValueError(f"ages must lie in [60, 80], got {age!r}")
 
 
-def run(*, reps=None, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Predicted outlines (tidy: source, release, age, landmark, x, y) and their Procrustes distances.
+def tasks(params: Params) -> list[Task]:
+    """One task, keyed ``("shapes",)``: the data set, its fit and every private release share one draw."""
+    return [Task(("shapes",), predicted_shapes, (params,), cost=params.reps * params.n)]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the data and of the outlines (``protocol.check_footprint``)."""
+    outlines = (1 + params.reps) * len(params.ages) * params.k
+    return {
+        f"the data set (n = {params.n:.3g} shapes of k = {params.k:.3g} landmarks)": params.n * params.k * 2 * WORD,
+        f"the shapes table ((1 + reps = {params.reps:.3g}) × {len(params.ages)} ages × k = {params.k:.3g} "
+        f"landmarks, 6 columns)": outlines * 6 * WORD,
+    }
+
+
+def predicted_shapes(params: Params, *, rng) -> dict[str, pd.DataFrame]:
+    """The data set, its fit, ``params.reps`` private geodesics and their outlines at ``params.ages``."""
+    m = Kendall(params.k)
+    ages, y = callosum_data(params.n, k=params.k, noise=params.noise, rng=rng)
+    x = age_covariate(ages)
+    mech = PrivateGeodesicRegression(manifold=m, n=params.n, epsilon_p=params.eps_p, epsilon_v=params.eps_v,
+                                     tau=params.tau, ball_center=callosum_template(70.0, k=params.k),
+                                     ball_radius=params.ball_radius, scale=params.scale,
+                                     clip_residuals=params.clip_residuals)
+    out = mech.release(x, y, size=params.reps, rng=rng, diagnostics=False)
+    grid = age_covariate(np.asarray(params.ages))
+    truth = m.geodesic(out.fit.footpoint, out.fit.velocity, grid)
+    private = m.align(truth[:, None], m.geodesic(out.points, out.velocity, grid))
+    frames = [_outline_rows(truth, "non-private", 0, params.ages)]
+    frames += [_outline_rows(private[:, r], "private", r, params.ages) for r in range(params.reps)]
+    e_private = energy(m, out.points, out.velocity, x, y)
+    dist = pd.DataFrame([{"release": r, "age": age, "procrustes_distance": float(m.dist(truth[a], private[a, r])),
+                          "energy_private": float(e_private[r]), "energy_nonprivate": float(out.fit.energy)}
+                         for r in range(params.reps) for a, age in enumerate(params.ages)])
+    return {"shapes": pd.concat(frames, ignore_index=True), "distances": dist}
+
+
+def combine(params: Params, outputs: list) -> dict[str, pd.DataFrame]:
+    """The one task's tables."""
+    return outputs[0]
+
+
+def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
+    """Predicted outlines and their Procrustes distances, in-process (``Params`` lists the settings).
 
     Returns
     -------
     ``{"shapes": source ("non-private" or "private"), release, age, landmark, x, y;
     "distances": release, age, procrustes_distance, energy_private, energy_nonprivate}``
     """
-    if reps is not None:
-        settings["releases"] = reps
-    known = {f.name for f in fields(Fig2Config)}
-    if set(settings) - known:
-        raise ValueError(f"unknown settings {sorted(set(settings) - known)}; known: {sorted(known)}")
-    config = Fig2Config(**settings)
-    m = Kendall(config.k)
-    data_stream, release_stream = np.random.SeedSequence(config.seed).spawn(2)
-    ages, y = callosum_data(config.n, k=config.k, noise=config.noise, rng=np.random.default_rng(data_stream))
-    x = age_covariate(ages)
-    mech = PrivateGeodesicRegression(manifold=m, n=config.n, epsilon_p=config.eps_p, epsilon_v=config.eps_v,
-                                     tau=config.tau, ball_center=callosum_template(70.0, k=config.k),
-                                     ball_radius=config.ball_radius, scale=config.scale,
-                                     clip_residuals=config.clip_residuals)
-    out = mech.release(x, y, size=config.releases, rng=np.random.default_rng(release_stream), diagnostics=False)
-    grid = age_covariate(np.asarray(config.ages, dtype=float))
-    truth = m.geodesic(out.fit.footpoint, out.fit.velocity, grid)
-    private = m.align(truth[:, None], m.geodesic(out.points, out.velocity, grid))
-    frames = [_outline_rows(truth, "non-private", 0, config.ages)]
-    frames += [_outline_rows(private[:, r], "private", r, config.ages) for r in range(config.releases)]
-    e_private = energy(m, out.points, out.velocity, x, y)
-    dist = pd.DataFrame([{"release": r, "age": age, "procrustes_distance": float(m.dist(truth[a], private[a, r])),
-                          "energy_private": float(e_private[r]), "energy_nonprivate": float(out.fit.energy)}
-                         for r in range(config.releases) for a, age in enumerate(config.ages)])
-    if progress is not None:
-        progress(1.0)
-    return {"shapes": pd.concat(frames, ignore_index=True), "distances": dist}
+    from engine.experiments import runner
+
+    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
 
 
 def _outline_rows(shapes, source, release, ages) -> pd.DataFrame:

@@ -7,7 +7,10 @@ A study module (see the package docstring for the full contract) declares
 * ``tasks(params) -> list[Task]``: the grid cells and replicate blocks of the run, in a fixed order;
 * ``combine(params, outputs) -> dict[str, DataFrame]``: the tidy tables from the tasks' outputs,
   given in the order of ``tasks(params)`` whatever the order in which they finished;
-* ``figures(results) -> dict[str, plotly Figure]``.
+* ``figures(results) -> dict[str, plotly Figure]``;
+* ``footprint(params) -> {what: bytes}``: a lower estimate of the run's largest allocations (its tables,
+  its largest task's arrays), from the settings alone; ``check_footprint`` refuses a run whose total
+  exceeds the machine's memory before anything is allocated.
 
 Seeds: a run has one root ``numpy.random.SeedSequence(params.seed)``; task ``key`` draws from the
 child ``SeedSequence(params.seed, spawn_key=digest(key))`` (``task_seed``). The child depends on the
@@ -20,12 +23,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 from engine.validation import check_int
+
+#: Bytes of one float64 (or one int64, or one pointer of an object column): the unit of ``footprint``.
+WORD = 8
 
 #: Stable task key: a tuple of strings, ints and floats, e.g. ``("spd", 40, 1000)`` for the replicate
 #: block starting at 1000 of the cell (space = SPD, n = 40).
@@ -81,9 +88,42 @@ def replicate_blocks(reps: int, block: int) -> list[tuple[int, int]]:
 
 
 def make_params(params_type: type, settings: dict):
-    """``params_type(**settings)``, refusing unknown names with a ``ValueError`` that lists the known ones."""
-    known = [f.name for f in dataclasses.fields(params_type)]
-    unknown = sorted(set(settings) - set(known))
+    """``params_type(**settings)``, refusing unknown names with a ``ValueError`` that lists the known ones.
+
+    A setting whose default is a tuple must be given as a list (or tuple), or as a string where the
+    study names things; any ``TypeError`` of the constructor becomes a ``ValueError`` naming the type.
+    """
+    fields = {f.name: f for f in dataclasses.fields(params_type)}
+    unknown = sorted(set(settings) - set(fields))
     if unknown:
-        raise ValueError(f"unknown setting {unknown[0]!r} for {params_type.__module__}; known: {', '.join(known)}")
-    return params_type(**settings)
+        raise ValueError(f"unknown setting {unknown[0]!r} for {params_type.__module__}; known: {', '.join(fields)}")
+    for name, value in settings.items():
+        if isinstance(fields[name].default, tuple) and not isinstance(value, (list, tuple, str)):
+            example = list(fields[name].default[:2])
+            raise ValueError(f"setting {name!r} must be a list such as {example}, got {value!r}")
+    try:
+        return params_type(**settings)
+    except TypeError as err:
+        raise ValueError(f"settings of {params_type.__module__} are ill-typed ({err}); give each as its "
+                         f"default's type") from None
+
+
+def physical_memory() -> int:
+    """Bytes of physical memory of this machine."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_footprint(study, params) -> None:
+    """``ValueError`` if ``study.footprint(params)`` adds up to more than ``physical_memory()``.
+
+    The message gives the total, its largest term (which names the settings it grows with) and the
+    machine's memory: the upper bound of every size setting is what fits in it.
+    """
+    terms = study.footprint(params)
+    need, have = sum(terms.values()), physical_memory()
+    if need > have:
+        largest = max(terms, key=terms.get)
+        gib = 2.0 ** 30
+        raise ValueError(f"these settings of {study.__name__.rsplit('.', 1)[-1]} need at least {need / gib:.3g} GiB "
+                         f"of memory, {terms[largest] / gib:.3g} GiB for {largest}, and this machine has "
+                         f"{have / gib:.3g} GiB; lower the sizes named there")

@@ -32,7 +32,7 @@ import pandas as pd
 from engine import bounds, spaces
 from engine.data import spd_wishart, sphere_cap
 from engine.estimators import ambient_mean, frechet_mean
-from engine.experiments.protocol import Task, make_params, normalise_seed, replicate_blocks
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks
 from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace
 from engine.validation import check_int, check_positive
 
@@ -237,6 +237,19 @@ def tasks(params: Params) -> list[Task]:
                  (setting.key, n, start, stop, params.epsilon, params.sphere_constant), cost=n * (stop - start))
             for setting in SETTINGS for n in params.ns
             for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the tables and of one task's data sets (``protocol.check_footprint``)."""
+    cells, block = len(SETTINGS) * len(params.ns), min(params.block, params.reps)
+    return {
+        f"the utility table ({cells} cells × 3 mechanisms × reps = {params.reps:.3g} rows of 6 columns)":
+            cells * len(MECHANISMS) * params.reps * 6 * WORD,
+        f"the sensitivity table ({cells} cells × 2 neighbours × reps = {params.reps:.3g} rows of 6 columns)":
+            cells * 2 * params.reps * 6 * WORD,
+        f"one task's data sets and neighbours (3 × block = {block:.3g} × n = {max(params.ns):.3g} points of 4 "
+        f"coordinates)": 3 * block * max(params.ns) * 4 * WORD,
+    }
 
 
 @functools.lru_cache(maxsize=8)

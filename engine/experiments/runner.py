@@ -13,7 +13,7 @@ Every task runs with one BLAS thread (``threadpoolctl``), so N workers use N cor
 do not depend on how a BLAS library would split its sums across threads. Outputs are combined in
 the order of ``tasks(params)``, and each task's generator depends on its key only, so the three ways
 give bit-identical results. A ``cache_dir`` reuses (and stores) results on disk
-(``engine.experiments.cache``).
+(``engine.experiments.cache``). A scheduler lost during the run ends it with ``SchedulerLost``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from threadpoolctl import threadpool_limits
 
 from engine.experiments import cache as disk_cache
 from engine.experiments import load
-from engine.experiments.protocol import Task
+from engine.experiments.protocol import Task, check_footprint
 from engine.validation import check_int
 
 #: Seconds to wait for an existing scheduler before giving up.
@@ -58,7 +58,8 @@ WORKER_CONFIG = {
 
 
 def run(study, params, *, workers: int | None = None, scheduler: str | None = None,
-        progress: Callable[[float], None] | None = None, cache_dir: Path | None = None) -> dict[str, pd.DataFrame]:
+        progress: Callable[[float], None] | None = None, cache_dir: Path | None = None,
+        read_cache: bool = True) -> dict[str, pd.DataFrame]:
     """Run ``study`` (a registered name or a study module) with ``params`` (its ``Params``).
 
     Parameters
@@ -67,6 +68,7 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     scheduler : address of an existing Dask scheduler, e.g. ``"tcp://10.0.0.5:8786"``.
     progress : called with the completed fraction of tasks, in (0, 1], after each task.
     cache_dir : folder of the disk cache; ``None`` neither reads nor writes it.
+    read_cache : whether a cached result is reused; ``False`` runs the study and replaces the cached entry.
 
     Returns
     -------
@@ -76,8 +78,9 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     module = load(study) if isinstance(study, str) else study
     if not isinstance(params, module.Params):
         raise ValueError(f"params must be {module.__name__}.Params, got {type(params).__name__}")
+    check_footprint(module, params)
     name = module.__name__
-    if cache_dir is not None:
+    if cache_dir is not None and read_cache:
         cached = disk_cache.load(cache_dir, name, params)
         if cached is not None:
             if progress is not None:
@@ -89,7 +92,8 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
         try:
             disk_cache.store(cache_dir, name, params, results)
         except OSError as err:  # a full or read-only disk costs the cache, not the result
-            warnings.warn(f"could not cache the result in {str(cache_dir)!r}: {err}", stacklevel=2)
+            warnings.warn(f"could not cache the result in {str(cache_dir)!r}: {err}", disk_cache.CacheWarning,
+                          stacklevel=2)
     return results
 
 
@@ -112,12 +116,30 @@ def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: s
         futures = [client.submit(run_task, task, seed=seed, pure=False, priority=rank)
                    for rank, task in _by_cost(tasks)]
         outputs = {}
-        # A failed task raises its own exception here, before any other result is waited for.
-        for done, (future, output) in enumerate(as_completed(futures, with_results=True), start=1):
-            outputs[future.key] = output
+        for done, future in enumerate(as_completed(futures), start=1):
+            # A failed task raises its own exception here, before any other result is waited for.
+            outputs[future.key] = _result(future, done - 1, len(tasks), scheduler)
             if progress is not None:
                 progress(done / len(tasks))
         return [outputs[future.key] for future in futures]
+
+
+class SchedulerLost(ValueError):
+    """The Dask scheduler went away (or cancelled the run's tasks) before every task was done."""
+
+
+def _result(future, finished: int, total: int, scheduler: str | None):
+    """``future.result()``; ``SchedulerLost`` if the scheduler cancelled it or its connection closed."""
+    from concurrent.futures import CancelledError
+
+    from distributed.comm.core import CommClosedError
+
+    try:
+        return future.result()
+    except (CancelledError, CommClosedError):
+        where = f"at {scheduler!r}" if scheduler else "of the local cluster"
+        raise SchedulerLost(f"lost the Dask scheduler {where} after {finished} of {total} tasks; nothing was "
+                            f"written: restart the scheduler and its workers and run again") from None
 
 
 def _by_cost(tasks: list[Task]) -> list[tuple[int, Task]]:
@@ -158,8 +180,16 @@ def _client(workers: int | None, scheduler: str | None):
             raise SchedulerUnreachable(
                 f"cannot reach the Dask scheduler at {scheduler!r} ({err}); start one with `dask scheduler` and "
                 f"`dask worker {scheduler}`, or run without a scheduler") from None
-        with client:
-            yield client
+        # A lost scheduler is reported by ``SchedulerLost``; the client's reconnection attempts would
+        # otherwise log their tracebacks as well.
+        quiet = logging.getLogger("distributed.client")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            with client:
+                yield client
+        finally:
+            quiet.setLevel(level)
         return
     # Port 0: the scheduler's HTTP endpoints on a free loopback port, never clashing on 8787.
     with dask.config.set(WORKER_CONFIG), LocalCluster(

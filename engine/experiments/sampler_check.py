@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, stats
 
-from engine.experiments.protocol import Task, make_params, normalise_seed
+from engine.experiments.protocol import WORD, Task, make_params, normalise_seed
 from engine.mechanisms import laplace_mh, radial_law, riemannian_laplace
 from engine.spaces import make_manifold
 from engine.validation import check_int, check_positive
@@ -89,6 +89,18 @@ def tasks(params: Params) -> list[Task]:
     """One task per (space, σ), keyed ``(space, σ)``."""
     return [Task((key, sigma), compare_samplers, (key, sigma, params.reps, params.burn_in, params.thin))
             for key in params.spaces for sigma in params.sigmas[key]]
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """Lower estimate of the bytes of the radii table and of one task's draws (``protocol.check_footprint``)."""
+    cells = sum(len(params.sigmas[key]) for key in params.spaces)
+    coordinates = max(int(np.prod(SPACES[key].point_shape)) for key in params.spaces)
+    return {
+        f"the radii table ({cells} cells × 2 samplers × reps = {params.reps:.3g} rows of 4 columns)":
+            cells * 2 * params.reps * 4 * WORD,
+        f"one task's draws (2 samplers × reps = {params.reps:.3g} points of {coordinates} coordinates)":
+            2 * params.reps * coordinates * WORD,
+    }
 
 
 def compare_samplers(key: str, sigma: float, reps: int, burn_in: int, thin: int, *, rng) -> dict:

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from engine.data import subspace_points, top_subspace
-from engine.experiments.protocol import Task, normalise_seed, replicate_blocks
+from engine.experiments.protocol import WORD, Task, normalise_seed, replicate_blocks
 from engine.manifolds import Grassmann
 from engine.mechanisms.subspace import AnalyzeGauss, BinghamSubspace, ExactSubspace, SubsampleAggregateSubspace
 from engine.validation import check_int, check_positive, check_probability
@@ -104,6 +104,19 @@ def setting_tasks(params: SubspaceParams, grid) -> list[Task]:
     shared = (params.k, params.epsilon, params.delta, params.alpha, params.methods)
     return [Task((d, n, noise, outliers, start), simulate_setting, (d, n, noise, outliers, start, stop) + shared)
             for d, n, noise, outliers in grid for start, stop in replicate_blocks(params.reps, params.block)]
+
+
+def setting_footprint(params: SubspaceParams, grid) -> dict[str, float]:
+    """Lower estimate of the bytes of the releases table and of one task's data set and Gram matrix over
+    the settings ``(d, n, noise, outliers)`` of ``grid`` (``protocol.check_footprint``)."""
+    d, n = max(setting[0] for setting in grid), max(setting[1] for setting in grid)
+    cells = len(grid) * len(params.methods)
+    return {
+        f"the releases table ({cells} settings × methods × reps = {params.reps:.3g} rows of "
+        f"{len(RELEASE_COLUMNS)} columns)": cells * params.reps * len(RELEASE_COLUMNS) * WORD,
+        f"one task's data set and Gram matrix (n = {n:.3g} points and d = {d:.3g} dimensions)":
+            (n * d + d * d) * WORD,
+    }
 
 
 def make_mechanism(method: str, *, k: int, epsilon: float, delta: float, noise: float, outliers: int):

@@ -12,7 +12,14 @@ from dataclasses import dataclass
 import pandas as pd
 
 from engine.experiments.protocol import Task, make_params
-from engine.experiments.singhal_steinke import METHODS, SubspaceParams, combine_releases, setting_tasks, success_figures
+from engine.experiments.singhal_steinke import (
+    METHODS,
+    SubspaceParams,
+    combine_releases,
+    setting_footprint,
+    setting_tasks,
+    success_figures,
+)
 from engine.validation import check_int, check_nonnegative
 
 NOISES = (0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2)
@@ -44,6 +51,11 @@ def grid(params: Params) -> list[tuple]:
 def tasks(params: Params) -> list[Task]:
     """One task per (noise, replicate block), keyed ``(d, n, noise, 0, first replicate)``."""
     return setting_tasks(params, grid(params))
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """``singhal_steinke.setting_footprint`` over ``grid(params)``."""
+    return setting_footprint(params, grid(params))
 
 
 def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:

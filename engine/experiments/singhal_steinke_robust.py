@@ -16,6 +16,7 @@ from engine.experiments.singhal_steinke import (
     SubspaceParams,
     check_outliers,
     combine_releases,
+    setting_footprint,
     setting_tasks,
     success_figures,
 )
@@ -51,6 +52,11 @@ def grid(params: Params) -> list[tuple]:
 def tasks(params: Params) -> list[Task]:
     """One task per (outlier count, replicate block), keyed ``(d, n, noise, outliers, first replicate)``."""
     return setting_tasks(params, grid(params))
+
+
+def footprint(params: Params) -> dict[str, float]:
+    """``singhal_steinke.setting_footprint`` over ``grid(params)``."""
+    return setting_footprint(params, grid(params))
 
 
 def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:

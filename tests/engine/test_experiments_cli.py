@@ -1,6 +1,9 @@
 """The study command line: bad input gives one line and exit 2 with nothing written; the disk cache."""
 
+import io
+import json
 import socket
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -19,6 +22,12 @@ def quick_settings(tmp_path):
 
 
 FIGURES = reimherr_fig1.figures
+
+
+@pytest.fixture(autouse=True)
+def cache_in_tmp(tmp_path_factory, monkeypatch):
+    """``--no-cache`` still stores its result: into a temporary folder, never the user's cache."""
+    monkeypatch.setenv("MPE_CACHE_DIR", str(tmp_path_factory.mktemp("default-cache")))
 
 
 @pytest.fixture(autouse=True)
@@ -144,3 +153,54 @@ def test_progress_bar_only_for_runs_over_the_delay(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(cli, "PROGRESS_DELAY", 0.0)
     assert cli.main(args) == 0
     assert "reimherr-fig1 100%|" in capsys.readouterr().err
+
+
+def run_without_seed_flag(tmp_path, settings: dict, *flags) -> tuple[int, Path]:
+    file, out = tmp_path / "file.json", tmp_path / "out"
+    file.write_text(json.dumps(settings))
+    return cli.main(["reimherr-fig1", "--settings", str(file), "--out", str(out), "--cache-dir",
+                     str(tmp_path / "cache"), *flags]), out
+
+
+def test_the_settings_file_keeps_its_seed_unless_the_flag_is_given(tmp_path):
+    settings = {"reps": 3, "seed": 7, "ns": [10], "block": 3}
+    status, out = run_without_seed_flag(tmp_path, settings)
+    assert status == 0
+    written = json.loads((out / "reimherr-fig1-settings.json").read_text())
+    assert written == {"study": "reimherr-fig1", "reps": 3, "seed": 7, "ns": [10], "epsilon": 1.0,
+                       "sphere_constant": "empirical", "block": 3}
+    expected = reimherr_fig1.run(reps=3, seed=7, ns=(10,), block=3)["utility"]
+    pd.testing.assert_frame_equal(pd.read_csv(out / "reimherr-fig1-utility.csv"),
+                                  pd.read_csv(io.StringIO(expected.to_csv(index=False))))
+    assert run_without_seed_flag(tmp_path, settings, "--seed", "4", "--reps", "2")[0] == 0
+    written = json.loads((out / "reimherr-fig1-settings.json").read_text())
+    assert (written["seed"], written["reps"]) == (4, 2)
+    rerun = tmp_path / "rerun"
+    assert cli.main(["reimherr-fig1", "--settings", str(out / "reimherr-fig1-settings.json"),
+                     "--out", str(rerun), "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert (rerun / "reimherr-fig1-utility.csv").read_bytes() == (out / "reimherr-fig1-utility.csv").read_bytes()
+
+
+@pytest.mark.parametrize("settings, quoted", [
+    ([1, 2], "holds a JSON list, not an object"),
+    ("abc", "holds a JSON str, not an object"),
+    ({"ns": 5}, "setting 'ns' must be a list such as [10, 20], got 5"),
+    ({"seed": -1}, "seed must be an integer >= 0, got -1"),
+    ({"study": "sampler-check"}, "holds settings of study 'sampler-check', not 'reimherr-fig1'"),
+])
+def test_the_settings_file_is_checked_like_the_flags(tmp_path, capsys, monkeypatch, settings, quoted):
+    monkeypatch.setattr(reimherr_fig1, "tasks", lambda params: pytest.fail("a bad settings file must not run"))
+    status, out = run_without_seed_flag(tmp_path, settings)
+    assert status == 2 and quoted in one_line_error(capsys) and not out.exists()
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+def test_an_out_that_cannot_be_a_folder_is_refused_before_the_run(tmp_path, capsys, monkeypatch, where):
+    monkeypatch.setattr(reimherr_fig1, "tasks", lambda params: pytest.fail("--out must be checked before the run"))
+    blocker = tmp_path / "results.csv"
+    blocker.write_text("mine")
+    out = blocker if where == "a file" else blocker / "out"
+    assert cli.main([*QUICK, "--out", str(out), "--cache-dir", str(tmp_path / "cache")]) == 2
+    err = one_line_error(capsys)
+    assert repr(str(out)) in err and "give a folder path" in err
+    assert blocker.read_text() == "mine"

@@ -94,7 +94,7 @@ def test_cli_writes_tables_and_figures(tmp_path, capsys):
     settings = tmp_path / "settings.json"
     settings.write_text('{"study": "reimherr-fig1", "ns": [10]}')
     assert main(["reimherr-fig1", "--reps", "10", "--seed", "1", "--out", str(tmp_path), "--settings", str(settings),
-                 "--no-cache"]) == 0
+                 "--no-cache", "--cache-dir", str(tmp_path / "cache")]) == 0
     assert (tmp_path / "reimherr-fig1-summary.csv").exists()
     assert (tmp_path / "reimherr-fig1-panel2-spd-utility.html").exists()
     assert main(["--list"]) == 0

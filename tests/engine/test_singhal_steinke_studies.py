@@ -101,9 +101,10 @@ def test_cli_writes_the_tables_and_figures(tmp_path, capsys):
     settings.write_text(json.dumps({**SMALL["singhal-steinke-dimension"][0], "reps": 2}))
     out = tmp_path / "out"
     assert cli.main(["singhal-steinke-dimension", "--settings", str(settings), "--seed", "3", "--out", str(out),
-                     "--no-cache"]) == 0
+                     "--no-cache", "--cache-dir", str(tmp_path / "cache")]) == 0
     written = sorted(path.name for path in out.iterdir())
-    assert written == ["singhal-steinke-dimension-releases.csv", "singhal-steinke-dimension-success-d-300.html",
+    assert written == ["singhal-steinke-dimension-releases.csv", "singhal-steinke-dimension-settings.json",
+                       "singhal-steinke-dimension-success-d-300.html",
                        "singhal-steinke-dimension-success-d-5.html", "singhal-steinke-dimension-summary.csv"]
     releases = pd.read_csv(out / "singhal-steinke-dimension-releases.csv")
     assert tuple(releases.columns) == RELEASE_COLUMNS and len(releases) == 2 * 3 * 2

@@ -55,7 +55,7 @@ def figure1(n: int, k: int, tau: float, scale: str, clip: bool, seed: int, *,
 
     return shared_store("regression-figure1").get(
         (n, k, tau, scale, clip, seed),
-        lambda: kulkarni_soto_fig1.run(pairs=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip,
+        lambda: kulkarni_soto_fig1.run(reps=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip,
                                        seed=seed, warmup=PAGE_WARMUP, velocity_warmup=PAGE_VELOCITY_WARMUP,
                                        progress=step))
 
