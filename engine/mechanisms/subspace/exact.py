@@ -162,7 +162,8 @@ class ExactSubspace:
                          "(P its projector, G a public d x 2k Gaussian, a public uniform offset, both fresh per "
                          "release); two data sets that select the same subspace compute P G to within eta, and "
                          "their releases differ with probability at most 2 d k eta / g, which adds to delta: "
-                         "eta <= 4e-15 was measured for points exactly in the subspace (2.6e-7 at d = 1000); points "
+                         "eta <= 2.2e-15 was measured for points exactly in the subspace (the term is then 6e-7 at "
+                         "d = 1000, k = 2); points "
                          "only near it, within the tolerance, make eta and this term larger (docs/subspaces.md)",
                          "utility, not privacy, needs Problem 3.1: all but ell points in one k-subspace and at "
                          "most ell points in any smaller subspace"),
