@@ -101,14 +101,14 @@ class ExactSubspace:
             m = int(cand.members.sum())
             cap = m - q_bottom
             h = max_points_in_hyperplane(inside, norms2[cand.members], cap, self.tol)
-            scored.append((m - h, cand.basis))
+            scored.append((m - h, cand))
         scored.sort(key=lambda item: -item[0])
         top = scored[0][0] if scored else q_bottom
         second = scored[1][0] if len(scored) > 1 else q_bottom
-        basis = None
-        if scored and top > q_bottom:
-            basis = scored[0][1]
-        return {"basis": basis, "top": int(top), "second": int(max(second, q_bottom)),
+        leader = scored[0][1] if scored and top > q_bottom else None
+        return {"basis": None if leader is None else leader.basis,
+                "members": None if leader is None else leader.members,
+                "top": int(top), "second": int(max(second, q_bottom)),
                 "bottom_score": int(q_bottom), "n_candidates": len(scored), "nodes": nodes}
 
     def release(self, data, *, size=None, rng=None) -> SubspaceRelease:
@@ -117,20 +117,27 @@ class ExactSubspace:
         The scores are computed once; each release draws its own truncated Laplace noise.
         """
         info = self.scores(data)
+        rng = np.random.default_rng(rng)
         shape = batch_shape(size)
-        d = np.shape(data)[1]
         chosen = stable_select(info["top"], info["second"], epsilon=self.epsilon, delta=self.delta,
                                size=shape, rng=rng)
         if info["basis"] is None:
             chosen = np.zeros(shape, dtype=bool)
-        bases = bottom_bases(shape, d, self.k)
-        if chosen.any():
-            bases[chosen] = info["basis"]
+        x = np.asarray(data, dtype=float)
+        bases = self.represent(info["basis"], info["members"], x, chosen, rng)
         diagnostics = {key: info[key] for key in ("top", "second", "bottom_score", "n_candidates", "nodes")}
         diagnostics["margin_needed"] = 2 * self.noise_bound + 1
         guarantee = self.privacy_guarantee()
         return SubspaceRelease(points=bases, sigma=guarantee.sigma, guarantee=guarantee, bottom=~chosen,
                                diagnostics=diagnostics)
+
+    def represent(self, basis, members, data, chosen, rng) -> np.ndarray:
+        """The released bases, ``(*chosen.shape, d, k)``: the search's ``basis`` where ``chosen``, all
+        NaN (⊥) elsewhere (``members``, the leader's rows of ``data``, and ``rng`` are unused here)."""
+        bases = bottom_bases(chosen.shape, data.shape[1], self.k)
+        if chosen.any():
+            bases[chosen] = basis
+        return bases
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(
