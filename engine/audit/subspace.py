@@ -102,12 +102,12 @@ def threshold_pair(mechanism: ExactSubspace, gap: int):
 
     Returns (D, D', u, v): v is the fewest records of V for which n >= n_min and v − 1 >= q⊥.
     """
-    cut = math.floor(2.0 * mechanism.noise_bound)
-    v = max(2, math.ceil((3 * mechanism.ell + cut + 1 - gap) / 2))
+    cut, ell = math.floor(2.0 * mechanism.noise_bound), mechanism.ell
+    if not 2 <= gap <= ell + cut - 1:
+        raise ValueError(f"gap must be between 2 and ell + floor(2A) - 1 = {ell + cut - 1} for a two-plane pair of "
+                         f"this mechanism, got {gap!r}")
+    v = max(2, math.ceil((3 * ell + cut + 1 - gap) / 2))
     u = v + gap + 1
-    if v > 2 * mechanism.ell + cut - gap or u + v < mechanism.min_samples:
-        raise ValueError(f"no two-plane pair has a score gap of {gap} for this mechanism (ell = {mechanism.ell}, "
-                         f"A = {mechanism.noise_bound:.4g}): choose a gap between 2 and {2 * mechanism.ell + cut - 2}")
     in_u, in_v = plane_lines(u, (0, 1)), plane_lines(v + 1, (2, 3))
     first = np.concatenate([in_u, in_v[:v]])
     second = np.concatenate([in_v[v:], in_u[1:], in_v[:v]])

@@ -94,3 +94,8 @@ def test_subspace_mechanism_stays_within_its_claim(name, space, samples):
 def test_subspace_control_is_flagged(name, space):
     result = run_audit(AUDITS[name].target(space), samples=100_000, rng=12)
     assert result.flagged and result.epsilon_lower > result.epsilon
+
+
+def test_threshold_pair_refuses_a_gap_no_pair_has():
+    with pytest.raises(ValueError, match=r"gap must be between 2 and ell \+ floor\(2A\) - 1 = 54 .* got 55"):
+        threshold_pair(ExactSubspace(k=2, epsilon=1.0, delta=DELTA), 55)
