@@ -35,7 +35,7 @@ with right:
     st.subheader("Positive control")
     spaces = audit.controls_spaces(settings.control)
     control_space = settings.space if settings.space in spaces else spaces[0]
-    st.caption(f"{settings.control} on {control_space}")
+    st.caption(f"{settings.control} on {audit.space_name(control_space)}")
     with shown_as_error("audit the control"):
         control = run_live(settings.control, control_space, settings.epsilon, settings.samples, settings.seed,
                            key="control")

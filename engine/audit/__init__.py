@@ -18,7 +18,7 @@ from engine.audit.mechanisms import (
     tangent_gaussian_target,
 )
 from engine.audit.pairs import NeighbouringPair, replace_one_pair
-from engine.audit.registry import AUDITS, SPACES, AuditSpec
+from engine.audit.registry import AUDITS, SPACES, AuditSpec, space_label
 from engine.audit.run import AuditCheckpoint, AuditResult, run_audit
 from engine.audit.target import AuditTarget
 from engine.audit.uses import figure1_target, playground_target
@@ -43,5 +43,6 @@ __all__ = [
     "playground_target",
     "replace_one_pair",
     "run_audit",
+    "space_label",
     "tangent_gaussian_target",
 ]

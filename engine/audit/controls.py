@@ -10,6 +10,9 @@ import numpy as np
 from engine.bounds import curvature_factor
 from engine.mechanisms.laplace import RiemannianLaplace
 from engine.mechanisms.protocol import Release
+from engine.mechanisms.subspace import ExactSubspace
+from engine.mechanisms.subspace.release import bottom_bases
+from engine.validation import check_positive, check_probability
 
 
 def theorem2_without_factor(n, radius, kappa_max) -> float:
@@ -42,3 +45,28 @@ class ReusedRandomnessLaplace:
 
     def privacy_guarantee(self):
         return self.inner.privacy_guarantee()
+
+
+class SearchBasisExactSubspace(ExactSubspace):
+    """Algorithm 1 releasing the basis its search built (the release of issue 29).
+
+    The choice of U against ⊥ is the private one, but the greedy search makes ±x_c/‖x_c‖ of the
+    first record c it picks the first column of its basis: the release names a record.
+    """
+
+    def represent(self, basis, members, data, chosen, rng) -> np.ndarray:
+        """The search's ``basis`` where ``chosen``, all NaN (⊥) elsewhere."""
+        bases = bottom_bases(chosen.shape, data.shape[1], self.k)
+        if chosen.any():
+            bases[chosen] = basis
+        return bases
+
+
+def halved_bound_delta(epsilon, delta) -> float:
+    """The δ' at which the truncated Laplace bound A = (Δ/ε) ln(1 + (e^ε − 1)/(2δ)) is half that at δ.
+
+    δ' = (e^ε − 1) / (2 (√(1 + (e^ε − 1)/(2δ)) − 1)), about √(δ (e^ε − 1)/2) for small δ: Algorithm 1
+    run at δ' is Algorithm 1 with A halved (and q⊥ computed from the halved A), a mistaken bound.
+    """
+    growth = np.expm1(check_positive("epsilon", epsilon))
+    return float(growth / (2.0 * np.expm1(0.5 * np.log1p(growth / (2.0 * check_probability("delta", delta))))))

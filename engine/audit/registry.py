@@ -16,6 +16,7 @@ from typing import Callable
 
 import numpy as np
 
+from engine.audit import subspace
 from engine.audit.controls import ReusedRandomnessLaplace, theorem2_without_factor
 from engine.audit.mechanisms import (
     dp_rgd_target,
@@ -59,6 +60,11 @@ SPACES = {
 }
 
 
+def space_label(key: str) -> str:
+    """The label of a space of ``SPACES`` or of a data setting of the subspace audits."""
+    return SPACES[key].label if key in SPACES else subspace.SETTINGS[key]
+
+
 @dataclass(frozen=True)
 class AuditSpec:
     """A named audit.
@@ -66,7 +72,7 @@ class AuditSpec:
     Attributes
     ----------
     name, title, description : identification and a sentence on what it checks.
-    spaces : keys of ``SPACES`` it runs on; ``default_space`` the first.
+    spaces : keys of ``SPACES`` (or of ``subspace.SETTINGS``, data in R^d) it runs on; ``default_space`` the first.
     default_epsilon, default_samples : CLI and page defaults.
     control : a deliberately broken mechanism (the audit must flag it).
     build : ``(space, epsilon) -> AuditTarget``.
@@ -256,4 +262,20 @@ AUDITS = {spec.name: spec for spec in (
           "Euclidean noise for the ambient mean added around the Karcher mean, through the Figure 1 study's "
           "release (the Utility page's 'paper's baseline')", ("spd", "sphere"), _karcher_baseline,
           control=True),
+    _spec("exact-subspace", "Subspace: Algorithm 1 (exact)",
+          "Singhal-Steinke Algorithm 1: stable selection of the subspace or bottom, score gaps at its threshold",
+          ("r5-threshold", "r5-edge"), subspace.exact_subspace),
+    _spec("subsample-aggregate-subspace", "Subspace: Algorithm 2 (subsample and aggregate)",
+          "Singhal-Steinke Algorithm 2: stable histogram over the blocks' cells, one record flips one block",
+          ("r5",), subspace.subsample_aggregate, samples=10_000),
+    _spec("analyze-gauss", "Subspace: Analyze Gauss", "Top-k eigenvectors of A + Gaussian noise, orthogonal records "
+          "at the clipping norm", ("r5",), subspace.analyze_gauss, samples=100_000),
+    _spec("bingham-subspace", "Subspace: Bingham", "Exponential mechanism on the sphere (one exact Bingham draw), "
+          "orthogonal records at the clipping norm", ("r5",), subspace.bingham, samples=100_000),
+    _spec("control-subspace-basis", "Control: Algorithm 1's search basis",
+          "Algorithm 1 releasing the basis its search built (first column a record)",
+          ("r5-threshold", "r5-edge"), subspace.search_basis_control, control=True),
+    _spec("control-subspace-half-bound", "Control: Algorithm 1, bound A halved",
+          "Algorithm 1 with the truncated Laplace bound A halved, claiming the same (epsilon, delta)",
+          ("r5-edge", "r5-threshold"), subspace.half_bound_control, control=True),
 )}

@@ -44,3 +44,12 @@ def test_engine_error_is_a_message_not_a_traceback():
     at = run_page(PAGE, {"audit": "laplace", "space": "hyperbolic", "eps": "0.1"})
     assert not at.exception
     assert any("non-normalisable" in e.value for e in at.error)
+
+
+def test_subspace_audit_beside_the_search_basis_control():
+    at = run_page(PAGE, {"audit": "analyze-gauss", "control": "control-subspace-basis"})
+    assert not at.exception
+    assert at.selectbox(key="space").value == "r5" and at.selectbox(key="space").options == ["R^5"]
+    assert any(s.value.startswith("Within the claim") for s in at.success)
+    assert any(e.value.startswith("Flagged") for e in at.error)
+    assert any("R^5, score gap at the selection threshold" in c.value for c in at.caption)

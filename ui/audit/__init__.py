@@ -1,7 +1,7 @@
 """Audit page helpers: sidebar controls, the cached audit run, and its views."""
 
 from ui.audit.compute import audit
-from ui.audit.controls import Settings, sidebar
+from ui.audit.controls import Settings, sidebar, space_name
 from ui.audit.views import show
 
 
@@ -11,4 +11,4 @@ def controls_spaces(name: str) -> tuple[str, ...]:
 
     return AUDITS[name].spaces
 
-__all__ = ["Settings", "audit", "controls_spaces", "show", "sidebar"]
+__all__ = ["Settings", "audit", "controls_spaces", "show", "sidebar", "space_name"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.audit import AUDITS
+from engine.audit import AUDITS, space_label
 from ui import controls, state
 
 MECHANISMS = tuple(name for name, spec in AUDITS.items() if not spec.control)
@@ -24,13 +24,18 @@ class Settings:
     control: str
 
 
+def space_name(key: str) -> str:
+    """The label of a space of the audits (the app's name for it where it has one)."""
+    return controls.SPACES.get(key, space_label(key))
+
+
 def sidebar() -> tuple[Settings, list[str]]:
     """Draw the controls (seeded from the address) and return the settings and the URL keys."""
     keys = ["audit", "space", "eps", "samples", "seed", "control"]
     name = controls.select("Mechanism", "audit", {key: AUDITS[key].title for key in MECHANISMS}, "laplace",
                            help="The mechanism whose claimed ε is put to the test.")
     spaces = AUDITS[name].spaces
-    space = controls.select("Space", "space", {key: controls.SPACES.get(key, key) for key in spaces}, spaces[0],
+    space = controls.select("Space", "space", {key: space_name(key) for key in spaces}, spaces[0],
                             help="Where the neighbouring data sets and the releases live.")
     epsilon = controls.number("Claimed ε", "eps", min_value=0.05, max_value=10.0, default=1.0, step=0.1,
                               help="The privacy budget the mechanism is run at and claims to keep.")

@@ -41,6 +41,8 @@ def show(result, *, key: str) -> object:
     if np.isfinite(result.reachable_epsilon) and result.reachable_epsilon < 0.999 * result.epsilon:
         st.info(f"This pair can only reach {result.reachable_epsilon:.3f} = {result.reachable_fraction:.0%} of "
                 f"the claimed epsilon: no test on it can show more.")
+    elif np.isposinf(result.reachable_epsilon):
+        st.info("On this pair no epsilon holds at the claimed delta: a test can show any epsilon.")
     elif not np.isfinite(result.reachable_epsilon):
         st.info("The most this pair can show is not known in closed form.")
     curve = bound_curve(result.history, result.epsilon, result.reachable_epsilon, title=result.label)

@@ -40,3 +40,16 @@ def truncated_laplace(epsilon, delta, sensitivity, *, size=None, rng=None) -> np
     magnitude = -scale * np.log1p(-u * -np.expm1(-bound / scale))
     sign = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
     return np.asarray(np.minimum(magnitude, bound) * sign, dtype=float)
+
+
+def truncated_laplace_cdf(z, epsilon, delta, sensitivity) -> np.ndarray:
+    """P(Z <= z) for the truncated Laplace noise of ``truncated_laplace`` (broadcasts over ``z``).
+
+    With b = Δ/ε, A the bound and c = 1 − e^{−A/b}: 0 below −A, (e^{z/b} − e^{−A/b})/(2c) on
+    [−A, 0), 1 − (e^{−z/b} − e^{−A/b})/(2c) on [0, A], 1 above.
+    """
+    scale = check_positive("sensitivity", sensitivity) / check_positive("epsilon", epsilon)
+    bound = truncated_laplace_bound(epsilon, delta, sensitivity)
+    z = np.clip(np.asarray(z, dtype=float), -bound, bound)
+    tail = (np.exp(-np.abs(z) / scale) - np.exp(-bound / scale)) / (-2.0 * np.expm1(-bound / scale))
+    return np.where(z < 0, tail, 1.0 - tail)

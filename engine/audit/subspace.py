@@ -1,0 +1,280 @@
+"""Audit targets for the subspace mechanisms (Singhal & Steinke 2021 and the two baselines).
+
+These mechanisms take records in R^d, not points of a manifold: their settings are ``SETTINGS``
+(records in R^5, and for Algorithm 1 where its pair puts the score gap), each with a replace-one
+pair chosen for the mechanism:
+
+* Algorithm 1 (``ExactSubspace``): u records on distinct lines of the plane U = span(e1, e2) and v
+  on distinct lines of V = span(e3, e4), U ∩ V = {0}, so q(U) = u − 1, q(V) = v − 1 and the gap is
+  f = s1 − s2 − 1 = u − v − 1 (v − 1 >= q⊥). D' moves record 0 from U to V: f drops by 2, the
+  most one record can move it. ``"r5-threshold"``: f = ⌈A⌉ + 2 against ⌈A⌉, where ⊥ has the
+  truncated Laplace's e^ε ratio (probabilities 0.13 and 0.36 at ε = 1); ``"r5-edge"``: f = 2
+  against 0, where U has probability δ against 0 (where δ is spent). Statistic: −1 for ⊥, else
+  |⟨b₁, x₀/‖x₀‖⟩| rounded to 0.01, b₁ the first released column and x₀ the moved record: it tests
+  the ⊥/U choice and catches a release that names x₀ (the search's basis, issue 29). The most a
+  pair can show is the exact ε at δ of the ⊥/U law (``truncated_laplace_cdf``).
+* Algorithm 2 (``SubsampleAggregateSubspace``): n = m·b_min records on lines of U, so every block
+  falls in one cell; D' replaces record 0 by 100·e3, which flips the subspace of its block into a
+  cell of its own. Statistic: −1 for ⊥, else ‖Bᵀe3‖ rounded to 0.01. The most the pair shows is the
+  exact ε at δ of the winning cell's law (⊥, the common cell, the new one).
+* Analyze Gauss: m copies each of w = (e1 + e2)/√2 and e3 (norm C), and e1 on D against e2 on D':
+  orthogonal records at the clipping norm, A − A' = e1e1ᵀ − e2e2ᵀ (the full sensitivity √2 C²).
+  The heavy records pin the top plane near span(w, e3), and its tilt towards e1 or e2 is linear in
+  the noisy A's entry along (e1 − e2), which carries the whole Gaussian mechanism's signal.
+  Statistic: tr(Bᵀ(A − A')B)/C² = ‖Bᵀe1‖² − ‖Bᵀe2‖².
+* Bingham (k = 1, one exact draw): m copies each of e1 and e2 and e1 on D against e2 on D'. A and
+  A' are swapped by e1 ↔ e2, so their normalisers are equal and the exact log-likelihood ratio is
+  ε vᵀ(A − A')v/(2C²) = (ε/2)(v1² − v2²), at most ε/2: the exponential mechanism's other ε/2 pays
+  for a normaliser ratio that such a pair does not move.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from scipy.integrate import quad
+from scipy.stats import laplace
+
+from engine.audit.controls import SearchBasisExactSubspace, halved_bound_delta
+from engine.audit.mechanisms import gaussian_epsilon
+from engine.audit.target import AuditTarget
+from engine.mechanisms.subspace import (
+    AnalyzeGauss,
+    BinghamSubspace,
+    ExactSubspace,
+    SubsampleAggregateSubspace,
+)
+from engine.mechanisms.subspace.stable_selection import GAP_SENSITIVITY
+from engine.mechanisms.subspace.truncated_laplace import truncated_laplace_cdf
+
+#: The data settings of the subspace audits (records in R^5, not a manifold).
+SETTINGS = {
+    "r5-threshold": "R^5, score gap at the selection threshold",
+    "r5-edge": "R^5, score gap at the edge of the noise",
+    "r5": "R^5",
+}
+DIMENSION = 5
+#: δ of the (ε, δ) mechanisms, as in issue 29.
+DELTA = 1e-6
+#: Algorithm 2's public bound on √(λ_{k+1}/λ_k): small, so that its cells are narrow (0.024 at ε = 1).
+GAMMA = 1e-6
+#: Algorithm 2's target failure probability: m = ⌈T + (2/ε) ln(3/(2β))⌉ blocks, near the threshold T.
+BETA = 0.5
+#: Copies of each heavy record of the Analyze Gauss and Bingham pairs.
+HEAVY_COPIES = {"analyze gauss": 1_000, "bingham": 50}
+#: Probabilities of P(S) − δ below this are float rounding (an event of δ exactly), not an event.
+ROUNDING = 1e-12
+
+
+def plane_lines(count: int, axes: tuple[int, int], start: int = 0) -> np.ndarray:
+    """``count`` unit vectors on distinct lines of the plane span(e_a, e_b) of R^5, ``(count, 5)``:
+    angles π·frac(j φ), φ the golden ratio, j = start, start + 1, … (no two records on one line)."""
+    angles = np.pi * np.mod(np.arange(start, start + count) * (math.sqrt(5.0) - 1.0) / 2.0, 1.0)
+    points = np.zeros((count, DIMENSION))
+    points[:, axes[0]], points[:, axes[1]] = np.cos(angles), np.sin(angles)
+    return points
+
+
+def discrete_epsilon(first, second, delta: float) -> float:
+    """Exact ε at δ between two laws on finitely many outcomes: the largest log((P(S) − δ)/Q(S)) over
+    events S, both ways (inf where P(S) > δ and Q(S) = 0)."""
+    p, q = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    best = 0.0
+    for mask in itertools.product((False, True), repeat=p.size):
+        event = np.array(mask)
+        for a, b in ((p, q), (q, p)):
+            excess, other = a[event].sum() - delta, b[event].sum()
+            if excess > ROUNDING:
+                best = max(best, math.inf if other <= 0 else math.log(excess / other))
+    return best
+
+
+def _outside(bases: np.ndarray, value) -> np.ndarray:
+    """−1 where the release is ⊥ (NaN basis), ``value`` (computed on NaN-free bases) elsewhere."""
+    bottom = np.isnan(bases[:, 0, 0])
+    return np.where(bottom, -1.0, value(np.nan_to_num(bases)))
+
+
+def threshold_pair(mechanism: ExactSubspace, gap: int):
+    """Algorithm 1's pair with score gaps ``gap`` on D and ``gap`` − 2 on D' (module notes).
+
+    Returns (D, D', u, v): v is the fewest records of V for which n >= n_min and v − 1 >= q⊥.
+    """
+    cut, ell = math.floor(2.0 * mechanism.noise_bound), mechanism.ell
+    if not 2 <= gap <= ell + cut - 1:
+        raise ValueError(f"gap must be between 2 and ell + floor(2A) - 1 = {ell + cut - 1} for a two-plane pair of "
+                         f"this mechanism, got {gap!r}")
+    v = max(2, math.ceil((3 * ell + cut + 1 - gap) / 2))
+    u = v + gap + 1
+    in_u, in_v = plane_lines(u, (0, 1)), plane_lines(v + 1, (2, 3))
+    first = np.concatenate([in_u, in_v[:v]])
+    second = np.concatenate([in_v[v:], in_u[1:], in_v[:v]])
+    return first, second, u, v
+
+
+def exact_subspace_target(mechanism: ExactSubspace, setting: str, *, claimed_delta=None, label=None,
+                          notes="") -> AuditTarget:
+    """Audit of Algorithm 1 (or a subclass) on the two-plane pair of ``setting`` (module notes)."""
+    gaps = {"r5-threshold": math.ceil(mechanism.noise_bound) + 2, "r5-edge": 2}
+    if setting not in gaps:
+        raise ValueError(f"setting must be one of {tuple(gaps)} for Algorithm 1, got {setting!r}")
+    g = mechanism.privacy_guarantee()
+    delta = g.delta if claimed_delta is None else float(claimed_delta)
+    first, second, u, v = threshold_pair(mechanism, gaps[setting])
+    data = (first, second)
+    moved = first[0]
+    output = [1.0 - truncated_laplace_cdf(mechanism.noise_bound - f, mechanism.epsilon, mechanism.delta,
+                                          GAP_SENSITIVITY) for f in (gaps[setting], gaps[setting] - 2)]
+
+    def draw(side, size, rng):
+        return mechanism.release(data[side], size=size, rng=rng).points
+
+    def statistic(bases):
+        return _outside(bases, lambda b: np.round(np.abs(b[:, :, 0] @ moved), 2))
+
+    return AuditTarget(
+        label=label or f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon,
+        delta=delta, reachable_epsilon=discrete_epsilon([output[0], 1 - output[0]], [output[1], 1 - output[1]], delta),
+        statistic_name="-1 for bottom, else |<b1, x0/|x0|>| rounded to 0.01 (b1 the first released column)",
+        pair_description=(f"n = {u + v}: {u} records on lines of one plane U and {v} of another plane V; D' moves "
+                          f"record 0 from U to V. Score gaps {gaps[setting]} and {gaps[setting] - 2}, U output with "
+                          f"probability {output[0]:.4g} and {output[1]:.4g}"),
+        notes=(notes + " " if notes else "") + (
+            "Both data sets select the same U: only the choice of U against bottom may differ, and a release "
+            "whose first column is the moved record on D (the search's basis) is caught at 1.00."))
+
+
+def subsample_aggregate_target(mechanism: SubsampleAggregateSubspace) -> AuditTarget:
+    """Audit of Algorithm 2 on n = m·b_min records of a plane, one of them replaced by 100·e3."""
+    g = mechanism.privacy_guarantee()
+    first = plane_lines(mechanism.min_samples, (0, 1))
+    second = first.copy()
+    second[0] = 100.0 * np.eye(DIMENSION)[2]
+    data = (first, second)
+    m, threshold, scale = mechanism.n_blocks, mechanism.threshold, 2.0 / mechanism.epsilon
+    bottom_first = laplace.cdf(threshold - m, scale=scale)
+    bottom_second = laplace.cdf(threshold - m + 1, scale=scale) * laplace.cdf(threshold - 1, scale=scale)
+    # The flipped block's cell wins when it is published and above the common cell's noisy count.
+    new_cell = quad(lambda z: laplace.pdf(z, scale=scale) * laplace.cdf(z + 2 - m, scale=scale),
+                    threshold - 1, np.inf)[0]
+    reach = discrete_epsilon([bottom_first, 1 - bottom_first, 0.0],
+                             [bottom_second, 1 - bottom_second - new_cell, new_cell], g.delta)
+
+    def draw(side, size, rng):
+        return mechanism.release(data[side], size=size, rng=rng).points
+
+    def statistic(bases):
+        return _outside(bases, lambda b: np.round(np.linalg.norm(b[:, 2, :], axis=-1), 2))
+
+    return AuditTarget(
+        label=f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon, delta=g.delta,
+        reachable_epsilon=reach, statistic_name="-1 for bottom, else |B^T e3| rounded to 0.01",
+        pair_description=(f"n = {mechanism.min_samples} records on lines of one plane ({m} blocks of "
+                          f"{mechanism.block_min}); D' replaces record 0 by 100 e3, which flips its block's subspace "
+                          f"into a cell of its own. Bottom with probability {bottom_first:.4g} and "
+                          f"{bottom_second:.4g}"),
+        notes=("One record moves one block: the common cell's count drops by 1 (Laplace(2/epsilon): a ratio "
+               "e^(epsilon/2) on bottom) and the new cell, holding one block, is published with probability "
+               "at most delta, so this pair shows about epsilon/2. The full epsilon needs two cells near the "
+               "threshold, which a pair cannot arrange when the partition into blocks is random."),
+        batch_size=2_000)
+
+
+def _heavy_pair(copies: int, heavy: tuple[np.ndarray, ...]):
+    """``copies`` of each ``heavy`` record, then e1 (D) or e2 (D'), all of norm 1."""
+    e = np.eye(DIMENSION)
+    base = np.repeat(np.stack(heavy), copies, axis=0)
+    return np.vstack([base, e[0]]), np.vstack([base, e[1]])
+
+
+def analyze_gauss_target(mechanism: AnalyzeGauss) -> AuditTarget:
+    """Audit of Analyze Gauss on orthogonal records at the clipping norm (module notes)."""
+    g = mechanism.privacy_guarantee()
+    e = np.eye(DIMENSION)
+    copies = HEAVY_COPIES["analyze gauss"]
+    data = tuple(mechanism.clip_norm * d for d in _heavy_pair(copies, ((e[0] + e[1]) / math.sqrt(2.0), e[2])))
+    change = np.triu(np.outer(data[0][-1], data[0][-1]) - np.outer(data[1][-1], data[1][-1]))
+
+    def draw(side, size, rng):
+        return mechanism.release(data[side], size=size, rng=rng).points
+
+    def statistic(bases):
+        return np.sum(bases[:, 0, :] ** 2 - bases[:, 1, :] ** 2, axis=-1)
+
+    return AuditTarget(
+        label=f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon, delta=g.delta,
+        reachable_epsilon=gaussian_epsilon(float(np.linalg.norm(change)) / g.sigma, g.delta),
+        statistic_name="tr(B^T (A - A') B) / C^2 = |B^T e1|^2 - |B^T e2|^2",
+        pair_description=(f"{copies} records C(e1 + e2)/sqrt(2) and {copies} C e3, then C e1 (D) or C e2 (D'): "
+                          "orthogonal records at the clipping norm, |A - A'| = sqrt(2) C^2"),
+        notes=("The most shown is that of the Gaussian noise on A (the claim, the analytic calibration being "
+               "exact); the top plane is post-processing of A + E, and on this pair its tilt carries that "
+               "signal to first order in sigma / (copies C^2)."),
+        batch_size=5_000)
+
+
+def bingham_target(mechanism: BinghamSubspace) -> AuditTarget:
+    """Audit of the Bingham exponential mechanism for k = 1 with its exact log-likelihood ratio."""
+    if mechanism.k != 1:
+        raise ValueError(f"the Bingham audit's likelihood ratio is exact for k = 1 only, got k = {mechanism.k}")
+    g = mechanism.privacy_guarantee()
+    e = np.eye(DIMENSION)
+    copies = HEAVY_COPIES["bingham"]
+    data = tuple(mechanism.clip_norm * d for d in _heavy_pair(copies, (e[0], e[1])))
+
+    def draw(side, size, rng):
+        return mechanism.release(data[side], size=size, rng=rng).points
+
+    def statistic(bases):
+        return mechanism.epsilon / 2.0 * (bases[:, 0, 0] ** 2 - bases[:, 1, 0] ** 2)
+
+    return AuditTarget(
+        label=f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon, delta=g.delta,
+        reachable_epsilon=mechanism.epsilon / 2.0,
+        statistic_name="exact log-likelihood ratio epsilon v^T (A - A') v / (2 C^2)",
+        pair_description=(f"{copies} records C e1 and {copies} C e2, then C e1 (D) or C e2 (D'): orthogonal "
+                          "records at the clipping norm, A and A' swapped by e1 <-> e2"),
+        notes=("Equal normalisers: the privacy loss is epsilon (v1^2 - v2^2)/2, at most epsilon/2. The other "
+               "epsilon/2 of the exponential mechanism pays for a normaliser ratio this pair does not move."),
+        batch_size=2_000)
+
+
+def exact_subspace(setting: str, epsilon: float) -> AuditTarget:
+    """Algorithm 1 (k = 2, δ = ``DELTA``) on ``setting``."""
+    return exact_subspace_target(ExactSubspace(k=2, epsilon=epsilon, delta=DELTA), setting)
+
+
+def search_basis_control(setting: str, epsilon: float) -> AuditTarget:
+    """Algorithm 1 releasing its search's basis (``SearchBasisExactSubspace``)."""
+    mechanism = SearchBasisExactSubspace(k=2, epsilon=epsilon, delta=DELTA)
+    return exact_subspace_target(mechanism, setting, label=f"Algorithm 1 releasing its search's basis in R^{DIMENSION}",
+                                 notes="The first released column is the first record of U the search picks.")
+
+
+def half_bound_control(setting: str, epsilon: float) -> AuditTarget:
+    """Algorithm 1 with the truncated Laplace bound A halved, claiming (ε, ``DELTA``)."""
+    actual = halved_bound_delta(epsilon, DELTA)
+    mechanism = ExactSubspace(k=2, epsilon=epsilon, delta=actual)
+    return exact_subspace_target(
+        mechanism, setting, claimed_delta=DELTA, label=f"Algorithm 1 with the bound A halved in R^{DIMENSION}",
+        notes=(f"A = {mechanism.noise_bound:.4g}, half the bound for delta = {DELTA:g}: it is the bound for delta = "
+               f"{actual:.3g}, so at the noise's edge U is output with probability about {actual:.2g} on D and 0 "
+               f"on D' against a claimed delta of {DELTA:g}."))
+
+
+def subsample_aggregate(setting: str, epsilon: float) -> AuditTarget:
+    """Algorithm 2 (k = 2, δ = ``DELTA``, γ = ``GAMMA``, β = ``BETA``, the fewest blocks)."""
+    return subsample_aggregate_target(SubsampleAggregateSubspace(k=2, epsilon=epsilon, delta=DELTA, gamma=GAMMA,
+                                                                 beta=BETA))
+
+
+def analyze_gauss(setting: str, epsilon: float) -> AuditTarget:
+    """Analyze Gauss (k = 2, δ = ``DELTA``, C = 1)."""
+    return analyze_gauss_target(AnalyzeGauss(k=2, epsilon=epsilon, delta=DELTA))
+
+
+def bingham(setting: str, epsilon: float) -> AuditTarget:
+    """The Bingham exponential mechanism (k = 1, C = 1)."""
+    return bingham_target(BinghamSubspace(k=1, epsilon=epsilon))
