@@ -27,11 +27,12 @@ import pandas as pd
 from engine.bounds.regression import table1_sensitivities
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy, energy_gradient, geodesic_regression, residuals
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, task_seed
+from engine.experiments.kulkarni_soto_setting import check_callosum_setting
+from engine.experiments.protocol import WORD, Task, make_params, task_seed
 from engine.manifolds import Kendall
 from engine.mechanisms.diagnostics import chain_diagnostics
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
-from engine.validation import check_int, check_nonnegative, check_positive
+from engine.validation import check_int, check_positive
 
 UNEQUAL_EPS_P = (0.02, 0.25, 0.5, 1.0, 1.5, 2.0)
 EQUAL_TOTALS = (0.2, 0.6, 1.0, 1.4, 2.0)
@@ -58,14 +59,8 @@ class Params:
     velocity_warmup: int = 60
 
     def __post_init__(self):
+        check_callosum_setting(self)
         set_ = functools.partial(object.__setattr__, self)
-        set_("reps", check_int("reps", self.reps))
-        set_("seed", normalise_seed(self.seed))
-        set_("n", check_int("n", self.n, minimum=3))
-        set_("k", check_int("k", self.k, minimum=3))
-        set_("noise", check_nonnegative("noise", self.noise))
-        set_("tau", check_positive("tau", self.tau))
-        set_("ball_radius", check_positive("ball_radius", self.ball_radius))
         for name in ("warmup", "thin", "velocity_warmup"):
             set_(name, check_int(name, getattr(self, name)))
         set_("unequal_eps_p", tuple(float(e) for e in self.unequal_eps_p))

@@ -16,10 +16,11 @@ import pandas as pd
 
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed
+from engine.experiments.kulkarni_soto_setting import check_callosum_setting
+from engine.experiments.protocol import WORD, Task, make_params
 from engine.manifolds import Kendall
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
-from engine.validation import check_int, check_nonnegative, check_positive
+from engine.validation import check_positive
 
 AGES = (60.0, 65.0, 70.0, 75.0, 80.0)
 
@@ -42,14 +43,8 @@ class Params:
     clip_residuals: bool = True
 
     def __post_init__(self):
+        check_callosum_setting(self)
         set_ = functools.partial(object.__setattr__, self)
-        set_("reps", check_int("reps", self.reps))
-        set_("seed", normalise_seed(self.seed))
-        set_("n", check_int("n", self.n, minimum=3))
-        set_("k", check_int("k", self.k, minimum=3))
-        set_("noise", check_nonnegative("noise", self.noise))
-        set_("tau", check_positive("tau", self.tau))
-        set_("ball_radius", check_positive("ball_radius", self.ball_radius))
         set_("eps_p", check_positive("eps_p", self.eps_p))
         set_("eps_v", check_positive("eps_v", self.eps_v))
         set_("ages", tuple(float(age) for age in self.ages))
