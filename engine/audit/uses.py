@@ -31,7 +31,7 @@ import numpy as np
 from engine.audit.mechanisms import euclidean_target, laplace_target, tangent_gaussian_target
 from engine.audit.pairs import ambient_frechet_gap, ambient_gap, frechet_gap, replace_one_pair
 from engine.audit.target import AuditTarget, reach_note
-from engine.bounds import ambient_radius, ambient_sensitivity, frechet_mean_sensitivity
+from engine.bounds import frechet_mean_sensitivity
 from engine.estimators import ambient_mean, frechet_mean
 from engine.experiments import reimherr_fig1
 from engine.mechanisms import EuclideanLaplace, RiemannianLaplace
@@ -106,8 +106,9 @@ def figure1_sigma(mechanism: str, space: str, radius: float, n: int, epsilon: fl
         # Both constants divide by h(r, κ): Theorem 2's domain check refuses where h <= 0, even where
         # the boundary constant alone would return a number (a negative one).
         frechet_mean_sensitivity(n, radius, setting.manifold.kappa_max)
-        return reimherr_fig1.sensitivity_constant(setting, sphere_constant) / (n * epsilon)
-    return float(ambient_sensitivity(n, ambient_radius(setting.manifold, radius))) / epsilon
+        return reimherr_fig1.laplace_scale(setting, reimherr_fig1.sensitivity_constant(setting, sphere_constant), n,
+                                           epsilon)
+    return reimherr_fig1.euclidean_scale(setting, n, epsilon)
 
 
 def _figure1_setting(space: str, radius: float):

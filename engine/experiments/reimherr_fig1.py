@@ -33,7 +33,7 @@ from engine import bounds, spaces
 from engine.data import spd_wishart, sphere_cap
 from engine.estimators import ambient_mean, frechet_mean
 from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks
-from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace
+from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, euclidean_laplace, off_manifold, riemannian_laplace
 from engine.validation import check_int, check_positive
 
 DEFAULT_NS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
@@ -209,6 +209,25 @@ def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
     return float(bounds.frechet_mean_sensitivity(1, setting.radius, m.kappa_max))
 
 
+def laplace_scale(setting: SpaceSetting, constant: float, n: int, epsilon: float) -> float:
+    """σ of the Riemannian Laplace for Δ = C/n (``RiemannianLaplace.scale``: C/(nε) on a homogeneous
+    space, 2C/(nε) otherwise), also where the law is not normalisable."""
+    return RiemannianLaplace.scale(manifold=setting.manifold, epsilon=epsilon, sensitivity=constant / n)
+
+
+def euclidean_scale(setting: SpaceSetting, n: int, epsilon: float) -> float:
+    """σ_E of the Euclidean Laplace for Δ_E = 2 r_E/n (``EuclideanLaplace.sigma``), both baselines'."""
+    m = setting.manifold
+    sensitivity = float(bounds.ambient_sensitivity(n, float(bounds.ambient_radius(m, setting.radius))))
+    return EuclideanLaplace(manifold=m, epsilon=epsilon, sensitivity=sensitivity).sigma
+
+
+def noise_scales(setting: SpaceSetting, constant: float, n: int, epsilon: float) -> dict[str, float]:
+    """σ of each of ``MECHANISMS`` at sample size n and ε, as the mechanisms compute it."""
+    euclid = euclidean_scale(setting, n, epsilon)
+    return dict(zip(MECHANISMS, (laplace_scale(setting, constant, n, epsilon), euclid, euclid)))
+
+
 @dataclass(frozen=True)
 class Params:
     """Settings of the study (see ``run``); ``block`` replicates per task."""
@@ -269,7 +288,6 @@ def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, spher
     m = setting.manifold
     reps, replicate = stop - start, np.arange(start, stop)
     constant = _sensitivity_constant(key, sphere_constant)
-    r_ambient = float(bounds.ambient_radius(m, setting.radius))
     sens_rows, util_rows = [], []
     data = setting.sample(n, reps, rng)
     means = frechet_mean(m, data).mean
@@ -278,9 +296,7 @@ def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, spher
     for kind, moved in neighbour_sensitivities(setting, data, means, rng).items():
         sens_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": replicate,
                                        "neighbour": kind, "sensitivity": moved, "bound": bound}))
-    sigma = constant / n / epsilon
-    sigma_e = float(bounds.ambient_sensitivity(n, r_ambient)) / epsilon
-    scales = dict(zip(MECHANISMS, (sigma, sigma_e, sigma_e)))
+    scales = noise_scales(setting, constant, n, epsilon)
     for mechanism, scale in scales.items():
         _, err, off = release_errors(setting, means, mechanism, scale, rng, ambient_means=ambient_means)
         util_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": replicate,

@@ -113,6 +113,11 @@ def noise_constant(space: str, radius: float, sphere_constant: str) -> float:
     return float(reimherr_fig1.sensitivity_constant(_setting(space, radius), sphere_constant))
 
 
+def noise_scales(space: str, radius: float, constant: float, n: int, epsilon: float) -> dict[str, float]:
+    """σ of each mechanism (``reimherr_fig1.noise_scales``: the mechanisms' own) at n and ε for C."""
+    return reimherr_fig1.noise_scales(_setting(space, radius), constant, n, epsilon)
+
+
 def sample_means(space: str, radius: float, n: int, reps: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Fréchet means and ambient means ``(reps, *point_shape)`` of ``reps`` data sets of size n in
     B_r(m0), drawn from ``np.random.default_rng([seed, n])``."""
@@ -149,14 +154,13 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     m = setting.manifold
     frechet, ambient = sample_means(space, radius, n, reps, seed) if means is None else means
     limit = scale_limit(m)
-    r_e = float(bounds.ambient_radius(m, radius))
     mechanisms = reimherr_fig1.MECHANISMS if paper_baseline else reimherr_fig1.MECHANISMS[:2]
     rows = []
     for eps in epsilons:
         rng = np.random.default_rng([seed, n, round(eps * 1e6)])
-        sigma_e = float(bounds.ambient_sensitivity(n, r_e)) / eps
+        scales = reimherr_fig1.noise_scales(setting, constant, n, eps)
         for mechanism in mechanisms:
-            sigma = constant / (n * eps) if mechanism == "riemannian laplace" else sigma_e
+            sigma = scales[mechanism]
             row = {"n": n, "epsilon": eps, "mechanism": mechanism, "sigma": sigma, "status": "ok",
                    "mean_error": np.nan, "se": np.nan, "share_off_manifold": np.nan, "share_se": np.nan,
                    "rms_geodesic": np.nan, "sqrt_bound": np.nan}
