@@ -1,40 +1,9 @@
 """Home page of Manifold Privacy Explorer: what the tool is, one card per page, and presets that
 open a page with a paper's settings."""
 
-from pathlib import Path
-
 import streamlit as st
 
 from ui import navigation
-
-LOGO = Path(__file__).resolve().parent / "assets" / "logo.svg"
-
-PAGES = (
-    ("1 · Private mean playground", "pages/1_Private_mean_playground.py",
-     "Release the mean of data on a sphere, on SPD matrices, in the hyperbolic plane or on planar shapes, and "
-     "watch the Riemannian Laplace mechanism keep its releases on the manifold while the Euclidean one leaves it."),
-    ("2 · Sensitivity", "pages/2_Sensitivity.py",
-     "How much one person can move a Fréchet mean: Theorem 2's bound 2r(2 − h)/(nh) against the worst case "
-     "found by swapping a record, and why positive curvature makes the bound grow."),
-    ("3 · Utility", "pages/3_Utility.py",
-     "How the error of a private mean shrinks with n and ε, and the paper's comparison of intrinsic and "
-     "ambient noise, replicated with confidence bands."),
-    ("4 · Samplers", "pages/4_Samplers.py",
-     "How the Laplace law on a manifold is actually drawn: exact samplers against Metropolis–Hastings, with "
-     "histograms, traces and the normalisability limits on H² and SPD."),
-    ("5 · Private optimization", "pages/5_Private_optimization.py",
-     "Differentially private Riemannian gradient descent: noisy steps on the manifold, privacy accounting over "
-     "iterations, and how it compares with releasing the answer once."),
-    ("6 · Private regression", "pages/6_Private_regression.py",
-     "Fit a geodesic through shapes or directions against a covariate and release it privately with the K-norm "
-     "gradient mechanism: Kulkarni & Soto's Table 1 with the numbers plugged in, and what dimension costs."),
-    ("7 · Private subspaces", "pages/7_Private_subspaces.py",
-     "Learn the plane or line the data lie in, privately: Singhal & Steinke count points instead of adding noise, "
-     "answer ⊥ when the data do not fit, and need a sample size that does not grow with the dimension."),
-    ("8 · Audit", "pages/8_Audit.py",
-     "Evidence instead of promises: an empirical 95% lower bound on ε for every mechanism, beside its claim, "
-     "and deliberately broken mechanisms the audit flags."),
-)
 
 #: (label, page script, address parameters): each opens its page inside the app (no new tab) with a
 #: paper's settings; ``preset`` names a page's own preset (``ui.presets``), the others set widgets.
@@ -67,7 +36,7 @@ PRESETS = (
      {"shape": "plane", "method": "exact", "n": "200", "eps": "1.0", "delta": "1e-06", "outliers": "5"}),
 )
 
-st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
 navigation.sidebar()
 
 intro, picture = st.columns([3, 1], gap="large", vertical_alignment="center")
@@ -80,7 +49,7 @@ with intro:
         "papers' mechanisms live, so you can change ε, the sample size and the data and see what privacy costs."
     )
 with picture:
-    st.image(str(LOGO), width=180, caption="Private releases scattered around a mean on the sphere")
+    st.image(str(navigation.LOGO), width=180, caption="Private releases scattered around a mean on the sphere")
 
 with st.expander("How differential privacy works here"):
     st.markdown(
@@ -100,11 +69,11 @@ with st.expander("How differential privacy works here"):
 
 st.header("Pages")
 columns = st.columns(3)
-for i, (title, script, teaches) in enumerate(PAGES):
+for i, page in enumerate(navigation.PAGES[1:]):
     with columns[i % 3], st.container(border=True):
-        st.subheader(title)
-        st.markdown(teaches)
-        st.page_link(script, label="Open the page", icon=":material/arrow_forward:")
+        st.subheader(f"{i + 1} · {page.label}")
+        st.markdown(page.teaches)
+        st.page_link(page.script, label="Open the page", icon=":material/arrow_forward:")
 
 st.header("Presets from the papers")
 st.markdown("Each link opens a page with a paper's settings already in place; change anything from there.")

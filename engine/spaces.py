@@ -97,3 +97,8 @@ def space(key: str) -> SpaceEntry:
 def make_manifold(key: str, k: int = DEFAULT_LANDMARKS):
     """The engine's manifold of the space ``key`` (``k`` landmarks for Kendall)."""
     return space(key).make(k)
+
+
+#: The spaces whose Laplace samplers the sampler study and the Samplers page compare (Kendall with 5
+#: landmarks), by key.
+SAMPLER_SPACES = {key: make_manifold(key, k=5) for key in ("sphere", "hyperbolic", "kendall", "spd")}

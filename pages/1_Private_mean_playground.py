@@ -1,7 +1,6 @@
 """Private mean playground: release the Fréchet mean of a data set on a curved space privately and
 compare the Riemannian Laplace mechanism with its Euclidean and Gaussian alternatives."""
 
-from pathlib import Path
 
 import streamlit as st
 
@@ -11,9 +10,7 @@ from ui.errors import shown_as_error
 from ui.playground import animation
 from ui.progress import DelayedProgress
 
-LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
-
-st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(LOGO),
+st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(navigation.LOGO),
                    layout="wide")
 navigation.sidebar()
 st.title("Private mean playground")

@@ -1,15 +1,12 @@
 """Private regression: geodesic regression of shapes or directions on a covariate, released with the
 K-norm gradient mechanism (Kulkarni & Soto)."""
 
-from pathlib import Path
 
 import streamlit as st
 
 from ui import first_paint, navigation, regression
 
-LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
-
-st.set_page_config(page_title="Private regression · Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+st.set_page_config(page_title="Private regression · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
 navigation.sidebar()
 st.title("Private regression: geodesics through shapes and directions")
 st.markdown(

@@ -1,7 +1,6 @@
 """Private subspaces: learn a plane or a line through the origin privately (Singhal & Steinke 2021)
 and see why the sample size their algorithms need does not grow with the dimension."""
 
-from pathlib import Path
 
 import streamlit as st
 
@@ -9,9 +8,7 @@ from ui import first_paint, navigation, state, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
-LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
-
-st.set_page_config(page_title="Private subspaces · Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+st.set_page_config(page_title="Private subspaces · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
 navigation.sidebar()
 st.title("Private subspaces")
 st.markdown(

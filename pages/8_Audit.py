@@ -1,7 +1,6 @@
 """Audit: an empirical 95 % lower bound on ε for any mechanism of the engine, beside its claim and a
 deliberately broken positive control."""
 
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -11,9 +10,7 @@ from ui.audit.views import run_live
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
-LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
-
-st.set_page_config(page_title="Audit · Manifold Privacy Explorer", page_icon=str(LOGO), layout="wide")
+st.set_page_config(page_title="Audit · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
 navigation.sidebar()
 st.title("Audit")
 st.markdown(

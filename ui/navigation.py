@@ -6,21 +6,54 @@ Streamlit's automatic list names the home page after its file ("app"); this one 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import streamlit as st
 
 from ui import state
 
-#: (script relative to app.py, label, icon) in sidebar order.
+#: The app's logo (page icon of every page, Home's picture).
+LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its script (relative to app.py), sidebar label and icon, and what Home's card says it teaches."""
+
+    script: str
+    label: str
+    icon: str
+    teaches: str = ""
+
+
+#: Every page in sidebar order, Home first: the one list the sidebar and Home's cards read.
 PAGES = (
-    ("app.py", "Home", ":material/home:"),
-    ("pages/1_Private_mean_playground.py", "Private mean playground", ":material/scatter_plot:"),
-    ("pages/2_Sensitivity.py", "Sensitivity", ":material/straighten:"),
-    ("pages/3_Utility.py", "Utility", ":material/trending_down:"),
-    ("pages/4_Samplers.py", "Samplers", ":material/casino:"),
-    ("pages/5_Private_optimization.py", "Private optimization", ":material/route:"),
-    ("pages/6_Private_regression.py", "Private regression", ":material/timeline:"),
-    ("pages/7_Private_subspaces.py", "Private subspaces", ":material/layers:"),
-    ("pages/8_Audit.py", "Audit", ":material/verified_user:"),
+    Page("app.py", "Home", ":material/home:"),
+    Page("pages/1_Private_mean_playground.py", "Private mean playground", ":material/scatter_plot:",
+         "Release the mean of data on a sphere, on SPD matrices, in the hyperbolic plane or on planar shapes, and "
+         "watch the Riemannian Laplace mechanism keep its releases on the manifold while the Euclidean one leaves it."),
+    Page("pages/2_Sensitivity.py", "Sensitivity", ":material/straighten:",
+         "How much one person can move a Fréchet mean: Theorem 2's bound 2r(2 − h)/(nh) against the worst case "
+         "found by swapping a record, and why positive curvature makes the bound grow."),
+    Page("pages/3_Utility.py", "Utility", ":material/trending_down:",
+         "How the error of a private mean shrinks with n and ε, and the paper's comparison of intrinsic and "
+         "ambient noise, replicated with confidence bands."),
+    Page("pages/4_Samplers.py", "Samplers", ":material/casino:",
+         "How the Laplace law on a manifold is actually drawn: exact samplers against Metropolis–Hastings, with "
+         "histograms, traces and the normalisability limits on H² and SPD."),
+    Page("pages/5_Private_optimization.py", "Private optimization", ":material/route:",
+         "Differentially private Riemannian gradient descent: noisy steps on the manifold, privacy accounting over "
+         "iterations, and how it compares with releasing the answer once."),
+    Page("pages/6_Private_regression.py", "Private regression", ":material/timeline:",
+         "Fit a geodesic through shapes or directions against a covariate and release it privately with the K-norm "
+         "gradient mechanism: Kulkarni & Soto's Table 1 with the numbers plugged in, and what dimension costs."),
+    Page("pages/7_Private_subspaces.py", "Private subspaces", ":material/layers:",
+         "Learn the plane or line the data lie in, privately: Singhal & Steinke count points instead of adding noise, "
+         "answer ⊥ when the data do not fit, and need a sample size that does not grow with the dimension."),
+    Page("pages/8_Audit.py", "Audit", ":material/verified_user:",
+         "Evidence instead of promises: an empirical 95% lower bound on ε for every mechanism, beside its claim, "
+         "and deliberately broken mechanisms the audit flags."),
 )
 
 
@@ -32,6 +65,6 @@ def sidebar() -> None:
     """
     state.enter_page()
     with st.sidebar:
-        for script, label, icon in PAGES:
-            st.page_link(script, label=label, icon=icon)
+        for page in PAGES:
+            st.page_link(page.script, label=page.label, icon=page.icon)
         st.divider()

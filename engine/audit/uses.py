@@ -12,7 +12,7 @@ code, on the adversarial replace-one pair of ``engine.audit.pairs``, at any radi
 * ``figure1_target``: the Utility page (page 3) and the Figure 1 study
   (``engine.experiments.reimherr_fig1``). σ as ``reimherr_fig1.simulate_cell`` and
   ``engine.pipelines.utility.release_summary`` (the page's) compute it (a test pins all three
-  together), releases through ``reimherr_fig1.release_errors``: ``"riemannian laplace"``
+  together), releases through ``figure1_setting.release_errors``: ``"riemannian laplace"``
   (σ = C/(nε), C from Theorem 2 or the supplement's boundary constant on the sphere),
   ``"euclidean laplace"`` (the ε-DP baseline, σ_E = 2 r_E/(nε) around the ambient mean) and
   ``"paper euclidean baseline"`` (the same σ_E around the Fréchet mean: not ε-DP, a positive
@@ -31,18 +31,18 @@ import numpy as np
 from engine.audit.mechanisms import euclidean_target, laplace_target, tangent_gaussian_target
 from engine.audit.pairs import ambient_frechet_gap, ambient_gap, frechet_gap, replace_one_pair
 from engine.audit.target import AuditTarget, reach_note
-from engine.bounds import ambient_radius, ambient_sensitivity, frechet_mean_sensitivity
+from engine.bounds import frechet_mean_sensitivity
 from engine.estimators import ambient_mean, frechet_mean
-from engine.experiments import reimherr_fig1
 from engine.mechanisms import EuclideanLaplace, RiemannianLaplace
+from engine.pipelines import figure1_setting
 from engine.pipelines.private_mean import PrivateMeanConfig, release_on
 from engine.pipelines.sources import SOURCES
 from engine.spaces import DEFAULT_LANDMARKS, make_manifold
 from engine.validation import check_int, check_positive
 
 PLAYGROUND_KEYS = ("exact", "euclid", "gauss")
-FIGURE1_MECHANISMS = reimherr_fig1.MECHANISMS
-FIGURE1_SPACES = tuple(setting.key for setting in reimherr_fig1.SETTINGS)
+FIGURE1_MECHANISMS = figure1_setting.MECHANISMS
+FIGURE1_SPACES = tuple(setting.key for setting in figure1_setting.SETTINGS)
 FIGURE1_LABELS = {"riemannian laplace": "Riemannian Laplace",
                   "euclidean laplace": "Euclidean Laplace around the ambient mean",
                   "paper euclidean baseline": "The paper's Euclidean baseline around the Karcher mean"}
@@ -106,15 +106,16 @@ def figure1_sigma(mechanism: str, space: str, radius: float, n: int, epsilon: fl
         # Both constants divide by h(r, κ): Theorem 2's domain check refuses where h <= 0, even where
         # the boundary constant alone would return a number (a negative one).
         frechet_mean_sensitivity(n, radius, setting.manifold.kappa_max)
-        return reimherr_fig1.sensitivity_constant(setting, sphere_constant) / (n * epsilon)
-    return float(ambient_sensitivity(n, ambient_radius(setting.manifold, radius))) / epsilon
+        return figure1_setting.laplace_scale(setting, figure1_setting.sensitivity_constant(setting, sphere_constant), n,
+                                           epsilon)
+    return figure1_setting.euclidean_scale(setting, n, epsilon)
 
 
 def _figure1_setting(space: str, radius: float):
     if space not in FIGURE1_SPACES:
         raise ValueError(f"space must be one of {FIGURE1_SPACES} for the Figure 1 study, got {space!r}")
-    manifold = next(s for s in reimherr_fig1.SETTINGS if s.key == space).manifold
-    return reimherr_fig1.SpaceSetting(space, manifold, check_positive("radius", radius))
+    manifold = next(s for s in figure1_setting.SETTINGS if s.key == space).manifold
+    return figure1_setting.SpaceSetting(space, manifold, check_positive("radius", radius))
 
 
 def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, epsilon: float = 1.0,
@@ -123,7 +124,7 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
 
     Parameters
     ----------
-    mechanism : one of ``reimherr_fig1.MECHANISMS``
+    mechanism : one of ``figure1_setting.MECHANISMS``
     radius : float > 0, the public radius r (the Utility page's slider)
     n : int >= 2; epsilon : float > 0
     sphere_constant : {"theorem", "empirical"}, C of the Riemannian Laplace on the sphere
@@ -162,7 +163,7 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
 
     def draw(side, size, rng):
         shape = (size,) + m.point_shape
-        release, _, _ = reimherr_fig1.release_errors(
+        release, _, _ = figure1_setting.release_errors(
             setting, np.broadcast_to(means[side], shape), mechanism, sigma, rng,
             ambient_means=np.broadcast_to(ambient[side], shape))
         return release

@@ -24,189 +24,24 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from engine import bounds, spaces
-from engine.data import spd_wishart, sphere_cap
+from engine import bounds
 from engine.estimators import ambient_mean, frechet_mean
 from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks
-from engine.mechanisms import euclidean_laplace, off_manifold, riemannian_laplace
+from engine.pipelines.figure1_setting import (
+    DEFAULT_NS,
+    MECHANISMS,
+    SETTINGS,
+    baseline_privacy,
+    neighbour_sensitivities,
+    noise_scales,
+    release_errors,
+    sensitivity_constant,
+)
 from engine.validation import check_int, check_positive
-
-DEFAULT_NS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
-#: The intrinsic mechanism, the ε-DP Euclidean baseline (ambient mean) and the paper's (Fréchet mean, not ε-DP).
-MECHANISMS = ("riemannian laplace", "euclidean laplace", "paper euclidean baseline")
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """The paper's study of one space.
-
-    Attributes
-    ----------
-    generate : callable ``(n, radius, reps, rng) -> (reps, n, *point_shape)``
-        The data generator (supplement §2.1).
-    boundary_constant : bool
-        Whether the paper calibrated σ with the supplement's empirical boundary constant instead of
-        Theorem 2's 2r(2 − h) (its sphere study, supplement §1.3.2); ``sphere_constant`` then chooses.
-    """
-
-    generate: Callable[..., np.ndarray]
-    boundary_constant: bool = False
-
-
-#: The paper's recipe per space of ``engine.spaces``.
-RECIPES = {
-    "spd": Recipe(lambda n, radius, reps, rng: spd_wishart(n, k=2, radius=radius, size=(reps,), rng=rng)),
-    "sphere": Recipe(lambda n, radius, reps, rng: sphere_cap(n, radius, size=(reps,), rng=rng), boundary_constant=True),
-}
-
-
-@dataclass(frozen=True)
-class SpaceSetting:
-    """One half of the figure: a space of ``engine.spaces``, its recipe (``RECIPES``) and the ball B_r(m0)."""
-
-    key: str
-    manifold: object
-    radius: float
-
-    @property
-    def recipe(self) -> Recipe:
-        return RECIPES[self.key]
-
-    def sample(self, n: int, reps: int, rng) -> np.ndarray:
-        return self.recipe.generate(n, self.radius, reps, rng)
-
-
-SETTINGS = tuple(SpaceSetting(key, spaces.make_manifold(key), spaces.space(key).default_radius) for key in RECIPES)
-
-
-def adversarial_neighbours(setting: SpaceSetting, data: np.ndarray) -> np.ndarray:
-    """Replace each data set's outermost point by the boundary point on the opposite side of m0.
-
-    That replacement moves one point by about 2r, the largest change a single record can make
-    inside B_r(m0).
-    """
-    m = setting.manifold
-    m0 = m.origin
-    logs = m.log(m0, data)
-    radii = m.norm(m0, logs)
-    j = np.argmax(radii, axis=1)
-    rows = np.arange(len(data))
-    direction = logs[rows, j] / m.per_point(np.maximum(radii[rows, j], 1e-12))
-    # Stay a hair inside the closed ball so generators' strict "< r" is respected.
-    out = data.copy()
-    out[rows, j] = m.exp(m0, -0.999999 * setting.radius * direction)
-    return out
-
-
-def random_neighbours(setting: SpaceSetting, data: np.ndarray, rng) -> np.ndarray:
-    """Replace each data set's first record by a fresh draw of the generator."""
-    out = data.copy()
-    out[:, 0] = setting.sample(1, len(data), rng)[:, 0]
-    return out
-
-
-def neighbour_sensitivities(setting: SpaceSetting, data: np.ndarray, means: np.ndarray, rng, *,
-                            tol: float = 1e-5) -> dict[str, np.ndarray]:
-    """ρ(x̄, x̄′) per data set ``(reps,)`` for a random and an adversarial replacement of one record.
-
-    ``data`` is ``(reps, n, *point_shape)`` and ``means`` their Fréchet means; the neighbours' means
-    start from ``means`` (they are close), which saves most iterations.
-    """
-    m = setting.manifold
-    out = {}
-    for kind, neighbours in (("random", random_neighbours(setting, data, rng)),
-                             ("adversarial", adversarial_neighbours(setting, data))):
-        out[kind] = m.dist(means, frechet_mean(m, neighbours, init=means, tol=tol).mean)
-    return out
-
-
-def release_errors(setting: SpaceSetting, means: np.ndarray, mechanism: str, sigma: float, rng, *,
-                   ambient_means: np.ndarray | None = None):
-    """One release per data set by ``mechanism`` (one of ``MECHANISMS``) at scale σ.
-
-    ``"riemannian laplace"`` and ``"paper euclidean baseline"`` release around the Fréchet ``means``;
-    ``"euclidean laplace"`` around ``ambient_means`` (``engine.estimators.ambient_mean``), the statistic
-    whose sensitivity 2r_E/n calibrates it. Returns the releases, their Euclidean distance to the
-    Fréchet mean in ambient coordinates (the paper's metric, ``(reps,)``) and the mask of releases off
-    the manifold.
-    """
-    m = setting.manifold
-    if mechanism == "riemannian laplace":
-        release = riemannian_laplace(m, means, sigma, rng=rng)
-    elif mechanism == "euclidean laplace":
-        if ambient_means is None:
-            raise ValueError("the 'euclidean laplace' baseline releases the ambient mean: pass ambient_means")
-        release = euclidean_laplace(m, ambient_means, sigma, rng=rng)
-    elif mechanism == "paper euclidean baseline":
-        release = euclidean_laplace(m, means, sigma, rng=rng)
-    else:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
-    error = np.linalg.norm(m.to_ambient(release) - m.to_ambient(means), axis=-1)
-    return release, error, off_manifold(m, release)
-
-
-def baseline_privacy(setting: SpaceSetting, n: int, *, epsilon: float = 1.0) -> pd.DataFrame:
-    """True ε of both Euclidean baselines on neighbouring pairs, against the claimed ε.
-
-    Two replace-one pairs on the boundary of B_r(m0), with u, w the first two tangent basis vectors
-    at m0 and each baseline reporting the worse: "collinear", D = n copies of Exp_{m0}(r u) and D′ one
-    of them moved to Exp_{m0}(−r u) (on SPD(2): diag(e^r, 1) against diag(e^−r, 1)); "orthogonal", the
-    other n − 1 records half at Exp_{m0}(r u), half at Exp_{m0}(−r u), and the moved one going from
-    Exp_{m0}(r w) to Exp_{m0}(−r w) (positive curvature flattens the Fréchet function across u, so on
-    the sphere this pair moves the mean further). For the ℓ2 K-norm mechanism with σ = Δ_E/ε the
-    privacy loss of a pair is exactly ‖a − a′‖/σ, so a pair shows true ε = ε·‖a − a′‖/Δ_E, a lower
-    bound on the mechanism's real ε; a ratio above 1 breaks the claim. On SPD(2), n = 10, r = 1.5 the
-    paper's baseline gives 1.1616/0.6963 = 1.67.
-
-    Returns columns space, n, baseline, pair, claimed_epsilon, gap, sensitivity, true_epsilon_on_pair, ratio.
-    """
-    n = check_int("n", n, minimum=2)
-    epsilon = check_positive("epsilon", epsilon)
-    m = setting.manifold
-    m0 = m.origin
-    u, w = m.tangent_basis(m0)[:2]
-
-    def boundary(direction):
-        return m.exp(m0, setting.radius * direction)
-
-    rest = np.stack([boundary(u if i % 2 == 0 else -u) for i in range(n - 1)])
-    pairs = {"collinear": (np.broadcast_to(boundary(u), (n - 1,) + m.point_shape), boundary(u), boundary(-u)),
-             "orthogonal": (rest, boundary(w), boundary(-w))}
-    sensitivity = float(bounds.ambient_sensitivity(n, bounds.ambient_radius(m, setting.radius)))
-    worst = {}
-    for pair_name, (others, before, after) in pairs.items():
-        pair = np.stack([np.concatenate([others, before[None]]), np.concatenate([others, after[None]])])
-        statistics = {"euclidean laplace": ambient_mean(m, pair),
-                      "paper euclidean baseline": frechet_mean(m, pair, init=pair[:, 0], tol=1e-13,
-                                                               max_iter=20_000).mean}
-        for baseline, (a, a_prime) in statistics.items():
-            gap = float(np.linalg.norm(m.to_ambient(a) - m.to_ambient(a_prime)))
-            if gap > worst.get(baseline, (-1.0, ""))[0]:
-                worst[baseline] = (gap, pair_name)
-    return pd.DataFrame([{"space": setting.key, "n": n, "baseline": baseline, "pair": pair_name,
-                          "claimed_epsilon": epsilon, "gap": gap, "sensitivity": sensitivity,
-                          "true_epsilon_on_pair": epsilon * gap / sensitivity, "ratio": gap / sensitivity}
-                         for baseline, (gap, pair_name) in worst.items()])
-
-
-def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
-    """C with Δ(n) = C/n: 2r(2 − h)/h of Theorem 2, or, where the paper's study used it (the sphere,
-    ``Recipe.boundary_constant``) and ``sphere_constant="empirical"``, the supplement's boundary
-    constant in place of 2r(2 − h), i.e. C = max‖log_{x1}x_i − log_{x1}x_j‖ / h."""
-    m = setting.manifold
-    if setting.recipe.boundary_constant and sphere_constant == "empirical":
-        # The boundary constant replaces 2r(2 − h) inside Theorem 2's proof, so it needs its domain too
-        # (beyond it h <= 0 and the "constant" turns negative).
-        if not bounds.theorem2_domain(setting.radius, m.kappa_max):
-            bounds.frechet_mean_sensitivity(1, setting.radius, m.kappa_max)  # raises, naming the limit
-        h = float(bounds.curvature_factor(setting.radius, m.kappa_max))
-        return bounds.boundary_log_constant(m, m.origin, setting.radius, grid=60) / h
-    return float(bounds.frechet_mean_sensitivity(1, setting.radius, m.kappa_max))
 
 
 @dataclass(frozen=True)
@@ -269,7 +104,6 @@ def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, spher
     m = setting.manifold
     reps, replicate = stop - start, np.arange(start, stop)
     constant = _sensitivity_constant(key, sphere_constant)
-    r_ambient = float(bounds.ambient_radius(m, setting.radius))
     sens_rows, util_rows = [], []
     data = setting.sample(n, reps, rng)
     means = frechet_mean(m, data).mean
@@ -278,9 +112,7 @@ def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, spher
     for kind, moved in neighbour_sensitivities(setting, data, means, rng).items():
         sens_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": replicate,
                                        "neighbour": kind, "sensitivity": moved, "bound": bound}))
-    sigma = constant / n / epsilon
-    sigma_e = float(bounds.ambient_sensitivity(n, r_ambient)) / epsilon
-    scales = dict(zip(MECHANISMS, (sigma, sigma_e, sigma_e)))
+    scales = noise_scales(setting, constant, n, epsilon)
     for mechanism, scale in scales.items():
         _, err, off = release_errors(setting, means, mechanism, scale, rng, ambient_means=ambient_means)
         util_rows.append(pd.DataFrame({"space": setting.key, "n": n, "replicate": replicate,

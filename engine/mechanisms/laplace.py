@@ -252,6 +252,20 @@ def require_normalisable(manifold, sigma: float, sensitivity: float, epsilon: fl
         )
 
 
+def _footpoint_dependent(manifold, conditioned: bool, requested) -> bool:
+    """Whether the Laplace law's normalising constant depends on the footpoint: on a space that is not
+    homogeneous or a law ``conditioned`` on a ball; ``requested`` (``footpoint_dependent``) may force
+    ``True`` and is refused as ``False`` where it is not true."""
+    free = is_homogeneous(manifold) and not conditioned
+    if requested is False and not free:
+        why = "it is conditioned on a ball" if conditioned else f"{manifold.name} is not homogeneous"
+        raise ValueError(
+            f"footpoint_dependent=False is not valid here: the normalising constant depends on the "
+            f"footpoint because {why}"
+        )
+    return (not free) if requested is None else bool(requested)
+
+
 class RiemannianLaplace:
     """ε-DP release of a manifold-valued summary with the Riemannian Laplace mechanism.
 
@@ -278,21 +292,26 @@ class RiemannianLaplace:
         self.epsilon, self.sensitivity = _check_budget(epsilon, sensitivity)
         self.manifold = manifold
         self.ball = check_ball(manifold, ball_center, ball_radius)
-        free = is_homogeneous(manifold) and self.ball is None
-        if footpoint_dependent is False and not free:
-            why = "it is conditioned on a ball" if self.ball else f"{manifold.name} is not homogeneous"
-            raise ValueError(
-                f"footpoint_dependent=False is not valid here: the normalising constant depends on the "
-                f"footpoint because {why}"
-            )
-        self.footpoint_dependent = (not free) if footpoint_dependent is None else bool(footpoint_dependent)
-        self.sigma = (2.0 if self.footpoint_dependent else 1.0) * self.sensitivity / self.epsilon
+        self.footpoint_dependent = _footpoint_dependent(manifold, self.ball is not None, footpoint_dependent)
+        self.sigma = self.scale(manifold=manifold, epsilon=epsilon, sensitivity=sensitivity, ball_center=ball_center,
+                                ball_radius=ball_radius, footpoint_dependent=footpoint_dependent)
         if self.ball is None:
             require_normalisable(
                 manifold, self.sigma, self.sensitivity, self.epsilon, law="Laplace law",
                 why="its density must beat the exponential volume growth (1/(d-1) on H^d, 1/sqrt(k(k^2-1)/12) on "
                     "SPD(k)); the ball-conditioned mechanism (Theorem 3, sigma = 2*sensitivity/epsilon) has no "
                     "such limit")
+
+    @classmethod
+    def scale(cls, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None,
+              footpoint_dependent=None) -> float:
+        """σ of the mechanism these arguments build: Δ/ε where the normalising constant is footpoint-free
+        (homogeneous space, no ball), else 2Δ/ε (Theorem 1). The one place the rule is written; it also
+        answers where the constructor refuses the law as non-normalisable, so a caller can say why."""
+        epsilon, sensitivity = _check_budget(epsilon, sensitivity)
+        ball = check_ball(manifold, ball_center, ball_radius)
+        dependent = _footpoint_dependent(manifold, ball is not None, footpoint_dependent)
+        return (2.0 if dependent else 1.0) * sensitivity / epsilon
 
     def release(self, footpoint, *, size=None, rng=None, method="exact", step=None, burn_in=10_000,
                 thin=100, progress=None) -> Release:

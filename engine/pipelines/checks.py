@@ -71,7 +71,7 @@ def normalisability_check(manifold, sigma: float) -> Check:
                      f"σ = {sigma:.4g} < {limit:.4g}, the largest scale at which exp(−ρ/σ) outweighs the "
                      f"exponential growth of volume on {manifold.name}.")
     return Check("error", "Laplace law not normalisable",
-                 f"σ = Δ/ε = {sigma:.4g} ≥ {limit:.4g}: the volume of balls on {manifold.name} grows like "
+                 f"σ = {sigma:.4g} ≥ {limit:.4g}: the volume of balls on {manifold.name} grows like "
                  f"e^{{{manifold.volume_growth:.3g}·ρ}}, so σ < {limit:.4g} is needed. The density exp(−ρ/σ) cannot be "
                  f"normalised and the Riemannian Laplace releases are skipped. Raise n or ε, or lower r, to shrink σ.")
 

@@ -216,8 +216,14 @@ def _gaussian(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun)
     return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng)
 
 
+def _laplace_sigma(c: PrivateMeanConfig, manifold, theorem2: dict) -> float:
+    """σ the Riemannian Laplace takes for Theorem 2's Δ (``RiemannianLaplace.scale``: Δ/ε on a
+    homogeneous space, 2Δ/ε otherwise), also where it refuses the law as non-normalisable."""
+    return RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=theorem2["sensitivity"])
+
+
 def _laplace(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
-    """Riemannian Laplace around x̄ with σ = Δ/ε, drawn exactly or by the MH chain."""
+    """Riemannian Laplace around x̄ with its σ (Δ/ε on a homogeneous space), drawn exactly or by the MH chain."""
     run.sensitivity = ctx["theorem2"]["sensitivity"]
     mechanism = RiemannianLaplace(manifold=manifold, epsilon=c.epsilon, sensitivity=run.sensitivity)
     run.sigma = mechanism.sigma
@@ -247,7 +253,7 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
     if key != "euclid" and ctx["theorem2"] is None:
         raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
     if key in ("exact", "mh"):
-        sigma, limit = ctx["theorem2"]["sensitivity"] / c.epsilon, scale_limit(manifold)
+        sigma, limit = _laplace_sigma(c, manifold, ctx["theorem2"]), scale_limit(manifold)
         if sigma >= limit:
             raise ValueError(f"σ = {sigma:.4g} is beyond the normalisability limit {limit:.4g} "
                              f"(see the normalisability check).")
@@ -357,7 +363,7 @@ def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | N
              *checks.convergence_check(bool(np.all(fit.converged)), int(np.max(fit.n_iter)))]
     laplace = [r for r in runs if r.key in ("exact", "mh")]
     if laplace and theorem2 is not None:
-        found.append(checks.normalisability_check(manifold, theorem2["sensitivity"] / c.epsilon))
+        found.append(checks.normalisability_check(manifold, _laplace_sigma(c, manifold, theorem2)))
     found += [checks.mixing_check(r.diagnostics, thin=c.thin, burn_in=c.burn_in) for r in runs if r.diagnostics]
     return PrivateMeanResult(
         config=c, manifold_name=manifold.name, kappa_max=float(manifold.kappa_max), data=data, m0=sample.m0,

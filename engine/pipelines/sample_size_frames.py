@@ -8,7 +8,7 @@ size n uses its first n records (nested prefixes):
 - its true (non-private) Fréchet mean μ_n, all prefixes in one batched call
   (``engine.estimators.prefix_frechet_means``);
 - the sensitivity Δ(n) = 2r(2 − h)/(n h) of Theorem 2 (Reimherr, Bharath & Soto 2021) for the
-  public radius r, and the scale σ(n) = Δ(n)/ε of Theorem 1 on a homogeneous space;
+  public radius r, and the Riemannian Laplace's scale σ(n) for it (Δ(n)/ε on a homogeneous space);
 - ``releases`` exact draws Exp_{μ_n}(F_σ(n)⁻¹(U_i) · u_i^{(n)}) (``engine.mechanisms.common_draws``):
   one uniform U_i and one direction u_i per release shared by all frames, the direction drawn at
   the mean of the largest n and parallel-transported to μ_n along the minimising geodesic.
@@ -27,7 +27,7 @@ import numpy as np
 from engine.bounds import check_radius, frechet_mean_sensitivity
 from engine.estimators import prefix_frechet_means
 from engine.mechanisms.common_draws import laplace_common_draws
-from engine.mechanisms.laplace import scale_limit
+from engine.mechanisms.laplace import RiemannianLaplace, scale_limit
 from engine.validation import check_int, check_positive
 
 #: Frames of ``sample_size_grid`` at most (before rounding merges the smallest sizes).
@@ -58,7 +58,7 @@ class SampleSizeFrames:
     order : ndarray ``(N,)``, the permutation of the records: frame s uses ``data[order[:sizes[s]]]``.
     means : ndarray ``(F, *point_shape)``, the true Fréchet mean of each prefix.
     converged : ndarray ``(F,)`` of bool, whether each mean's gradient descent converged.
-    sensitivities, sigmas : ndarray ``(F,)``, Δ(n) of Theorem 2 and σ(n) = Δ(n)/ε.
+    sensitivities, sigmas : ndarray ``(F,)``, Δ(n) of Theorem 2 and σ(n) (``RiemannianLaplace.scale``).
     releases : ndarray ``(F, size, *point_shape)``, exact Laplace draws around ``means[s]`` at ``sigmas[s]``.
     dropped : tuple of int, sizes left out because σ(n) is beyond the normalisability limit.
     """
@@ -80,7 +80,7 @@ def sample_size_frames(manifold, data, *, sizes, radius: float, epsilon: float, 
     Parameters
     ----------
     manifold : Manifold
-        A space with a radial Laplace law and parallel transport, homogeneous (σ = Δ/ε), e.g. the sphere.
+        A space with a radial Laplace law and parallel transport, e.g. the sphere.
     data : array ``(N, *point_shape)``
         The records, public radius ``radius`` around a public centre (Assumption 1).
     sizes : sequence of int
@@ -114,10 +114,11 @@ def sample_size_frames(manifold, data, *, sizes, radius: float, epsilon: float, 
     epsilon = check_positive("epsilon", epsilon)
     size = check_int("size", size)
     sensitivities = np.asarray(frechet_mean_sensitivity(sizes, radius, manifold.kappa_max), dtype=float)
-    sigmas = sensitivities / epsilon
+    sigmas = np.array([RiemannianLaplace.scale(manifold=manifold, epsilon=epsilon, sensitivity=s)
+                       for s in sensitivities])
     normalisable = sigmas < scale_limit(manifold)
     if not normalisable.any():
-        raise ValueError(f"no size has a normalisable Laplace law: σ(n) = Δ(n)/ε is at least {sigmas.min():.4g} "
+        raise ValueError(f"no size has a normalisable Laplace law: σ(n) is at least {sigmas.min():.4g} "
                          f"for n up to {sizes[-1]}, beyond the limit {scale_limit(manifold):.4g} on {manifold.name}")
     dropped = tuple(int(n) for n in sizes[~normalisable])
     sizes, sensitivities, sigmas = sizes[normalisable], sensitivities[normalisable], sigmas[normalisable]

@@ -5,7 +5,7 @@ Definition 3) around the space's origin η. The exact sampler draws a uniform di
 radius (``engine.mechanisms``); the random-walk MH sampler of the papers runs ``chains`` chains from
 η (``engine.mechanisms.laplace_mh``), optionally adapting its step during the burn-in. The radii of
 both are compared with the exact radial density f(ρ) ∝ e^{−ρ/σ} J(ρ)
-(``engine.experiments.sampler_check.radial_density``) by the Kolmogorov–Smirnov distance
+(``engine.mechanisms.radial_density``) by the Kolmogorov–Smirnov distance
 D = sup_ρ |F_n(ρ) − F(ρ)|, with F the trapezoid CDF of f on a grid of ``GRID_POINTS`` points.
 
 ``run(SamplerComparisonConfig(...), progress=...)`` is deterministic for a seed apart from the two
@@ -26,8 +26,6 @@ from scipy import integrate, stats
 from scipy.special import gammaincinv
 
 from engine import spaces
-from engine.experiments.sampler_check import SPACES as MANIFOLDS
-from engine.experiments.sampler_check import radial_density
 from engine.mechanisms import (
     effective_sample_size,
     laplace_mh,
@@ -38,6 +36,8 @@ from engine.mechanisms import (
     scale_limit,
     spd_growth,
 )
+from engine.mechanisms.radial_density import radial_density
+from engine.spaces import SAMPLER_SPACES as MANIFOLDS
 from engine.validation import check_int, check_positive
 
 #: The spaces compared, in the registry's order (``engine.spaces``).

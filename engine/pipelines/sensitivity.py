@@ -27,7 +27,7 @@ import pandas as pd
 
 from engine import bounds, spaces
 from engine.estimators import frechet_mean
-from engine.experiments import reimherr_fig1
+from engine.pipelines import figure1_setting
 from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
@@ -42,7 +42,7 @@ TOL = 1e-9
 #: Boundary grid of the supplement's constant (``engine.bounds.boundary_log_constant``).
 BOUNDARY_GRID = 24
 #: The spaces with the paper's data recipe, in the registry's order (the page offers them so).
-SPACES = tuple(key for key in spaces.SPACES if key in reimherr_fig1.RECIPES)
+SPACES = tuple(key for key in spaces.SPACES if key in figure1_setting.RECIPES)
 
 
 def _check_space(space: str) -> str:
@@ -136,14 +136,14 @@ def neighbour_replicates(space: str, radius: float, n: int, reps: int, seed: int
 
     Returns a tidy frame with columns n, replicate, neighbour ("random replacement": the first record
     replaced by a fresh draw; "adversarial replacement": the outermost record moved to the opposite
-    side of the boundary, ``reimherr_fig1.adversarial_neighbours``) and sensitivity, ``2·reps`` rows.
+    side of the boundary, ``figure1_setting.adversarial_neighbours``) and sensitivity, ``2·reps`` rows.
     Draws from ``np.random.default_rng([seed, n])``.
     """
-    setting = reimherr_fig1.SpaceSetting(_check_space(space), spaces.make_manifold(space), radius)
+    setting = figure1_setting.SpaceSetting(_check_space(space), spaces.make_manifold(space), radius)
     rng = np.random.default_rng([seed, n])
     data = setting.sample(n, reps, rng)
     means = frechet_mean(setting.manifold, data, tol=tol).mean
-    moved = reimherr_fig1.neighbour_sensitivities(setting, data, means, rng, tol=tol)
+    moved = figure1_setting.neighbour_sensitivities(setting, data, means, rng, tol=tol)
     return pd.concat([pd.DataFrame({"n": n, "replicate": np.arange(reps), "neighbour": f"{kind} replacement",
                                     "sensitivity": values}) for kind, values in moved.items()], ignore_index=True)
 

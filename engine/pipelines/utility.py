@@ -7,7 +7,7 @@ progress bar: data in B_r(m0) → Fréchet mean x̄ and ambient mean x̄_E → o
 from the intrinsic (Riemannian) Laplace around x̄ with σ = C/(nε) and from the Euclidean Laplace
 around x̄_E with σ_E = 2r_E/(nε) (the ambient mean is the statistic 2r_E/n bounds, so this baseline
 is ε-DP); optionally the paper's baseline, the same noise around x̄, which is not ε-DP
-(``reimherr_fig1.baseline_privacy``). Error = Euclidean distance between release and x̄ in ambient
+(``figure1_setting.baseline_privacy``). Error = Euclidean distance between release and x̄ in ambient
 coordinates (the paper's metric).
 
 Against it: √ of Theorem 3's bound (C₂/C₁)·d(d + 1)σ² on E ρ(x̃, x̄)² (``sqrt_bound``) and the
@@ -29,29 +29,29 @@ import pandas as pd
 
 from engine import bounds, spaces
 from engine.estimators import ambient_mean, frechet_mean
-from engine.experiments import reimherr_fig1
 from engine.mechanisms import scale_limit
+from engine.pipelines import figure1_setting
 from engine.pipelines.checks import Check
 from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
-#: Mechanism key (``reimherr_fig1.MECHANISMS``) → label.
+#: Mechanism key (``figure1_setting.MECHANISMS``) → label.
 LABELS = {"riemannian laplace": "Riemannian Laplace", "euclidean laplace": "Euclidean Laplace",
           "paper euclidean baseline": "Paper's Euclidean baseline (not ε-DP)"}
 #: The grids of n of the error-against-n chart.
-N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(reimherr_fig1.DEFAULT_NS)}
+N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(figure1_setting.DEFAULT_NS)}
 #: The ε of the error-against-ε chart (the config's ε joins them).
 EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
-#: Sensitivity constants of the sphere (``reimherr_fig1.sensitivity_constant``).
+#: Sensitivity constants of the sphere (``figure1_setting.sensitivity_constant``).
 CONSTANTS = ("empirical", "theorem")
 #: The spaces with the paper's data recipe, in the registry's order.
-SPACES = tuple(key for key in spaces.SPACES if key in reimherr_fig1.RECIPES)
+SPACES = tuple(key for key in spaces.SPACES if key in figure1_setting.RECIPES)
 
 
-def _setting(space: str, radius: float) -> reimherr_fig1.SpaceSetting:
+def _setting(space: str, radius: float) -> figure1_setting.SpaceSetting:
     if space not in SPACES:
         raise ValueError(f"space must be one of {', '.join(SPACES)}, got {space!r}")
-    return reimherr_fig1.SpaceSetting(space, spaces.make_manifold(space), radius)
+    return figure1_setting.SpaceSetting(space, spaces.make_manifold(space), radius)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,8 +109,13 @@ def radius_note(space: str, radius: float) -> Check | None:
 
 def noise_constant(space: str, radius: float, sphere_constant: str) -> float:
     """C with σ = C/(nε): Theorem 2's 2r(2 − h)/h, or the supplement's boundary constant over h on the
-    sphere (``reimherr_fig1.sensitivity_constant``); ``ValueError`` beyond Theorem 2's domain."""
-    return float(reimherr_fig1.sensitivity_constant(_setting(space, radius), sphere_constant))
+    sphere (``figure1_setting.sensitivity_constant``); ``ValueError`` beyond Theorem 2's domain."""
+    return float(figure1_setting.sensitivity_constant(_setting(space, radius), sphere_constant))
+
+
+def noise_scales(space: str, radius: float, constant: float, n: int, epsilon: float) -> dict[str, float]:
+    """σ of each mechanism (``figure1_setting.noise_scales``: the mechanisms' own) at n and ε for C."""
+    return figure1_setting.noise_scales(_setting(space, radius), constant, n, epsilon)
 
 
 def sample_means(space: str, radius: float, n: int, reps: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -149,14 +154,13 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     m = setting.manifold
     frechet, ambient = sample_means(space, radius, n, reps, seed) if means is None else means
     limit = scale_limit(m)
-    r_e = float(bounds.ambient_radius(m, radius))
-    mechanisms = reimherr_fig1.MECHANISMS if paper_baseline else reimherr_fig1.MECHANISMS[:2]
+    mechanisms = figure1_setting.MECHANISMS if paper_baseline else figure1_setting.MECHANISMS[:2]
     rows = []
     for eps in epsilons:
         rng = np.random.default_rng([seed, n, round(eps * 1e6)])
-        sigma_e = float(bounds.ambient_sensitivity(n, r_e)) / eps
+        scales = figure1_setting.noise_scales(setting, constant, n, eps)
         for mechanism in mechanisms:
-            sigma = constant / (n * eps) if mechanism == "riemannian laplace" else sigma_e
+            sigma = scales[mechanism]
             row = {"n": n, "epsilon": eps, "mechanism": mechanism, "sigma": sigma, "status": "ok",
                    "mean_error": np.nan, "se": np.nan, "share_off_manifold": np.nan, "share_se": np.nan,
                    "rms_geodesic": np.nan, "sqrt_bound": np.nan}
@@ -165,7 +169,7 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
                 rows.append(row)
                 continue
             try:
-                release, error, off = reimherr_fig1.release_errors(setting, frechet, mechanism, sigma, rng,
+                release, error, off = figure1_setting.release_errors(setting, frechet, mechanism, sigma, rng,
                                                                    ambient_means=ambient)
             except ValueError as err:  # draws beyond what float64 holds, near the normalisability limit
                 row["status"] = str(err)
@@ -182,8 +186,8 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
 
 def baseline_privacy(space: str, radius: float, n: int, epsilon: float) -> pd.DataFrame:
     """True ε of both Euclidean baselines on the worse of two neighbouring pairs of boundary points
-    (``reimherr_fig1.baseline_privacy``)."""
-    return reimherr_fig1.baseline_privacy(_setting(space, radius), n, epsilon=epsilon)
+    (``figure1_setting.baseline_privacy``)."""
+    return figure1_setting.baseline_privacy(_setting(space, radius), n, epsilon=epsilon)
 
 
 def error_bounds(space: str, radius: float, constant: float, *, n, epsilon) -> pd.DataFrame:

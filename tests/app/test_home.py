@@ -113,5 +113,5 @@ def test_sidebar_links_every_page_and_calls_the_home_page_home(home):
     links = [element.proto for element in home.sidebar.get("page_link")]
     assert [link.label for link in links][0] == "Home"
     scripts = {"app.py"} | {f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")}
-    assert {script for script, _, _ in navigation.PAGES} == scripts
+    assert {page.script for page in navigation.PAGES} == scripts
     assert len(links) == len(scripts) and all(link.page_script_hash for link in links)

@@ -18,7 +18,7 @@ from engine.bounds import theorem2_domain
 from engine.experiments import reimherr_fig1
 from engine.manifolds import SPD, Euclidean, Hyperbolic, Kendall, Sphere
 from engine.mechanisms import TangentGaussian
-from engine.pipelines import PrivateMeanConfig, utility
+from engine.pipelines import PrivateMeanConfig, figure1_setting, utility
 from engine.pipelines import run as run_pipeline
 from engine.pipelines.private_mean import MECHANISMS, release_on
 from engine.spaces import make_manifold
@@ -58,14 +58,14 @@ def test_release_on_refuses_beyond_theorem2_with_the_reason():
 @pytest.mark.parametrize("space, radius", [("spd", 1.5), ("spd", 2.7), ("sphere", np.pi / 8), ("sphere", 0.6)])
 def test_figure1_sigma_is_the_studys_and_the_utility_pages(space, radius):
     n, eps = 20, 0.5
-    setting = reimherr_fig1.SpaceSetting(space, next(s for s in reimherr_fig1.SETTINGS if s.key == space).manifold,
+    setting = figure1_setting.SpaceSetting(space, next(s for s in figure1_setting.SETTINGS if s.key == space).manifold,
                                          radius)
-    constant = float(reimherr_fig1.sensitivity_constant(setting, "theorem"))
+    constant = float(figure1_setting.sensitivity_constant(setting, "theorem"))
     page = utility.release_summary(space, radius, n, 20, 0, constant, (eps,), paper_baseline=True)
-    assert set(page["mechanism"]) == set(reimherr_fig1.MECHANISMS)
+    assert set(page["mechanism"]) == set(figure1_setting.MECHANISMS)
     for _, row in page.iterrows():
         assert row["sigma"] == pytest.approx(figure1_sigma(row["mechanism"], space, radius, n, eps), rel=1e-12)
-    if radius == next(s.radius for s in reimherr_fig1.SETTINGS if s.key == space):
+    if radius == next(s.radius for s in figure1_setting.SETTINGS if s.key == space):
         study = reimherr_fig1.simulate_cell(space, n, 0, 2, eps, "theorem", rng=0)["sigma"]
         for mechanism, sigma in study.items():
             assert sigma == pytest.approx(figure1_sigma(mechanism, space, radius, n, eps), rel=1e-12)

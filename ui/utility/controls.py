@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.experiments import reimherr_fig1
-from engine.pipelines import utility
+from engine.pipelines import figure1_setting, utility
 from ui import controls, presets, state
 from ui.sensitivity.controls import PAPER_RADIUS, RADIUS_RANGE, SPACES
 
 N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
-                 "paper": f"Figure 1: n = {min(reimherr_fig1.DEFAULT_NS)} … {max(reimherr_fig1.DEFAULT_NS)}"}
+                 "paper": f"Figure 1: n = {min(figure1_setting.DEFAULT_NS)} … {max(figure1_setting.DEFAULT_NS)}"}
 CONSTANTS = {"empirical": "Boundary constant (paper)",
              "theorem": "Theorem 2: 2r(2 − h)/h"}
 SOLVE = {"eps": "ε, holding n of the ε sweep", "n": "n, holding ε"}
@@ -71,7 +70,7 @@ def sidebar() -> Settings:
         fmt="%.3f", help="Records lie within geodesic distance r of m0; the noise grows with r. "
                          "Figure 1 uses r = π/8 on the sphere and r = 1.5 on SPD(2).")
     sphere_constant = "theorem"
-    boundary = reimherr_fig1.RECIPES[space].boundary_constant  # the paper's study used it (on the sphere)
+    boundary = figure1_setting.RECIPES[space].boundary_constant  # the paper's study used it (on the sphere)
     if boundary:
         sphere_constant = controls.select(
             "Sensitivity constant", "sconst", CONSTANTS, "empirical",

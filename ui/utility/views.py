@@ -30,11 +30,12 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
     """The whole page below the intro: the noise scales, what was left out, and the three tabs."""
     c = result.config
     r_e = float(bounds.ambient_radius(spaces.make_manifold(c.space), c.radius))
+    scales = utility.noise_scales(c.space, c.radius, result.constant, c.n, c.epsilon)
     st.latex(formulas.rows(
         rf"\sigma &= \frac{{C}}{{n\varepsilon}},\ C = {result.constant:.4f} && \text{{at }} n = {c.n},\ "
-        rf"\varepsilon = {c.epsilon:g}:\ \sigma = {result.constant / (c.n * c.epsilon):.4g}",
+        rf"\varepsilon = {c.epsilon:g}:\ \sigma = {scales['riemannian laplace']:.4g}",
         rf"\sigma_E &= \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f} && "
-        rf"\sigma_E = {2 * r_e / (c.n * c.epsilon):.4g}"))
+        rf"\sigma_E = {scales['euclidean laplace']:.4g}"))
     skipped = result.skipped
     if len(skipped):
         st.warning("Left out of the charts (the Riemannian Laplace law needs σ below the space's limit; Theorem 3's "
