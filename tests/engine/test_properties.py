@@ -217,7 +217,8 @@ def test_tangent_gaussian(epsilon, delta, sensitivity, calibration, size, seed):
     foot = m.random_point(1, 0)[0]
     finite_or_named_error(
         lambda: TangentGaussian(manifold=m, epsilon=epsilon, delta=delta, sensitivity=sensitivity,
-                                calibration=calibration).release(foot, size=size, rng=seed).points,
+                                calibration=calibration, base_point=m.origin).release(foot, size=size,
+                                                                                     rng=seed).points,
         ("epsilon", "delta", "sensitivity", "calibration"), shape=(size, 3))
 
 
