@@ -201,7 +201,7 @@ def footpoint_target(mechanism, pair: RegressionPair, *, warmup, exact=False, cl
         statistic_name="K-norm gradient log-likelihood ratio (|grad_p E_D'| - |grad_p E_D|) / sigma_p at v = 0",
         pair_description=f"{pair.description}; tau = {mechanism.tau:.4g}",
         notes=(notes + " " if notes else "") + f"Releases: {sampler}. The reach is the exact law's privacy loss "
-              "on this pair by quadrature.",
+              f"on this pair, the largest over a polar grid of {QUADRATURE_RADII} radii (midpoint quadrature).",
         batch_size=batch_size)
 
 
