@@ -26,6 +26,7 @@ from engine.audit.mechanisms import (
 )
 from engine.audit.pairs import frechet_gap, replace_one_pair
 from engine.audit.problems import far_replace_one_problems
+from engine.audit.regression import regression_audit
 from engine.audit.target import AuditTarget, reach_note
 from engine.audit.uses import figure1_target, playground_target
 from engine.bounds import (
@@ -226,6 +227,13 @@ def _spec(name, title, description, spaces, build, *, eps=1.0, samples=200_000, 
     return AuditSpec(name, title, description, tuple(spaces), eps, samples, control, build)
 
 
+def _regression(kind):
+    def build(space, eps):
+        s = SPACES[space]
+        return regression_audit(kind, s.make(), s.n, s.radius, eps)
+    return build
+
+
 # R^1 serves the DP-RGD control only.
 _ALL = tuple(key for key in SPACES if key != "line")
 AUDITS = {spec.name: spec for spec in (
@@ -278,4 +286,16 @@ AUDITS = {spec.name: spec for spec in (
     _spec("control-subspace-half-bound", "Control: Algorithm 1, bound A halved",
           "Algorithm 1 with the truncated Laplace bound A halved, claiming the same (epsilon, delta)",
           ("r5-edge", "r5-threshold"), subspace.half_bound_control, control=True),
+    _spec("regression-footpoint", "Private regression: footpoint",
+          "K-norm gradient footpoint of the private geodesic regression, MCMC at the page's chain settings",
+          ("sphere",), _regression("footpoint"), samples=10_000),
+    _spec("regression-velocity", "Private regression: shooting vector",
+          "K-norm gradient shooting vector at a public footpoint, MCMC at the page's chain settings",
+          ("sphere",), _regression("velocity"), samples=10_000),
+    _spec("regression-composed", "Private regression: (p, v) composed",
+          "footpoint and shooting vector released together through the page's release, claiming epsilon_p + "
+          "epsilon_v", ("sphere",), _regression("composed"), eps=2.0, samples=10_000),
+    _spec("control-regression-paper-scale", "Control: regression at the paper's scale",
+          "K-norm gradient footpoint at Kulkarni & Soto's sigma = Delta/epsilon claiming epsilon (2 epsilon-DP), "
+          "drawn exactly", ("sphere",), _regression("paper-scale"), eps=3.0, samples=200_000, control=True),
 )}

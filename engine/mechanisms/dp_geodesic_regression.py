@@ -51,6 +51,11 @@ from engine.mechanisms.multichain import ChainsResult
 from engine.mechanisms.protocol import Release
 from engine.validation import check_finite_array, check_int, check_positive
 
+# Chain settings of ``release`` when not given: step-1 warm-up and thinning, step-2 warm-up and post-warm-up steps.
+FOOTPOINT_WARMUP = 400
+FOOTPOINT_THIN = 50
+VELOCITY_WARMUP = 150
+VELOCITY_DRAWS = 50
 # Gradient steps of the inner solve for the step-2 proposal centre v*(p̃) (only the sampler's efficiency
 # depends on it).
 _CENTRE_STEPS = 20
@@ -218,9 +223,9 @@ class PrivateGeodesicRegression:
                " (no limit needed when kappa_l >= 0)")))
         return checks
 
-    def release(self, x, y, *, size=None, rng=None, warmup: int = 400, thin: int = 50, velocity_warmup: int = 150,
-                velocity_draws: int = 50, window: int = 0, diagnostics: bool = True,
-                fit: GeodesicRegressionResult | None = None) -> PrivateRegressionRelease:
+    def release(self, x, y, *, size=None, rng=None, warmup: int = FOOTPOINT_WARMUP, thin: int = FOOTPOINT_THIN,
+                velocity_warmup: int = VELOCITY_WARMUP, velocity_draws: int = VELOCITY_DRAWS, window: int = 0,
+                diagnostics: bool = True, fit: GeodesicRegressionResult | None = None) -> PrivateRegressionRelease:
         """Private (p̃, ṽ) for each data set: ``size`` pairs per data set (one if ``None``).
 
         Parameters
@@ -249,16 +254,57 @@ class PrivateGeodesicRegression:
         rng = np.random.default_rng(rng)
         x, y = self.check_data(x, y)
         fit = geodesic_regression(m, x, y) if fit is None else fit
+        p_release = self.release_footpoint(x, y, fit=fit, size=size, rng=rng, warmup=warmup, thin=thin,
+                                           window=window, diagnostics=diagnostics)
+        v_release = self.release_velocity(x, y, p_release.points, fit=fit, rng=rng, warmup=velocity_warmup,
+                                          draws=velocity_draws, window=window, diagnostics=diagnostics)
+        guarantee = self.privacy_guarantee()
+        return PrivateRegressionRelease(points=p_release.points, sigma=guarantee.sigma, guarantee=guarantee,
+                                        exact=False, chain=p_release.chain, velocity=v_release.points, fit=fit,
+                                        velocity_chain=v_release.chain)
+
+    def release_footpoint(self, x, y, *, fit: GeodesicRegressionResult | None = None, size=None, rng=None,
+                          warmup: int = FOOTPOINT_WARMUP, thin: int = FOOTPOINT_THIN, window: int = 0,
+                          diagnostics: bool = True) -> Release:
+        """Step 1 alone: the private footpoints p̃ (``points``; ``chain`` is the sampler's ``ChainsResult``),
+        arguments as in ``release``."""
+        x, y = self.check_data(x, y)
+        fit = geodesic_regression(self.manifold, x, y) if fit is None else fit
+        centre, unclipped = self._footpoint_centre(fit.footpoint, x, y)
+        return self.footpoint_mechanism.release(self.footpoint_gradient_norm(x, y), centre,
+                                                curvature=np.maximum(unclipped, 0.1), size=size, rng=rng,
+                                                warmup=warmup, thin=thin, window=window, diagnostics=diagnostics)
+
+    def footpoint_gradient_norm(self, x, y):
+        """Step 1's K-norm p ↦ ‖∇_p E_τ(p, 0)‖_p on validated data (p ``(..., *batch, *point_shape)``)."""
+        m = self.manifold
         tau, zero = (self.tau if self.clip_residuals else None), np.zeros(m.point_shape)
 
-        def footpoint_norm(p):
+        def norm(p):
             return m.norm(p, energy_gradient(m, p, zero, x, y, clip=tau, part="p"))
+        return norm
 
-        centre, unclipped = self._footpoint_centre(fit.footpoint, x, y)
-        p_release = self.footpoint_mechanism.release(footpoint_norm, centre, curvature=np.maximum(unclipped, 0.1),
-                                                     size=size, rng=rng, warmup=warmup, thin=thin, window=window,
-                                                     diagnostics=diagnostics)
-        p_tilde = p_release.points
+    def velocity_gradient_norm(self, x, y, p_tilde):
+        """Step 2's K-norm v ↦ ‖∇_v E_τ(p̃, v)‖ at the footpoints ``p_tilde`` ``(*batch, *point_shape)``
+        (v ``(..., *batch, *point_shape)`` tangent at p̃) on validated data."""
+        m = self.manifold
+        tau = self.tau if self.clip_residuals else None
+
+        def norm(v):
+            return m.norm(p_tilde, energy_gradient(m, p_tilde, v, x, y, clip=tau, part="v"))
+        return norm
+
+    def release_velocity(self, x, y, p_tilde, *, fit: GeodesicRegressionResult | None = None, rng=None,
+                         warmup: int = VELOCITY_WARMUP, draws: int = VELOCITY_DRAWS, window: int = 0,
+                         diagnostics: bool = True) -> Release:
+        """Step 2 alone: one shooting vector ṽ ∈ T_p̃M per footpoint of ``p_tilde`` ``(*batch, *point_shape)``,
+        public to this step (``release`` passes its private p̃); ``points`` are the ṽ, ``chain`` the sampler's
+        ``ChainsResult``. ``warmup``, ``draws``, ``window``, ``diagnostics`` and ``fit`` as ``velocity_warmup``,
+        ``velocity_draws`` and the others in ``release``."""
+        m = self.manifold
+        x, y = self.check_data(x, y)
+        p_tilde = m.check_points(p_tilde, "p_tilde")
+        fit = geodesic_regression(m, x, y) if fit is None else fit
         basis = m.tangent_basis(p_tilde)
         idx = "abcd"[: m.point_ndim]
         flat_basis = basis.reshape(basis.shape[: basis.ndim - m.point_ndim] + (-1,))
@@ -267,18 +313,14 @@ class PrivateGeodesicRegression:
             # A batched matrix product (BLAS) rather than einsum: this runs at every step of every chain.
             return (coef[..., None, :] @ flat_basis)[..., 0, :].reshape(coef.shape[:-1] + m.point_shape)
 
-        def velocity_norm(coef):
-            return m.norm(p_tilde, energy_gradient(m, p_tilde, to_vector(coef), x, y, clip=tau, part="v"))
-
+        gradient_norm = self.velocity_gradient_norm(x, y, p_tilde)
         centre = self._velocity_centre(p_tilde, fit, x, y)
         coef_centre = np.einsum(f"...i{idx},...{idx}->...i", basis, centre)
-        v_release = self.velocity_mechanism.release(
-            velocity_norm, coef_centre, curvature=np.mean(x**2), size=None, rng=rng, warmup=velocity_warmup,
-            thin=check_int("velocity_draws", velocity_draws), window=window, diagnostics=diagnostics)
-        guarantee = self.privacy_guarantee()
-        return PrivateRegressionRelease(points=p_tilde, sigma=guarantee.sigma, guarantee=guarantee, exact=False,
-                                        chain=p_release.chain, velocity=to_vector(v_release.points), fit=fit,
-                                        velocity_chain=v_release.chain)
+        out = self.velocity_mechanism.release(
+            lambda coef: gradient_norm(to_vector(coef)), coef_centre, curvature=np.mean(x**2), size=None, rng=rng,
+            warmup=warmup, thin=check_int("draws", draws), window=window, diagnostics=diagnostics)
+        return Release(points=to_vector(out.points), sigma=out.sigma, guarantee=out.guarantee, exact=False,
+                       chain=out.chain)
 
     def _footpoint_centre(self, start, x, y):
         """Minimiser of E_τ(p, 0) (the clipped Fréchet mean) from ``start``, and its share of unclipped records.

@@ -56,9 +56,9 @@ import numpy as np
 
 from engine.estimators.frechet_mean import frechet_mean
 from engine.mechanisms.guarantee import PrivacyGuarantee
-from engine.mechanisms.laplace import require_normalisable
+from engine.mechanisms.laplace import radial_law, require_normalisable
 from engine.mechanisms.mcmc import check_ball, metropolis_hastings
-from engine.mechanisms.multichain import multichain_mh
+from engine.mechanisms.multichain import multichain_mh, uniform_in_ball
 from engine.mechanisms.protocol import Release
 from engine.validation import check_int, check_positive
 
@@ -210,6 +210,8 @@ class KNormGradient:
 
 
 SCALES = ("private", "paper")
+# Uniform proposals per round of ``GradientKNG.release_exact`` (bounds the memory of one gradient evaluation).
+_EXACT_CHUNK = 1 << 16
 
 
 class GradientKNG:
@@ -300,6 +302,46 @@ class GradientKNG:
                                diagnostics=diagnostics)
         return Release(points=chains.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
                        chain=chains)
+
+    def release_exact(self, gradient_norm, *, size: int, rng=None, max_proposals: int = 100_000_000) -> Release:
+        """Exact draws of one data set's law on the public ball by rejection from the uniform law on it.
+
+        A point θ uniform on the ball (w.r.t. the volume) is kept with probability exp(−‖grad ℓ_D(θ)‖/σ) <= 1,
+        so the kept points follow the density ∝ exp(−‖grad ℓ_D‖/σ) on the ball exactly; the acceptance rate
+        is Z_D/vol(B), affordable in low dimension (the audit's control on S²), not in high.
+
+        Parameters
+        ----------
+        gradient_norm : callable ``(k, *point_shape) -> (k,)``
+            ‖grad ℓ_D(θ)‖ of one data set.
+        size : int
+        rng : numpy.random.Generator, int or None
+        max_proposals : int
+            ValueError when ``size`` draws would need more uniform proposals than this.
+
+        Returns
+        -------
+        Release
+            ``points`` ``(size, *point_shape)``, ``exact=True``.
+        """
+        if not self.ball:
+            raise ValueError("release_exact draws uniform points on the public ball: give ball_center and ball_radius")
+        size = check_int("size", size)
+        rng = np.random.default_rng(rng)
+        m, law = self.manifold, radial_law(self.manifold)
+        kept, tried, accepted = [], 0, 0
+        while accepted < size:
+            rate = max(accepted, 1) / tried if tried else 1.0
+            batch = int(min(max(1024, 1.2 * (size - accepted) / rate), _EXACT_CHUNK))
+            theta = uniform_in_ball(m, self.ball, law, (batch,), rng)
+            keep = np.log(rng.random(batch)) < -np.asarray(gradient_norm(theta), dtype=float) / self.sigma
+            kept.append(theta[keep])
+            tried, accepted = tried + batch, accepted + int(keep.sum())
+            if tried > max_proposals:
+                raise ValueError(f"release_exact accepted {accepted} of {tried} uniform proposals, fewer than the "
+                                 f"{size} draws asked for within max_proposals = {max_proposals}; use release (MCMC)")
+        return Release(points=np.concatenate(kept)[:size], sigma=self.sigma, guarantee=self.privacy_guarantee(),
+                       exact=True)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         ratio = (f"| ||grad l_D|| - ||grad l_D'|| | <= sensitivity {self.sensitivity:g} at every theta, so the "

@@ -147,7 +147,7 @@ def ball_radii(law, radius: float, shape: tuple, rng) -> np.ndarray:
     return out.reshape(shape)
 
 
-def _uniform_in_ball(manifold, ball, law, lead: tuple, rng) -> np.ndarray:
+def uniform_in_ball(manifold, ball, law, lead: tuple, rng) -> np.ndarray:
     """Points ``(*lead, *point_shape)`` uniform on the ball ``(centre, radius)`` w.r.t. the volume: Exp_m0(r u)
     with r from ``ball_radii`` and u uniform on the unit sphere of T_m0M (polar coordinates dv = J(r) dr du)."""
     m0 = np.broadcast_to(ball[0], lead + manifold.point_shape)
@@ -252,7 +252,7 @@ def multichain_mh(manifold, log_density, center, *, proposal_scale, chains: int 
             outside = np.isnan(r)
             lq_y = _proposal_log_density(law, np.where(outside, 1.0, r), np.broadcast_to(scale, lead))
         else:
-            y = _uniform_in_ball(manifold, ball, law, lead, rng)
+            y = uniform_in_ball(manifold, ball, law, lead, rng)
             outside = np.zeros(lead, dtype=bool)
             lq_y = _proposal_log_density(law, manifold.dist(np.broadcast_to(c, y.shape), y),
                                          np.broadcast_to(scale, lead))
@@ -269,7 +269,7 @@ def multichain_mh(manifold, log_density, center, *, proposal_scale, chains: int 
     bad = np.isnan(r0) | ~np.isfinite(lp)
     if ball is not None and bad.any():
         # Starts beyond the ball (a target much wider than the ball) are drawn uniform on the ball instead.
-        x = np.where(manifold.per_point(bad), _uniform_in_ball(manifold, ball, law, full, rng), x)
+        x = np.where(manifold.per_point(bad), uniform_in_ball(manifold, ball, law, full, rng), x)
         lp = np.where(bad, np.asarray(log_density(x), dtype=float), lp)
         bad = ~np.isfinite(lp)
     x = np.where(manifold.per_point(bad), c_all, x)

@@ -173,6 +173,14 @@ def _data(config: RegressionConfig, rng):
     return m, t, y, centre, radius, "time", grid, [f"t = {g:g}" for g in grid]
 
 
+def chain_settings(config: RegressionConfig) -> dict:
+    """The chains' settings of a run, as keywords of ``PrivateGeodesicRegression.release`` (thinning and the
+    shooting-vector draws are that method's defaults): the footpoint warm-up, half of it for the shooting
+    vector, and the diagnostics window (at least the warm-up)."""
+    return dict(warmup=config.warmup, velocity_warmup=max(config.warmup // 2, 2),
+                window=max(config.window, config.warmup))
+
+
 def run(config: RegressionConfig) -> RegressionResult:
     """Data, fit, private releases and the checks (module docstring)."""
     data_stream, release_stream = np.random.SeedSequence(config.seed).spawn(2)
@@ -180,8 +188,7 @@ def run(config: RegressionConfig) -> RegressionResult:
     mech = PrivateGeodesicRegression(manifold=m, n=config.n, epsilon_p=config.epsilon_p, epsilon_v=config.epsilon_v,
                                      tau=config.tau, ball_center=centre, ball_radius=radius, scale=config.scale,
                                      clip_residuals=config.clip_residuals)
-    out = mech.release(x, y, size=config.releases, rng=np.random.default_rng(release_stream), warmup=config.warmup,
-                       velocity_warmup=max(config.warmup // 2, 2), window=max(config.window, config.warmup))
+    out = mech.release(x, y, size=config.releases, rng=np.random.default_rng(release_stream), **chain_settings(config))
     kappa_l = m.kappa_min
     n, tau = config.n, config.tau
     table1 = pd.DataFrame([
