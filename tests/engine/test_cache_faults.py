@@ -32,6 +32,12 @@ def no_figures(monkeypatch):
     monkeypatch.setattr(reimherr_fig1, "figures", lambda results: {})
 
 
+@pytest.fixture(autouse=True)
+def no_progress_bar(monkeypatch):
+    """On a loaded machine a run can last past the bar's delay: the bar would then add lines to stderr."""
+    monkeypatch.setattr(cli, "PROGRESS_DELAY", float("inf"))
+
+
 def run_cli(tmp_path, cache_dir, *extra) -> tuple[int, dict[str, bytes]]:
     """Run seed 2 of the small study; exit status and the output files' bytes."""
     settings, out = tmp_path / "settings.json", tmp_path / "out"
