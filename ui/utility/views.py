@@ -10,11 +10,11 @@ import streamlit as st
 from engine import bounds, spaces
 from engine.pipelines import utility
 from engine.viz import utility as figures
-from ui import first_paint, formulas, state, tables
+from ui import first_paint, formulas, state, tables, who_wins
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
-from ui.utility.compute import baseline_privacy
+from ui.utility.compute import baseline_privacy, verdict
 from ui.utility.controls import Settings
 
 #: The page's sections, one tab each (URL parameter ``util_view``); only the open one is drawn.
@@ -44,6 +44,7 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
         first_paint.rerun_in_full()
         st.error("No release could be simulated with these settings: raise ε or lower r.")
         st.stop()
+    who_wins.show(lambda: verdict(result))
     first_paint.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
         lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings)))))
 
