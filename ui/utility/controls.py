@@ -11,8 +11,8 @@ from ui.sensitivity.controls import PAPER_RADIUS, RADIUS_RANGE, SPACES
 
 N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
                  "paper": f"Figure 1: n = {min(reimherr_fig1.DEFAULT_NS)} … {max(reimherr_fig1.DEFAULT_NS)}"}
-CONSTANTS = {"theorem": "Theorem 2: 2r(2 − h)/h (proven)",
-             "empirical": "Boundary constant (paper's choice, not proven)"}
+CONSTANTS = {"theorem": "Theorem 2 (proven)",
+             "empirical": "Paper's constant (unproven)"}
 SOLVE = {"eps": "ε, holding n of the ε sweep", "n": "n, holding ε"}
 PRESETS = {
     "reimherr-fig1": {"space": "spd", "r_spd": PAPER_RADIUS["spd"], "r_sphere": float(PAPER_RADIUS["sphere"]),
