@@ -27,7 +27,7 @@ def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Ve
     manifold = make_manifold(settings.space, settings.k)
     mean = result["mean"]
     bias = measure_releases(manifold, mean, ambient_mean(manifold, result["data"])[None])
-    return who_wins.verdict(manifold, settings.radius, result["n_used"],
+    return who_wins.verdict(manifold, settings.radius, result["n_used"], settings.epsilon,
                             intrinsic=measure_releases(manifold, mean, intrinsic["releases"]),
                             euclidean=measure_releases(manifold, mean, euclidean["releases"]), bias=bias)
 

@@ -220,7 +220,7 @@ def verdict(space: str, radius: float, n: int, epsilon: float, proven: pd.DataFr
                          ambient=float(euclidean["ambient_bias"]), off_share=0.0)
     if paper is not None:
         paper = (paper[0], _row_errors(_released_row(paper[1], n, epsilon, "riemannian laplace")))
-    return who_wins.verdict(_setting(space, radius).manifold, radius, n,
+    return who_wins.verdict(_setting(space, radius).manifold, radius, n, epsilon,
                             intrinsic=_row_errors(_released_row(proven, n, epsilon, "riemannian laplace")),
                             euclidean=_row_errors(euclidean), bias=bias, paper=paper)
 

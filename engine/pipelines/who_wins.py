@@ -122,13 +122,13 @@ class Verdict:
         return {"intrinsic": INTRINSIC, "euclidean": EUCLIDEAN}.get(self.winner)
 
 
-def _headline(winner: str | None, intrinsic: float, euclidean: float, gap_se: float) -> str:
+def _headline(where: str, winner: str | None, intrinsic: float, euclidean: float, gap_se: float) -> str:
     if winner is None:
-        return (f"Here neither mechanism lands clearly closer to the true Fréchet mean: mean geodesic error "
+        return (f"{where}, neither mechanism lands clearly closer to the true Fréchet mean: mean geodesic error "
                 f"{_num(intrinsic)} for the {INTRINSIC} against {_num(euclidean)} for the {EUCLIDEAN}, a gap within "
                 f"twice its standard error ({gap_se:.2g}).")
     (win, w), (lose, lo) = sorted([(INTRINSIC, intrinsic), (EUCLIDEAN, euclidean)], key=lambda item: item[1])
-    return (f"Here the {win} lands closer to the true Fréchet mean: mean geodesic error {_num(w)} against "
+    return (f"{where}, the {win} lands closer to the true Fréchet mean: mean geodesic error {_num(w)} against "
             f"{_num(lo)} for the {lose}, {_share(1 - w / lo)} smaller.")
 
 
@@ -157,14 +157,14 @@ def _euclidean_side(f: Factors, euclidean: ReleaseErrors, bias: float) -> str:
             f"sits {bias:.2g} from the Fréchet mean, a bias of {_share(bias / euclidean.geodesic)} of their error.")
 
 
-def verdict(manifold, radius: float, n: int, *, intrinsic: ReleaseErrors, euclidean: ReleaseErrors, bias: ReleaseErrors,
+def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: ReleaseErrors, euclidean: ReleaseErrors, bias: ReleaseErrors,
             paper: tuple[float, ReleaseErrors] | None = None) -> Verdict:
     """Which mechanism has the smaller error in this run, by how much, and why (see the module docstring).
 
     Parameters
     ----------
     manifold : a space with an ambient ball (sphere, SPD)
-    radius, n : the public radius r and the number of records in the mean
+    radius, n, epsilon : the public radius r, the number of records in the mean and the budget ε
     intrinsic, euclidean : ``ReleaseErrors`` of the Riemannian Laplace (Theorem 2's Δ) and of the
         Euclidean Laplace (Δ_E, around the ambient mean)
     bias : ``ReleaseErrors`` of the ambient mean(s) against the Fréchet mean(s): its geodesic error
@@ -182,6 +182,7 @@ def verdict(manifold, radius: float, n: int, *, intrinsic: ReleaseErrors, euclid
         Beyond Theorem 2's domain, without an ambient ball, or when either error is not finite.
     """
     f = factors(manifold, radius, n)
+    epsilon = check_positive("epsilon", epsilon)
     for name, errors in (("intrinsic", intrinsic), ("euclidean", euclidean)):
         if not np.isfinite(errors.geodesic):
             raise ValueError(f"{name} geodesic error must be finite, got {errors.geodesic}")
@@ -189,7 +190,7 @@ def verdict(manifold, radius: float, n: int, *, intrinsic: ReleaseErrors, euclid
     gap_se = float(np.hypot(intrinsic.geodesic_se, euclidean.geodesic_se))
     winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")
     ratio = intrinsic.geodesic / euclidean.geodesic
-    parts = [_headline(winner, intrinsic.geodesic, euclidean.geodesic, gap_se), _why(f, ratio),
+    parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se), _why(f, ratio),
              _euclidean_side(f, euclidean, bias.geodesic)]
     if np.isfinite(intrinsic.ambient) and np.isfinite(euclidean.ambient):
         parts.append(f"In ambient coordinates without projecting back (Figure 1's metric) the errors are "

@@ -62,8 +62,8 @@ def who_wins_sentence(at: AppTest) -> str | None:
 
 def who_wins_winner(sentence: str) -> str | None:
     """The mechanism a who-wins sentence names as landing closer, ``None`` for a tie."""
-    match = re.match(r"Here the (Riemannian Laplace|Euclidean Laplace) lands closer", sentence)
+    match = re.match(r"At n = \d+, ε = [\d.]+, the (Riemannian Laplace|Euclidean Laplace) lands closer", sentence)
     if match is None:
-        assert sentence.startswith("Here neither mechanism"), sentence
+        assert re.match(r"At n = \d+, ε = [\d.]+, neither mechanism", sentence), sentence
         return None
     return match.group(1)
