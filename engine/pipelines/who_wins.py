@@ -183,9 +183,10 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     """
     f = factors(manifold, radius, n)
     epsilon = check_positive("epsilon", epsilon)
-    for name, errors in (("intrinsic", intrinsic), ("euclidean", euclidean)):
+    for name, errors in ((INTRINSIC, intrinsic), (EUCLIDEAN, euclidean)):
         if not np.isfinite(errors.geodesic):
-            raise ValueError(f"{name} geodesic error must be finite, got {errors.geodesic}")
+            raise ValueError(f"the {name} has no geodesic error to compare (got {errors.geodesic}): "
+                             f"{_share(errors.off_share)} of its releases lie outside the space")
     gap = intrinsic.geodesic - euclidean.geodesic
     gap_se = float(np.hypot(intrinsic.geodesic_se, euclidean.geodesic_se))
     winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")

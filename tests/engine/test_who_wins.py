@@ -104,7 +104,7 @@ def test_a_gap_within_twice_its_standard_error_is_a_tie():
 def test_bad_input_is_refused_in_one_line():
     errors = ReleaseErrors(geodesic=0.05, geodesic_se=0.002, ambient=0.05, off_share=0.0)
     missing = ReleaseErrors(geodesic=np.nan, geodesic_se=np.nan, ambient=1.0, off_share=1.0)
-    with pytest.raises(ValueError, match="euclidean geodesic error must be finite, got nan"):
+    with pytest.raises(ValueError, match="the Euclidean Laplace has no geodesic error to compare \\(got nan\\): 100% of its releases lie outside"):
         who_wins.verdict(SPD(2), 1.5, 50, 1.0, intrinsic=errors, euclidean=missing, bias=errors)
     with pytest.raises(ValueError, match="at or beyond"):
         who_wins.verdict(Sphere(2), 0.8, 50, 1.0, intrinsic=errors, euclidean=errors, bias=errors)
