@@ -18,7 +18,8 @@ LEAD = "Who wins here, and why."
 
 
 def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Verdict | None:
-    """The verdict of the playground's result (``ui.playground.private_means(settings)``), or ``None`` when it did not release both the Riemannian Laplace (exact, else MH) and the Euclidean one."""
+    """The verdict of the playground's result (``ui.playground.private_means(settings)``), or ``None``
+    when it did not release both the Riemannian Laplace (exact, else MH) and the Euclidean one."""
     released = {run["key"]: run for run in result["runs"] if run["releases"] is not None}
     intrinsic = released.get("exact", released.get("mh"))
     euclidean = released.get("euclid")

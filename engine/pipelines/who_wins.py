@@ -105,8 +105,8 @@ def factors(manifold, radius: float, n: int) -> Factors:
 @dataclass(frozen=True)
 class Verdict:
     """The comparison: ``winner`` ("intrinsic", "euclidean", or ``None`` for a tie), both mechanisms'
-    errors, the ambient mean's bias (``ReleaseErrors`` of the ambient mean taken as a release), the factors, the paper's calibration if one was charted, and the
-    ``sentence`` a page shows."""
+    errors, the ambient mean's bias (its ``ReleaseErrors`` taken as a release), the factors, the
+    paper's calibration if one was charted, and the ``sentence`` a page shows."""
 
     winner: str | None
     intrinsic: ReleaseErrors
@@ -141,8 +141,8 @@ def _why(f: Factors, ratio: float) -> str:
                  f"being {'wider' if f.ambient_radius > f.radius else 'narrower'} than the geodesic one")
     if f.dim < f.ambient_dim:
         dims = (f"its noise spreads over the space's {f.dim} dimensions against {f.ambient_dim} ambient ones, and "
-                f"projecting back keeps {_share(f.kept)} of the Euclidean noise's length, so the dimensions alone scale "
-                f"the ratio by {f.dimension_ratio:.2f}")
+                f"projecting back keeps {_share(f.kept)} of the Euclidean noise's length, so the dimensions alone "
+                f"scale the ratio by {f.dimension_ratio:.2f}")
     else:
         dims = f"both noises spread over the same {f.dim} dimensions, so the dimensions change nothing"
     return (f"Why: the intrinsic noise scale is Δ/Δ_E = {f.scale_ratio:.2f} times the Euclidean one ({scale}); "
@@ -157,7 +157,8 @@ def _euclidean_side(f: Factors, euclidean: ReleaseErrors, bias: float) -> str:
             f"sits {bias:.2g} from the Fréchet mean, a bias of {_share(bias / euclidean.geodesic)} of their error.")
 
 
-def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: ReleaseErrors, euclidean: ReleaseErrors, bias: ReleaseErrors,
+def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: ReleaseErrors,
+            euclidean: ReleaseErrors, bias: ReleaseErrors,
             paper: tuple[float, ReleaseErrors] | None = None) -> Verdict:
     """Which mechanism has the smaller error in this run, by how much, and why (see the module docstring).
 
@@ -191,8 +192,8 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     gap_se = float(np.hypot(intrinsic.geodesic_se, euclidean.geodesic_se))
     winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")
     ratio = intrinsic.geodesic / euclidean.geodesic
-    parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se), _why(f, ratio),
-             _euclidean_side(f, euclidean, bias.geodesic)]
+    parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se),
+             _why(f, ratio), _euclidean_side(f, euclidean, bias.geodesic)]
     if np.isfinite(intrinsic.ambient) and np.isfinite(euclidean.ambient):
         parts.append(f"In ambient coordinates without projecting back (Figure 1's metric) the errors are "
                      f"{_num(intrinsic.ambient)} ({INTRINSIC}) and {_num(euclidean.ambient)} ({EUCLIDEAN}); there "
