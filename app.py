@@ -8,10 +8,12 @@ from ui import navigation
 #: (label, page script, address parameters): each opens its page inside the app (no new tab) with a
 #: paper's settings; ``preset`` names a page's own preset (``ui.presets``), the others set widgets.
 PRESETS = (
-    ("Reimherr et al. §5, SPD(2) with n = 20: about a quarter of the Euclidean releases are not positive definite",
+    ("Reimherr et al. §5, SPD(2) with n = 20: the intrinsic mechanism lands closer, and about a fifth of the "
+     "Euclidean releases are not positive definite",
      "pages/1_Private_mean_playground.py",
      {"space": "spd", "source": "wishart", "r": "1.5", "n": "20", "eps": "1.0", "mech": "exact,euclid"}),
-    ("Reimherr et al. §5, the sphere: cap sampler of radius π/8, intrinsic against ambient noise",
+    ("Reimherr et al. §5, the sphere with a cap of radius π/8 and n = 20: with the proven constant the Euclidean "
+     "Laplace lands closer, but every one of its releases is off the sphere",
      "pages/1_Private_mean_playground.py",
      {"space": "sphere", "source": "cap", "r": "0.39269908169872414", "n": "20", "eps": "1.0",
       "mech": "exact,euclid"}),
@@ -23,7 +25,8 @@ PRESETS = (
      "pages/2_Sensitivity.py", {"preset": "reimherr-theorem2"}),
     ("Reimherr et al. Figure 1 (SPD): utility of intrinsic against Euclidean Laplace",
      "pages/3_Utility.py", {"preset": "reimherr-fig1", "space": "spd"}),
-    ("Reimherr et al. Figure 1 (sphere): the same comparison on S²",
+    ("Reimherr et al. Figure 1 (sphere): the same comparison on S², with the paper's numerical constant (not a "
+     "proven bound)",
      "pages/3_Utility.py", {"preset": "reimherr-fig1", "space": "sphere"}),
     ("Reimherr et al. supplement: Metropolis–Hastings with burn-in 10,000 and thinning 100",
      "pages/4_Samplers.py", {"preset": "reimherr-mh"}),

@@ -4,7 +4,7 @@ compare the Riemannian Laplace mechanism with its Euclidean and Gaussian alterna
 
 import streamlit as st
 
-from ui import first_paint, navigation, playground, state
+from ui import first_paint, navigation, playground, state, who_wins
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.playground import animation
@@ -54,6 +54,7 @@ with view:
         caption += " " + playground.ZOOM_NOTE
     st.caption(caption)
     st.subheader("How far the releases land")
+    who_wins.show(lambda: who_wins.playground_verdict(result, settings))
     table = playground.error_table(result)
     if table.empty:
         st.caption("No releases to summarise.")

@@ -11,10 +11,11 @@ st.markdown(
     "Each simulated data set lies in a ball B_r(m0). The **Riemannian Laplace** mechanism releases its Fréchet mean "
     "with noise along the space; the **Euclidean Laplace** mechanism releases its ambient (arithmetic) mean, the "
     "statistic whose sensitivity 2r_E/n it is calibrated to, with noise in flat ambient coordinates. With Theorem "
-    "2's constant both are ε-differentially private for records in the ball; the sphere's default constant, the "
-    "paper's numerical boundary maximum, is smaller than Theorem 2's and not a proven bound. The question is which "
-    "release stays closer to the truth, the Fréchet mean: the error is the ambient Euclidean distance ‖x̃ − x̄‖, "
-    "as in Figure 1 of Reimherr, Bharath & Soto (2021)."
+    "2's constant, the default, both are ε-differentially private for records in the ball; on the sphere the "
+    "Figure 1 preset loads the paper's numerical boundary constant instead, which is smaller and not a proven "
+    "bound. The question is which release stays closer to the truth, the Fréchet mean: the box below answers it "
+    "along the space (geodesic error), the charts in ambient coordinates (‖x̃ − x̄‖, as in Figure 1 of Reimherr, "
+    "Bharath & Soto 2021)."
 )
 
 first_paint.pending()

@@ -29,14 +29,9 @@ from engine.bounds import (
 )
 from engine.data.ball import POLICIES, enforce_ball
 from engine.estimators import ambient_mean, frechet_mean
-from engine.mechanisms import (
-    EuclideanLaplace,
-    RiemannianLaplace,
-    TangentGaussian,
-    off_manifold,
-    scale_limit,
-)
+from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, TangentGaussian, scale_limit
 from engine.pipelines import checks
+from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
 from engine.spaces import make_manifold
 from engine.validation import check_int, check_positive, check_probability
@@ -176,25 +171,9 @@ def _theorem2(manifold, radius: float, n: int, limits) -> tuple[dict | None, str
 
 
 def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> dict:
-    """Mean geodesic and ambient errors against the true mean, and the share off the manifold.
-
-    Releases off a space of lower dimension than its ambient coordinates (the sphere) are projected
-    onto it before measuring their geodesic error; off a space open in them (the SPD cone: not
-    positive definite) they have no nearest point, so no geodesic error, and are left out of the
-    mean (``Manifold.open_in_ambient``). The ambient error is given where the space states an
-    ambient ball (sphere, SPD), else NaN.
-    """
-    off = off_manifold(manifold, releases)
-    if not manifold.open_in_ambient:
-        geodesic = manifold.dist(mean, np.where(manifold.per_point(off), manifold.projection(releases), releases))
-    elif off.all():
-        geodesic = np.array([np.nan])
-    else:
-        geodesic = manifold.dist(mean, releases[~off])
-    ambient = float("nan")
-    if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
-        ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
-    return dict(geodesic=float(np.mean(geodesic)), ambient=ambient, off_share=float(off.mean()))
+    """Mean geodesic and ambient errors against the true mean, and the share off the manifold
+    (``engine.pipelines.release_errors``: off-sphere releases projected back, non-PD ones left out)."""
+    return measure_releases(manifold, mean, releases).as_dict()
 
 
 def _euclidean(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):

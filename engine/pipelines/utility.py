@@ -30,8 +30,9 @@ import pandas as pd
 from engine import bounds, spaces
 from engine.estimators import ambient_mean, frechet_mean
 from engine.mechanisms import scale_limit
-from engine.pipelines import figure1_setting
+from engine.pipelines import figure1_setting, who_wins
 from engine.pipelines.checks import Check
+from engine.pipelines.release_errors import ReleaseErrors, measure_releases
 from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
@@ -43,7 +44,7 @@ N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(figure1_setting.DEFAU
 #: The ε of the error-against-ε chart (the config's ε joins them).
 EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 #: Sensitivity constants of the sphere (``figure1_setting.sensitivity_constant``).
-CONSTANTS = ("empirical", "theorem")
+CONSTANTS = ("theorem", "empirical")
 #: The spaces with the paper's data recipe, in the registry's order.
 SPACES = tuple(key for key in spaces.SPACES if key in figure1_setting.RECIPES)
 
@@ -59,13 +60,14 @@ class UtilityConfig:
     """Everything the simulation depends on (hashable, so a page can key its cache by it).
 
     ``ns`` are the sizes of the error-against-n sweep (at ``epsilon``); the ε sweep holds n at ``n``.
-    ``sphere_constant`` chooses C on the sphere ("empirical": the supplement's boundary constant,
-    "theorem": Theorem 2); SPD always uses Theorem 2's.
+    ``sphere_constant`` chooses C on the sphere ("theorem": Theorem 2's proven constant, the default;
+    "empirical": the supplement's numerical boundary constant, which reproduces the paper's Figure 1
+    but is not a proven bound); SPD always uses Theorem 2's.
     """
 
     space: str = "sphere"
     radius: float = float(np.pi / 8)
-    sphere_constant: str = "empirical"
+    sphere_constant: str = "theorem"
     ns: tuple[int, ...] = N_GRIDS["quick"]
     epsilon: float = 1.0
     n: int = 50
@@ -148,7 +150,11 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     ``means`` are ``sample_means(space, radius, n, reps, seed)`` when the caller has them. Columns: n,
     epsilon, mechanism, sigma, status ("ok", or why no release was made), mean_error and se (ambient
     distance to the Fréchet mean), share_off_manifold and share_se, rms_geodesic (√ mean ρ², intrinsic
-    only) and sqrt_bound (√ of Theorem 3's bound on E ρ² at that σ, intrinsic only).
+    only), sqrt_bound (√ of Theorem 3's bound on E ρ² at that σ, intrinsic only), mean_geodesic and
+    geodesic_se (geodesic distance to the Fréchet mean, off-sphere releases projected back and non-PD
+    ones left out: ``engine.pipelines.release_errors``), geodesic_bias and ambient_bias (the ambient
+    mean's geodesic distance, after projection, and ambient distance to the Fréchet mean; Euclidean
+    Laplace only).
     """
     setting = _setting(space, radius)
     m = setting.manifold
@@ -163,7 +169,8 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
             sigma = scales[mechanism]
             row = {"n": n, "epsilon": eps, "mechanism": mechanism, "sigma": sigma, "status": "ok",
                    "mean_error": np.nan, "se": np.nan, "share_off_manifold": np.nan, "share_se": np.nan,
-                   "rms_geodesic": np.nan, "sqrt_bound": np.nan}
+                   "rms_geodesic": np.nan, "sqrt_bound": np.nan, "mean_geodesic": np.nan, "geodesic_se": np.nan,
+                   "geodesic_bias": np.nan, "ambient_bias": np.nan}
             if mechanism == "riemannian laplace" and sigma >= limit:
                 row["status"] = f"σ = {sigma:.3g} ≥ {limit:.3g}: the Laplace law on {m.name} is not normalisable"
                 rows.append(row)
@@ -175,13 +182,50 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
                 row["status"] = str(err)
                 rows.append(row)
                 continue
+            geodesic = measure_releases(m, frechet, release)
             row.update(mean_error=error.mean(), se=error.std(ddof=1) / np.sqrt(reps),
-                       share_off_manifold=off.mean(), share_se=np.sqrt(off.mean() * (1 - off.mean()) / reps))
+                       share_off_manifold=off.mean(), share_se=np.sqrt(off.mean() * (1 - off.mean()) / reps),
+                       mean_geodesic=geodesic.geodesic, geodesic_se=geodesic.geodesic_se)
+            if mechanism == "euclidean laplace":
+                bias = measure_releases(m, frechet, ambient)
+                row.update(geodesic_bias=bias.geodesic, ambient_bias=bias.ambient)
             if mechanism == "riemannian laplace":
                 row["rms_geodesic"] = float(np.sqrt(np.mean(m.dist(release, frechet) ** 2)))
                 row["sqrt_bound"] = sqrt_bound(space, radius, sigma)
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _released_row(summary: pd.DataFrame, n: int, epsilon: float, mechanism: str) -> pd.Series:
+    """The ``release_summary`` row of ``mechanism`` at (n, ε); ``ValueError`` with the row's status when
+    it released nothing there."""
+    rows = summary[(summary["n"] == n) & np.isclose(summary["epsilon"], epsilon) & (summary["mechanism"] == mechanism)]
+    if rows.empty:
+        raise ValueError(f"no {LABELS[mechanism]} row at n = {n}, ε = {epsilon:g} in the summary")
+    row = rows.iloc[0]
+    if row["status"] != "ok":
+        raise ValueError(f"the {LABELS[mechanism]} made no release at n = {n}, ε = {epsilon:g}: {row['status']}")
+    return row
+
+
+def _row_errors(row: pd.Series) -> ReleaseErrors:
+    return ReleaseErrors(geodesic=float(row["mean_geodesic"]), geodesic_se=float(row["geodesic_se"]),
+                         ambient=float(row["mean_error"]), off_share=float(row["share_off_manifold"]))
+
+
+def verdict(space: str, radius: float, n: int, epsilon: float, proven: pd.DataFrame, *,
+            paper: tuple[float, pd.DataFrame] | None = None) -> who_wins.Verdict:
+    """``engine.pipelines.who_wins.verdict`` at (n, ε) from ``release_summary`` rows made with Theorem 2's
+    constant (``proven``), and, when the page charts the paper's numerical constant C, ``paper`` =
+    (C, its rows); ``ValueError`` when a mechanism released nothing there."""
+    euclidean = _released_row(proven, n, epsilon, "euclidean laplace")
+    bias = ReleaseErrors(geodesic=float(euclidean["geodesic_bias"]), geodesic_se=np.nan,
+                         ambient=float(euclidean["ambient_bias"]), off_share=0.0)
+    if paper is not None:
+        paper = (paper[0], _row_errors(_released_row(paper[1], n, epsilon, "riemannian laplace")))
+    return who_wins.verdict(_setting(space, radius).manifold, radius, n, epsilon,
+                            intrinsic=_row_errors(_released_row(proven, n, epsilon, "riemannian laplace")),
+                            euclidean=_row_errors(euclidean), bias=bias, paper=paper)
 
 
 def baseline_privacy(space: str, radius: float, n: int, epsilon: float) -> pd.DataFrame:

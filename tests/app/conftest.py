@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
+from ui.who_wins import LEAD
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME = ROOT / "app.py"
@@ -48,3 +51,19 @@ def assert_explained(at: AppTest, expected: str | None, tab_key: str) -> None:
     else:
         found = messages(at)
         assert any(expected in text for text in found), found
+
+
+def who_wins_sentence(at: AppTest) -> str | None:
+    """The who-wins box of the last run (``ui.who_wins``), without its lead; ``None`` if there is none."""
+    found = [element.value for element in at.info if LEAD in element.value]
+    assert len(found) <= 1, found
+    return found[0].split(f"**{LEAD}**", 1)[1].strip() if found else None
+
+
+def who_wins_winner(sentence: str) -> str | None:
+    """The mechanism a who-wins sentence names as landing closer, ``None`` for a tie."""
+    match = re.match(r"At n = \d+, ε = [\d.]+, the (Riemannian Laplace|Euclidean Laplace) lands closer", sentence)
+    if match is None:
+        assert re.match(r"At n = \d+, ε = [\d.]+, neither mechanism", sentence), sentence
+        return None
+    return match.group(1)

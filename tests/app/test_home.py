@@ -6,7 +6,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from tests.app.conftest import HOME, ROOT, messages, run_page
+from tests.app.conftest import HOME, ROOT, messages, run_page, who_wins_sentence, who_wins_winner
 from ui import navigation
 
 SCRIPTS = {"/" + re.sub(r"^\d+_", "", p.stem): p for p in (ROOT / "pages").glob("[0-9]*_*.py")}
@@ -115,3 +115,49 @@ def test_sidebar_links_every_page_and_calls_the_home_page_home(home):
     scripts = {"app.py"} | {f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")}
     assert {page.script for page in navigation.PAGES} == scripts
     assert len(links) == len(scripts) and all(link.page_script_hash for link in links)
+
+
+def _counterpart(path: str, params: dict) -> tuple[str, dict]:
+    """The other page at a Home preset's comparison: the playground's (space, r, n, ε) on Utility's ε
+    sweep, or Utility's Figure 1 space on the playground (whose defaults are its r, n = 50 and ε = 1)."""
+    if path == "/Private_mean_playground":
+        space = params["space"]
+        return "/Utility", {"space": space, f"r_{space}": params["r"], "n": params["n"], "eps": params["eps"]}
+    return "/Private_mean_playground", {"space": params["space"]}
+
+
+@pytest.mark.slow
+def test_playground_and_utility_name_the_same_winner_at_the_defaults_and_every_home_preset():
+    """Issue 34: the who-wins sentence agrees between the two pages at their defaults and at each Home
+    preset that compares the intrinsic and the Euclidean Laplace (the third playground preset runs no
+    Euclidean baseline, so it has no sentence)."""
+    pairs = [(("/Private_mean_playground", {}), ("/Utility", {}))]
+    for link in [link for link in _links(run_page(HOME)) if "?" in link]:
+        path, query = link.split("?")
+        params = dict(parse_qsl(query))
+        if path == "/Utility" or (path == "/Private_mean_playground" and "euclid" in params.get("mech", "")):
+            pairs.append(((path, params), _counterpart(path, params)))
+        elif path == "/Private_mean_playground":
+            assert who_wins_sentence(run_page(SCRIPTS[path], params)) is None
+    assert len(pairs) == 5
+    for (path, params), (other, other_params) in pairs:
+        winners = {who_wins_winner(who_wins_sentence(run_page(SCRIPTS[p], q)))
+                   for p, q in ((path, params), (other, other_params))}
+        assert len(winners) == 1 and None not in winners, (path, params, winners)
+        expected = "Euclidean Laplace" if params.get("space", "sphere") == "sphere" else "Riemannian Laplace"
+        assert winners == {expected}
+
+
+def test_home_preset_labels_say_what_the_pages_show(home):
+    links = {element.proto.label: element.proto.query_string for element in home.main.get("page_link")
+             if element.proto.query_string}
+    labels = list(links)
+    spd = next(label for label in labels if "SPD(2) with n = 20" in label)
+    assert "about a fifth of the Euclidean releases are not positive definite" in spd and "quarter" not in spd
+    shown = run_page(SCRIPTS["/Private_mean_playground"], dict(parse_qsl(links[spd])))
+    off = shown.table[0].value.set_index("Mechanism").loc["Euclidean Laplace", "Off manifold"]
+    assert 0.15 <= float(off.rstrip("%")) / 100 <= 0.25, off
+    assert "the intrinsic mechanism lands closer" in spd
+    sphere = next(label for label in labels if "the sphere with a cap of radius π/8" in label)
+    assert "the Euclidean Laplace lands closer" in sphere
+    assert any("paper's numerical constant (not a proven bound)" in label for label in labels)

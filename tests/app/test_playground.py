@@ -4,7 +4,7 @@ and the URL round trip, all through Streamlit's AppTest."""
 import pytest
 
 from tests.app import charts
-from tests.app.conftest import PLAYGROUND, app_at, assert_clean, messages, run_page
+from tests.app.conftest import PLAYGROUND, app_at, assert_clean, messages, run_page, who_wins_sentence, who_wins_winner
 from ui import playground
 
 
@@ -205,3 +205,21 @@ def test_an_mh_release_says_its_guarantee_is_that_of_the_exact_law(defaults):
     caveat = [i.value for i in at.info if i.value.startswith("These releases are Metropolis–Hastings draws")]
     assert len(caveat) == 1
     assert not [i.value for i in defaults.info if "Metropolis–Hastings draws" in i.value]
+
+
+def test_who_wins_sentence_names_the_winner_the_error_table_shows(defaults):
+    """Issue 34: at the defaults (S², n = 50, r = π/8, ε = 1, Theorem 2's constant) the Euclidean Laplace
+    has the smaller geodesic error; the page says so, with the table's numbers and the curvature factor."""
+    sentence = who_wins_sentence(defaults)
+    assert sentence is not None
+    errors = defaults.table[0].value.set_index("Mechanism")["Geodesic error"].astype(float)
+    assert who_wins_winner(sentence) == errors.idxmin() == "Euclidean Laplace"
+    assert f"{errors['Euclidean Laplace']:.3g} against {errors['Riemannian Laplace']:.3g}" in sentence
+    assert "(2 − h)/h = 1.55" in sentence and "100% of the Euclidean releases lie off the space" in sentence
+
+
+def test_who_wins_sentence_only_where_both_mechanisms_released():
+    at = run_page(PLAYGROUND, {"mech": "exact,gauss"})
+    assert who_wins_sentence(at) is None
+    spd = run_page(PLAYGROUND, {"space": "spd"})
+    assert who_wins_winner(who_wins_sentence(spd)) == "Riemannian Laplace"

@@ -5,9 +5,18 @@ import numpy as np
 import pytest
 
 from engine.experiments import reimherr_fig1
+from engine.manifolds import Sphere
 from engine.pipelines import utility as utility_study
 from tests.app.charts import specs
-from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
+from tests.app.conftest import (
+    ROOT,
+    assert_clean,
+    assert_explained,
+    messages,
+    run_page,
+    who_wins_sentence,
+    who_wins_winner,
+)
 from ui import utility
 
 PAGE = ROOT / "pages" / "3_Utility.py"
@@ -74,7 +83,7 @@ def test_every_control_rerenders(label):
     steps = [
         lambda: at.slider(key="reps").set_value(30),
         lambda: at.slider(key="r_sphere").set_value(0.5),
-        lambda: at.selectbox(key="sconst").select("theorem"),
+        lambda: at.selectbox(key="sconst").select("empirical"),
         lambda: at.slider(key="eps").set_value(0.5),
         lambda: at.slider(key="n").set_value(100),
         lambda: at.number_input(key="seed").set_value(1),
@@ -159,3 +168,49 @@ def test_sphere_preset_note_speaks_of_the_sphere():
     note = next(text for text in messages(at, "info") if "Figure 1" in text)
     assert note.index("S²") < note.index("SPD(2)")
     assert "S² with r = π/8" in note
+
+
+def test_default_calibration_is_theorem2s_proven_constant(defaults):
+    """Issue 34: the page prints a guarantee, so its default C is Theorem 2's 2r(2 − h)/h, not the
+    supplement's numerical boundary constant (1.03 at r = π/8)."""
+    r = np.pi / 8
+    h = np.pi / 4  # 2r·cot(2r) at r = π/8
+    assert defaults.selectbox(key="sconst").value == "theorem"
+    assert any(f"C = {2 * r * (2 - h) / h:.4f}" in formula.value for formula in defaults.latex)
+
+
+def _hand_geodesic_errors(n: int, reps: int, seed: int, epsilon: float) -> dict:
+    """Mean geodesic error per mechanism on S², r = π/8, recomputed from the simulation's own draws:
+    the page's data and noise streams, arccos⟨x̄, x/‖x‖⟩ per release."""
+    r = np.pi / 8
+    setting = reimherr_fig1.SpaceSetting("sphere", Sphere(2), r)
+    frechet, ambient = utility_study.sample_means("sphere", r, n, reps, seed)
+    rng = np.random.default_rng([seed, n, round(epsilon * 1e6)])
+    sigmas = {"riemannian laplace": reimherr_fig1.sensitivity_constant(setting, "theorem") / (n * epsilon),
+              "euclidean laplace": 2 * 2 * np.sin(r / 2) / (n * epsilon)}
+    errors = {}
+    for mechanism, sigma in sigmas.items():
+        release, _, _ = reimherr_fig1.release_errors(setting, frechet, mechanism, sigma, rng, ambient_means=ambient)
+        unit = release / np.linalg.norm(release, axis=-1, keepdims=True)
+        errors[utility_study.LABELS[mechanism]] = np.arccos(np.clip((unit * frechet).sum(-1), -1, 1)).mean()
+    return errors
+
+
+def test_who_wins_sentence_names_the_winner_the_simulation_shows(defaults):
+    """Issue 34: at the defaults (n = 50, ε = 1, 200 data sets) the sentence's geodesic errors are those of
+    the simulated releases, and it names the smaller; the page once said the reverse (noise reduction 23–72%)."""
+    sentence = who_wins_sentence(defaults)
+    errors = _hand_geodesic_errors(50, 200, 0, 1.0)
+    winner = min(errors, key=errors.get)
+    assert who_wins_winner(sentence) == winner == "Euclidean Laplace"
+    assert f"{errors['Euclidean Laplace']:.3g} against {errors['Riemannian Laplace']:.3g}" in sentence
+    assert "paper's numerical boundary constant" not in sentence
+
+
+def test_figure1_preset_keeps_the_proven_verdict_and_says_what_the_papers_constant_changes():
+    at = run_page(PAGE, {"preset": "reimherr-fig1", "space": "sphere", "ngrid": "quick", utility.TAB_KEY: REDUCTION})
+    assert at.selectbox(key="sconst").value == "empirical"
+    sentence = who_wins_sentence(at)
+    errors = _hand_geodesic_errors(50, 200, 0, 1.0)
+    assert who_wins_winner(sentence) == min(errors, key=errors.get)
+    assert "The paper's numerical boundary constant (C = 1.03, not a proven bound)" in sentence

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.pipelines import utility
+from engine.pipelines import figure1_setting, utility, who_wins
 from ui import errors
 from ui.utility.controls import Settings
 
@@ -62,3 +62,15 @@ def compute(settings: Settings) -> utility.UtilityResult:
         by_eps = release_summary(c.space, c.radius, c.n, c.reps, c.seed, constant, c.epsilons, c.paper_baseline)
     progress.empty()
     return utility.UtilityResult(c, constant, pd.concat(parts, ignore_index=True), by_eps)
+
+
+def verdict(result: utility.UtilityResult) -> who_wins.Verdict:
+    """Who wins at the ε sweep's (n, ε) (``utility.verdict``), always with Theorem 2's proven constant:
+    when the page charts the paper's numerical constant, the proven rows are simulated too (same data
+    and noise streams, cached) and the paper's enter the sentence as what that choice changes."""
+    c = result.config
+    if c.sphere_constant == "theorem" or not figure1_setting.RECIPES[c.space].boundary_constant:
+        return utility.verdict(c.space, c.radius, c.n, c.epsilon, result.by_eps)
+    proven = release_summary(c.space, c.radius, c.n, c.reps, c.seed, noise_constant(c.space, c.radius, "theorem"),
+                             (c.epsilon,), False)
+    return utility.verdict(c.space, c.radius, c.n, c.epsilon, proven, paper=(result.constant, result.by_eps))

@@ -10,8 +10,8 @@ from ui.sensitivity.controls import PAPER_RADIUS, RADIUS_RANGE, SPACES
 
 N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
                  "paper": f"Figure 1: n = {min(figure1_setting.DEFAULT_NS)} … {max(figure1_setting.DEFAULT_NS)}"}
-CONSTANTS = {"empirical": "Boundary constant (paper)",
-             "theorem": "Theorem 2: 2r(2 − h)/h"}
+CONSTANTS = {"theorem": "Theorem 2 (proven)",
+             "empirical": "Paper's constant (unproven)"}
 SOLVE = {"eps": "ε, holding n of the ε sweep", "n": "n, holding ε"}
 PRESETS = {
     "reimherr-fig1": {"space": "spd", "r_spd": PAPER_RADIUS["spd"], "r_sphere": float(PAPER_RADIUS["sphere"]),
@@ -52,7 +52,8 @@ def apply_preset(name: str) -> None:
 
 def _preset_notes(space: str) -> dict:
     """What the page says (once) when Figure 1's settings were loaded, for the space on show."""
-    where = ("S² with r = π/8 and the supplement's boundary constant (switch the space for SPD(2) with r = 1.5)"
+    where = ("S² with r = π/8 and the supplement's numerical boundary constant, the paper's choice and not a proven "
+             "bound (switch the space for SPD(2) with r = 1.5)"
              if space == "sphere" else "SPD(2) with r = 1.5 (switch the space for S² with r = π/8)")
     return {"reimherr-fig1": f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, "
                              "n = 10 … 300, ε = 1. The paper averaged 1,000 replicates; the preset uses 200 to keep "
@@ -73,18 +74,20 @@ def sidebar() -> Settings:
     boundary = figure1_setting.RECIPES[space].boundary_constant  # the paper's study used it (on the sphere)
     if boundary:
         sphere_constant = controls.select(
-            "Sensitivity constant", "sconst", CONSTANTS, "empirical",
-            help="C in σ = C/(nε). Theorem 2 gives C = 2r(2 − h)/h; the paper's sphere study put the supplement's "
-                 "boundary constant max ‖log_{x1} x_i − log_{x1} x_j‖ over ∂B_r in place of 2r(2 − h).")
+            "Sensitivity constant", "sconst", CONSTANTS, "theorem",
+            help="C in σ = C/(nε). Theorem 2 gives C = 2r(2 − h)/h, a proven bound and the default; the paper's "
+                 "sphere study put the supplement's numerical boundary constant max ‖log_{x1} x_i − log_{x1} x_j‖ "
+                 "over ∂B_r in place of 2r(2 − h): smaller, not proven, loaded by the Figure 1 preset to reproduce "
+                 "the paper.")
     grid = controls.select("Sample sizes n", "ngrid", N_GRID_LABELS, "quick",
                            help="The values of n of the error-against-n chart; Figure 1 uses ten sizes from 10 to "
                                 "300.")
     eps = controls.epsilon()
     n = controls.slider("Sample size n of the ε sweep", "n", min_value=5, max_value=500, default=50, step=5,
                         help="The error-against-ε chart holds n at this value.")
-    reps = controls.slider("Replicates", "reps", min_value=20, max_value=1000, default=100, step=10,
+    reps = controls.slider("Replicates", "reps", min_value=20, max_value=1000, default=200, step=10,
                            help="Data sets simulated per point. Figure 1 used 1,000; fewer are faster, with wider "
-                                "bands.")
+                                "bands and a who-wins verdict that more often cannot tell the two apart.")
     seed = controls.seed()
     log_axes = controls.toggle("Logarithmic axes", "log", default=True,
                                help="Log–log axes turn error ∝ 1/(nε) into a straight line of slope −1.")

@@ -1,0 +1,55 @@
+"""How far private releases land from the true mean: one measure for every page that compares mechanisms.
+
+A release off a space of lower dimension than its ambient coordinates (the sphere) is projected onto
+it first, as anyone using it would (post-processing costs no privacy); a release outside a space open
+in them (the SPD cone: not positive definite) has no nearest point, so no geodesic error, and is left
+out of the mean (``Manifold.open_in_ambient``). The ambient error is the straight-line distance in
+ambient coordinates, without projecting (the metric of Figure 1 of Reimherr, Bharath & Soto 2021),
+where the space states an ambient ball (sphere, SPD), else NaN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.mechanisms import off_manifold
+
+
+@dataclass(frozen=True)
+class ReleaseErrors:
+    """Mean geodesic error and its standard error (over the releases that have one), mean ambient
+    error and the share of releases off the space; NaN where undefined."""
+
+    geodesic: float
+    geodesic_se: float
+    ambient: float
+    off_share: float
+
+    def as_dict(self) -> dict:
+        """The geodesic and ambient means and the share off the space (what a pipeline stores per run)."""
+        return dict(geodesic=self.geodesic, ambient=self.ambient, off_share=self.off_share)
+
+
+def measure_releases(manifold, mean, releases) -> ReleaseErrors:
+    """Errors of ``releases`` ``(m, *point_shape)`` against ``mean`` (one point, or one per release).
+
+    Returns ``ReleaseErrors`` (see the module docstring for what is projected and what is left out).
+    """
+    releases = np.asarray(releases, dtype=float)
+    mean = np.broadcast_to(np.asarray(mean, dtype=float), releases.shape)
+    off = off_manifold(manifold, releases)
+    if manifold.open_in_ambient:
+        geodesic = manifold.dist(mean[~off], releases[~off]) if (~off).any() else np.array([])
+    else:
+        geodesic = manifold.dist(mean, np.where(manifold.per_point(off), manifold.projection(releases), releases))
+    geodesic = np.atleast_1d(geodesic)
+    count = geodesic.size
+    ambient = float("nan")
+    if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
+        ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
+    return ReleaseErrors(
+        geodesic=float(geodesic.mean()) if count else float("nan"),
+        geodesic_se=float(geodesic.std(ddof=1) / np.sqrt(count)) if count > 1 else float("nan"),
+        ambient=ambient, off_share=float(off.mean()))

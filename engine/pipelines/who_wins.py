@@ -1,0 +1,209 @@
+"""Who wins, and why: the Riemannian Laplace against the Euclidean Laplace, said from a run's own errors.
+
+The winner is the mechanism with the smaller mean geodesic error against the true Fréchet mean
+(``engine.pipelines.release_errors``: Euclidean releases off the sphere projected back, those
+outside the SPD cone left out); a gap within twice its standard error is a tie. The factors that
+decide it come from the public parameters (Reimherr, Bharath & Soto 2021):
+
+- noise scales: Δ = 2r(2 − h)/(nh) (Theorem 2, h = 2r√κ·cot(2r√κ) for κ > 0, else 1) against
+  Δ_E = 2r_E/n, so Δ/Δ_E = (r/r_E)·(2 − h)/h;
+- dimensions: the intrinsic noise has E ρ ≈ dΔ/ε (radius σ·Gamma(d, 1) in flat space), the ambient
+  one E‖N‖ = DΔ_E/ε, of which projecting onto the d-dimensional tangent space keeps on average
+  k(d, D) = Γ(D/2)Γ((d + 1)/2) / (Γ(d/2)Γ((D + 1)/2)) (E‖Pu‖ for u uniform on S^{D−1});
+- so noise alone predicts the error ratio (Δ/Δ_E)·d/(D·k); the ambient mean's bias (its distance to
+  the Fréchet mean: geodesic after projection, and in ambient coordinates, where the ambient mean of
+  points on a sphere lies inside it) adds to the Euclidean error.
+
+``verdict`` is pure: the playground and the Utility page pass their runs' errors and render its
+``sentence``, so both say the same thing for the same setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import gammaln
+
+from engine import bounds
+from engine.pipelines.release_errors import ReleaseErrors
+from engine.validation import check_int, check_positive
+
+INTRINSIC = "Riemannian Laplace"
+EUCLIDEAN = "Euclidean Laplace"
+
+
+def _num(x: float) -> str:
+    """Three significant digits, trailing zeros kept (0.100, not 0.1)."""
+    return f"{x:#.3g}".rstrip(".")
+
+
+def _share(x: float) -> str:
+    """A share in percent: whole percents, one significant digit below 1% (0.5%, 0.03%; not 0%)."""
+    return f"{100 * x:.1g}%" if 0 < x < 0.01 else f"{x:.0%}"
+
+
+def kept_length(dim: int, ambient_dim: int) -> float:
+    """k(d, D) = E‖Pu‖ for u uniform on S^{D−1} and P the projection onto d coordinates (π/4 for d = 2,
+    D = 3; 1 for d = D)."""
+    d, big_d = check_int("dim", dim), check_int("ambient_dim", ambient_dim)
+    if big_d < d:
+        raise ValueError(f"ambient_dim must be >= dim = {d}, got {ambient_dim}")
+    return float(np.exp(gammaln(big_d / 2) + gammaln((d + 1) / 2) - gammaln(d / 2) - gammaln((big_d + 1) / 2)))
+
+
+@dataclass(frozen=True)
+class Factors:
+    """What decides the comparison at radius r and n records (see the module docstring).
+
+    ``h`` is Theorem 2's curvature factor, ``delta`` and ``delta_e`` the two sensitivities,
+    ``radius`` and ``ambient_radius`` r and r_E, ``dim`` and ``ambient_dim`` d and D, ``kept`` k(d, D).
+    """
+
+    h: float
+    delta: float
+    delta_e: float
+    radius: float
+    ambient_radius: float
+    dim: int
+    ambient_dim: int
+    kept: float
+
+    @property
+    def curvature(self) -> float:
+        """(2 − h)/h: how much positive curvature inflates Δ over the flat 2r/n."""
+        return (2.0 - self.h) / self.h
+
+    @property
+    def scale_ratio(self) -> float:
+        """Δ/Δ_E = (r/r_E)·(2 − h)/h."""
+        return self.delta / self.delta_e
+
+    @property
+    def dimension_ratio(self) -> float:
+        """d/(D·k): the error ratio the dimensions alone give at equal noise scales."""
+        return self.dim / (self.ambient_dim * self.kept)
+
+    @property
+    def predicted_ratio(self) -> float:
+        """Intrinsic over Euclidean error predicted by the noise alone (no bias)."""
+        return self.scale_ratio * self.dimension_ratio
+
+
+def factors(manifold, radius: float, n: int) -> Factors:
+    """``Factors`` of ``manifold`` (a space with an ambient ball) for n records in B_r(m0), with
+    Theorem 2's proven Δ; ``ValueError`` beyond Theorem 2's domain or without an ambient ball."""
+    radius, n = check_positive("radius", radius), check_int("n", n, minimum=2)
+    delta = float(bounds.frechet_mean_sensitivity(n, radius, manifold.kappa_max))
+    r_e = float(bounds.ambient_radius(manifold, radius))
+    return Factors(h=float(bounds.curvature_factor(radius, manifold.kappa_max)), delta=delta,
+                   delta_e=float(bounds.ambient_sensitivity(n, r_e)), radius=radius, ambient_radius=r_e,
+                   dim=manifold.dim, ambient_dim=manifold.ambient_dim,
+                   kept=kept_length(manifold.dim, manifold.ambient_dim))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The comparison: ``winner`` ("intrinsic", "euclidean", or ``None`` for a tie), both mechanisms'
+    errors, the ambient mean's bias (its ``ReleaseErrors`` taken as a release), the factors, the
+    paper's calibration if one was charted, and the ``sentence`` a page shows."""
+
+    winner: str | None
+    intrinsic: ReleaseErrors
+    euclidean: ReleaseErrors
+    bias: ReleaseErrors
+    factors: Factors
+    paper: tuple[float, ReleaseErrors] | None
+    sentence: str
+
+    @property
+    def winner_label(self) -> str | None:
+        """The winner's name as the pages write it (``None`` for a tie)."""
+        return {"intrinsic": INTRINSIC, "euclidean": EUCLIDEAN}.get(self.winner)
+
+
+def _headline(where: str, winner: str | None, intrinsic: float, euclidean: float, gap_se: float) -> str:
+    if winner is None:
+        return (f"{where}, neither mechanism lands clearly closer to the true Fréchet mean: mean geodesic error "
+                f"{_num(intrinsic)} for the {INTRINSIC} against {_num(euclidean)} for the {EUCLIDEAN}, a gap within "
+                f"twice its standard error ({gap_se:.2g}).")
+    (win, w), (lose, lo) = sorted([(INTRINSIC, intrinsic), (EUCLIDEAN, euclidean)], key=lambda item: item[1])
+    return (f"{where}, the {win} lands closer to the true Fréchet mean: mean geodesic error {_num(w)} against "
+            f"{_num(lo)} for the {lose}, {_share(1 - w / lo)} smaller.")
+
+
+def _why(f: Factors, ratio: float) -> str:
+    if f.h < 1:
+        scale = (f"Theorem 2's curvature factor (2 − h)/h = {f.curvature:.2f} times r/r_E = "
+                 f"{f.radius / f.ambient_radius:.2f}")
+    else:
+        scale = (f"no curvature factor (h = 1) times r/r_E = {f.radius / f.ambient_radius:.2f}, the ambient ball "
+                 f"being {'wider' if f.ambient_radius > f.radius else 'narrower'} than the geodesic one")
+    if f.dim < f.ambient_dim:
+        dims = (f"its noise spreads over the space's {f.dim} dimensions against {f.ambient_dim} ambient ones, and "
+                f"projecting back keeps {_share(f.kept)} of the Euclidean noise's length, so the dimensions alone "
+                f"scale the ratio by {f.dimension_ratio:.2f}")
+    else:
+        dims = f"both noises spread over the same {f.dim} dimensions, so the dimensions change nothing"
+    return (f"Why: the intrinsic noise scale is Δ/Δ_E = {f.scale_ratio:.2f} times the Euclidean one ({scale}); "
+            f"{dims}; the noise alone predicts an intrinsic-to-Euclidean error ratio of {f.predicted_ratio:.2f}, "
+            f"the run shows {ratio:.2f}.")
+
+
+def _euclidean_side(f: Factors, euclidean: ReleaseErrors, bias: float) -> str:
+    where = ("lie off the space and were projected back onto it" if f.dim < f.ambient_dim
+             else "lie outside the space (they have no nearest point and are left out of its error)")
+    return (f"{_share(euclidean.off_share)} of the Euclidean releases {where}; the ambient mean they are centred on "
+            f"sits {bias:.2g} from the Fréchet mean, a bias of {_share(bias / euclidean.geodesic)} of their error.")
+
+
+def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: ReleaseErrors,
+            euclidean: ReleaseErrors, bias: ReleaseErrors,
+            paper: tuple[float, ReleaseErrors] | None = None) -> Verdict:
+    """Which mechanism has the smaller error in this run, by how much, and why (see the module docstring).
+
+    Parameters
+    ----------
+    manifold : a space with an ambient ball (sphere, SPD)
+    radius, n, epsilon : the public radius r, the number of records in the mean and the budget ε
+    intrinsic, euclidean : ``ReleaseErrors`` of the Riemannian Laplace (Theorem 2's Δ) and of the
+        Euclidean Laplace (Δ_E, around the ambient mean)
+    bias : ``ReleaseErrors`` of the ambient mean(s) against the Fréchet mean(s): its geodesic error
+        (after projection) and its ambient distance
+    paper : ``(C, errors)`` when the page also charts the Riemannian Laplace with a paper's numerical
+        constant C (σ = C/(nε), not a proven bound): the sentence says what that changes.
+
+    Returns
+    -------
+    Verdict
+
+    Raises
+    ------
+    ValueError
+        Beyond Theorem 2's domain, without an ambient ball, or when either error is not finite.
+    """
+    f = factors(manifold, radius, n)
+    epsilon = check_positive("epsilon", epsilon)
+    for name, errors in ((INTRINSIC, intrinsic), (EUCLIDEAN, euclidean)):
+        if not np.isfinite(errors.geodesic):
+            raise ValueError(f"the {name} has no geodesic error to compare (got {errors.geodesic}): "
+                             f"{_share(errors.off_share)} of its releases lie outside the space")
+    gap = intrinsic.geodesic - euclidean.geodesic
+    gap_se = float(np.hypot(intrinsic.geodesic_se, euclidean.geodesic_se))
+    winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")
+    ratio = intrinsic.geodesic / euclidean.geodesic
+    parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se),
+             _why(f, ratio), _euclidean_side(f, euclidean, bias.geodesic)]
+    if np.isfinite(intrinsic.ambient) and np.isfinite(euclidean.ambient):
+        parts.append(f"In ambient coordinates without projecting back (Figure 1's metric) the errors are "
+                     f"{_num(intrinsic.ambient)} ({INTRINSIC}) and {_num(euclidean.ambient)} ({EUCLIDEAN}); there "
+                     f"the ambient mean itself sits {bias.ambient:.2g} from the Fréchet mean.")
+    if paper is not None:
+        constant, paper_errors = paper
+        side = "below" if paper_errors.geodesic < euclidean.geodesic else "still above"
+        parts.append(f"The paper's numerical boundary constant (C = {constant:.3g}, not a proven bound) shrinks Δ to "
+                     f"{constant / n / f.delta:.2f} of Theorem 2's and the {INTRINSIC}'s geodesic error to "
+                     f"{_num(paper_errors.geodesic)}, {side} the Euclidean {_num(euclidean.geodesic)} (in ambient "
+                     f"coordinates {_num(paper_errors.ambient)} against {_num(euclidean.ambient)}).")
+    return Verdict(winner=winner, intrinsic=intrinsic, euclidean=euclidean, bias=bias, factors=f,
+                   paper=paper, sentence=" ".join(parts))

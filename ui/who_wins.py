@@ -1,0 +1,45 @@
+"""The who-wins sentence of the playground and the Utility page: each page hands its run to the one
+engine function (``engine.pipelines.who_wins.verdict``) and shows its sentence in the same box, so
+both pages say the same thing for the same setting."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import streamlit as st
+
+from engine.estimators import ambient_mean
+from engine.pipelines import PrivateMeanConfig, who_wins
+from engine.pipelines.release_errors import measure_releases
+from engine.spaces import make_manifold
+
+#: The bold lead of the box, which tests and readers look for.
+LEAD = "Who wins here, and why."
+
+
+def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Verdict | None:
+    """The verdict of the playground's result (``ui.playground.private_means(settings)``), or ``None``
+    when it did not release both the Riemannian Laplace (exact, else MH) and the Euclidean one."""
+    released = {run["key"]: run for run in result["runs"] if run["releases"] is not None}
+    intrinsic = released.get("exact", released.get("mh"))
+    euclidean = released.get("euclid")
+    if intrinsic is None or euclidean is None or result["theorem2"] is None:
+        return None
+    manifold = make_manifold(settings.space, settings.k)
+    mean = result["mean"]
+    bias = measure_releases(manifold, mean, ambient_mean(manifold, result["data"])[None])
+    return who_wins.verdict(manifold, settings.radius, result["n_used"], settings.epsilon,
+                            intrinsic=measure_releases(manifold, mean, intrinsic["releases"]),
+                            euclidean=measure_releases(manifold, mean, euclidean["releases"]), bias=bias)
+
+
+def show(verdict: Callable[[], who_wins.Verdict | None]) -> None:
+    """Compute ``verdict()`` and show its sentence in an info box; why there is none in a caption when
+    the engine refuses (e.g. no Euclidean release inside the space)."""
+    try:
+        found = verdict()
+    except ValueError as err:
+        st.caption(f"No comparison of the two mechanisms here: {err}")
+        return
+    if found is not None:
+        st.info(f"**{LEAD}** {found.sentence}")
