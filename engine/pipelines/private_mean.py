@@ -38,6 +38,7 @@ from engine.mechanisms import (
 )
 from engine.pipelines import checks
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
+from engine.pipelines.summary import plain
 from engine.spaces import make_manifold
 from engine.validation import check_int, check_positive, check_probability
 
@@ -150,7 +151,7 @@ class PrivateMeanResult:
             config=dataclasses.asdict(self.config), space=self.manifold_name, n_used=self.n_used,
             mean=self.mean.tolist(), theorem2=self.theorem2,
             mechanisms=[dict(key=r.key, label=r.label, sensitivity=number(r.sensitivity), sigma=number(r.sigma),
-                             skipped=r.skipped, errors=r.errors, guarantee=r.guarantee, diagnostics=r.diagnostics)
+                             skipped=r.skipped, errors=plain(r.errors), guarantee=r.guarantee, diagnostics=r.diagnostics)
                         for r in self.runs],
             checks=[dataclasses.asdict(c) for c in self.checks],
         )
@@ -182,19 +183,28 @@ def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> dict:
     onto it before measuring their geodesic error; off a space open in them (the SPD cone: not
     positive definite) they have no nearest point, so no geodesic error, and are left out of the
     mean (``Manifold.open_in_ambient``). The ambient error is given where the space states an
-    ambient ball (sphere, SPD), else NaN.
+    ambient ball (sphere, SPD), else NaN. An error float64 cannot compute (a non-finite release, or one
+    whose projection or distance overflows) makes the mean error NaN, never a number; ``uncomputable``
+    counts such releases.
     """
     off = off_manifold(manifold, releases)
-    if not manifold.open_in_ambient:
-        geodesic = manifold.dist(mean, np.where(manifold.per_point(off), manifold.projection(releases), releases))
-    elif off.all():
-        geodesic = np.array([np.nan])
-    else:
-        geodesic = manifold.dist(mean, releases[~off])
-    ambient = float("nan")
-    if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
-        ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
-    return dict(geodesic=float(np.mean(geodesic)), ambient=ambient, off_share=float(off.mean()))
+    axes = tuple(range(-manifold.point_ndim, 0))
+    with np.errstate(all="ignore"):
+        if manifold.open_in_ambient:
+            points, measured = releases, ~off
+            uncomputable = ~np.isfinite(releases).all(axis=axes)
+        else:
+            points = np.where(manifold.per_point(off), manifold.projection(releases), releases)
+            measured = np.isfinite(points).all(axis=axes) & np.asarray(manifold.belongs(points, atol=1e-6))
+            uncomputable = ~measured
+        geodesic = manifold.dist(mean, points[measured])
+        ambient = float("nan")
+        if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
+            ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
+    computed = not uncomputable.any() and geodesic.size and np.isfinite(geodesic).all()
+    return dict(geodesic=float(np.mean(geodesic)) if computed else float("nan"),
+                ambient=ambient if np.isfinite(ambient) else float("nan"), off_share=float(off.mean()),
+                uncomputable=int(uncomputable.sum()))
 
 
 def _euclidean(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
@@ -248,7 +258,7 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
         raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
     if key in ("exact", "mh"):
         sigma, limit = ctx["theorem2"]["sensitivity"] / c.epsilon, scale_limit(manifold)
-        if sigma >= limit:
+        if np.isfinite(limit) and sigma >= limit:
             raise ValueError(f"σ = {sigma:.4g} is beyond the normalisability limit {limit:.4g} "
                              f"(see the normalisability check).")
     return _RUNNERS[key](c, manifold, ctx, rng, run)
@@ -354,7 +364,8 @@ def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | N
     found = [checks.radius_check(c.radius, limits.sensitivity, failure),
              checks.ball_check(c.radius, c.outside, n_outside=ball["n_outside"], n_before=len(sample.data),
                                n_used=len(data), max_dist=ball["max_dist"]),
-             *checks.convergence_check(bool(np.all(fit.converged)), int(np.max(fit.n_iter)))]
+             *checks.convergence_check(bool(np.all(fit.converged)), int(np.max(fit.n_iter)),
+                                     bool(np.all(fit.unique)))]
     laplace = [r for r in runs if r.key in ("exact", "mh")]
     if laplace and theorem2 is not None:
         found.append(checks.normalisability_check(manifold, theorem2["sensitivity"] / c.epsilon))
