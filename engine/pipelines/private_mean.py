@@ -27,6 +27,7 @@ from engine.bounds import (
     radius_limits,
     tangent_mean_sensitivity,
 )
+from engine.budget import check_memory
 from engine.data.ball import POLICIES, enforce_ball
 from engine.estimators import ambient_mean, frechet_mean
 from engine.mechanisms import (
@@ -49,6 +50,12 @@ MECHANISMS = {
     "euclid": "Euclidean Laplace (ambient coordinates)",
     "gauss": "Tangent Gaussian (ε, δ)",
 }
+
+#: Copies of the records and of the releases a run holds at its peak (measured: ~5 for the records, ~4 for
+#: each mechanism's releases on the sphere at n = releases = 10⁶); ``engine.budget`` bounds their memory.
+PEAK_COPIES = 8
+#: Most steps of the MH chain, burn_in + thin·(releases − 1): ~13,000 a second on one core (sphere, 10⁶ steps in 77 s).
+MAX_CHAIN_STEPS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,7 @@ class PrivateMeanConfig:
     seed: int = 0
 
     def __post_init__(self):
-        make_manifold(self.space, self.k)
+        manifold = make_manifold(self.space, self.k)
         if self.source not in SOURCES[self.space]:
             raise ValueError(f"source must be one of {', '.join(SOURCES[self.space])} on {self.space}, "
                              f"got {self.source!r}")
@@ -95,6 +102,16 @@ class PrivateMeanConfig:
             raise ValueError(f"outside must be one of {POLICIES}, got {self.outside!r}")
         if any(m not in MECHANISMS for m in self.mechanisms):
             raise ValueError(f"mechanisms must be a subset of {tuple(MECHANISMS)}, got {self.mechanisms!r}")
+        coordinates = int(np.prod(manifold.point_shape))
+        check_memory(f"n = {self.n} records and {self.releases} releases for each of {len(self.mechanisms)} mechanisms, "
+                     f"{coordinates} coordinates each,",
+                     PEAK_COPIES * coordinates * (self.n + self.releases * len(self.mechanisms)),
+                     fix="lower n or releases")
+        steps = self.burn_in + self.thin * (self.releases - 1)
+        if "mh" in self.mechanisms and steps > MAX_CHAIN_STEPS:
+            raise ValueError(f"the MH chain would take burn_in + thin·(releases − 1) = {steps} steps, more than "
+                             f"{MAX_CHAIN_STEPS} (about 13,000 steps a second: 10 million take ~15 minutes); lower "
+                             f"burn_in, thin or releases")
 
 
 @dataclass
