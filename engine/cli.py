@@ -33,12 +33,16 @@ def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
     return wrapped
 
 
-def check_output_file(flag: str, path: Path) -> Path:
-    """``path`` if a file can be written there, else ``ValueError`` naming ``flag``, the path and why.
+def check_output_file(flag: str, path: Path, *, suffix: str = "") -> Path:
+    """The file to write for ``path`` (with ``suffix`` appended unless it ends so) if it can be written,
+    else ``ValueError`` naming ``flag``, the path and why.
 
-    Checked before any work, so a run never ends in a traceback after its computation: the folder
-    must exist, ``path`` must not be a folder, and a file must be creatable beside it (tried, then removed).
+    Checked before any work, so a run never ends in a traceback after its computation: ``path`` must
+    not be a folder, its folder must exist, and a file must be creatable there (tried, then removed).
     """
+    if path.is_dir():
+        raise ValueError(f"{flag} {str(path)!r} is a folder; give a file name")
+    path = path if path.name.endswith(suffix) else path.with_name(path.name + suffix)
     folder = path.parent
     if not folder.is_dir():
         why = "is a file, not a folder" if folder.exists() else "does not exist"

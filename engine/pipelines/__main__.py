@@ -159,18 +159,14 @@ def _print_summary(summary: dict) -> None:
             print(f"{name}: {value}")
 
 
-def _npz_path(path: Path) -> Path:
-    """``path`` with the ``.npz`` suffix ``np.savez`` would give it."""
-    return path if path.name.endswith(".npz") else path.with_name(path.name + ".npz")
-
-
 @quiet_interrupt
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     releases_out = getattr(args, "releases_out", None)
     try:
         if releases_out is not None:
-            releases_out = check_output_file("--releases-out", _npz_path(releases_out))
+            # np.savez's own naming: FILE becomes FILE.npz.
+            releases_out = check_output_file("--releases-out", releases_out, suffix=".npz")
         result = PIPELINES[args.pipeline].run(config_from_args(args))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
