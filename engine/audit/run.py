@@ -21,6 +21,7 @@ import pandas as pd
 from engine.audit.rejection import RejectionSet, choose_rejection_set, evaluate
 from engine.audit.score import learned_score
 from engine.audit.target import AuditTarget
+from engine.budget import check_memory
 from engine.validation import check_int, check_probability
 
 # Early stop when the bound moved by less than this fraction of ε over the last doubling.
@@ -31,6 +32,9 @@ SETTLE_TOL = 0.01
 DECIMALS = 9
 # Evaluation-half statistics kept per side for histograms.
 KEEP_STATISTICS = 100_000
+#: Copies of each side's statistics held at a checkpoint: the halves, their concatenations and the sorted
+#: copies of the rejection-set search (``engine.budget`` bounds their memory).
+PEAK_COPIES = 6
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,7 @@ def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.0
     """
     start = time.perf_counter()
     samples = check_int("samples", samples, minimum=2)
+    check_memory(f"samples = {samples} releases per side", PEAK_COPIES * 2 * samples, fix="lower samples")
     alpha = check_probability("alpha", alpha)
     rng = np.random.default_rng(rng)
     batch = min(check_int("batch_size", batch_size or target.batch_size), samples // 2)

@@ -3,6 +3,11 @@
 Supplement of Reimherr, Bharath & Soto (2021), §1.1: start at a data point, step
 μ_k = Exp_{μ_{k−1}}(t · v_k) with v_k = Σ_i w_i Log_{μ_{k−1}}(x_i) (w_i = 1/n unweighted), stop
 when ρ(μ_k, μ_{k−1}) < tol; t = 0.5, tol = 1e−5 and at most 500 iterations by default.
+
+The minimiser is unique when the data lie in a ball of radius r < ½·min{inj, π/√κ} (Afsari 2011);
+each result says whether its records lie within that radius of the returned mean (``unique``).
+Outside it (e.g. two antipodal points of S², whose minimisers fill the equator) the iteration may
+stop at a critical point that is no minimiser, so ``converged`` alone certifies nothing there.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.bounds.frechet import radius_limits
 from engine.threads import blas_capped
 from engine.validation import check_finite_array, check_int, check_positive
 
@@ -20,12 +26,15 @@ class FrechetMeanResult:
     """Means ``(..., *point_shape)``, iterations and convergence flags ``(...)`` per data set.
 
     ``gradient_norm`` is ‖Σ_i w_i Log_mean(x_i)‖ at the returned mean (the first-order condition).
+    ``unique`` says the records of non-zero weight lie within ½·min{inj, π/√κ} of the mean, so the
+    minimiser is unique (and the mean is it, once converged); ``False`` flags data beyond that guarantee.
     """
 
     mean: np.ndarray
     n_iter: np.ndarray
     converged: np.ndarray
     gradient_norm: np.ndarray
+    unique: np.ndarray
 
 
 def _normalised_weights(weights, n: int, batch_shape: tuple[int, ...]) -> np.ndarray:
@@ -59,11 +68,18 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
     Returns
     -------
     FrechetMeanResult
+
+    Raises
+    ------
+    ValueError
+        Points of the wrong shape or no records (n = 0), weights, step, tol or max_iter out of range.
     """
     pts = manifold.check_points(points, "points")
     nd = manifold.point_ndim
     if pts.ndim < nd + 1:
         raise ValueError(f"points must have shape (..., n, *{manifold.point_shape}), got {pts.shape}")
+    if pts.shape[pts.ndim - nd - 1] == 0:
+        raise ValueError(f"points must hold at least one record per data set (n >= 1), got shape {pts.shape}")
     step = check_positive("step", step)
     if step >= 2:
         raise ValueError(f"step must lie in (0, 2), got {step}")
@@ -107,7 +123,18 @@ def frechet_mean(manifold, points, *, weights=None, step: float = 0.5, tol: floa
         n_iter=n_iter.reshape(batch_shape),
         converged=converged.reshape(batch_shape),
         gradient_norm=manifold.norm(mean, grad).reshape(batch_shape),
+        unique=_within_uniqueness_radius(manifold, mean, flat_pts, flat_w).reshape(batch_shape),
     )
+
+
+def _within_uniqueness_radius(manifold, mean: np.ndarray, points: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Whether every record of non-zero weight lies within ½·min{inj, π/√κ} of its data set's mean,
+    shape ``(batch,)`` from ``mean (batch, *point_shape)``, ``points (batch, n, *point_shape)``."""
+    limit = radius_limits(manifold.kappa_max, manifold.injectivity_radius).unique_mean
+    if not np.isfinite(limit):
+        return np.ones(len(points), dtype=bool)
+    farthest = np.where(weights != 0, manifold.dist(mean[:, None], points), 0.0).max(axis=1)
+    return farthest < limit
 
 
 def prefix_frechet_means(manifold, points, sizes, **options) -> FrechetMeanResult:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.budget import check_memory
 from engine.manifolds.base import Manifold
 from engine.validation import check_finite_array, check_int
 
@@ -89,6 +90,9 @@ class Kendall(Manifold):
 
     def __init__(self, k: int):
         self.k = check_int("k", k, minimum=3)
+        # _helmert builds about four k × k arrays.
+        check_memory(f"k = {self.k} landmarks (the {self.k - 1} × {self.k} Helmert matrix)", 4.0 * self.k**2,
+                     fix="lower k")
         self.dim = 2 * (self.k - 2)
         self.point_shape = (self.k, 2)
         self.kappa_min = 1.0 if self.k >= 4 else 4.0

@@ -151,7 +151,7 @@ class TangentGaussian:
 
     def release(self, footpoint, *, size=None, rng=None) -> Release:
         """Exp_w(log_w f(D) + ξ) (or Exp_{f(D)}(ξ) without base point), exact; ``points`` has the
-        shapes of ``tangent_gaussian``."""
+        shapes of ``tangent_gaussian``. ``ValueError`` when a release is not finite in float64."""
         m = self.manifold
         eta = m.check_points(footpoint, "footpoint")
         if self.base_point is None:
@@ -159,6 +159,12 @@ class TangentGaussian:
         else:
             w = np.broadcast_to(self.base_point, eta.shape)
             points = m.exp(w, m.log(w, eta) + tangent_gaussian(m, w, self.sigma, size=size, rng=rng))
+        bad = ~np.isfinite(points).all(axis=tuple(range(-m.point_ndim, 0)))
+        if bad.any():
+            raise ValueError(
+                f"{int(bad.sum())} of {bad.size} tangent Gaussian releases on {m.name} at sigma={self.sigma:.4g} are "
+                f"not representable in float64 (the exponential map overflows so far out); raise epsilon or delta"
+            )
         return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
 
     def privacy_guarantee(self) -> PrivacyGuarantee:

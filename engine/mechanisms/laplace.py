@@ -30,6 +30,9 @@ from engine.validation import check_finite_array, check_int, check_positive
 METHODS = ("exact", "mh")
 # The ball-conditioned sampler gives up when fewer draws than this fraction land in the ball.
 MIN_BALL_ACCEPTANCE = 1e-4
+#: Largest scale of the ambient Laplace noise σ·R·u: below it the releases' squared norms stay finite in
+#: float64, (σR)² < 1.8e308, for every radius R ~ Gamma(D, 1) below 1e6 (certain for any D up to 1e5).
+AMBIENT_SCALE_LIMIT = float(np.sqrt(np.finfo(float).max)) / 1e6
 
 
 def is_homogeneous(manifold) -> bool:
@@ -213,6 +216,9 @@ def euclidean_laplace(manifold, footpoint, sigma, *, size=None, rng=None) -> np.
     Shapes follow ``riemannian_laplace``.
     """
     sigma = check_positive("sigma", sigma)
+    if sigma > AMBIENT_SCALE_LIMIT:
+        raise ValueError(f"sigma must be at most {AMBIENT_SCALE_LIMIT:.4g} (beyond it the squared norms of the "
+                         f"releases overflow float64), got {sigma:.4g}; raise epsilon")
     arr = check_finite_array("footpoint", footpoint)
     pnd = manifold.point_ndim
     if arr.ndim < pnd or arr.shape[arr.ndim - pnd :] != manifold.point_shape:
@@ -238,6 +244,21 @@ def fraction_off_manifold(manifold, releases, *, atol: float = 1e-8) -> float:
 
 def _check_budget(epsilon, sensitivity) -> tuple[float, float]:
     return check_positive("epsilon", epsilon), check_positive("sensitivity", sensitivity)
+
+
+def _noise_scale(factor: float, sensitivity: float, epsilon: float, *, limit: float = np.inf) -> float:
+    """σ = factor·Δ/ε, refusing an ε so small that σ overflows float64 or exceeds ``limit`` (one line
+    naming ε, σ and the smallest ε that works)."""
+    with np.errstate(over="ignore"):
+        sigma = factor * sensitivity / epsilon
+    limit = min(limit, float(np.finfo(float).max))
+    if not sigma <= limit:
+        raise ValueError(
+            f"epsilon = {epsilon!r} is too small for sensitivity {sensitivity:g}: sigma = {factor:g}*sensitivity/epsilon "
+            f"= {sigma:.4g} is beyond {limit:.4g}, the largest scale float64 can hold for these releases; raise "
+            f"epsilon to at least {factor * sensitivity / limit:.4g}"
+        )
+    return sigma
 
 
 def require_normalisable(manifold, sigma: float, sensitivity: float, epsilon: float, *, law: str, why: str) -> None:
@@ -311,7 +332,7 @@ class RiemannianLaplace:
         epsilon, sensitivity = _check_budget(epsilon, sensitivity)
         ball = check_ball(manifold, ball_center, ball_radius)
         dependent = _footpoint_dependent(manifold, ball is not None, footpoint_dependent)
-        return (2.0 if dependent else 1.0) * sensitivity / epsilon
+        return _noise_scale(2.0 if dependent else 1.0, sensitivity, epsilon)
 
     def release(self, footpoint, *, size=None, rng=None, method="exact", step=None, burn_in=10_000,
                 thin=100, progress=None) -> Release:
@@ -388,7 +409,7 @@ class EuclideanLaplace:
     def __init__(self, *, manifold, epsilon, sensitivity):
         self.epsilon, self.sensitivity = _check_budget(epsilon, sensitivity)
         self.manifold = manifold
-        self.sigma = self.sensitivity / self.epsilon
+        self.sigma = _noise_scale(1.0, self.sensitivity, self.epsilon, limit=AMBIENT_SCALE_LIMIT)
 
     def release(self, footpoint, *, size=None, rng=None) -> Release:
         """Releases ``from_ambient(a + noise)``: points that may lie off the manifold (exact)."""

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from engine import spaces
+from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
 from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, utility
 
 #: Short spellings kept for the fields the README and the papers write so.
@@ -61,13 +62,6 @@ PIPELINES = {
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr with exit status 2."""
-
-    def error(self, message):
-        self.exit(2, f"error: {message}\n")
 
 
 def _scalar_type(field: dataclasses.Field) -> type:
@@ -111,7 +105,7 @@ def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine.pipelines", description=__doc__,
+    parser = OneLineParser(prog="python -m engine.pipelines", description=__doc__,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="pipeline", required=True, metavar="PIPELINE")
     for name, pipeline in PIPELINES.items():
@@ -144,9 +138,10 @@ def _print_private_mean(result: private_mean.PrivateMeanResult, summary: dict) -
         if r["skipped"]:
             print(f"  {r['label']:26s} skipped: {r['skipped']}")
             continue
-        g = r["guarantee"]
+        g, error = r["guarantee"], r["errors"]["geodesic"]
+        error = "not computable" if error is None else f"{error:.6g}"
         print(f"  {r['label']:26s} Δ = {r['sensitivity']:.6g}  σ = {r['sigma']:.6g}  "
-              f"geodesic error = {r['errors']['geodesic']:.6g}  ({g['epsilon']:g}, {g['delta']:g})-DP")
+              f"geodesic error = {error}  ({g['epsilon']:g}, {g['delta']:g})-DP")
     for check in result.checks:
         print(f"  [{check.level}] {check.title}: {check.text}")
 
@@ -164,17 +159,23 @@ def _print_summary(summary: dict) -> None:
             print(f"{name}: {value}")
 
 
+@quiet_interrupt
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    releases_out = getattr(args, "releases_out", None)
     try:
+        if releases_out is not None:
+            # np.savez's own naming: FILE becomes FILE.npz.
+            releases_out = check_output_file("--releases-out", releases_out, suffix=".npz")
         result = PIPELINES[args.pipeline].run(config_from_args(args))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     summary = result.summary()
-    if getattr(args, "releases_out", None) is not None:
+    if releases_out is not None:
         arrays = {f"releases_{r.key}": r.releases for r in result.runs if r.releases is not None}
-        np.savez(args.releases_out, data=result.data, m0=result.m0, mean=result.mean, **arrays)
+        write_whole(releases_out, lambda file: np.savez(file, data=result.data, m0=result.m0, mean=result.mean,
+                                                         **arrays))
     if args.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     elif args.pipeline == "private-mean":

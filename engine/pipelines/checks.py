@@ -50,13 +50,21 @@ def ball_check(radius: float, policy: str, *, n_outside: int, n_before: int, n_u
                  f"released n needs protection too; clipping avoids this.")
 
 
-def convergence_check(converged: bool, iterations: int) -> list[Check]:
-    """A warning when the Fréchet mean's gradient descent stopped before converging."""
-    if converged:
-        return []
-    return [Check("warning", "Fréchet mean did not converge",
-                  f"Gradient descent stopped after {iterations} iterations; the footpoint of the releases is then "
-                  f"only approximately the mean.")]
+def convergence_check(converged: bool, iterations: int, unique: bool) -> list[Check]:
+    """A warning when the Fréchet mean's gradient descent stopped before converging, and one when the
+    records are not all within ½·min{inj, π/√κ} of the mean, so its uniqueness is not guaranteed
+    (``FrechetMeanResult.unique``)."""
+    found = []
+    if not converged:
+        found.append(Check("warning", "Fréchet mean did not converge",
+                           f"Gradient descent stopped after {iterations} iterations; the footpoint of the releases "
+                           f"is then only approximately the mean."))
+    if not unique:
+        found.append(Check("warning", "Fréchet mean not guaranteed unique",
+                           "Some records lie at least ½·min{inj, π/√κ} from the mean (Afsari 2011's radius), so the "
+                           "minimiser may not be unique and the point found may be none (two antipodal points of "
+                           "the sphere have a whole equator of means). Lower r or clip the records to the ball."))
+    return found
 
 
 def normalisability_check(manifold, sigma: float) -> Check:

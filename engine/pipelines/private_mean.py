@@ -27,12 +27,14 @@ from engine.bounds import (
     radius_limits,
     tangent_mean_sensitivity,
 )
+from engine.budget import check_memory
 from engine.data.ball import POLICIES, enforce_ball
 from engine.estimators import ambient_mean, frechet_mean
 from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, TangentGaussian, scale_limit
 from engine.pipelines import checks
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
+from engine.pipelines.summary import plain
 from engine.spaces import make_manifold
 from engine.validation import check_int, check_positive, check_probability
 
@@ -43,6 +45,12 @@ MECHANISMS = {
     "euclid": "Euclidean Laplace (ambient coordinates)",
     "gauss": "Tangent Gaussian (ε, δ)",
 }
+
+#: Copies of the records and of the releases a run holds at its peak (measured: ~5 for the records, ~4 for
+#: each mechanism's releases on the sphere at n = releases = 10⁶); ``engine.budget`` bounds their memory.
+PEAK_COPIES = 8
+#: Most steps of the MH chain, burn_in + thin·(releases − 1): ~13,000 a second on one core (sphere, 10⁶ steps in 77 s).
+MAX_CHAIN_STEPS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ class PrivateMeanConfig:
     seed: int = 0
 
     def __post_init__(self):
-        make_manifold(self.space, self.k)
+        manifold = make_manifold(self.space, self.k)
         if self.source not in SOURCES[self.space]:
             raise ValueError(f"source must be one of {', '.join(SOURCES[self.space])} on {self.space}, "
                              f"got {self.source!r}")
@@ -89,6 +97,16 @@ class PrivateMeanConfig:
             raise ValueError(f"outside must be one of {POLICIES}, got {self.outside!r}")
         if any(m not in MECHANISMS for m in self.mechanisms):
             raise ValueError(f"mechanisms must be a subset of {tuple(MECHANISMS)}, got {self.mechanisms!r}")
+        coordinates = int(np.prod(manifold.point_shape))
+        check_memory(f"n = {self.n} records and {self.releases} releases for each of {len(self.mechanisms)} mechanisms, "
+                     f"{coordinates} coordinates each,",
+                     PEAK_COPIES * coordinates * (self.n + self.releases * len(self.mechanisms)),
+                     fix="lower n or releases")
+        steps = self.burn_in + self.thin * (self.releases - 1)
+        if "mh" in self.mechanisms and steps > MAX_CHAIN_STEPS:
+            raise ValueError(f"the MH chain would take burn_in + thin·(releases − 1) = {steps} steps, more than "
+                             f"{MAX_CHAIN_STEPS} (about 13,000 steps a second: 10 million take ~15 minutes); lower "
+                             f"burn_in, thin or releases")
 
 
 @dataclass
@@ -145,7 +163,7 @@ class PrivateMeanResult:
             config=dataclasses.asdict(self.config), space=self.manifold_name, n_used=self.n_used,
             mean=self.mean.tolist(), theorem2=self.theorem2,
             mechanisms=[dict(key=r.key, label=r.label, sensitivity=number(r.sensitivity), sigma=number(r.sigma),
-                             skipped=r.skipped, errors=r.errors, guarantee=r.guarantee, diagnostics=r.diagnostics)
+                             skipped=r.skipped, errors=plain(r.errors), guarantee=r.guarantee, diagnostics=r.diagnostics)
                         for r in self.runs],
             checks=[dataclasses.asdict(c) for c in self.checks],
         )
@@ -172,7 +190,8 @@ def _theorem2(manifold, radius: float, n: int, limits) -> tuple[dict | None, str
 
 def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> dict:
     """Mean geodesic and ambient errors against the true mean, and the share off the manifold
-    (``engine.pipelines.release_errors``: off-sphere releases projected back, non-PD ones left out)."""
+    (``engine.pipelines.release_errors``: off-sphere releases projected back, non-PD ones left out, an
+    error float64 cannot compute NaN and counted as ``uncomputable``)."""
     return measure_releases(manifold, mean, releases).as_dict()
 
 
@@ -233,7 +252,7 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
         raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
     if key in ("exact", "mh"):
         sigma, limit = _laplace_sigma(c, manifold, ctx["theorem2"]), scale_limit(manifold)
-        if sigma >= limit:
+        if np.isfinite(limit) and sigma >= limit:
             raise ValueError(f"σ = {sigma:.4g} is beyond the normalisability limit {limit:.4g} "
                              f"(see the normalisability check).")
     return _RUNNERS[key](c, manifold, ctx, rng, run)
@@ -339,7 +358,8 @@ def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | N
     found = [checks.radius_check(c.radius, limits.sensitivity, failure),
              checks.ball_check(c.radius, c.outside, n_outside=ball["n_outside"], n_before=len(sample.data),
                                n_used=len(data), max_dist=ball["max_dist"]),
-             *checks.convergence_check(bool(np.all(fit.converged)), int(np.max(fit.n_iter)))]
+             *checks.convergence_check(bool(np.all(fit.converged)), int(np.max(fit.n_iter)),
+                                     bool(np.all(fit.unique)))]
     laplace = [r for r in runs if r.key in ("exact", "mh")]
     if laplace and theorem2 is not None:
         found.append(checks.normalisability_check(manifold, _laplace_sigma(c, manifold, theorem2)))

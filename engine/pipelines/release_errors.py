@@ -5,7 +5,8 @@ it first, as anyone using it would (post-processing costs no privacy); a release
 in them (the SPD cone: not positive definite) has no nearest point, so no geodesic error, and is left
 out of the mean (``Manifold.open_in_ambient``). The ambient error is the straight-line distance in
 ambient coordinates, without projecting (the metric of Figure 1 of Reimherr, Bharath & Soto 2021),
-where the space states an ambient ball (sphere, SPD), else NaN.
+where the space states an ambient ball (sphere, SPD), else NaN. An error float64 cannot compute (a
+non-finite release, or one whose projection or distance overflows) makes the mean NaN, never a number.
 """
 
 from __future__ import annotations
@@ -20,16 +21,20 @@ from engine.mechanisms import off_manifold
 @dataclass(frozen=True)
 class ReleaseErrors:
     """Mean geodesic error and its standard error (over the releases that have one), mean ambient
-    error and the share of releases off the space; NaN where undefined."""
+    error, the share of releases off the space and the number of releases whose error float64 cannot
+    compute; NaN where undefined."""
 
     geodesic: float
     geodesic_se: float
     ambient: float
     off_share: float
+    uncomputable: int = 0
 
     def as_dict(self) -> dict:
-        """The geodesic and ambient means and the share off the space (what a pipeline stores per run)."""
-        return dict(geodesic=self.geodesic, ambient=self.ambient, off_share=self.off_share)
+        """The geodesic and ambient means, the share off the space and the uncomputable count (what a
+        pipeline stores per run)."""
+        return dict(geodesic=self.geodesic, ambient=self.ambient, off_share=self.off_share,
+                    uncomputable=self.uncomputable)
 
 
 def measure_releases(manifold, mean, releases) -> ReleaseErrors:
@@ -40,16 +45,23 @@ def measure_releases(manifold, mean, releases) -> ReleaseErrors:
     releases = np.asarray(releases, dtype=float)
     mean = np.broadcast_to(np.asarray(mean, dtype=float), releases.shape)
     off = off_manifold(manifold, releases)
-    if manifold.open_in_ambient:
-        geodesic = manifold.dist(mean[~off], releases[~off]) if (~off).any() else np.array([])
-    else:
-        geodesic = manifold.dist(mean, np.where(manifold.per_point(off), manifold.projection(releases), releases))
-    geodesic = np.atleast_1d(geodesic)
+    axes = tuple(range(-manifold.point_ndim, 0))
+    with np.errstate(all="ignore"):
+        if manifold.open_in_ambient:
+            points, measured = releases, ~off
+            uncomputable = ~np.isfinite(releases).all(axis=axes)
+        else:
+            points = np.where(manifold.per_point(off), manifold.projection(releases), releases)
+            measured = np.isfinite(points).all(axis=axes) & np.asarray(manifold.belongs(points, atol=1e-6))
+            uncomputable = ~measured
+        geodesic = np.atleast_1d(manifold.dist(mean[measured], points[measured])) if measured.any() else np.array([])
+        ambient = float("nan")
+        if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
+            ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
     count = geodesic.size
-    ambient = float("nan")
-    if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
-        ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
+    computed = count and not uncomputable.any() and np.isfinite(geodesic).all()
     return ReleaseErrors(
-        geodesic=float(geodesic.mean()) if count else float("nan"),
-        geodesic_se=float(geodesic.std(ddof=1) / np.sqrt(count)) if count > 1 else float("nan"),
-        ambient=ambient, off_share=float(off.mean()))
+        geodesic=float(geodesic.mean()) if computed else float("nan"),
+        geodesic_se=float(geodesic.std(ddof=1) / np.sqrt(count)) if computed and count > 1 else float("nan"),
+        ambient=ambient if np.isfinite(ambient) else float("nan"), off_share=float(off.mean()),
+        uncomputable=int(uncomputable.sum()))

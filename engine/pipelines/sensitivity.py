@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from engine import bounds, spaces
+from engine.budget import check_memory
 from engine.estimators import frechet_mean
 from engine.pipelines import figure1_setting
 from engine.pipelines.summary import plain
@@ -33,6 +34,8 @@ from engine.validation import check_int, check_positive
 
 #: Sample sizes of the empirical study (the config's n joins them).
 N_GRID = (10, 25, 50, 100, 200)
+#: Copies of the simulated records held at the peak (measured ~5 at reps = 10⁴, n = 1000 on the sphere).
+PEAK_COPIES = 8
 #: Range of the curvature bound κ the curves span.
 KAPPA_RANGE = (0.0, 4.0)
 #: A bound curve is drawn while h >= H_FLOOR; it grows without limit as h -> 0 (r -> π/(4√κ)).
@@ -76,6 +79,10 @@ class SensitivityConfig:
         set_("n", check_int("n", self.n))
         set_("reps", check_int("reps", self.reps, minimum=2))
         set_("seed", check_int("seed", self.seed, minimum=0))
+        coordinates = int(np.prod(spaces.make_manifold(self.space).point_shape))
+        check_memory(f"reps = {self.reps} pairs of data sets of {' + '.join(map(str, self.sample_sizes))} records, "
+                     f"{coordinates} coordinates each,", PEAK_COPIES * self.reps * sum(self.sample_sizes) * coordinates,
+                     fix="lower reps or n")
 
     @property
     def sample_sizes(self) -> tuple[int, ...]:

@@ -111,3 +111,22 @@ def test_bad_arguments_raise(kwargs, match):
 def test_points_off_the_manifold_raise():
     with pytest.raises(ValueError, match="off Sphere"):
         frechet_mean(Sphere(2), np.ones((5, 3)))
+
+
+def test_antipodal_points_are_flagged_not_unique_and_a_cap_is_unique():
+    # The minimisers of two antipodal points fill the equator; the iteration stopped at one of the
+    # points with converged=True (issue 30), which is no minimiser.
+    sphere = Sphere(2)
+    antipodal = frechet_mean(sphere, np.array([[0.0, 0.0, 1.0], [0.0, 0.0, -1.0]]))
+    assert not antipodal.unique
+    cap = frechet_mean(sphere, _cloud(sphere, 1.0, batch=4, n=20, seed=3))
+    assert cap.unique.shape == (4,) and cap.unique.all()
+    # A record of weight 0 does not count; on a Hadamard space every data set is unique.
+    one_sided = frechet_mean(sphere, np.array([[0.0, 0.0, 1.0], [0.0, 0.0, -1.0]]), weights=[1.0, 0.0])
+    assert one_sided.unique
+    assert frechet_mean(SPD(2), _cloud(SPD(2), 10.0, batch=2, n=5, seed=4)).unique.all()
+
+
+def test_no_records_is_one_value_error():
+    with pytest.raises(ValueError, match=r"at least one record per data set \(n >= 1\), got shape \(0, 3\)"):
+        frechet_mean(Sphere(2), np.zeros((0, 3)))

@@ -149,3 +149,12 @@ def test_private_footpoint_on_the_sphere_breaks_the_claim():
 
     ratio = log_density(eta, points) - log_density(eta2, points)
     assert ratio[-1] > 10 and np.all(np.diff(ratio) > 0)
+
+
+@pytest.mark.parametrize("manifold", [Hyperbolic(2), SPD(2)], ids=["hyperbolic", "spd"])
+def test_releases_float64_cannot_hold_are_refused_not_returned_as_nan(manifold):
+    # ε = 1e-300 gives σ ~ 1e3; Exp overflows beyond ~710 and the releases were NaN (issue 30).
+    mechanism = TangentGaussian(manifold=manifold, epsilon=1e-300, delta=1e-5, sensitivity=0.05,
+                                base_point=manifold.random_point(1, 0)[0])
+    with pytest.raises(ValueError, match=r"\d+ of 200 tangent Gaussian releases .* not representable in float64"):
+        mechanism.release(mechanism.base_point, size=200, rng=0)

@@ -219,3 +219,18 @@ def test_releases_beyond_float64_are_refused_not_returned():
         riemannian_laplace(spd, spd.origin, 1.0, size=20_000, rng=0)
     fine = riemannian_laplace(spd, spd.origin, 0.3, size=20_000, rng=0)
     assert np.isfinite(fine).all() and spd.belongs(fine).all()
+
+
+def test_an_epsilon_whose_scale_float64_cannot_hold_is_refused_in_one_line():
+    # σ = Δ/ε = 1.6e298 used to release points of norm ~1e298 whose squares overflow (issue 30).
+    with pytest.raises(ValueError, match=r"epsilon = 1e-300 is too small .* raise epsilon to at least 1\.\d+e-150"):
+        EuclideanLaplace(manifold=Sphere(2), epsilon=1e-300, sensitivity=0.0156)
+    with pytest.raises(ValueError, match=r"sigma must be at most 1\.341e\+148"):
+        euclidean_laplace(Sphere(2), np.array([0.0, 0.0, 1.0]), 1e200, size=3, rng=0)
+    # Δ/ε overflows to inf: refused naming ε, not as an infinite σ.
+    with pytest.raises(ValueError, match=r"epsilon = 1e-320 is too small .* sigma = .*= inf"):
+        RiemannianLaplace(manifold=Sphere(2), epsilon=1e-320, sensitivity=0.02)
+    # A huge but finite σ on the compact sphere is a valid (nearly uniform) law.
+    release = RiemannianLaplace(manifold=Sphere(2), epsilon=1e-300, sensitivity=0.02).release(
+        np.array([0.0, 0.0, 1.0]), size=50, rng=0)
+    assert Sphere(2).belongs(release.points).all()

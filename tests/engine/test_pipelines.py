@@ -9,6 +9,9 @@ import pytest
 from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines import PrivateMeanConfig, private_regression, private_subspace, run, sensitivity, utility
 from engine.pipelines.__main__ import main
+from engine.pipelines.checks import convergence_check
+from engine.pipelines.private_mean import _errors
+from engine.spaces import make_manifold
 
 CONFIG = PrivateMeanConfig(space="sphere", n=50, epsilon=1.0, seed=0, mechanisms=("exact", "euclid", "gauss"))
 
@@ -147,3 +150,32 @@ def test_regression_chains_converge_at_the_page_defaults(seed):
         "callosum", 100, 50, 0.3, 0.3, 0.05)
     result = private_regression.run(config)
     assert not result.chains_disagree and result.worst_rhat <= RHAT_LIMIT
+
+
+def test_a_tiny_epsilon_is_refused_per_mechanism_never_an_error_of_zero(capsys):
+    # ε = 1e-300 released Euclidean points of norm ~1e298 and printed "geodesic error = 0" (issue 30).
+    assert main(["private-mean", "--eps", "1e-300", "--mechanisms", "exact,euclid"]) == 0
+    out = capsys.readouterr().out
+    assert "geodesic error = 0 " not in out
+    assert "Euclidean Laplace          skipped: epsilon = 1e-300 is too small" in out
+    assert main(["private-mean", "--eps", "1e-300", "--space", "hyperbolic", "--mechanisms", "gauss", "--json"]) == 0
+    gauss = json.loads(capsys.readouterr().out)["mechanisms"][0]
+    assert gauss["errors"] is None and "not representable in float64" in gauss["skipped"]
+
+
+def test_an_error_float64_cannot_compute_is_nan_never_zero():
+    sphere = make_manifold("sphere")
+    mean = np.array([0.0, 0.0, 1.0])
+    errors = _errors(sphere, mean, np.array([[1e300, 0.0, 0.0], [0.0, 0.6, 0.8]]))
+    assert np.isnan(errors["geodesic"]) and errors["uncomputable"] == 1 and np.isnan(errors["ambient"])
+    fine = _errors(sphere, mean, np.array([[0.0, 0.6, 0.8], [0.0, 0.0, 2.0]]))
+    assert fine["geodesic"] == pytest.approx(np.arccos(0.8) / 2) and fine["uncomputable"] == 0
+    spd = make_manifold("spd")
+    nan_release = _errors(spd, np.eye(2), np.array([np.eye(2), np.full((2, 2), np.nan)]))
+    assert np.isnan(nan_release["geodesic"]) and nan_release["uncomputable"] == 1
+
+
+def test_a_mean_beyond_the_uniqueness_radius_is_a_warning():
+    assert convergence_check(True, 3, True) == []
+    (found,) = convergence_check(True, 1, False)
+    assert found.level == "warning" and found.title == "Fréchet mean not guaranteed unique"

@@ -1,0 +1,79 @@
+"""What the engine's command lines share: one-line errors with exit status 2, a quiet Ctrl-C (exit
+status 130) and output files checked before any work and written whole or not at all."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+from pathlib import Path
+from typing import Callable
+
+#: Exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr with exit status 2 (no usage block)."""
+
+    def error(self, message):
+        self.exit(2, f"error: {message}\n")
+
+
+def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
+    """``main`` returning ``INTERRUPTED`` after one line on stderr when Ctrl-C stops it, no traceback."""
+    @functools.wraps(main)
+    def wrapped(*args, **kwargs) -> int:
+        try:
+            return main(*args, **kwargs)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return INTERRUPTED
+    return wrapped
+
+
+def check_output_file(flag: str, path: Path, *, suffix: str = "") -> Path:
+    """The file to write for ``path`` (with ``suffix`` appended unless it ends so) if it can be written,
+    else ``ValueError`` naming ``flag``, the path and why.
+
+    Checked before any work, so a run never ends in a traceback after its computation: ``path`` must
+    not be a folder, its folder must exist, and a file must be creatable there (tried, then removed).
+    """
+    if path.is_dir():
+        raise ValueError(f"{flag} {str(path)!r} is a folder; give a file name")
+    path = path if path.name.endswith(suffix) else path.with_name(path.name + suffix)
+    folder = path.parent
+    if not folder.is_dir():
+        why = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise ValueError(f"{flag} {str(path)!r}: {str(folder)!r} {why}; give a path in an existing folder")
+    if path.is_dir():
+        raise ValueError(f"{flag} {str(path)!r} is a folder; give a file name")
+    probe = _partial(path)
+    try:
+        probe.open("xb").close()
+        probe.unlink()
+    except OSError as err:
+        raise ValueError(f"{flag} {str(path)!r} cannot be written ({err.strerror}); give a path you may write "
+                         f"to") from None
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ValueError(f"{flag} {str(path)!r} is read-only; give a path you may write to")
+    return path
+
+
+def _partial(path: Path) -> Path:
+    """The hidden file beside ``path`` that ``write_whole`` fills before renaming it onto ``path``."""
+    return path.with_name(f".{path.name}.{os.getpid()}.part")
+
+
+def write_whole(path: Path, write: Callable[[object], None]) -> None:
+    """Call ``write(file)`` on a hidden file beside ``path``, then rename it onto ``path``: the file
+    appears complete or not at all (an interrupted or failed write leaves nothing behind)."""
+    partial = _partial(path)
+    try:
+        with partial.open("xb") as file:
+            write(file)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
