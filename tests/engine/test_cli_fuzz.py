@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from engine import spaces
 from engine.audit.__main__ import main as audit_main
-from engine.audit.registry import AUDITS
 from engine.pipelines.__main__ import main as pipelines_main
 from engine.pipelines.private_mean import MECHANISMS
 
@@ -98,6 +97,9 @@ def test_private_mean_exits_0_or_2_in_one_line_and_writes_whole_files(flags, out
                 assert saved["data"].ndim >= 2
 
 
+#: Audits fast at any ε and budget the fuzz draws (the argument checks are shared by every audit; the
+#: subspace and regression audits take seconds to minutes per batch at a small ε).
+FUZZED_AUDITS = ("laplace", "euclidean-baseline", "tangent-gaussian", "control-half-noise", "analyze-gauss")
 AUDIT_FLAGS = {
     "--space": st.one_of(st.sampled_from(list(spaces.SPACES) + ["euclidean"]), VALUE),
     "--eps": st.one_of(REAL.map(repr), VALUE),
@@ -107,7 +109,7 @@ AUDIT_FLAGS = {
 
 
 @PROFILE
-@given(name=st.one_of(st.sampled_from(list(AUDITS)), st.text(max_size=6)),
+@given(name=st.one_of(st.sampled_from(FUZZED_AUDITS), st.text(max_size=6)),
        flags=st.dictionaries(st.sampled_from(list(AUDIT_FLAGS)), st.just(None), max_size=4).flatmap(
            lambda chosen: st.fixed_dictionaries({flag: AUDIT_FLAGS[flag] for flag in chosen})))
 def test_audit_exits_0_or_2_in_one_line(name, flags):
