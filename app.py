@@ -8,12 +8,10 @@ from ui import navigation
 #: (label, page script, address parameters): each opens its page inside the app (no new tab) with a
 #: paper's settings; ``preset`` names a page's own preset (``ui.presets``), the others set widgets.
 PRESETS = (
-    ("Reimherr et al. §5, SPD(2) with n = 20: the intrinsic mechanism lands closer, and about a fifth of the "
-     "Euclidean releases are not positive definite",
+    ("Reimherr et al. §5, SPD(2), n = 20: the intrinsic one lands closer; a fifth of Euclidean releases not PD",
      "pages/1_Private_mean_playground.py",
      {"space": "spd", "source": "wishart", "r": "1.5", "n": "20", "eps": "1.0", "mech": "exact,euclid"}),
-    ("Reimherr et al. §5, the sphere with a cap of radius π/8 and n = 20: with the proven constant the Euclidean "
-     "Laplace lands closer, but every one of its releases is off the sphere",
+    ("Reimherr et al. §5, sphere cap π/8, n = 20: the Euclidean one lands closer, every release off the sphere",
      "pages/1_Private_mean_playground.py",
      {"space": "sphere", "source": "cap", "r": "0.39269908169872414", "n": "20", "eps": "1.0",
       "mech": "exact,euclid"}),

@@ -152,12 +152,12 @@ def test_home_preset_labels_say_what_the_pages_show(home):
     links = {element.proto.label: element.proto.query_string for element in home.main.get("page_link")
              if element.proto.query_string}
     labels = list(links)
-    spd = next(label for label in labels if "SPD(2) with n = 20" in label)
-    assert "about a fifth of the Euclidean releases are not positive definite" in spd and "quarter" not in spd
+    spd = next(label for label in labels if "SPD(2), n = 20" in label)
+    assert "a fifth of Euclidean releases not PD" in spd and "quarter" not in spd
     shown = run_page(SCRIPTS["/Private_mean_playground"], dict(parse_qsl(links[spd])))
     off = shown.table[0].value.set_index("Mechanism").loc["Euclidean Laplace", "Off manifold"]
     assert 0.15 <= float(off.rstrip("%")) / 100 <= 0.25, off
-    assert "the intrinsic mechanism lands closer" in spd
-    sphere = next(label for label in labels if "the sphere with a cap of radius π/8" in label)
-    assert "the Euclidean Laplace lands closer" in sphere
+    assert "the intrinsic one lands closer" in spd
+    sphere = next(label for label in labels if "sphere cap π/8" in label)
+    assert "the Euclidean one lands closer" in sphere
     assert any("paper's numerical constant (not a proven bound)" in label for label in labels)

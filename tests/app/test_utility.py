@@ -4,8 +4,8 @@ preset (AppTest)."""
 import numpy as np
 import pytest
 
-from engine.experiments import reimherr_fig1
 from engine.manifolds import Sphere
+from engine.pipelines import figure1_setting
 from engine.pipelines import utility as utility_study
 from tests.app.charts import specs
 from tests.app.conftest import (
@@ -138,7 +138,7 @@ def test_query_params_round_trip():
 
 def test_preset_holds_the_figure1_settings():
     preset = utility.PRESETS["reimherr-fig1"]
-    assert utility.N_GRIDS[preset["ngrid"]] == tuple(reimherr_fig1.DEFAULT_NS)
+    assert utility.N_GRIDS[preset["ngrid"]] == tuple(figure1_setting.DEFAULT_NS)
     assert utility.N_GRIDS[preset["ngrid"]][0] == 10 and utility.N_GRIDS[preset["ngrid"]][-1] == 300
     assert preset["eps"] == 1.0 and preset["r_spd"] == 1.5 and preset["r_sphere"] == pytest.approx(np.pi / 8)
     assert preset["sconst"] == "empirical" and preset["reps"] == 200
@@ -154,7 +154,7 @@ def test_preset_in_the_address_opens_figure1():
     assert at.slider(key="reps").value == 20
     assert "preset" not in at.query_params and at.query_params["ngrid"] == "paper"
     assert any("Figure 1" in text for text in messages(at, "info"))
-    assert list(at.table[0].value["n"]) == list(reimherr_fig1.DEFAULT_NS)
+    assert list(at.table[0].value["n"]) == list(figure1_setting.DEFAULT_NS)
     at.selectbox(key="space").select("sphere").run()
     assert_clean(at)
     assert at.slider(key="r_sphere").value == pytest.approx(np.pi / 8)
@@ -183,14 +183,14 @@ def _hand_geodesic_errors(n: int, reps: int, seed: int, epsilon: float) -> dict:
     """Mean geodesic error per mechanism on S², r = π/8, recomputed from the simulation's own draws:
     the page's data and noise streams, arccos⟨x̄, x/‖x‖⟩ per release."""
     r = np.pi / 8
-    setting = reimherr_fig1.SpaceSetting("sphere", Sphere(2), r)
+    setting = figure1_setting.SpaceSetting("sphere", Sphere(2), r)
     frechet, ambient = utility_study.sample_means("sphere", r, n, reps, seed)
     rng = np.random.default_rng([seed, n, round(epsilon * 1e6)])
-    sigmas = {"riemannian laplace": reimherr_fig1.sensitivity_constant(setting, "theorem") / (n * epsilon),
+    sigmas = {"riemannian laplace": figure1_setting.sensitivity_constant(setting, "theorem") / (n * epsilon),
               "euclidean laplace": 2 * 2 * np.sin(r / 2) / (n * epsilon)}
     errors = {}
     for mechanism, sigma in sigmas.items():
-        release, _, _ = reimherr_fig1.release_errors(setting, frechet, mechanism, sigma, rng, ambient_means=ambient)
+        release, _, _ = figure1_setting.release_errors(setting, frechet, mechanism, sigma, rng, ambient_means=ambient)
         unit = release / np.linalg.norm(release, axis=-1, keepdims=True)
         errors[utility_study.LABELS[mechanism]] = np.arccos(np.clip((unit * frechet).sum(-1), -1, 1)).mean()
     return errors

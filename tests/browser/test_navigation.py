@@ -16,7 +16,7 @@ from ui.navigation import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-LABELS = [label for _, label, _ in PAGES]
+LABELS = [page.label for page in PAGES]
 PATHS = dict(zip(LABELS, page_paths().values()))
 
 #: label -> shown value of every control in the sidebar (sliders, inputs, selects, toggles).

@@ -100,8 +100,8 @@ def test_sidebar_links_open_every_page(app_page, app_url):
     wait_for_app(page, chart=False)
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_role("link").first).to_have_text(re.compile(r"Home\s*$"))  # after the icon's ligature
-    for (_, label, _), path in zip(navigation.PAGES[1:], list(PAGES.values())[1:]):
-        sidebar.get_by_role("link", name=label, exact=True).click()
+    for entry, path in zip(navigation.PAGES[1:], list(PAGES.values())[1:]):
+        sidebar.get_by_role("link", name=entry.label, exact=True).click()
         page.wait_for_url(f"{app_url}/{path}*")
         wait_for_app(page)
         _no_exception(page)

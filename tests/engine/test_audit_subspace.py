@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from engine.audit import AUDITS, run_audit, space_label
+from engine.audit.__main__ import main as audit_main
 from engine.audit.controls import SearchBasisExactSubspace, halved_bound_delta
 from engine.audit.subspace import DELTA, discrete_epsilon, threshold_pair
 from engine.mechanisms.subspace import ExactSubspace, truncated_laplace, truncated_laplace_bound
@@ -94,3 +95,16 @@ def test_subspace_control_is_flagged(name, space):
 def test_threshold_pair_refuses_a_gap_no_pair_has():
     with pytest.raises(ValueError, match=r"gap must be between 2 and ell \+ floor\(2A\) - 1 = 54 .* got 55"):
         threshold_pair(ExactSubspace(k=2, epsilon=1.0, delta=DELTA), 55)
+
+
+@pytest.mark.parametrize("name", ["exact-subspace", "control-subspace-half-bound"])
+def test_a_tiny_epsilon_is_one_line_not_a_memory_error(name, capsys):
+    """At ε → 0 the bound A tends to 1/δ: the pair needs millions of records and the search's skip budget as
+    many, whose last level would allocate (budget + 1) × n numbers (found by the command-line fuzz test)."""
+    try:
+        status = audit_main([name, "--eps", "1.69e-46", "--samples", "400"])
+    except SystemExit as stop:
+        status = stop.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "skip budget" in err and "raise epsilon or delta" in err, err

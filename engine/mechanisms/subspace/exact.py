@@ -34,6 +34,7 @@ import math
 
 import numpy as np
 
+from engine.budget import check_memory
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.subspace.exact_search import find_dense_subspaces, max_points_in_hyperplane
 from engine.mechanisms.subspace.release import SubspaceRelease, batch_shape, bottom_bases, check_data
@@ -97,6 +98,10 @@ class ExactSubspace:
                 f"n = {n} is too small for the guarantee of Algorithm 1 (Theorem 3.2): with k = {self.k}, "
                 f"ell = {self.ell}, epsilon = {self.epsilon:g}, delta = {self.delta:g} it needs n >= {self.min_samples}")
         q_bottom = self.bottom_score(n)
+        skips = n - q_bottom - 1
+        check_memory(f"Algorithm 1's search over n = {n} records with a skip budget of {skips} (2 ell + floor(2A) + 1)",
+                     2.0 * (skips + 1) * n,
+                     fix="raise epsilon or delta, which shrink A, or lower ell")
         found, nodes = find_dense_subspaces(x, self.k, q_bottom + 1, self.tol)
         norms2 = np.einsum("ij,ij->i", x, x)
         scored = []
