@@ -63,20 +63,20 @@ def _h2_rows(data) -> list[Row]:
         from geomstats.geometry.hyperboloid import Hyperboloid
         from geomstats.learning.frechet_mean import FrechetMean
     except ImportError as error:
-        return rows + [Row("geomstats comparison H²", float("nan"), "≥ 5× slower than ours", f"geomstats not importable: {error}")]
+        return rows + [Row("geomstats comparison H²", float("nan"), "≥ 5× ours at equal accuracy", f"geomstats not importable: {error}")]
     space, stacked = Hyperboloid(2), np.ascontiguousarray(np.swapaxes(data, 0, 1))
 
     def geomstats_mean(**options):
         return FrechetMean(space, method="batch").set(**options).fit(stacked).estimate_
 
-    for label, options, ours in [("its defaults", {}, t_default),
-                                 (f"‖grad‖ ≤ {TIGHT_GRADIENT:g} (epsilon 1e-20)", {"epsilon": 1e-20, "max_iter": 10_000},
-                                  t_tight)]:
+    for label, options, ours, target in [
+            ("its defaults", {}, t_default, "slower than ours at the defaults"),
+            (f"‖grad‖ ≤ {TIGHT_GRADIENT:g} (epsilon 1e-20)", {"epsilon": 1e-20, "max_iter": 10_000}, t_tight,
+             "≥ 5× ours at equal accuracy")]:
         theirs = best_and_median(lambda options=options: geomstats_mean(**options))
         gradient = _h2_gradient_norm(geomstats_mean(**options), data)
         rows.append(Row(f"geomstats 2.8.0 FrechetMean(method='batch'), the same {SETS:,} H² sets, {label}", theirs[0],
-                        "≥ 5× ours at equal accuracy",
-                        f"{theirs[0] / ours[0]:.1f}× ours (best/best), {theirs[1] / ours[1]:.1f}× (median/median); "
+                        target, f"{theirs[0] / ours[0]:.1f}× ours (best/best), {theirs[1] / ours[1]:.1f}× (median/median); "
                         f"‖grad‖ ≤ {gradient:.1e}", median=theirs[1]))
     return rows
 
