@@ -249,10 +249,10 @@ class Hyperbolic(Manifold):
         return SpatialColumns.of(points)
 
     def _frame_sums(self, x, points, weights, with_hessian: bool):
-        """Σ_i w_i Log_x(p_i) and, on request, the Hessian of ½ Σ_i w_i d²(·, p_i) at x, both in the
-        orthonormal basis e_k(x) of ``tangent_basis``: ``(B, d)`` and ``(B, d, d)`` (or None), for
-        ``x`` ``(B, d + 1)``, ``points`` ``(B, n, d + 1)`` or their ``SpatialColumns``, ``weights``
-        ``(B, n)``.
+        """Σ_i w_i Log_x(p_i) and, on request, the Hessian and the value of F = ½ Σ_i w_i d²(·, p_i) at
+        x, the first two in the orthonormal basis e_k(x) of ``tangent_basis``: ``(B, d)``,
+        ``(B, d, d)`` and ``(B,)`` (or None, None), for ``x`` ``(B, d + 1)``, ``points`` ``(B, n, d + 1)``
+        or their ``SpatialColumns``, ``weights`` ``(B, n)``.
 
         L_x⁻¹ p_i (L_x the boost of ``tangent_basis``) has spatial part z_i = sinh d_i · u_i,
         d_i = d(x, p_i) and u_i the unit direction of Log_x(p_i), so Log_x(p_i) has coordinates
@@ -278,6 +278,7 @@ class Hyperbolic(Manifold):
         rapidity = np.arcsinh(radius)
         gradient = np.empty((batch, self.dim))
         hessian = np.empty((batch, self.dim, self.dim)) if with_hessian else None
+        value = np.empty(batch) if with_hessian else None
         step = max(1, _BLOCK_POINTS // max(n, 1))
         for start in range(0, batch, step):
             rows = slice(start, start + step)
@@ -290,11 +291,13 @@ class Hyperbolic(Manifold):
             squared = perp_squared + radial * radial
             small = squared < 1e-8
             safe = np.sqrt(np.where(small, 1.0, squared))
-            scaled = w * np.where(small, 1.0 - squared / 6.0, np.arcsinh(safe) / safe)
+            distance = np.arcsinh(safe)
+            scaled = w * np.where(small, 1.0 - squared / 6.0, distance / safe)
             if not with_hessian:
                 gradient[rows] = (perp @ scaled[:, :, None])[..., 0] + direction[..., 0] * np.sum(
                     scaled * radial, axis=-1, keepdims=True)
                 continue
+            value[rows] = 0.5 * np.sum(w * np.where(small, squared, distance * distance), axis=-1)
             z = perp + direction * radial[:, None, :]
             gradient[rows] = (z @ scaled[:, :, None])[..., 0]
             coth_term = scaled * np.sqrt(1.0 + squared)
@@ -302,7 +305,7 @@ class Hyperbolic(Manifold):
             along_u = (w - coth_term) / np.where(squared > 0, squared, 1.0)
             hessian[rows] = (z * along_u[:, None, :]) @ np.swapaxes(z, 1, 2)
             hessian[rows] += np.sum(coth_term, axis=-1)[:, None, None] * np.eye(self.dim)
-        return gradient, hessian
+        return gradient, hessian, value
 
     def _from_frame(self, x, coef) -> np.ndarray:
         """Tangent vector Σ_k coef_k e_k(x) = (<s, c>, c + s <s, c>/(1 + x_0)), ``(B, d + 1)``."""
@@ -317,13 +320,13 @@ class Hyperbolic(Manifold):
         """
         return self._from_frame(x, self._frame_sums(x, points, weights, with_hessian=False)[0])
 
-    def frechet_newton_step(self, x, points, weights) -> np.ndarray:
-        """Newton step H⁻¹ Σ_i w_i Log_x(p_i) of F = ½ Σ_i w_i d²(·, p_i) at ``x``, ``(B, d + 1)``, for
-        weights ``(B, n)`` >= 0 (H from ``_frame_sums``). H's eigenvalues lie in [1, max_i d_i coth d_i],
-        and the steps converge quadratically near the mean.
+    def frechet_newton_step(self, x, points, weights) -> tuple[np.ndarray, np.ndarray]:
+        """Newton step H⁻¹ Σ_i w_i Log_x(p_i) ``(B, d + 1)`` and value ``(B,)`` of F = ½ Σ_i w_i d²(·, p_i)
+        at ``x``, for weights ``(B, n)`` >= 0 (H from ``_frame_sums``). H's eigenvalues lie in
+        [1, max_i d_i coth d_i], and the steps converge quadratically near the mean.
         """
-        gradient, hessian = self._frame_sums(x, points, weights, with_hessian=True)
-        return self._from_frame(x, np.linalg.solve(hessian, gradient[..., None])[..., 0])
+        gradient, hessian, value = self._frame_sums(x, points, weights, with_hessian=True)
+        return self._from_frame(x, np.linalg.solve(hessian, gradient[..., None])[..., 0]), value
 
     def parallel_transport(self, x, y, v) -> np.ndarray:
         """Transport along the geodesic x -> y: v + <y, v>_L / (1 − <x, y>_L) · (x + y).
