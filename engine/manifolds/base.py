@@ -146,6 +146,13 @@ class Manifold(ABC):
         flat = logs.reshape(logs.shape[:2] + (-1,))
         return (np.asarray(weights, dtype=float)[:, None, :] @ flat)[:, 0].reshape(logs.shape[:1] + logs.shape[2:])
 
+    def frechet_newton_step(self, x, points, weights) -> tuple[np.ndarray, np.ndarray]:
+        """Newton step H⁻¹ Σ_i w_i Log_x(p_i) of the weighted Fréchet function F = ½ Σ_i w_i d²(·, p_i)
+        at ``x`` (H its Riemannian Hessian), same shapes as ``weighted_log_sum``, and F(x) ``(B,)``.
+        Spaces with a closed-form Hessian override it (Hyperbolic); elsewhere ``ValueError``.
+        """
+        raise ValueError(f"step='newton' is not available on {self.name}: use a step in (0, 2)")
+
     def log_sum_points(self, points):
         """``points`` ``(B, n, *point_shape)`` in the form ``weighted_log_sum`` reads fastest when it is
         called many times on the same points (the steps of an iterative mean). The result can be
