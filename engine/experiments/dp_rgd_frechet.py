@@ -33,6 +33,8 @@ Bures–Wasserstein domain (§5.3): data in B_r(I), so the domain has diameter D
 curvature at most κ_max = 3/(√2 − r)² (``SPD.kappa_max_ball``); F is geodesically strongly convex
 when D < π/(2√κ_max), checked here. Default r = 0.3 and L0 = 0.3, the values of the paper's code
 (which calls r the diameter D_W): then D = 0.6 < π/(2√κ_max) = 1.01.
+The defaults and the check are shared with the Private optimization page
+(``engine.pipelines.dp_rgd_setting.frechet``).
 """
 
 from __future__ import annotations
@@ -53,25 +55,13 @@ from engine.manifolds.spd import SPD
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.kng import KNormGradient
 from engine.mechanisms.laplace import RiemannianLaplace
+from engine.pipelines.dp_rgd_setting.frechet import DEFAULTS, domain_curvature
 from engine.validation import check_int, check_positive, check_probability
 
 NS = tuple(range(20, 301, 20))
 # engine.viz.palette has no K-norm gradient key; this figure borrows the Okabe–Ito bluish green,
 # whose palette owner (the tangent Gaussian) does not appear in it.
 KNG_COLOR = "#009E73"
-DEFAULTS = {"affine": {"radius": 1.0, "clip": 1.0}, "bures-wasserstein": {"radius": 0.3, "clip": 0.3}}
-
-
-def domain_curvature(manifold: SPD, radius: float) -> float:
-    """κ_max over B_r(I) (0 for the affine metric); for Bures–Wasserstein also checks that the
-    domain diameter 2r is below π/(2√κ_max), where F is geodesically strongly convex."""
-    kappa = float(manifold.kappa_max_ball(manifold.origin, radius))
-    if manifold.metric == "bures-wasserstein" and not 2.0 * radius < np.pi / (2.0 * np.sqrt(kappa)):
-        raise ValueError(
-            f"radius {radius!r} gives domain diameter {2 * radius:g}, not below pi/(2 sqrt(kappa_max)) = "
-            f"{np.pi / (2 * np.sqrt(kappa)):.4g} (kappa_max = {kappa:.4g}): the barycenter problem is not "
-            f"geodesically strongly convex there")
-    return kappa
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ Methods, from the same public random start (one per repeat, vectorised):
 
 Train and test RMSE are recorded every ``record_every`` iterations. The exact non-private
 optimum (full-batch RGD from the spectral start until ‖grad F‖ < 1e-8) is reported in
-``optimum``.
+``optimum``. The data and the spectral start are shared with the Private optimization page
+(``engine.pipelines.dp_rgd_setting.matrix_completion``).
 """
 
 from __future__ import annotations
@@ -29,36 +30,21 @@ import numpy as np
 import pandas as pd
 
 from engine import accounting
-from engine.data import random_subspace
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.matrix_completion import MatrixCompletion
 from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks, task_seed
 from engine.mechanisms.dp_rgd import DPRGD
+from engine.pipelines.dp_rgd_setting.matrix_completion import low_rank_data, spectral_start
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
 #: c of the paper's noise rule σ² = c T log(1/δ) L0²/(N²ε²) in its matrix-completion experiment.
 PAPER_C = 1e4
 
 
-def low_rank_data(d: int, rank: int, n: int, *, observed: float, test_fraction: float, noise: float, rng):
-    """Columns ``(n, d)`` of X = UV + noise and boolean train/test masks ``(n, d)``."""
-    basis = random_subspace(check_int("d", d), check_int("rank", rank), rng)
-    coef = rng.standard_normal((check_int("n", n), rank))
-    values = coef @ basis.T + check_nonnegative("noise", noise) * rng.standard_normal((n, d))
-    seen = rng.random((n, d)) < check_probability("observed", observed)
-    test = seen & (rng.random((n, d)) < check_probability("test_fraction", test_fraction))
-    return values, seen & ~test, test
-
-
 def _rmse(prediction, values, masks) -> np.ndarray:
     """RMSE ``(len(masks), ...)`` of predictions ``(..., N, d)`` on each boolean mask ``(N, d)``."""
     sq = (prediction - values) ** 2
     return np.stack([np.sqrt(np.sum(sq * m, axis=(-1, -2)) / m.sum()) for m in masks])
-
-
-def spectral_start(problem: MatrixCompletion) -> np.ndarray:
-    """Top-r left singular vectors of the zero-filled training matrix (a non-private start)."""
-    return np.linalg.svd(problem.values.T, full_matrices=False)[0][:, : problem.rank]
 
 
 @dataclass(frozen=True)

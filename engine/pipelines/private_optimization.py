@@ -2,9 +2,9 @@
 optimization page runs it: the problem, a run in blocks of chains, the accountant's curves and the
 reading of the hyperbolic study's points.
 
-Each application is built from the building blocks of its study in ``engine.experiments`` (same
-data generators, objectives, clipping norms L0 and step-size units), so that one run of the page and
-the study's sweep describe the same problem:
+Each application is built from the building blocks it shares with its study in ``engine.experiments``
+(``engine.pipelines.dp_rgd_setting``: same data generators, objectives, clipping norms L0 and step
+rules), so that one run of the page and the study's sweep describe the same problem:
 
 * ``problem``: data, objective, public L0 and the exact minimiser of an application;
 * ``run_block``: a block of DP-RGD chains and the same iterations without noise (σ = 0), from the
@@ -31,13 +31,13 @@ from engine import accounting
 from engine.bounds import frechet_mean_sensitivity
 from engine.data import spd_wishart
 from engine.estimators import FrechetMeanProblem, MatrixCompletion, riemannian_gradient_descent
-from engine.experiments import dp_rgd_eigenvector as eig
-from engine.experiments import dp_rgd_frechet as frechet
-from engine.experiments import dp_rgd_hyperbolic as hyper
-from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.manifolds import SPD, Hyperbolic
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.laplace import RiemannianLaplace
+from engine.pipelines.dp_rgd_setting import eigenvector as eig
+from engine.pipelines.dp_rgd_setting import frechet
+from engine.pipelines.dp_rgd_setting import hyperbolic as hyper
+from engine.pipelines.dp_rgd_setting import matrix_completion as lrmc
 
 APPLICATIONS = ("eigenvector", "frechet", "barycenter", "hyperbolic", "lrmc")
 EIG_D, EIG_GAP = 50, 1e-3  # synthetic eigenvector data of §6.3
@@ -92,7 +92,7 @@ def problem(*, app: str, data: str, size: int, seed: int) -> Problem:
     n, N or tree depth).
 
     The eigenvector records are clipped to the public radius R = √(d/n) first, so L0 = 2R² is public
-    (``engine.experiments.dp_rgd_eigenvector.private_problem``; ``view`` holds R and the count clipped).
+    (``engine.pipelines.dp_rgd_setting.eigenvector.private_problem``; ``view`` holds R and the count clipped).
 
     Raises ``ValueError`` naming the application when it is unknown, and the engine's when the data
     cannot be built.

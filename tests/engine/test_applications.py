@@ -10,6 +10,9 @@ from engine.estimators.matrix_completion import MatrixCompletion
 from engine.estimators.riemannian_problems import FrechetMeanProblem, PrincipalEigenvector
 from engine.experiments import dp_rgd_eigenvector, dp_rgd_frechet, dp_rgd_hyperbolic, dp_rgd_matrix_completion
 from engine.manifolds import SPD, Hyperbolic
+from engine.pipelines.dp_rgd_setting import eigenvector as eigenvector_setting
+from engine.pipelines.dp_rgd_setting import hyperbolic as hyperbolic_setting
+from engine.pipelines.dp_rgd_setting import matrix_completion as completion_setting
 
 
 def _hyperbolic_problem(seed=0):
@@ -21,13 +24,13 @@ def _hyperbolic_problem(seed=0):
 
 
 def _completion_problem(seed=0):
-    values, train, _ = dp_rgd_matrix_completion.low_rank_data(
+    values, train, _ = completion_setting.low_rank_data(
         12, 2, 150, observed=0.6, test_fraction=0.1, noise=0.05, rng=np.random.default_rng(seed))
     return MatrixCompletion(values, train, rank=2, ridge=1e-6)
 
 
 PROBLEMS = {
-    "eigenvector": lambda: PrincipalEigenvector(dp_rgd_eigenvector.spiked_data(300, 8, 0.1, np.random.default_rng(0))),
+    "eigenvector": lambda: PrincipalEigenvector(eigenvector_setting.spiked_data(300, 8, 0.1, np.random.default_rng(0))),
     "spd-affine": lambda: FrechetMeanProblem(SPD(2), spd_wishart(40, radius=1.0, rng=1)),
     "bures-wasserstein": lambda: FrechetMeanProblem(SPD(2, "bures-wasserstein"),
                                                     spd_wishart(40, radius=0.3, metric="bures-wasserstein", rng=2)),
@@ -69,7 +72,7 @@ def test_non_private_solver_reaches_the_first_order_condition(key, step):
     problem = PROBLEMS[key]()
     if step is None:
         step = 0.5 * problem.n / problem.weights.sum()
-    start = (dp_rgd_matrix_completion.spectral_start(problem) if key == "matrix-completion"
+    start = (completion_setting.spectral_start(problem) if key == "matrix-completion"
              else problem.manifold.origin)
     best = riemannian_gradient_descent(problem, start, step=step, tol=1e-8, max_iter=20_000)
     assert best.converged and best.gradient_norm < 1e-8
@@ -91,7 +94,7 @@ def test_eigenvector_optimum_is_the_top_eigenvector():
 
 
 def test_spiked_data_have_the_paper_spectrum():
-    x = dp_rgd_eigenvector.spiked_data(500, 50, 1e-3, np.random.default_rng(0))
+    x = eigenvector_setting.spiked_data(500, 50, 1e-3, np.random.default_rng(0))
     s = np.linalg.svd(x, compute_uv=False)
     np.testing.assert_allclose(s[:6], 1 - 1e-3 * np.array([0, 1, 1.1, 1.2, 1.3, 1.4]), atol=1e-12)
     assert s[6] < 0.1
@@ -122,15 +125,15 @@ def test_eigenvector_clipping_norm_is_public_not_taken_from_the_data():
     for risk in risks:
         assert np.allclose(risk["clip"], 2 * d / n)
     assert np.allclose(risks[0]["sigma"].dropna(), risks[1]["sigma"].dropna())
-    data = dp_rgd_eigenvector.spiked_data(n, d, 0.1, np.random.default_rng(0))
+    data = eigenvector_setting.spiked_data(n, d, 0.1, np.random.default_rng(0))
     data[0] *= 1e3
-    problem, clip, clipped = dp_rgd_eigenvector.private_problem(data)
+    problem, clip, clipped = eigenvector_setting.private_problem(data)
     assert clip == pytest.approx(2 * d / n)
     assert clipped == np.sum(np.linalg.norm(data, axis=1) > np.sqrt(d / n)) >= 1
     assert np.linalg.norm(problem.data, axis=1).max() == pytest.approx(np.sqrt(d / n))
     assert problem.lipschitz <= clip * (1 + 1e-12)
     with pytest.raises(ValueError, match="radius"):
-        dp_rgd_eigenvector.private_problem(data, radius=-1.0)
+        eigenvector_setting.private_problem(data, radius=-1.0)
 
 
 def test_matrix_completion_settings_report_the_sigma_of_the_papers_rule():
@@ -143,10 +146,10 @@ def test_matrix_completion_settings_report_the_sigma_of_the_papers_rule():
 
 def test_steps_rule_matches_the_formula_and_is_at_least_one():
     expected = int(np.ceil(np.log(1e6 * 0.01 / (50 * 1e-4 * np.log(1e3)))))
-    assert dp_rgd_eigenvector.steps_rule(1000, 50, 0.1, 0.01, 1e-3) == expected == 13
-    assert dp_rgd_eigenvector.steps_rule(10, 50, 0.001, 1.0, 1e-3) == 1
+    assert eigenvector_setting.steps_rule(1000, 50, 0.1, 0.01, 1e-3) == expected == 13
+    assert eigenvector_setting.steps_rule(10, 50, 0.001, 1.0, 1e-3) == 1
     # √L1·n·ε/(√(d log(1/δ))·L0) = √10·100·0.1/(√(2 log 1000)·0.5) = 17.02.
-    assert dp_rgd_hyperbolic.steps_rule(100, 0.1, 1e-3, 0.5, 10.0) == 17
+    assert hyperbolic_setting.steps_rule(100, 0.1, 1e-3, 0.5, 10.0) == 17
 
 
 def test_frechet_study_on_affine_spd():

@@ -26,8 +26,6 @@ def test_engine_never_uses_global_numpy_random_state():
 
 #: Packages below the papers' studies: none may import ``engine.experiments`` (studies are leaves).
 BELOW_STUDIES = ("pipelines", "mechanisms", "estimators", "manifolds", "bounds", "viz", "data")
-#: Modules that still import a study, to be moved off (issue 31); the set may only shrink.
-STILL_IMPORTING_STUDIES = {"pipelines/private_optimization.py"}
 
 
 def test_nothing_below_the_studies_imports_them():
@@ -35,5 +33,4 @@ def test_nothing_below_the_studies_imports_them():
                          re.M)
     offenders = {str(p.relative_to(ENGINE)) for p, text in _sources()
                  if p.relative_to(ENGINE).parts[0] in BELOW_STUDIES and pattern.search(text)}
-    assert offenders - STILL_IMPORTING_STUDIES == set()
-    assert STILL_IMPORTING_STUDIES <= offenders, "a module no longer imports a study: drop it from the set"
+    assert offenders == set()
