@@ -142,6 +142,12 @@ def value(key: str, default, *, options=None, bounds=None):
     return _resolve(key, default, options, bounds)[0]
 
 
+def page_keys() -> set[str]:
+    """The address keys the current page has taken this session: its widgets' (``init``) and its tabs'."""
+    enter_page()
+    return set(st.session_state[KEYS].get(st.session_state[PAGE], ()))
+
+
 def sync(keys) -> None:
     """Write the current widget values of ``keys`` into the URL's query string."""
     for key in keys:
@@ -160,6 +166,8 @@ def tabs(key: str, labels) -> list:
     Each returned container's ``.open`` says whether its content should be computed this run, so a
     page draws the charts of one tab at a time; switching tabs reruns the page.
     """
+    enter_page()
+    st.session_state[KEYS].setdefault(st.session_state[PAGE], set()).add(key)
     return st.tabs(list(labels), key=key, bind="query-params")
 
 
