@@ -72,7 +72,7 @@ with numbers:
     playground.show_guarantees(result)
 
 st.subheader("Downloads")
-download_row(f"playground-{settings.space}", fig=fig, data=playground.releases_table(result),
+download_row(f"playground-{settings.space}", fig=fig, data=playground.points_table(result),
              settings=state.settings(keys))
 if settings.space == "sphere":
     playground.slides_button(settings)
