@@ -56,3 +56,14 @@ def test_home_links_plus_an_unknown_key_warn_once(script, params):
     at = run_page(ROOT / script, {**params, "foo": "bar"})
     found = unknown_key_warnings(at)
     assert len(found) == 1 and "`'foo=bar'`" in found[0], found
+
+
+@pytest.mark.parametrize(("page", "params"), [
+    (PLAYGROUND, {"space": "hyperbolic", "anim": "true", "anim_over": "n", "delta": "0.01", "k": "8"}),
+    (SENSITIVITY, {"space": "sphere", "r_spd": "1.0", "kappa_spd": "0.0"}),
+    (ROOT / "pages" / "5_Private_optimization.py", {"app": "frechet", "T_eigenvector": "30", "b_barycenter": "4"}),
+], ids=["playground", "sensitivity", "optimization"])
+def test_keys_of_controls_hidden_in_this_state_are_known(page, params):
+    at = run_page(page, {**params, "foo": "bar"})
+    found = unknown_key_warnings(at)
+    assert len(found) == 1 and "`'foo=bar'`" in found[0], found

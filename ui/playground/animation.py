@@ -74,6 +74,7 @@ def available(settings: Settings) -> bool:
 def control(settings: Settings, keys: list[str]) -> str | None:
     """The sidebar switch (``?anim=``) and, when on, what the chart animates (``?anim_over=``); appends
     their URL keys. Returns ``None`` (no animation), ``"eps"`` or ``"n"``."""
+    state.own([KEY, OVER_KEY])
     if not available(settings):
         return None
     on = controls.toggle(
