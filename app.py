@@ -3,7 +3,7 @@ open a page with a paper's settings."""
 
 import streamlit as st
 
-from ui import navigation
+from ui import address_keys, navigation
 
 #: (label, page script, address parameters): each opens its page inside the app (no new tab) with a
 #: paper's settings; ``preset`` names a page's own preset (``ui.presets``), the others set widgets.
@@ -80,3 +80,4 @@ st.header("Presets from the papers")
 st.markdown("Each link opens a page with a paper's settings already in place; change anything from there.")
 for label, script, params in PRESETS:
     st.page_link(script, label=label, icon=":material/tune:", query_params=params)
+address_keys.report()

@@ -4,7 +4,7 @@ compare the Riemannian Laplace mechanism with its Euclidean and Gaussian alterna
 
 import streamlit as st
 
-from ui import first_paint, navigation, playground, state, who_wins
+from ui import address_keys, first_paint, navigation, playground, state, who_wins
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.playground import animation
@@ -72,7 +72,8 @@ with numbers:
     playground.show_guarantees(result)
 
 st.subheader("Downloads")
-download_row(f"playground-{settings.space}", fig=fig, data=playground.releases_table(result),
+download_row(f"playground-{settings.space}", fig=fig, data=playground.points_table(result),
              settings=state.settings(keys))
 if settings.space == "sphere":
     playground.slides_button(settings)
+address_keys.report()

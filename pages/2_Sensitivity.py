@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import first_paint, navigation, sensitivity
+from ui import address_keys, first_paint, navigation, sensitivity
 
 st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -18,3 +18,4 @@ first_paint.pending()
 settings = sensitivity.sidebar()
 result = sensitivity.compute(settings)
 sensitivity.show(result, settings)
+address_keys.report()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import first_paint, navigation, utility
+from ui import address_keys, first_paint, navigation, utility
 
 st.set_page_config(page_title="Utility · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -22,3 +22,4 @@ first_paint.pending()
 settings = utility.sidebar()
 result = utility.compute(settings)
 utility.show(result, settings)
+address_keys.report()

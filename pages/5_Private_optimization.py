@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import first_paint, navigation, optimization
+from ui import address_keys, first_paint, navigation, optimization
 
 st.set_page_config(page_title="Private optimization · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -21,3 +21,4 @@ first_paint.pending()
 settings, keys = optimization.sidebar()
 computed = optimization.run(settings)
 optimization.show(computed, settings, keys)
+address_keys.report()

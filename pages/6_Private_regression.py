@@ -4,7 +4,7 @@ K-norm gradient mechanism (Kulkarni & Soto)."""
 
 import streamlit as st
 
-from ui import first_paint, navigation, regression
+from ui import address_keys, first_paint, navigation, regression
 
 st.set_page_config(page_title="Private regression · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
 navigation.sidebar()
@@ -20,3 +20,4 @@ st.latex(r"E(p, v) = \frac{1}{2n}\sum_{i=1}^n d\big(\mathrm{Exp}(p, x_i v),\, y_
 first_paint.pending()
 settings = regression.sidebar()
 regression.show(settings)
+address_keys.report()

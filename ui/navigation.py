@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state
+from ui import address_keys, state
 
 #: The app's logo (page icon of every page, Home's picture).
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
@@ -61,10 +61,12 @@ def sidebar() -> None:
     """One link per page at the top of the sidebar, the current page highlighted.
 
     Drawn first by every page, it also gives the page its own control values (``ui.state.enter_page``)
-    before the page applies a preset from the address.
+    before the page applies a preset from the address, and keeps the place at the top of the page where
+    the page's last line reports address keys it does not know (``ui.address_keys``).
     """
     state.enter_page()
     with st.sidebar:
         for page in PAGES:
             st.page_link(page.script, label=page.label, icon=page.icon)
         st.divider()
+    address_keys.reserve()

@@ -20,6 +20,8 @@ from ui.literal import literal
 #: draws, the values each page left when the user moved to another one, and what the page
 #: keeps for the current visit only.
 PAGE, KEYS, LEFT, VISIT = "_state_page", "_state_keys", "_state_left", "_state_visit"
+#: Session key of the address keys each page takes without drawing them in every state (``own``).
+OWNED = "_state_owned"
 
 
 def _parse(raw: str, default):
@@ -142,6 +144,21 @@ def value(key: str, default, *, options=None, bounds=None):
     return _resolve(key, default, options, bounds)[0]
 
 
+def own(keys) -> None:
+    """Declare ``keys`` the current page's address keys, including those whose widgets it draws only in
+    some states (the animation's ``anim_over`` when the animation is off), so ``ui.address_keys`` does not
+    call them unknown; nothing is drawn or read."""
+    enter_page()
+    st.session_state.setdefault(OWNED, {}).setdefault(st.session_state[PAGE], set()).update(keys)
+
+
+def page_keys() -> set[str]:
+    """The address keys of the current page: its widgets' (``init``), its tabs' and those it ``own``s."""
+    enter_page()
+    page = st.session_state[PAGE]
+    return set(st.session_state[KEYS].get(page, ())) | st.session_state.get(OWNED, {}).get(page, set())
+
+
 def sync(keys) -> None:
     """Write the current widget values of ``keys`` into the URL's query string."""
     for key in keys:
@@ -160,6 +177,8 @@ def tabs(key: str, labels) -> list:
     Each returned container's ``.open`` says whether its content should be computed this run, so a
     page draws the charts of one tab at a time; switching tabs reruns the page.
     """
+    enter_page()
+    st.session_state[KEYS].setdefault(st.session_state[PAGE], set()).add(key)
     return st.tabs(list(labels), key=key, bind="query-params")
 
 

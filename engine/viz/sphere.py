@@ -144,6 +144,14 @@ def frame(mean, clouds: dict, context) -> tuple[np.ndarray, float, bool]:
     return mid, max((1 + FRAME_PAD) * half, MIN_HALF_WIDTH), bool(zoomed)
 
 
+def _nonzero(points: np.ndarray, name: str) -> np.ndarray:
+    """``points`` if none is the origin (which has no radial projection), else ``ValueError``."""
+    zero = np.flatnonzero(~np.any(points, axis=1))
+    if zero.size:
+        raise ValueError(f"{name}[{zero[0]}] is the origin, which has no radial projection")
+    return points
+
+
 def _facing(mid: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """The point of the sphere the view faces: the cube's centre projected, or the mean when the cube
     is centred near the origin (a frame around the whole sphere)."""
@@ -168,16 +176,17 @@ def _scatter(points: np.ndarray, *, name: str, key: str, size: float, customdata
     )
 
 
-def _release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bool) -> list:
-    """Markers of one release cloud (+ segments to x/|x| when it is off the sphere)."""
+def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bool = True) -> list:
+    """Markers of one release cloud ``(m, 3)`` named by its palette entry, hover errors against ``mean``,
+    and segments to x/|x| when it is off the sphere (and ``show_gaps``): the traces ``sphere_figure``
+    draws for it, also the frames of an animation."""
     shown = palette.label(name)
     norms = np.linalg.norm(cloud, axis=1)
     if np.all(np.abs(norms - 1.0) <= ON_SPHERE_ATOL):
         error = _S2.dist(mean, cloud)
         return [_scatter(cloud, name=shown, key=name, size=3.5, customdata=error,
                          hovertemplate="geodesic error %{customdata:.3f}<extra>%{fullData.name}</extra>")]
-    if np.any(norms == 0.0):
-        raise ValueError(f"releases[{name!r}] contains the origin, which has no radial projection")
+    _nonzero(cloud, f"releases[{name!r}]")
     projected = cloud / norms[:, None]
     custom = np.stack([norms, _S2.dist(mean, projected)], axis=1)
     traces = [_scatter(cloud, name=shown, key=name, size=3.5, customdata=custom,
@@ -245,7 +254,7 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
         raise ValueError(f"radius must be < π on the unit sphere, got {radius!r}")
     center = _S2.check_points(as_points("center", center, (3,), single=True), "center")
     mean = _S2.check_points(as_points("mean", mean, (3,), single=True), "mean")
-    clouds = as_clouds(releases, (3,))
+    clouds = {name: _nonzero(cloud, f"releases[{name!r}]") for name, cloud in as_clouds(releases, (3,)).items()}
 
     circle = ball_boundary(center, r)
     if data is not None:
@@ -274,7 +283,7 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=7 if zoomed else 9,
                            hovertemplate="true Fréchet mean<extra></extra>", opacity=1.0))
     for name, cloud in clouds.items():
-        traces.extend(_release_traces(name, cloud, mean, show_gaps))
+        traces.extend(release_traces(name, cloud, mean, show_gaps))
 
     fig = go.Figure(data=traces, layout=palette.layout(title, scene=True, height=height))
     scene = {f"{c}axis": dict(range=[m - half, m + half], visible=False) for c, m in zip("xyz", mid.tolist())}

@@ -47,7 +47,8 @@ def test_literal_renders_as_one_code_span(value):
     (PLAYGROUND, "mech", HOSTILE[6]),
     (PLAYGROUND, "space", HOSTILE[-1]),
     (ROOT / "pages" / "3_Utility.py", "preset", LINK),
-], ids=["space-link", "n-html", "mech-newlines", "space-long", "preset-link"])
+    (ROOT / "pages" / "4_Samplers.py", HOSTILE[2], LINK),
+], ids=["space-link", "n-html", "mech-newlines", "space-long", "preset-link", "unknown-key-link"])
 def test_address_values_in_warnings_are_literal(page, key, value):
     at = run_page(page, {key: value})
     found = [text for text in messages(at, "warning") if key in text]

@@ -141,3 +141,37 @@ def test_bad_address_values_are_named_with_what_they_may_be():
     assert not _spec(at).get("frames")
     at = run_page(PLAYGROUND, {"space": "hyperbolic", "anim": "true", "anim_over": "n"})
     assert not [s for s in at.selectbox if s.key == "anim_over"] and not messages(at, "warning")
+
+
+def test_every_mechanism_moves_with_the_animated_epsilon():
+    """Issue 34: each frame releases every shown mechanism at the frame's ε, so the Euclidean and Gaussian
+    clouds shrink along the slider as the Riemannian one does (they stayed at the sidebar's ε)."""
+    at = run_page(PLAYGROUND, {"anim": "true", "eps": "1", "mech": "exact,euclid,gauss"})
+    spec = _spec(at)
+    names = [trace["name"] for trace in spec["data"]]
+    epsilons = np.array([float(frame["name"]) for frame in spec["frames"]])
+    for key in ("euclidean laplace", "tangent gaussian"):
+        shown = palette.label(key)
+        index = names.index(shown)
+        assert index in spec["frames"][0]["traces"], f"{shown} does not move with the slider"
+        position = spec["frames"][0]["traces"].index(index)
+        clouds = [_points(frame["data"][position]) for frame in spec["frames"]]
+        spread = np.array([np.mean(np.linalg.norm(c - c.mean(axis=0), axis=1)) for c in clouds])
+        assert np.all(np.diff(spread) < 0) and spread[0] > 30 * spread[-1]
+        if key == "euclidean laplace":
+            # One set of standard draws scaled by σ_E = Δ_E/ε: the spread about the centroid is ∝ 1/ε.
+            np.testing.assert_allclose(spread * epsilons, spread[0] * epsilons[0], rtol=1e-9)
+            gaps = names.index(f"{shown}: gap to the sphere")
+            assert gaps in spec["frames"][0]["traces"]
+            for frame in spec["frames"]:
+                line = _points(frame["data"][spec["frames"][0]["traces"].index(gaps)]).reshape(-1, 3, 3)
+                np.testing.assert_allclose(line[:, 0], _points(frame["data"][position]))
+
+
+def test_epsilon_animation_keeps_the_scene_on_the_data():
+    """Issue 34: the ε animation's scene is the static figure's (data and the sidebar's releases); holding
+    the releases at ε = 0.1 zoomed out to the whole sphere."""
+    still = _spec(run_page(PLAYGROUND))["layout"]["scene"]
+    moving = _spec(run_page(PLAYGROUND, {"anim": "true"}))["layout"]["scene"]
+    for axis in "xyz":
+        assert moving[f"{axis}axis"]["range"] == still[f"{axis}axis"]["range"]

@@ -64,6 +64,9 @@ def sidebar() -> tuple[Settings, list[str]]:
     """Apply ``?preset=`` once, draw every control of the page in the sidebar (each bound to the URL)
     and the preset button, and sync the address; the settings and the URL keys on show."""
     presets.preset_from_url(PRESETS, PRESET_NOTE)
+    state.own(["app", "data", "taxonomy", "eps", "delta", "noise", "Trule", "reps", "seed", "grid", "burn",
+               *(f"b_{name}" for name in APPS),
+               *(slider.key for spec in APPS.values() for slider in (spec.size, spec.steps, spec.eta) if slider)])
     app = controls.select("Application", "app", APP_LABELS, "frechet", help=HELP["app"])
     spec = APPS[app]
     keys = ["app"]

@@ -1,8 +1,10 @@
-"""The playground's animations: the exact Riemannian Laplace cloud over a grid of ε, or of the sample
-size n, inside the chart.
+"""The playground's animations: the release clouds over a grid of ε, or the exact Riemannian Laplace
+cloud over a grid of the sample size n, inside the chart.
 
-Over ε, the releases of every ε come from one set of draws (``engine.mechanisms.common_draws``):
-each release keeps its direction and slides towards the true mean as ε grows. Over n, frame n takes
+Over ε, every shown mechanism releases at each frame's ε (``engine.pipelines.epsilon_frames``), so a
+frame compares the mechanisms at one budget; the exact Laplace releases of every ε come from one set of
+draws (``engine.mechanisms.common_draws``): each release keeps its direction and slides towards the
+true mean as ε grows. Over n, frame n takes
 the first n records of the page's data set (in a seeded random order), their true Fréchet mean, Theorem
 2's Δ(n) and σ = Δ(n)/ε at the sidebar's ε (``engine.pipelines.sample_size_frames``); each release
 keeps its uniform and its direction (parallel-transported from the mean at the sidebar's n), so the
@@ -18,20 +20,20 @@ the slider at once where the 3D scene has to re-render its WebGL canvas for ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
 from engine.manifolds import Sphere
-from engine.mechanisms import scale_limit
-from engine.mechanisms.common_draws import laplace_common_draws
+from engine.pipelines import epsilon_frames as eps_engine
 from engine.pipelines import sample_size_frames as sizes_engine
 from engine.pipelines.private_mean import PALETTE
 from engine.spaces import make_manifold
 from engine.viz import palette
 from engine.viz.animation import add_parameter_frames
+from engine.viz.sphere import release_traces
 from engine.viz.tangent_view import carried_basis, tangent_coordinates, tangent_view_figure
 from ui import controls, state
 from ui.figure_cache import cache_figures
@@ -72,13 +74,15 @@ def available(settings: Settings) -> bool:
 def control(settings: Settings, keys: list[str]) -> str | None:
     """The sidebar switch (``?anim=``) and, when on, what the chart animates (``?anim_over=``); appends
     their URL keys. Returns ``None`` (no animation), ``"eps"`` or ``"n"``."""
+    state.own([KEY, OVER_KEY])
     if not available(settings):
         return None
     on = controls.toggle(
         "Animate inside the chart", KEY, default=False,
-        help="Adds a slider and a play button under the sphere: the exact Riemannian Laplace releases for ε "
-             "from 0.1 to 10, or for n from 5 to the chosen n, built from the same random draws, so each "
-             "release slides towards the mean as ε or n grows. Scrubbing runs in your browser, without "
+        help="Adds a slider and a play button under the sphere: every shown mechanism's releases for ε "
+             "from 0.1 to 10 (all at the slider's ε), or the exact Riemannian Laplace releases for n from 5 "
+             "to the chosen n, built from the same random draws, so each release slides towards the mean as "
+             "ε or n grows. Scrubbing runs in your browser, without "
              "recomputing.")
     keys.append(KEY)
     shown = [KEY]
@@ -100,25 +104,14 @@ def epsilon_grid(epsilon: float) -> list[float]:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def epsilon_frames(settings: Settings) -> dict:
-    """Exact Laplace releases around the true mean at every ε of the grid (common random numbers).
-
-    Returns
-    -------
-    dict
-        ``epsilons`` (the ε with a normalisable law, ascending), ``sigmas`` (Δ/ε) and ``frames``
-        ``(E, releases, *point_shape)``; empty lists when Theorem 2 gives no Δ.
-    """
+def epsilon_frames(settings: Settings) -> eps_engine.EpsilonFrames | None:
+    """Every chosen mechanism released at every ε of the grid on the page's records
+    (``engine.pipelines.epsilon_frames``); ``None`` when Theorem 2 gives no Δ."""
     result = private_means(settings)
     if result["theorem2"] is None:
-        return dict(epsilons=[], sigmas=[], frames=None)
-    manifold = make_manifold(settings.space, settings.k)
-    delta = result["theorem2"]["sensitivity"]
-    epsilons = [e for e in epsilon_grid(settings.epsilon) if delta / e < scale_limit(manifold)]
-    sigmas = [delta / e for e in epsilons]
-    rng = np.random.default_rng(np.random.SeedSequence([settings.seed, 15]))
-    frames = laplace_common_draws(manifold, result["mean"], sigmas, size=settings.releases, rng=rng)
-    return dict(epsilons=epsilons, sigmas=sigmas, frames=frames)
+        return None
+    return eps_engine.epsilon_frames(settings, result["data"], result["m0"], result["mean"],
+                                     result["theorem2"]["sensitivity"], epsilon_grid(settings.epsilon))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -137,7 +130,8 @@ def size_frames(settings: Settings) -> sizes_engine.SampleSizeFrames | None:
 @dataclass(frozen=True)
 class Frames:
     """What both charts animate: slider ``labels`` (``prefix`` before them), the frame drawn first,
-    each frame's true mean ``(F, 3)``, releases ``(F, m, 3)`` and, over n, its records."""
+    each frame's true mean ``(F, 3)``, the exact Laplace releases ``(F, m, 3)``, over ε the other
+    mechanisms' releases (palette name -> ``(F, m, 3)``) and over n the records."""
 
     over: str
     prefix: str
@@ -146,6 +140,7 @@ class Frames:
     means: np.ndarray
     releases: np.ndarray
     data: list[np.ndarray] | None = None
+    others: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def frames(settings: Settings, over: str) -> Frames | None:
@@ -162,34 +157,54 @@ def frames(settings: Settings, over: str) -> Frames | None:
                       active=len(computed.sizes) - 1, means=computed.means, releases=computed.releases,
                       data=[data[:n] for n in computed.sizes])
     computed = epsilon_frames(settings)
-    if not computed["epsilons"]:
+    if computed is None or not computed.epsilons:
         return None
-    epsilons = computed["epsilons"]
+    epsilons = computed.epsilons
     active = epsilons.index(float(settings.epsilon)) if settings.epsilon in epsilons else 0
     means = np.broadcast_to(np.asarray(result["mean"], dtype=float), (len(epsilons), 3))
+    others = {PALETTE[key]: frames for key, frames in computed.releases.items() if key != "exact"}
     return Frames(over=over, prefix="ε = ", labels=[f"{e:g}" for e in epsilons], active=active, means=means,
-                  releases=computed["frames"])
+                  releases=computed.releases["exact"], others=others)
 
 
 def _trace_index(fig: go.Figure, name: str) -> int | None:
     return next((i for i, t in enumerate(fig.data) if t.name == name), None)
 
 
+def _other_clouds(fig: go.Figure, animation: Frames) -> dict:
+    """Trace index -> one coordinate dict per frame for every trace of the other mechanisms' clouds
+    (markers with their hover data, and gap segments), as ``sphere_figure`` draws them."""
+    moving = {}
+    for name, clouds in animation.others.items():
+        drawn = [release_traces(name, cloud, mean) for cloud, mean in zip(clouds, animation.means)]
+        for position, trace in enumerate(drawn[0]):
+            index = _trace_index(fig, trace.name)
+            if index is not None:
+                moving[index] = [dict(x=t[position].x, y=t[position].y, z=t[position].z,
+                                      **({} if t[position].customdata is None else {"customdata": t[position].customdata}))
+                                 for t in drawn]
+    return moving
+
+
 @cache_figures(max_entries=8)
 def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
     """The playground's figure with the exact Laplace cloud animated over ``over`` (slider and play
-    button); the scene frames every frame's releases. Over n, the data and the true mean move too."""
+    button). Over ε, the scene is the static figure's (the data and the sidebar's releases) and every other mechanism's cloud (and its
+    gaps to the sphere) moves to the same ε; over n, the scene holds every frame's releases and the data
+    and the true mean move too."""
     animation = frames(settings, over)
     if animation is None:
         return go.Figure(figure(settings))
-    fig = go.Figure(figure(settings, hold=animation.releases.reshape(-1, 3)))
+    # Over n the scene holds every frame; over ε it stays on the data and the sidebar's releases (the
+    # releases at ε = 0.1 would frame the whole sphere and shrink the data into a dot).
+    fig = go.Figure(figure(settings, hold=animation.releases.reshape(-1, 3) if over == "n" else None))
     label = palette.label(PALETTE["exact"])
     index = _trace_index(fig, label)
     if index is None:
         return fig
     distances = _S2.dist(animation.means[:, None], animation.releases)
     coordinates = [dict(x=f[:, 0], y=f[:, 1], z=f[:, 2], customdata=d) for f, d in zip(animation.releases, distances)]
-    also = {}
+    also = _other_clouds(fig, animation)
     if over == "n":
         mean_index, data_index = _trace_index(fig, palette.label("true mean")), _trace_index(fig, palette.label("data"))
         m0 = np.asarray(private_means(settings)["m0"])

@@ -93,8 +93,14 @@ def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     return int(burn_in), int(thin), step, keys
 
 
+#: Every address key of the sidebar, also those it shows only for some spaces, sources or mechanisms.
+KEYS = ("space", "k", "source", "state", "n", "r", "outside", "eps", "mech", "delta", "burn", "thin", "adapt", "step",
+        "m", "seed")
+
+
 def sidebar() -> tuple[Settings, list[str]]:
     """Draw the playground's sidebar; return its settings and the URL keys on show."""
+    state.own(KEYS)
     space = controls.space()
     spec = SPACES[space]
     _reset_on_space_change(space, spec)

@@ -93,15 +93,19 @@ def _coordinates(result: dict, points: np.ndarray) -> dict:
     return columns
 
 
-def releases_table(result: dict) -> pd.DataFrame:
-    """Tidy table of the true mean and every release (coordinates of the space), for the CSV."""
-    frames = [pd.DataFrame({"mechanism": "true Fréchet mean", "release": 0,
+def points_table(result: dict) -> pd.DataFrame:
+    """Tidy table of everything the chart draws, for the CSV: the records (``points`` = "data"), the true
+    Fréchet mean and every mechanism's releases (``points`` = "release", ``mechanism`` its label), each
+    numbered from 1 within its group, in the coordinates of the space."""
+    frames = [pd.DataFrame({"points": "data", "mechanism": "", "number": np.arange(1, len(result["data"]) + 1),
+                            **_coordinates(result, np.asarray(result["data"]))}),
+              pd.DataFrame({"points": "true Fréchet mean", "mechanism": "", "number": 1,
                             **_coordinates(result, result["mean"][None])})]
     for run in result["runs"]:
         if run["releases"] is not None:
             count = len(run["releases"])
-            frames.append(pd.DataFrame({"mechanism": run["label"], "release": np.arange(1, count + 1),
-                                        **_coordinates(result, run["releases"])}))
+            frames.append(pd.DataFrame({"points": "release", "mechanism": run["label"],
+                                        "number": np.arange(1, count + 1), **_coordinates(result, run["releases"])}))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -63,6 +63,7 @@ class Settings:
 def sidebar() -> Settings:
     """Draw the sidebar (applying ``?preset=NAME`` first) and say which preset was loaded; return its settings."""
     preset = presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
+    state.own(KEYS)
     if preset:
         st.query_params["reg_view"] = PRESETS[preset]["reg_view"]
     dataset = controls.select("Data set", "reg_data", DATASETS, "callosum",

@@ -74,6 +74,7 @@ def sigma_range(space: str, *, low: float, high: float, step: float) -> limits.S
 def sidebar() -> Settings:
     """Draw the sidebar (applying ``?preset=NAME`` first); return its settings."""
     presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
+    state.own(KEYS)
     space = controls.space(options=SPACES, default="sphere")
     sigma_limits = sigma_range(space, low=0.05, high=2.0, step=0.05)
     sigma = controls.slider(

@@ -64,6 +64,7 @@ def apply_preset(name: str) -> None:
 def sidebar() -> Settings:
     """Draw the sidebar (applying ``?preset=NAME`` first); return its settings."""
     presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
+    state.own([f"{name}_{key}" for key in SPACES for name in ("r", "kappa")])
     space = controls.space(options=SPACES)
     r_key, k_key = f"r_{space}", f"kappa_{space}"
     r_lo, r_hi = RADIUS_RANGE[space]

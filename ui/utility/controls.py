@@ -63,6 +63,7 @@ def _preset_notes(space: str) -> dict:
 def sidebar() -> Settings:
     """Draw the sidebar (applying ``?preset=NAME`` first); return its settings."""
     presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
+    state.own([*(f"r_{key}" for key in SPACES), "sconst"])
     space = controls.space(options=SPACES)
     r_key = f"r_{space}"
     r_lo, r_hi = RADIUS_RANGE[space]

@@ -1,0 +1,52 @@
+"""The playground's "Data (CSV)" (issue 34, item 8): it holds the records as well as the true mean and
+every mechanism's releases, so the picture can be redrawn from the file alone."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import app_test
+
+from tests.app.conftest import PLAYGROUND, run_page
+from ui.playground import private_means
+from ui.playground.spaces import Settings
+
+
+@pytest.fixture
+def media_managers(monkeypatch) -> list[tuple]:
+    """The media managers of the AppTest runs and their storages, to build a deferred download as a
+    click would."""
+    made = []
+
+    class Recorded(MediaFileManager):
+        def __init__(self, storage):
+            super().__init__(storage)
+            made.append((self, storage))
+
+    monkeypatch.setattr(app_test, "MediaFileManager", Recorded)
+    return made
+
+
+def downloaded(at, managers, label: str) -> bytes:
+    """The bytes the download button ``label`` of the last run serves."""
+    (button,) = [b for b in at.get("download_button") if b.proto.label == label]
+    manager, storage = managers[-1]
+    url = manager.execute_deferred(button.proto.deferred_file_id)
+    return storage.get_file(Path(url).name).content
+
+
+def test_data_csv_holds_the_records_the_mean_and_the_releases(media_managers):
+    at = run_page(PLAYGROUND, {"n": "40", "m": "30", "mech": "exact,euclid"})
+    table = pd.read_csv(io.BytesIO(downloaded(at, media_managers, "Data (CSV)")))
+    result = private_means(Settings(n=40, releases=30, mechanisms=("exact", "euclid"), outside="clip"))
+    data = table[table["points"] == "data"]
+    np.testing.assert_allclose(data[["x", "y", "z"]].to_numpy(), result["data"], atol=1e-12)
+    assert data["number"].tolist() == list(range(1, 41))
+    assert (table["points"] == "true Fréchet mean").sum() == 1
+    releases = table[table["points"] == "release"]
+    assert releases.groupby("mechanism").size().to_dict() == {run["label"]: 30 for run in result["runs"]}
