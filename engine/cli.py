@@ -1,5 +1,6 @@
 """What the engine's command lines share: one-line errors with exit status 2, a quiet Ctrl-C (exit
-status 130) and output files checked before any work and written whole or not at all."""
+status 130) and a quiet end when the reader of the output goes away (``| head``; exit status 141), and
+output files checked before any work and written whole or not at all."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Callable
 
 #: Exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130
+#: Exit status of a run whose reader closed the pipe (128 + SIGPIPE), as shells report it.
+BROKEN_PIPE = 141
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -22,7 +25,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
-    """``main`` returning ``INTERRUPTED`` after one line on stderr when Ctrl-C stops it, no traceback."""
+    """``main`` returning ``INTERRUPTED`` after one line on stderr when Ctrl-C stops it, and
+    ``BROKEN_PIPE`` without a word when the reader of stdout has gone (``| head``); no traceback."""
     @functools.wraps(main)
     def wrapped(*args, **kwargs) -> int:
         try:
@@ -30,6 +34,10 @@ def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return INTERRUPTED
+        except BrokenPipeError:
+            # Whatever is still buffered would fail again at the interpreter's last flush.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return BROKEN_PIPE
     return wrapped
 
 

@@ -25,6 +25,7 @@ import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
+from engine.cli import quiet_interrupt
 from engine.experiments import STUDIES, load
 
 #: Seconds a run must last before its progress bar appears.
@@ -156,6 +157,7 @@ def _warning_line(message, category, filename, lineno, file=None, line=None) -> 
     print(f"warning: {message}", file=sys.stderr)
 
 
+@quiet_interrupt
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.list or not args.name:

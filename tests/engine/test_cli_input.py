@@ -112,3 +112,14 @@ def test_the_command_lines_exit_2_with_one_line(argv):
     process = _python(*argv)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("argv", [["-m", "engine.audit", "--list"], ["-m", "engine.pipelines", "private-mean"],
+                                  ["-m", "engine.experiments", "--list"]])
+def test_a_reader_that_goes_away_ends_the_run_quietly(argv):
+    """``python -m engine.audit --list | head`` ended in a BrokenPipeError traceback."""
+    process = _python(*argv)
+    process.stdout.close()
+    err = process.stderr.read()
+    process.wait(timeout=60)
+    assert process.returncode == 141 and "Traceback" not in err and "Exception ignored" not in err, err[-500:]

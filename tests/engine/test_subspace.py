@@ -222,3 +222,15 @@ def test_bingham_mechanism_recovers_with_many_points():
     release = BinghamSubspace(k=2, epsilon=2.0).release(sample.data, size=3, rng=1)
     assert _error(release.points, sample.subspace).max() < 0.2
     assert BinghamSubspace(k=2, epsilon=2.0).privacy_guarantee().delta == 0.0
+
+
+@pytest.mark.parametrize("b, d", [(40, 5), (30, 30), (20, 100)])
+def test_block_subspaces_are_the_top_right_singular_vectors_whichever_gram_is_smaller(b, d):
+    from engine.mechanisms.subspace.approximate import _top_right_vectors
+
+    blocks = np.random.default_rng(b + d).standard_normal((6, b, d))
+    vectors = _top_right_vectors(blocks, 2)
+    right = np.linalg.svd(blocks)[2][:, :2]
+    projector = np.swapaxes(vectors, -1, -2) @ vectors
+    assert np.allclose(projector, np.swapaxes(right, -1, -2) @ right, atol=1e-12)
+    assert np.allclose(vectors @ np.swapaxes(vectors, -1, -2), np.eye(2), atol=1e-12)

@@ -46,11 +46,16 @@ from engine.validation import check_int, check_positive, check_probability
 
 
 def _top_right_vectors(blocks: np.ndarray, k: int) -> np.ndarray:
-    """Top-k right singular vectors of each block, ``(m, k, d)``, from the b × b Gram matrices.
+    """Top-k right singular vectors of each block, ``(m, k, d)``, from the smaller Gram matrix.
 
-    B Bᵀ = U S² Uᵀ gives V_k = Bᵀ U_k S_k^{-1}: O(m b² d) instead of a full SVD; re-orthonormalised
-    by QR because small singular values lose digits in the division.
+    d <= b: the top-k eigenvectors of BᵀB (d × d), O(m b d²). d > b: B Bᵀ = U S² Uᵀ gives
+    V_k = Bᵀ U_k S_k^{-1}, O(m b² d) instead of a full SVD, re-orthonormalised by QR because small
+    singular values lose digits in the division.
     """
+    b, d = blocks.shape[-2:]
+    if d <= b:
+        vectors = np.linalg.eigh(np.swapaxes(blocks, -1, -2) @ blocks)[1]
+        return np.swapaxes(vectors[..., ::-1][..., :k], -1, -2)
     gram = blocks @ np.swapaxes(blocks, -1, -2)
     values, vectors = np.linalg.eigh(gram)
     top = vectors[..., ::-1][..., :k]
