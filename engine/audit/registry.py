@@ -275,7 +275,7 @@ AUDITS = {spec.name: spec for spec in (
           ("r5-threshold", "r5-edge"), subspace.exact_subspace),
     _spec("subsample-aggregate-subspace", "Subspace: Algorithm 2",
           "Singhal-Steinke Algorithm 2: stable histogram over the blocks' cells, one record flips one block",
-          ("r5",), subspace.subsample_aggregate, samples=10_000),
+          ("r5",), subspace.subsample_aggregate, samples=100_000),
     _spec("analyze-gauss", "Subspace: Analyze Gauss", "Top-k eigenvectors of A + Gaussian noise, orthogonal records "
           "at the clipping norm", ("r5",), subspace.analyze_gauss, samples=100_000),
     _spec("bingham-subspace", "Subspace: Bingham", "Exponential mechanism on the sphere (one exact Bingham draw), "
