@@ -10,7 +10,7 @@ import streamlit as st
 
 from engine.estimators import ambient_mean
 from engine.pipelines import PrivateMeanConfig, who_wins
-from engine.pipelines.release_errors import measure_releases
+from engine.pipelines.release_errors import ReleaseErrors, measure_releases
 from engine.spaces import make_manifold
 
 #: The bold lead of the box, which tests and readers look for.
@@ -26,11 +26,10 @@ def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Ve
     if intrinsic is None or euclidean is None or result["theorem2"] is None:
         return None
     manifold = make_manifold(settings.space, settings.k)
-    mean = result["mean"]
-    bias = measure_releases(manifold, mean, ambient_mean(manifold, result["data"])[None])
+    bias = measure_releases(manifold, result["mean"], ambient_mean(manifold, result["data"])[None])
     return who_wins.verdict(manifold, settings.radius, result["n_used"], settings.epsilon,
-                            intrinsic=measure_releases(manifold, mean, intrinsic["releases"]),
-                            euclidean=measure_releases(manifold, mean, euclidean["releases"]), bias=bias)
+                            intrinsic=ReleaseErrors(**intrinsic["errors"]),
+                            euclidean=ReleaseErrors(**euclidean["errors"]), bias=bias)
 
 
 def show(verdict: Callable[[], who_wins.Verdict | None]) -> None:

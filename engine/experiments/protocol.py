@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
+from engine.budget import physical_memory
 from engine.validation import check_int
 
 #: Bytes of one float64 (or one int64, or one pointer of an object column): the unit of ``footprint``.
@@ -106,11 +106,6 @@ def make_params(params_type: type, settings: dict):
     except TypeError as err:
         raise ValueError(f"settings of {params_type.__module__} are ill-typed ({err}); give each as its "
                          f"default's type") from None
-
-
-def physical_memory() -> int:
-    """Bytes of physical memory of this machine."""
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def check_footprint(study, params) -> None:

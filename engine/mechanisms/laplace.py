@@ -273,6 +273,11 @@ def require_normalisable(manifold, sigma: float, sensitivity: float, epsilon: fl
         )
 
 
+def _theorem1_scale(footpoint_dependent: bool, sensitivity: float, epsilon: float) -> float:
+    """σ = Δ/ε where the normalising constant does not depend on the footpoint, else 2Δ/ε (Theorem 1)."""
+    return _noise_scale(2.0 if footpoint_dependent else 1.0, sensitivity, epsilon)
+
+
 def _footpoint_dependent(manifold, conditioned: bool, requested) -> bool:
     """Whether the Laplace law's normalising constant depends on the footpoint: on a space that is not
     homogeneous or a law ``conditioned`` on a ball; ``requested`` (``footpoint_dependent``) may force
@@ -314,8 +319,7 @@ class RiemannianLaplace:
         self.manifold = manifold
         self.ball = check_ball(manifold, ball_center, ball_radius)
         self.footpoint_dependent = _footpoint_dependent(manifold, self.ball is not None, footpoint_dependent)
-        self.sigma = self.scale(manifold=manifold, epsilon=epsilon, sensitivity=sensitivity, ball_center=ball_center,
-                                ball_radius=ball_radius, footpoint_dependent=footpoint_dependent)
+        self.sigma = _theorem1_scale(self.footpoint_dependent, self.sensitivity, self.epsilon)
         if self.ball is None:
             require_normalisable(
                 manifold, self.sigma, self.sensitivity, self.epsilon, law="Laplace law",
@@ -326,13 +330,13 @@ class RiemannianLaplace:
     @classmethod
     def scale(cls, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None,
               footpoint_dependent=None) -> float:
-        """σ of the mechanism these arguments build: Δ/ε where the normalising constant is footpoint-free
-        (homogeneous space, no ball), else 2Δ/ε (Theorem 1). The one place the rule is written; it also
-        answers where the constructor refuses the law as non-normalisable, so a caller can say why."""
+        """σ of the mechanism these arguments build (``_theorem1_scale``: Δ/ε on a homogeneous space without
+        ball, else 2Δ/ε), also where the constructor refuses the law as non-normalisable, so a caller can
+        say why."""
         epsilon, sensitivity = _check_budget(epsilon, sensitivity)
         ball = check_ball(manifold, ball_center, ball_radius)
-        dependent = _footpoint_dependent(manifold, ball is not None, footpoint_dependent)
-        return _noise_scale(2.0 if dependent else 1.0, sensitivity, epsilon)
+        return _theorem1_scale(_footpoint_dependent(manifold, ball is not None, footpoint_dependent), sensitivity,
+                               epsilon)
 
     def release(self, footpoint, *, size=None, rng=None, method="exact", step=None, burn_in=10_000,
                 thin=100, progress=None) -> Release:

@@ -11,6 +11,7 @@ non-finite release, or one whose projection or distance overflows) makes the mea
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,10 +32,8 @@ class ReleaseErrors:
     uncomputable: int = 0
 
     def as_dict(self) -> dict:
-        """The geodesic and ambient means, the share off the space and the uncomputable count (what a
-        pipeline stores per run)."""
-        return dict(geodesic=self.geodesic, ambient=self.ambient, off_share=self.off_share,
-                    uncomputable=self.uncomputable)
+        """Every field as a plain dict (what a pipeline stores per run; ``ReleaseErrors(**d)`` reads it back)."""
+        return dataclasses.asdict(self)
 
 
 def measure_releases(manifold, mean, releases) -> ReleaseErrors:

@@ -5,8 +5,9 @@ import sys
 
 import pytest
 
+from engine.budget import physical_memory
 from engine.experiments import STUDIES, load
-from engine.experiments.protocol import check_footprint, make_params, physical_memory
+from engine.experiments.protocol import check_footprint, make_params
 
 
 def test_reps_beyond_the_memory_are_refused_in_one_line_before_the_run(tmp_path):
