@@ -5,7 +5,7 @@ deliberately broken positive control."""
 import pandas as pd
 import streamlit as st
 
-from ui import address_keys, audit, first_paint, navigation, state
+from ui import address_keys, audit, first_paint, navigation, state, tables
 from ui.audit.views import run_live
 from ui.downloads import download_row
 from ui.errors import shown_as_error
@@ -40,7 +40,7 @@ with right:
 
 st.subheader("Downloads")
 table = pd.DataFrame([result.row(), control.row()])
-st.table(table[["audit", "epsilon", "reachable_epsilon", "epsilon_lower", "samples_per_side", "verdict"]],
+st.table(tables.readable(table[["audit", "epsilon", "reachable_epsilon", "epsilon_lower", "samples_per_side", "verdict"]]),
          hide_index=True, border="horizontal")
 download_row(f"audit-{settings.name}-{settings.space}", fig=curve, data=result.history.assign(audit=result.label),
              settings=state.settings(keys))

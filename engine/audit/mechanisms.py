@@ -82,8 +82,8 @@ def laplace_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, l
     return AuditTarget(
         label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
         reachable_epsilon=np.nan if dependent else gap / sigma,
-        statistic_name="Laplace log-likelihood ratio (rho(x, eta') - rho(x, eta)) / sigma",
-        pair_description=f"{pair.description}; Frechet means {gap:.4g} apart", notes=notes, batch_size=batch_size)
+        statistic_name="Laplace log-likelihood ratio (ρ(x, η′) − ρ(x, η)) / σ",
+        pair_description=f"{pair.description}; Fréchet means {gap:.4g} apart", notes=notes, batch_size=batch_size)
 
 
 def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambient", claimed_epsilon=None,
@@ -113,7 +113,7 @@ def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambie
 
     return AuditTarget(
         label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
-        reachable_epsilon=gap / sigma, statistic_name="K-norm log-likelihood ratio (|a - c'| - |a - c|) / sigma",
+        reachable_epsilon=gap / sigma, statistic_name="K-norm log-likelihood ratio (|a − c′| − |a − c|) / σ",
         pair_description=f"{pair.description}; {summary} means {gap:.4g} apart in ambient coordinates",
         notes=notes, batch_size=batch_size)
 

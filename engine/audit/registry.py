@@ -52,11 +52,11 @@ class Space:
 
 
 SPACES = {
-    "sphere": Space("S^2", lambda: Sphere(2), np.pi / 8),
+    "sphere": Space("S²", lambda: Sphere(2), np.pi / 8),
     "spd": Space("SPD(2), affine-invariant", lambda: SPD(2), 1.5),
-    "hyperbolic": Space("H^2", lambda: Hyperbolic(2), 1.0),
+    "hyperbolic": Space("H²", lambda: Hyperbolic(2), 1.0),
     "kendall": Space("Kendall shapes, 4 landmarks", lambda: Kendall(4), np.pi / 16),
-    "euclidean": Space("R^2", lambda: Euclidean(2), 1.0),
+    "euclidean": Space("R²", lambda: Euclidean(2), 1.0),
     "line": Space("R^1", lambda: Euclidean(1), 1.0),
 }
 
@@ -112,7 +112,7 @@ def _laplace(space, eps):
     delta = float(frechet_mean_sensitivity(s.n, s.radius, m.kappa_max))
     mech = RiemannianLaplace(manifold=m, epsilon=eps, sensitivity=delta)
     gap = float(m.dist(*pair.frechet_means()))
-    return laplace_target(mech, pair, notes=reach_note(gap, delta, "the Frechet mean"))
+    return laplace_target(mech, pair, notes=reach_note(gap, delta, "the Fréchet mean"))
 
 
 def _euclidean(space, eps):
@@ -132,7 +132,7 @@ def _tangent_gaussian(space, eps):
                            calibration="classical" if eps <= 1 else "analytic")
     means = pair.frechet_means()
     gap = float(m.norm(m.origin, m.log(m.origin, means[0]) - m.log(m.origin, means[1])))
-    return tangent_gaussian_target(mech, pair, notes=reach_note(gap, delta, "log_m0 of the Frechet mean"))
+    return tangent_gaussian_target(mech, pair, notes=reach_note(gap, delta, "Log at m₀ of the Fréchet mean"))
 
 
 def _tangent_gaussian_analytic(space, eps):
@@ -163,7 +163,7 @@ def _dp_rgd_run(space, eps, settings, sigma):
 def _dp_rgd(space, eps):
     m, mech, first, second, description = _dp_rgd_run(space, eps, DP_RGD, None)
     return dp_rgd_target(mech, first, second, m.origin, pair_description=description, notes=(
-        "The claim is the RDP accountant's epsilon; the exact epsilon of the composed Gaussian steps "
+        "The claim is the RDP accountant's ε; the exact ε of the composed Gaussian steps "
         "(the most any test can show) is below it, as RDP conversion is not tight."))
 
 
@@ -172,7 +172,7 @@ def _half_noise(space, eps):
     delta = float(frechet_mean_sensitivity(s.n, s.radius, m.kappa_max))
     mech = RiemannianLaplace(manifold=m, epsilon=2.0 * eps, sensitivity=delta)
     return laplace_target(mech, pair, claimed_epsilon=eps, label=f"Laplace with half the noise scale on {m.name}",
-                          notes="sigma = sensitivity / (2 epsilon): the scale its epsilon needs, halved.")
+                          notes="σ = sensitivity / (2 ε): the scale its ε needs, halved.")
 
 
 def _no_factor(space, eps):
@@ -181,10 +181,10 @@ def _no_factor(space, eps):
     mech = RiemannianLaplace(manifold=m, epsilon=eps, sensitivity=delta)
     gap = float(m.dist(*pair.frechet_means()))
     return laplace_target(
-        mech, pair, label=f"Laplace with Theorem 2 without (2 - h) on {m.name}",
-        notes=(f"Sensitivity 2r/(n h) = {delta:.4g} instead of 2r(2 - h)/(n h). The adversarial pair moves the mean "
+        mech, pair, label=f"Laplace with Theorem 2 without (2 − h) on {m.name}",
+        notes=(f"Sensitivity 2r/(n h) = {delta:.4g} instead of 2r(2 − h)/(n h). The adversarial pair moves the mean "
                f"by {gap:.4g} = {gap / delta:.2f} of this smaller value, so even the broken mechanism is "
-               f"{gap / delta:.2f} epsilon-DP on it: the factor (2 - h) is slack for every pair we can build, "
+               f"{gap / delta:.2f} ε-DP on it: the factor (2 − h) is slack for every pair we can build, "
                "and no audit can flag a bound that still covers the true sensitivity."))
 
 
@@ -196,13 +196,13 @@ def _paper_rule(space, eps):
     guarantee, exact = mech.privacy_guarantee().epsilon, target.reachable_epsilon
     return dataclasses.replace(
         target,
-        label=(f"DP-RGD with the paper's rule c = 1 on {m.name} (n = T = 300, delta = 1e-3): claims epsilon {eps:g}, "
+        label=(f"DP-RGD with the paper's rule c = 1 on {m.name} (n = T = 300, δ = 1e-3): claims ε {eps:g}, "
                f"guarantee {guarantee:.3g} (RDP), exactly {exact:.3g}"),
-        notes=(f"The paper's sigma^2 = T log(1/delta) L0^2/(n^2 epsilon^2) claims epsilon = {eps:g}; that claim is "
-               f"what is audited, and it is not a guarantee. The guarantee for this sigma is the RDP accountant's "
-               f"epsilon = {guarantee:.3g} (what the engine reports for sigma='paper'); the exact epsilon of the "
+        notes=(f"The paper's σ² = T log(1/δ) L₀²/(n²ε²) claims ε = {eps:g}; that claim is "
+               f"what is audited, and it is not a guarantee. The guarantee for this σ is the RDP accountant's "
+               f"ε = {guarantee:.3g} (what the engine reports for the paper's rule); the exact ε of the "
                f"composed Gaussian steps is {exact:.3g}, the most any test on this pair can show. So {eps:g} is "
-               f"false and {guarantee:.3g} holds (at the paper's epsilon = 0.1 a test needs about 2 million runs per "
+               f"false and {guarantee:.3g} holds (at the paper's ε = 0.1 a test needs about 2 million runs per "
                "side to refute the claim). The defect is in the noise rule, not the geometry: R^1 keeps a million 300-step "
                "runs per side affordable (SPD(2) costs 50 times more)."))
 
@@ -237,7 +237,7 @@ def _regression(kind):
 # R^1 serves the DP-RGD control only.
 _ALL = tuple(key for key in SPACES if key != "line")
 AUDITS = {spec.name: spec for spec in (
-    _spec("laplace", "Riemannian Laplace", "Laplace around the Frechet mean, sigma from Theorems 1 and 2",
+    _spec("laplace", "Riemannian Laplace", "Laplace around the Fréchet mean, σ from Theorems 1 and 2",
           _ALL, _laplace),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
@@ -246,22 +246,22 @@ AUDITS = {spec.name: spec for spec in (
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the Figure 1 study's release",
           ("spd", "sphere"), _euclidean_fig1),
     _spec("tangent-gaussian", "Tangent Gaussian (classical)",
-          "Gaussian in the tangent space of the public centre m0, sigma by the classical rule (analytic for "
-          "epsilon > 1, where the classical rule is not proven)",
+          "Gaussian in the tangent space of the public centre m₀, σ by the classical rule (analytic for "
+          "ε > 1, where the classical rule is not proven)",
           ("sphere", "spd", "hyperbolic", "kendall", "euclidean"), _tangent_gaussian),
     _spec("tangent-gaussian-analytic", "Tangent Gaussian (analytic)",
-          "Gaussian in the tangent space of the public centre m0, sigma by the analytic rule, through the "
+          "Gaussian in the tangent space of the public centre m₀, σ by the analytic rule, through the "
           "playground's pipeline", ("sphere", "spd", "hyperbolic", "kendall"), _tangent_gaussian_analytic),
-    _spec("kng", "K-norm gradient", "KNG Frechet mean by Metropolis-Hastings (ball-conditioned on the sphere)",
+    _spec("kng", "K-norm gradient", "KNG Fréchet mean by Metropolis–Hastings (ball-conditioned on the sphere)",
           ("sphere", "hyperbolic", "spd", "euclidean"), _kng, samples=20_000),
-    _spec("dp-rgd", "DP-RGD end to end", "DP Riemannian gradient descent, sigma by the RDP accountant, whole path",
+    _spec("dp-rgd", "DP-RGD end to end", "DP Riemannian gradient descent, σ by the RDP accountant, whole path",
           ("spd", "euclidean", "hyperbolic"), _dp_rgd, samples=40_000),
-    _spec("control-half-noise", "Control: half the noise", "Laplace with sigma halved", _ALL, _half_noise,
+    _spec("control-half-noise", "Control: half the noise", "Laplace with σ halved", _ALL, _half_noise,
           control=True),
     _spec("control-theorem2-no-factor", "Control: no (2 − h) factor",
           "Laplace with the sensitivity 2r/(n h)", ("sphere", "kendall"), _no_factor, control=True),
     _spec("control-dp-rgd-paper-rule", "Control: DP-RGD, paper's c = 1",
-          "DP-RGD at the paper's setting with sigma^2 = T log(1/delta) L0^2 / (n^2 epsilon^2): it claims epsilon, "
+          "DP-RGD at the paper's setting with σ² = T log(1/δ) L₀² / (n²ε²): it claims ε, "
           "but the guarantee is the accountant's (0.171 by RDP for a claimed 0.1; exactly 0.142)",
           ("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=2_000_000, control=True),
     _spec("control-reused-randomness", "Control: reused random numbers",
@@ -284,7 +284,7 @@ AUDITS = {spec.name: spec for spec in (
           "Algorithm 1 releasing the basis its search built (first column a record)",
           ("r5-threshold", "r5-edge"), subspace.search_basis_control, control=True),
     _spec("control-subspace-half-bound", "Control: Algorithm 1, A halved",
-          "Algorithm 1 with the truncated Laplace bound A halved, claiming the same (epsilon, delta)",
+          "Algorithm 1 with the truncated Laplace bound A halved, claiming the same (ε, δ)",
           ("r5-edge", "r5-threshold"), subspace.half_bound_control, control=True),
     _spec("regression-footpoint", "Regression: footpoint",
           "K-norm gradient footpoint of the private geodesic regression, MCMC at the page's chain settings",
@@ -293,9 +293,9 @@ AUDITS = {spec.name: spec for spec in (
           "K-norm gradient shooting vector at a public footpoint, MCMC at the page's chain settings",
           ("sphere",), _regression("velocity"), samples=10_000),
     _spec("regression-composed", "Regression: (p, v) composed",
-          "footpoint and shooting vector released together through the page's release, claiming epsilon_p + "
-          "epsilon_v", ("sphere",), _regression("composed"), eps=2.0, samples=10_000),
+          "footpoint and shooting vector released together through the page's release, claiming ε_p + "
+          "ε_v", ("sphere",), _regression("composed"), eps=2.0, samples=10_000),
     _spec("control-regression-paper-scale", "Control: KNG at paper's scale",
-          "K-norm gradient footpoint at Kulkarni & Soto's sigma = Delta/epsilon claiming epsilon (2 epsilon-DP), "
+          "K-norm gradient footpoint at Kulkarni & Soto's σ = Δ/ε claiming ε (2 ε-DP), "
           "drawn exactly", ("sphere",), _regression("paper-scale"), eps=3.0, samples=200_000, control=True),
 )}

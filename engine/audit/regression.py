@@ -198,7 +198,7 @@ def footpoint_target(mechanism, pair: RegressionPair, *, warmup, exact=False, cl
     return AuditTarget(
         label=label or f"Private regression footpoint (K-norm gradient) on {pair.manifold.name}", draw=draw,
         statistic=statistic, epsilon=eps, delta=0.0, reachable_epsilon=_footpoint_loss(mechanism, pair, sigma),
-        statistic_name="K-norm gradient log-likelihood ratio (|grad_p E_D'| - |grad_p E_D|) / sigma_p at v = 0",
+        statistic_name="K-norm gradient log-likelihood ratio (‖grad_p E_D′‖ − ‖grad_p E_D‖)/σ_p at v = 0",
         pair_description=f"{pair.description}; tau = {mechanism.tau:.4g}",
         notes=(notes + " " if notes else "") + f"Releases: {sampler}. The reach is the exact law's privacy loss "
               f"on this pair, the largest over a polar grid of {QUADRATURE_RADII} radii (midpoint quadrature).",
@@ -227,8 +227,8 @@ def velocity_target(mechanism, pair: RegressionPair, *, warmup, label=None, batc
         label=label or f"Private regression shooting vector (K-norm gradient) on {m.name}", draw=draw,
         statistic=statistic, epsilon=guarantee.epsilon, delta=0.0,
         reachable_epsilon=_velocity_loss(mechanism, pair, footpoint),
-        statistic_name="K-norm gradient log-likelihood ratio (|grad_v E_D'| - |grad_v E_D|) / sigma_v at p = m0",
-        pair_description=f"{pair.description}; public footpoint m0 (the ball's centre), tau = {mechanism.tau:.4g}",
+        statistic_name="K-norm gradient log-likelihood ratio (‖grad_v E_D′‖ − ‖grad_v E_D‖)/σ_v at p = m₀",
+        pair_description=f"{pair.description}; public footpoint m₀ (the ball's centre), τ = {mechanism.tau:.4g}",
         notes=(f"Step 2 alone at a public footpoint (the composition treats p as public). Releases: MCMC at the "
                f"page's settings (warm-up {warmup}, chain 0's first kept state, chains started around the "
                "non-private fit's shooting vector). The reach is the exact law's privacy loss on this pair by "
@@ -261,7 +261,7 @@ def composed_target(mechanism, pair: RegressionPair, *, warmup, velocity_warmup,
         epsilon=guarantee.epsilon, delta=0.0, reachable_epsilon=np.nan,
         statistic_name="sum of the footpoint and shooting-vector K-norm log-likelihood ratios at (p, v)",
         pair_description=f"{pair.description}; tau = {mechanism.tau:.4g}",
-        notes=(f"Claim epsilon_p + epsilon_v (sequential composition). Releases: MCMC at the page's settings "
+        notes=(f"Claim ε_p + ε_v (sequential composition). Releases: MCMC at the page's settings "
                f"(warm-ups {warmup} and {velocity_warmup}, chain 0's first kept states). The shooting vector's "
                "normaliser depends on the released footpoint, so the most this pair can show is not computed; it "
                "is at most the footpoint's and the shooting vector's reach added."),
@@ -294,6 +294,6 @@ def regression_audit(kind, manifold, n, radius, epsilon) -> AuditTarget:
     mechanism = regression_mechanism(pair, epsilon, epsilon, scale="paper")
     return footpoint_target(
         mechanism, pair, warmup=chains["warmup"], exact=True, claimed_epsilon=epsilon, batch_size=50_000,
-        label=f"Private regression footpoint at the paper's scale sigma = Delta/epsilon on {manifold.name}",
-        notes=(f"Kulkarni & Soto's density exp(-|grad E|/(Delta/epsilon)) claims epsilon = {epsilon:g}; its normaliser "
+        label=f"Private regression footpoint at the paper's scale σ = Δ/ε on {manifold.name}",
+        notes=(f"Kulkarni & Soto's density exp(−‖grad E‖/(Δ/ε)) claims ε = {epsilon:g}; its normaliser "
                f"depends on the data, so the guarantee is {2 * epsilon:g}."))

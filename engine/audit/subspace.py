@@ -138,7 +138,7 @@ def exact_subspace_target(mechanism: ExactSubspace, setting: str, *, claimed_del
         label=label or f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon,
         delta=delta, reachable_epsilon=discrete_epsilon([output[0], 1 - output[0]], [output[1], 1 - output[1]], delta),
         statistic_name="-1 for bottom, else |<b1, x0/|x0|>| rounded to 0.01 (b1 the first released column)",
-        pair_description=(f"n = {u + v}: {u} records on lines of one plane U and {v} of another plane V; D' moves "
+        pair_description=(f"n = {u + v}: {u} records on lines of one plane U and {v} of another plane V; D′ moves "
                           f"record 0 from U to V. Score gaps {gaps[setting]} and {gaps[setting] - 2}, U output with "
                           f"probability {output[0]:.4g} and {output[1]:.4g}"),
         notes=(notes + " " if notes else "") + (
@@ -170,14 +170,14 @@ def subsample_aggregate_target(mechanism: SubsampleAggregateSubspace) -> AuditTa
 
     return AuditTarget(
         label=f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon, delta=g.delta,
-        reachable_epsilon=reach, statistic_name="-1 for bottom, else |B^T e3| rounded to 0.01",
+        reachable_epsilon=reach, statistic_name="-1 for bottom, else |Bᵀ e3| rounded to 0.01",
         pair_description=(f"n = {mechanism.min_samples} records on lines of one plane ({m} blocks of "
-                          f"{mechanism.block_min}); D' replaces record 0 by 100 e3, which flips its block's subspace "
+                          f"{mechanism.block_min}); D′ replaces record 0 by 100 e3, which flips its block's subspace "
                           f"into a cell of its own. Bottom with probability {bottom_first:.4g} and "
                           f"{bottom_second:.4g}"),
-        notes=("One record moves one block: the common cell's count drops by 1 (Laplace(2/epsilon): a ratio "
-               "e^(epsilon/2) on bottom) and the new cell, holding one block, is published with probability "
-               "at most delta, so this pair shows about epsilon/2. The full epsilon needs two cells near the "
+        notes=("One record moves one block: the common cell's count drops by 1 (Laplace(2/ε): a ratio "
+               "e^(ε/2) on bottom) and the new cell, holding one block, is published with probability "
+               "at most δ, so this pair shows about ε/2. The full ε needs two cells near the "
                "threshold, which a pair cannot arrange when the partition into blocks is random."),
         batch_size=2_000)
 
@@ -206,12 +206,12 @@ def analyze_gauss_target(mechanism: AnalyzeGauss) -> AuditTarget:
     return AuditTarget(
         label=f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon, delta=g.delta,
         reachable_epsilon=gaussian_epsilon(float(np.linalg.norm(change)) / g.sigma, g.delta),
-        statistic_name="tr(B^T (A - A') B) / C^2 = |B^T e1|^2 - |B^T e2|^2",
-        pair_description=(f"{copies} records C(e1 + e2)/sqrt(2) and {copies} C e3, then C e1 (D) or C e2 (D'): "
-                          "orthogonal records at the clipping norm, |A - A'| = sqrt(2) C^2"),
+        statistic_name="tr(Bᵀ (A − A′) B) / C² = |Bᵀ e1|² − |Bᵀ e2|²",
+        pair_description=(f"{copies} records C(e1 + e2)/√2 and {copies} C e3, then C e1 (D) or C e2 (D′): "
+                          "orthogonal records at the clipping norm, |A − A′| = √2 C²"),
         notes=("The most shown is that of the Gaussian noise on A (the claim, the analytic calibration being "
                "exact); the top plane is post-processing of A + E, and on this pair its tilt carries that "
-               "signal to first order in sigma / (copies C^2)."),
+               "signal to first order in σ / (copies C²)."),
         batch_size=5_000)
 
 
@@ -233,11 +233,11 @@ def bingham_target(mechanism: BinghamSubspace) -> AuditTarget:
     return AuditTarget(
         label=f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon, delta=g.delta,
         reachable_epsilon=mechanism.epsilon / 2.0,
-        statistic_name="exact log-likelihood ratio epsilon v^T (A - A') v / (2 C^2)",
-        pair_description=(f"{copies} records C e1 and {copies} C e2, then C e1 (D) or C e2 (D'): orthogonal "
+        statistic_name="exact log-likelihood ratio ε vᵀ (A − A′) v / (2 C²)",
+        pair_description=(f"{copies} records C e1 and {copies} C e2, then C e1 (D) or C e2 (D′): orthogonal "
                           "records at the clipping norm, A and A' swapped by e1 <-> e2"),
-        notes=("Equal normalisers: the privacy loss is epsilon (v1^2 - v2^2)/2, at most epsilon/2. The other "
-               "epsilon/2 of the exponential mechanism pays for a normaliser ratio this pair does not move."),
+        notes=("Equal normalisers: the privacy loss is ε (v1² − v2²)/2, at most ε/2. The other "
+               "ε/2 of the exponential mechanism pays for a normaliser ratio this pair does not move."),
         batch_size=2_000)
 
 
@@ -259,9 +259,9 @@ def half_bound_control(setting: str, epsilon: float) -> AuditTarget:
     mechanism = ExactSubspace(k=2, epsilon=epsilon, delta=actual)
     return exact_subspace_target(
         mechanism, setting, claimed_delta=DELTA, label=f"Algorithm 1 with the bound A halved in R^{DIMENSION}",
-        notes=(f"A = {mechanism.noise_bound:.4g}, half the bound for delta = {DELTA:g}: it is the bound for delta = "
+        notes=(f"A = {mechanism.noise_bound:.4g}, half the bound for δ = {DELTA:g}: it is the bound for δ = "
                f"{actual:.3g}, so at the noise's edge U is output with probability about {actual:.2g} on D and 0 "
-               f"on D' against a claimed delta of {DELTA:g}."))
+               f"on D′ against a claimed δ of {DELTA:g}."))
 
 
 def subsample_aggregate(setting: str, epsilon: float) -> AuditTarget:

@@ -53,4 +53,4 @@ def reach_note(pair_gap: float, sensitivity: float, what: str) -> str:
     if ratio >= 0.999:
         return ""
     return (f"The pair moves {what} by {ratio:.2f} of the sensitivity bound, so no test on it can show more "
-            f"than {ratio:.2f} of the claimed epsilon: the bound is loose for this pair, not the mechanism leaky.")
+            f"than {ratio:.2f} of the claimed ε: the bound is loose for this pair, not the mechanism leaky.")

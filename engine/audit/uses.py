@@ -77,20 +77,20 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
     sensitivity = mechanism.sensitivity
     if key == "exact":
         gap = float(m.dist(*pair.frechet_means()))
-        target = laplace_target(mechanism, pair, notes=reach_note(gap, sensitivity, "the Frechet mean"))
+        target = laplace_target(mechanism, pair, notes=reach_note(gap, sensitivity, "the Fréchet mean"))
     elif key == "euclid":
         target = euclidean_target(mechanism, pair, summary="ambient",
                                   notes=reach_note(ambient_gap(pair), sensitivity, "the ambient mean"))
     else:
         b = [m.log(m.origin, e) for e in pair.frechet_means()]
         target = tangent_gaussian_target(mechanism, pair, notes=reach_note(
-            float(m.norm(m.origin, b[0] - b[1])), sensitivity, "log_m0 of the Frechet mean"))
+            float(m.norm(m.origin, b[0] - b[1])), sensitivity, "Log at m₀ of the Fréchet mean"))
 
     def draw(side, size, rng):
         return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1].points
 
     what = {"exact": "Riemannian Laplace", "euclid": "Euclidean Laplace around the ambient mean",
-            "gauss": "tangent Gaussian at m0 (analytic)"}[key]
+            "gauss": "tangent Gaussian at m₀ (analytic)"}[key]
     return dataclasses.replace(target, draw=draw, batch_size=batch_size,
                                label=f"{what} as the playground runs it on {m.name}, r = {radius:g}, n = {n}")
 
@@ -149,17 +149,17 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
     ambient = [ambient_mean(m, d) for d in data]
     if mechanism == "riemannian laplace":
         claimed = RiemannianLaplace(manifold=m, epsilon=epsilon, sensitivity=sigma * epsilon)
-        target = laplace_target(claimed, pair, notes=reach_note(gap(pair), sigma * epsilon, "the Frechet mean"))
+        target = laplace_target(claimed, pair, notes=reach_note(gap(pair), sigma * epsilon, "the Fréchet mean"))
     else:
         claimed = EuclideanLaplace(manifold=m, epsilon=epsilon, sensitivity=sigma * epsilon)
         summary = "ambient" if mechanism == "euclidean laplace" else "frechet"
-        what = "the ambient mean" if summary == "ambient" else "the Frechet mean in ambient coordinates"
+        what = "the ambient mean" if summary == "ambient" else "the Fréchet mean in ambient coordinates"
         target = euclidean_target(claimed, pair, summary=summary,
                                   notes=reach_note(gap(pair), sigma * epsilon, what))
     if mechanism == "paper euclidean baseline":
         target = dataclasses.replace(target, notes=(
-            "Noise calibrated to 2 r_E/n, the sensitivity of the ambient mean, added around the Frechet (Karcher) "
-            "mean, a different statistic (issue 19, item 2): the paper's baseline, not epsilon-DP."))
+            "Noise calibrated to 2 r_E/n, the sensitivity of the ambient mean, added around the Fréchet (Karcher) "
+            "mean, a different statistic (issue 19, item 2): the paper's baseline, not ε-DP."))
 
     def draw(side, size, rng):
         shape = (size,) + m.point_shape

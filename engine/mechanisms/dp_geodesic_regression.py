@@ -352,22 +352,22 @@ class PrivateGeodesicRegression:
     def privacy_guarantee(self) -> PrivacyGuarantee:
         gp = self.footpoint_mechanism.privacy_guarantee()
         gv = self.velocity_mechanism.privacy_guarantee()
-        held = ("residuals clipped at tau so they hold at every (p, v)" if self.clip_residuals else
-                "residuals NOT clipped (the paper's law): they hold only where every residual is at most tau, which "
+        held = ("residuals clipped at τ so they hold at every (p, v)" if self.clip_residuals else
+                "residuals NOT clipped (the paper's law): they hold only where every residual is at most τ, which "
                 "fails far from the fit, where the law also puts mass, so the guarantee is not established")
         assumptions = (
-            f"Table 1 sensitivities Delta_p = {self.delta_p:.4g}, Delta_v = {self.delta_v:.4g} (n = {self.n}, "
-            f"tau = {self.tau:g}, kappa_l = {self.manifold.kappa_min:g}); {held}",
+            f"Table 1 sensitivities Δ_p = {self.delta_p:.4g}, Δ_v = {self.delta_v:.4g} (n = {self.n}, "
+            f"τ = {self.tau:g}, κ_l = {self.manifold.kappa_min:g}); {held}",
             "step 1 evaluates the footpoint gradient at v = 0 (data-independent), step 2 at the released footpoint",
-            f"covariate within the public range [-{self.x_max:g}, {self.x_max:g}], n public, neighbours replace one "
+            f"covariate within the public range [−{self.x_max:g}, {self.x_max:g}], n public, neighbours replace one "
             "record",
-            f"shooting vectors conditioned on the public ball |v| <= {self.v_max:.4g}",
+            f"shooting vectors conditioned on the public ball ‖v‖ ≤ {self.v_max:.4g}",
         ) + gp.assumptions[1:]
         return PrivacyGuarantee(
             mechanism=f"private geodesic regression (two K-norm gradient releases) on {self.manifold.name}",
             epsilon=gp.epsilon + gv.epsilon, delta=0.0, sigma=gp.sigma,
-            rule=f"sequential composition: footpoint {gp.rule} (sigma_p = {gp.sigma:.4g}, epsilon {gp.epsilon:g}) "
-                 f"then shooting vector {gv.rule} (sigma_v = {gv.sigma:.4g}, epsilon {gv.epsilon:g})",
+            rule=f"sequential composition: footpoint {gp.rule} (σ_p = {gp.sigma:.4g}, ε = {gp.epsilon:g}) "
+                 f"then shooting vector {gv.rule} (σ_v = {gv.sigma:.4g}, ε = {gv.epsilon:g})",
             reason=f"{gp.reason}; {gv.reason}; the second release uses the first only as public input",
             assumptions=assumptions,
         )

@@ -158,11 +158,11 @@ class DPRGD:
         if self.sigma == 0:
             return PrivacyGuarantee(
                 mechanism=name + ", non-private mode", epsilon=float(np.inf), delta=self.delta, sigma=0.0,
-                rule="sigma = 0", reason="no noise is added: plain Riemannian gradient descent with clipping",
+                rule="σ = 0", reason="no noise is added: plain Riemannian gradient descent with clipping",
                 assumptions=())
-        rule = {None: "noise multiplier z calibrated by the RDP accountant, sigma = z * 2 * L0 / b",
-                "paper": "sigma^2 = T log(1/delta) L0^2 / (n^2 epsilon^2) (c = 1); epsilon is the accountant's"
-                }.get(self.sigma, "sigma fixed by the caller; epsilon is the accountant's")
+        rule = {None: "noise multiplier z calibrated by the RDP accountant, σ = z·2L₀/b",
+                "paper": "σ² = T ln(1/δ) L₀²/(n²ε²) (c = 1); ε is the accountant's"
+                }.get(self.sigma, "σ fixed by the caller; ε is the accountant's")
         if acc is None:
             epsilon = self.epsilon if self.sigma is None else float("nan")
             sigma = float("nan") if self.sigma in (None, "paper") else self.sigma
@@ -175,18 +175,18 @@ class DPRGD:
             mechanism=name, epsilon=float(epsilon), delta=self.delta, sigma=float(sigma), rule=rule,
             reason=(
                 "Neighbouring data sets have the same public size n and differ in one record. Every "
-                "per-example Riemannian gradient is clipped to norm <= L0 = " f"{self.clip:g}"
-                " before averaging, so whatever the data one step moves by at most 2*L0/b in the "
-                "Riemannian norm at w_t; the tangent Gaussian N_w(0, sigma^2) is isotropic in that norm "
+                "per-example Riemannian gradient is clipped to norm at most L₀ = " f"{self.clip:g}"
+                " before averaging, so whatever the data one step moves by at most 2L₀/b in the "
+                "Riemannian norm at the iterate w_t; the tangent Gaussian N(0, σ²) is isotropic in that norm "
                 "(Proposition 2), so each step is a Gaussian mechanism with noise multiplier "
-                "z = sigma/(2 L0/b). The T adaptive steps are composed by the RDP accountant of "
+                "z = σ/(2L₀/b). The T adaptive steps are composed by the RDP accountant of "
                 "dp-accounting (Wang, Balle & Kasiviswanathan 2019 for sampling without replacement). "
-                "The guarantee covers the whole path w_1..w_T, so the last iterate, the geodesic "
+                "The guarantee covers the whole path w₁, …, w_T, so the last iterate, the geodesic "
                 "average and the uniformly chosen iterate (post-processing) all inherit it."),
             assumptions=(
-                "L0, T, the step sizes, the batch size, the initial point and n are public and chosen "
+                "L₀, T, the step sizes, the batch size, the initial point and n are public and chosen "
                 "without looking at the data",
-                "the tangent noise is sampled exactly (engine.mechanisms.tangent_gaussian)",
+                "the tangent noise is sampled exactly (the engine's tangent Gaussian sampler)",
                 "the losses and gradient norms stored in the result are non-private diagnostics and "
                 "are not released",
             ),

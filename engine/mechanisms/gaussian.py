@@ -169,14 +169,14 @@ class TangentGaussian:
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         if self.calibration == "classical":
-            rule = "sigma = sensitivity * sqrt(2 log(1.25/delta)) / epsilon (epsilon <= 1)"
-            gaussian = "the classical Gaussian mechanism (Dwork & Roth, Theorem A.1, epsilon <= 1)"
+            rule = "σ = Δ·√(2 ln(1.25/δ))/ε (ε ≤ 1)"
+            gaussian = "the classical Gaussian mechanism (Dwork & Roth, Theorem A.1, ε ≤ 1)"
         else:
-            rule = "smallest sigma with Phi(D/(2s) - e s/D) - exp(e) Phi(-D/(2s) - e s/D) <= delta"
-            gaussian = "the analytic Gaussian mechanism (Balle & Wang 2018, Theorem 8, exact for every epsilon)"
-        space = "T_wM at the public base point w" if self.base_point is not None else "T_{f(D)}M"
+            rule = "the smallest σ with Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ"
+            gaussian = "the analytic Gaussian mechanism (Balle & Wang 2018, Theorem 8, exact for every ε)"
+        space = "T_wM at the public base point w" if self.base_point is not None else "the tangent space at f(D)"
         assumptions = [
-            f"sensitivity {self.sensitivity:g} is a public bound on the tangent-space query in the Riemannian norm",
+            f"the sensitivity Δ = {self.sensitivity:g} is a public bound on the tangent-space query in the Riemannian norm",
             "only the release is published; Exp of the noisy tangent vector is post-processing",
         ]
         if self.base_point is None and self.public_footpoint:
@@ -186,16 +186,16 @@ class TangentGaussian:
             )
         elif self.base_point is None:
             assumptions.append(
-                f"{self.manifold.name} is flat: Exp_f(D)(xi) = f(D) + xi, the Gaussian mechanism in coordinates"
+                f"{self.manifold.name} is flat: Exp at f(D) of ξ is f(D) + ξ, the Gaussian mechanism in coordinates"
             )
         else:
-            assumptions.append("the base point w is public and data-independent, and log_w is defined at every f(D)")
+            assumptions.append("the base point w is public and data-independent, and Log at w is defined at every f(D)")
         return PrivacyGuarantee(
             mechanism=f"tangent-space Gaussian on {self.manifold.name}",
             epsilon=self.epsilon, delta=self.delta, sigma=self.sigma, rule=rule,
             reason=(
                 f"Proposition 2 (Han, Mishra, Jawanpuria & Gao): in an orthonormal basis of {space} the query is a "
-                f"vector with l2 sensitivity Delta and the noise is N(0, sigma^2 I), i.e. {gaussian}"
+                f"vector with ℓ₂ sensitivity Δ and the noise is N(0, σ²I), i.e. {gaussian}"
             ),
             assumptions=tuple(assumptions),
         )

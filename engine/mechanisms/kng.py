@@ -174,28 +174,28 @@ class KNormGradient:
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         ratio = (
-            "| ||grad F_D(W)|| - ||grad F_D'(W)|| | <= sensitivity at every W (reverse triangle inequality), so the "
-            "density ratio is at most exp(sensitivity/sigma)"
+            "|‖grad F_D(W)‖ − ‖grad F_D′(W)‖| ≤ Δ at every W (reverse triangle inequality), so the "
+            "density ratio is at most exp(Δ/σ)"
         )
         if self.data_dependent_normaliser:
-            rule = "sigma = 2 * sensitivity / epsilon"
+            rule = "σ = 2Δ/ε"
             cause = ("the law is conditioned on a ball" if self.ball else f"{self.manifold.name} is curved")
             why = (f"K-norm gradient mechanism (Reimherr & Awan 2019; Soto et al. 2022 on manifolds): {ratio}, "
                    f"and since {cause} the normalising constant depends on the data set and contributes the "
                    "same factor")
         else:
-            rule = "sigma = sensitivity / epsilon"
+            rule = "σ = Δ/ε"
             why = (f"K-norm gradient mechanism (Reimherr & Awan 2019): {ratio}; {self.manifold.name} is complete "
-                   "and flat, grad F_D(W) = W - mean(D) in linear coordinates, so the normalising constant is the "
-                   "same for every data set (the l2 K-norm mechanism around the mean)")
+                   "and flat, grad F_D(W) = W − mean(D) in linear coordinates, so the normalising constant is the "
+                   "same for every data set (the ℓ₂ K-norm mechanism around the mean)")
         assumptions = [
-            f"sensitivity {self.sensitivity:g} is a public, data-independent bound on "
-            "||Log_W X - Log_W X'||_W / n for neighbouring data sets at every W the law can reach: 2r/n for data "
-            "in B_r(m0) on Hadamard spaces (any W); 2r(2 - h(r, kappa))/n when the curvature is <= kappa, kappa > 0, "
-            "for W and data in B_r(m0) (Reimherr et al. supplement Lemma 1), which needs the law conditioned on "
+            f"the sensitivity Δ = {self.sensitivity:g} is a public, data-independent bound on "
+            "‖Log_W X − Log_W X′‖/n for neighbouring data sets at every W the law can reach: 2r/n for data "
+            "in B_r(m₀) on Hadamard spaces (any W); 2r(2 − h(r, κ))/n when the curvature is at most κ > 0, "
+            "for W and data in B_r(m₀) (Reimherr et al., supplement Lemma 1), which needs the law conditioned on "
             "that ball",
-            "the objective is F(W) = (1/(2n)) sum d^2(W, X_i) with n public (neighbours replace one record)",
-            "approximate MCMC: the guarantee is that of the exact KNG law; the released Metropolis-Hastings state "
+            "the objective is F(W) = (1/(2n)) Σᵢ d²(W, Xᵢ) with n public (neighbours replace one record)",
+            "approximate MCMC: the guarantee is that of the exact KNG law; the released Metropolis–Hastings state "
             "(random-walk, finite burn-in, adapted step) follows it only approximately, so the guarantee holds "
             "only up to the unquantified MCMC error",
             "only the samples are published: the chain starts at the non-private mean, and its trace, acceptance "
@@ -204,7 +204,7 @@ class KNormGradient:
         if self.ball:
             assumptions.append(f"the ball (radius {self.ball[1]:g}) and its centre are public and data-independent")
         return PrivacyGuarantee(
-            mechanism=f"K-norm gradient (Frechet mean) on {self.manifold.name}",
+            mechanism=f"K-norm gradient (Fréchet mean) on {self.manifold.name}",
             epsilon=self.epsilon, delta=0.0, sigma=self.sigma, rule=rule, reason=why, assumptions=tuple(assumptions),
         )
 
@@ -344,22 +344,22 @@ class GradientKNG:
                        exact=True)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
-        ratio = (f"| ||grad l_D|| - ||grad l_D'|| | <= sensitivity {self.sensitivity:g} at every theta, so the "
+        ratio = (f"|‖grad ℓ_D‖ − ‖grad ℓ_D′‖| ≤ Δ = {self.sensitivity:g} at every θ, so the "
                  "unnormalised densities and their normalising constants (which depend on D) each differ by at "
-                 "most exp(sensitivity/sigma)")
+                 "most exp(Δ/σ)")
         if self.scale == "private":
-            rule = "sigma = 2 * sensitivity / epsilon"
+            rule = "σ = 2Δ/ε"
             why = f"K-norm gradient mechanism (Reimherr & Awan 2019) on {self.objective}: {ratio}"
         else:
-            rule = "sigma = sensitivity / epsilon (Kulkarni & Soto's scale)"
+            rule = "σ = Δ/ε (Kulkarni & Soto's scale)"
             why = (f"K-norm gradient mechanism on {self.objective} at the paper's scale: {ratio}, so the density "
-                   f"ratio is at most exp(2 * sensitivity / sigma) = exp(2 epsilon): the guarantee is "
+                   f"ratio is at most exp(2Δ/σ) = exp(2ε): the guarantee is "
                    f"{self.epsilon_guaranteed:g}-DP, not {self.epsilon:g}-DP")
         assumptions = [
-            f"sensitivity {self.sensitivity:g} is a public, data-independent bound on the change of the gradient "
-            "when one record is replaced, at every theta the law can reach",
-            "approximate MCMC: the guarantee is that of the exact KNG law; the released Metropolis-Hastings state "
-            "follows it only approximately (check R-hat <= 1.01 and the effective sample sizes)",
+            f"the sensitivity Δ = {self.sensitivity:g} is a public, data-independent bound on the change of the gradient "
+            "when one record is replaced, at every θ the law can reach",
+            "approximate MCMC: the guarantee is that of the exact KNG law; the released Metropolis–Hastings state "
+            "follows it only approximately (check R-hat ≤ 1.01 and the effective sample sizes)",
             "only the samples are published: the chains start around the non-private optimum, and the traces and "
             "diagnostics depend on the data",
         ]

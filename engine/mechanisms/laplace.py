@@ -359,15 +359,15 @@ class RiemannianLaplace:
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         theorem = "Theorem 1 (Reimherr, Bharath & Soto 2021)"
-        ratio = "by the triangle inequality the density ratio is at most exp(sensitivity/sigma)"
+        ratio = "by the triangle inequality the density ratio is at most exp(Δ/σ)"
         if not self.footpoint_dependent:
-            rule = "sigma = sensitivity / epsilon"
+            rule = "σ = Δ/ε"
             why = (
                 f"{theorem}: isometries of {self.manifold.name} act transitively, so the normalising constant "
                 f"does not depend on the footpoint and only the density ratio counts; {ratio}"
             )
         else:
-            rule = "sigma = 2 * sensitivity / epsilon"
+            rule = "σ = 2Δ/ε"
             if self.ball:
                 cause = (
                     "the law is conditioned on a ball (Theorem 3), so its normalising constant depends "
@@ -377,16 +377,16 @@ class RiemannianLaplace:
                 cause = f"{self.manifold.name} is not homogeneous, so the normalising constant depends on the footpoint"
             else:
                 cause = (
-                    "the conservative rule was requested (footpoint_dependent=True; sensitivity/epsilon "
-                    "would suffice)"
+                    "the conservative rule was requested (the normalising constant treated as "
+                    "footpoint-dependent; Δ/ε would suffice)"
                 )
             why = f"{theorem}: {cause}; {ratio} and the ratio of normalising constants by the same factor"
         assumptions = [
-            f"sensitivity {self.sensitivity:g} is a public, data-independent bound on rho(f(D), f(D')) for "
-            "neighbouring D, D' (e.g. Theorem 2 for Frechet means: data in B_r(m0) with r < r* = "
-            "min{inj/2, pi/(4 sqrt(kappa))}, and the mean computed exactly)",
+            f"the sensitivity Δ = {self.sensitivity:g} is a public, data-independent bound on ρ(f(D), f(D′)) for "
+            "neighbouring D, D′ (e.g. Theorem 2 for Fréchet means: data in the ball B_r(m₀) with r < r* = "
+            "min{inj/2, π/(4√κ)}, and the mean computed exactly)",
             "the footpoint is f(D) itself and only the release is published",
-            "method='exact': the draw follows the Laplace law exactly; method='mh' only approximately, so "
+            "the exact sampler draws the Laplace law exactly; Metropolis–Hastings draws it only approximately, so "
             "the guarantee then holds only up to the unquantified MCMC error",
         ]
         if self.ball:
@@ -422,15 +422,15 @@ class EuclideanLaplace:
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(
-            mechanism=f"Euclidean (ambient l2) Laplace for {self.manifold.name}",
-            epsilon=self.epsilon, delta=0.0, sigma=self.sigma, rule="sigma = sensitivity / epsilon",
+            mechanism=f"Euclidean (ambient ℓ₂) Laplace for {self.manifold.name}",
+            epsilon=self.epsilon, delta=0.0, sigma=self.sigma, rule="σ = Δ/ε",
             reason=(
-                f"K-norm mechanism with the l2 norm in R^{self.manifold.ambient_dim} (Hardt & Talwar 2010; "
-                "Reimherr et al. supplement 1.4): translation invariance makes the normaliser footpoint-free"
+                f"K-norm mechanism with the ℓ₂ norm in R^{self.manifold.ambient_dim} (Hardt & Talwar 2010; "
+                "Reimherr et al., supplement §1.4): translation invariance makes the normaliser footpoint-free"
             ),
             assumptions=(
-                f"sensitivity {self.sensitivity:g} is a public bound on the ambient l2 distance between "
-                "to_ambient(f(D)) and to_ambient(f(D')) for neighbouring data sets",
+                f"the sensitivity Δ = {self.sensitivity:g} is a public bound on the ambient ℓ₂ distance between the "
+                "ambient coordinates of f(D) and f(D′) for neighbouring data sets",
                 "releases are reported as they are (possibly off the manifold); any projection is post-processing",
             ),
         )

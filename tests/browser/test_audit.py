@@ -14,9 +14,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # Text of the progress bar at every checkpoint (ui/audit/views.py) and of the two verdicts (markdown
 # renders ">=" as "≥").
-PROGRESS = re.compile(r"releases per side: epsilon (?:>=|≥) \d")
-WITHIN = re.compile(r"Within the claim: epsilon (?:>=|≥) \d\.\d{3}")
-FLAGGED = re.compile(r"Flagged: epsilon (?:>=|≥) \d\.\d{3} with 95% confidence, above the claimed 1")
+PROGRESS = re.compile(r"releases per side: (?:epsilon|ε) (?:>=|≥) \d")
+WITHIN = re.compile(r"Within the claim: (?:epsilon|ε) (?:>=|≥) \d\.\d{3}")
+FLAGGED = re.compile(r"Flagged: (?:epsilon|ε) (?:>=|≥) \d\.\d{3} with 95% confidence, above the claimed 1")
 # Records whether the live curve was ever drawn: the bound's trace in a chart whose title is empty
 # once Streamlit's theme tags (<b></b>) are stripped (the final curve is titled with the audit's name).
 WATCH_LIVE_CURVE = """() => {

@@ -22,6 +22,7 @@ from engine.audit.target import AuditTarget
 from engine.estimators.riemannian_problems import FrechetMeanProblem
 from engine.manifolds import SPD, Euclidean, Sphere
 from engine.mechanisms import RiemannianLaplace, gaussian_delta
+from tests.plain_text import code_spelling
 
 
 def test_clopper_pearson_bounds_are_exact_binomial_quantiles():
@@ -54,8 +55,8 @@ def test_paper_rule_control_says_which_epsilon_is_the_guarantee():
     target = AUDITS["control-dp-rgd-paper-rule"].target("line")
     assert target.epsilon == 0.1
     for text in (target.label, target.notes):
-        assert "claims epsilon" in text and "0.171" in text and "0.142" in text
-    assert "guarantee for this sigma is the RDP accountant's epsilon = 0.171" in target.notes
+        assert "claims ε" in text and "0.171" in text and "0.142" in text
+    assert "guarantee for this σ is the RDP accountant's ε = 0.171" in target.notes
 
 
 def test_pair_must_differ_in_one_record():
@@ -200,3 +201,12 @@ def test_cli_lists_and_prints_a_table(capsys):
     assert "epsilon_lower" in out and "Riemannian Laplace on Euclidean(2)" in out
     with pytest.raises(SystemExit):
         main(["laplace", "--space", "nowhere"])
+
+
+@pytest.mark.parametrize("name, space", [(name, space) for name, spec in AUDITS.items() for space in spec.spaces])
+def test_audit_texts_are_written_for_people(name, space):
+    """The Audit page shows every audit's title, description, pair, statistic and notes as they are."""
+    spec, target = AUDITS[name], AUDITS[name].target(space, None)
+    for text in (spec.title, spec.description, target.label, target.pair_description, target.statistic_name,
+                 target.notes):
+        assert code_spelling(text) is None, (code_spelling(text), text)

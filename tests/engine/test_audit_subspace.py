@@ -58,7 +58,7 @@ def test_reach_of_the_other_pairs():
 
 def test_settings_are_listed_with_their_labels():
     assert space_label("r5-edge") == "R^5, score gap at the edge of the noise"
-    assert space_label("sphere") == "S^2"
+    assert space_label("sphere") == "S²"
     for name in SUBSPACE_AUDITS + SUBSPACE_CONTROLS:
         assert AUDITS[name].control == name.startswith("control-")
         assert all(space_label(key) for key in AUDITS[name].spaces)

@@ -45,7 +45,7 @@ def test_ball_is_respected_and_guarantee_states_the_scale():
     res = mech.release(lambda th: m.dist(th, m.origin), m.origin, size=40, rng=0, warmup=200, thin=2)
     assert (m.dist(res.points, m.origin) <= 0.3 + 1e-12).all()
     g = mech.privacy_guarantee()
-    assert g.epsilon == 0.5 and g.sigma == pytest.approx(0.4) and "2 * sensitivity" in g.rule
+    assert g.epsilon == 0.5 and g.sigma == pytest.approx(0.4) and g.rule == "σ = 2Δ/ε"
     paper = GradientKNG(manifold=m, epsilon=0.5, sensitivity=0.1, scale="paper")
     assert paper.sigma == pytest.approx(0.2) and paper.privacy_guarantee().epsilon == 1.0
     assert "not 0.5-DP" in paper.privacy_guarantee().reason

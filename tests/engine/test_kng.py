@@ -146,17 +146,17 @@ def test_kng_conditioned_on_a_ball_on_the_sphere():
     result = kng.release(np.broadcast_to(points, (50, 40, 3)), rng=11, burn_in=400)
     assert s2.belongs(result.points).all() and (s2.dist(s2.origin, result.points) <= r).all()
     guarantee = kng.privacy_guarantee()
-    assert guarantee.rule == "sigma = 2 * sensitivity / epsilon" and "conditioned on a ball" in guarantee.reason
+    assert guarantee.rule == "σ = 2Δ/ε" and "conditioned on a ball" in guarantee.reason
     assert any("radius 0.392699" in a for a in guarantee.assumptions)
 
 
 def test_privacy_guarantee_states_epsilon_rule_and_mcmc():
     flat = KNormGradient(manifold=Euclidean(2), epsilon=0.5, sensitivity=0.1).privacy_guarantee()
     assert (flat.epsilon, flat.delta, flat.sigma) == (0.5, 0.0, pytest.approx(0.2))
-    assert flat.rule == "sigma = sensitivity / epsilon"
+    assert flat.rule == "σ = Δ/ε"
     curved = KNormGradient(manifold=SPD(2), epsilon=0.1, sensitivity=0.05).privacy_guarantee()
     assert (curved.epsilon, curved.delta, curved.sigma) == (0.1, 0.0, pytest.approx(1.0))
-    assert curved.rule == "sigma = 2 * sensitivity / epsilon" and "depends on the data set" in curved.reason
+    assert curved.rule == "σ = 2Δ/ε" and "depends on the data set" in curved.reason
     text = " ".join(curved.assumptions)
     assert "approximate MCMC" in text and "only the samples are published" in text
     assert "K-norm gradient" in curved.mechanism

@@ -164,10 +164,10 @@ def test_release_and_guarantee():
     assert x.shape == (50, 2, 2) and is_positive_definite(x).all()
     g = mech.privacy_guarantee()
     assert (g.epsilon, g.delta, g.sigma) == (2.0, 0.0, pytest.approx(0.15))
-    assert g.rule == "sigma = sensitivity / epsilon"
+    assert g.rule == "σ = Δ/ε"
     assert "transitively" in g.reason
-    assert any("sensitivity 0.3" in a for a in g.assumptions)
-    assert any("method='mh'" in a for a in g.assumptions)
+    assert any("Δ = 0.3" in a for a in g.assumptions)
+    assert any("Metropolis–Hastings" in a for a in g.assumptions)
     y = mech.release(np.eye(2), method="mh", burn_in=200, thin=5, size=3, rng=2)
     assert y.points.shape == (3, 2, 2) and spd.belongs(y.points).all()
     # The chain's diagnostics travel with an approximate release (issue 17).

@@ -28,6 +28,7 @@ from engine.mechanisms import (
     TangentGaussian,
 )
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
+from tests.plain_text import code_spelling
 
 S2, R2 = Sphere(2), Euclidean(2)
 RECORDS = np.random.default_rng(0).uniform(-0.5, 0.5, (10, 2))
@@ -112,3 +113,24 @@ def test_every_exported_mechanism_is_covered():
 
 def test_an_object_without_the_protocol_is_refused():
     assert not isinstance(object(), Mechanism) and not isinstance(np.zeros(3), IterativeMechanism)
+
+
+GUARANTEE_VARIANTS = {
+    "laplace in a ball": lambda: RiemannianLaplace(manifold=S2, epsilon=1.0, sensitivity=0.1,
+                                                   ball_center=S2.origin, ball_radius=0.4),
+    "classical gaussian": lambda: TangentGaussian(manifold=S2, epsilon=0.5, delta=1e-5, sensitivity=0.1,
+                                                  calibration="classical", public_footpoint=True),
+    "kng in a ball": lambda: KNormGradient(manifold=S2, epsilon=1.0, sensitivity=0.1, ball_center=S2.origin,
+                                           ball_radius=0.4),
+    "gradient kng at the paper's scale": lambda: GradientKNG(manifold=R2, epsilon=1.0, sensitivity=0.1, scale="paper"),
+    "dp-rgd at the paper's sigma": lambda: DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=5, step_size=0.1, n=10,
+                                                 sigma="paper"),
+}
+
+
+@pytest.mark.parametrize("name", [*MECHANISMS, *GUARANTEE_VARIANTS])
+def test_guarantee_is_written_for_people(name):
+    mech = GUARANTEE_VARIANTS[name]() if name in GUARANTEE_VARIANTS else MECHANISMS[name]()[0]
+    g = mech.privacy_guarantee()
+    for text in (g.mechanism, g.rule, g.reason, *g.assumptions):
+        assert code_spelling(text) is None, (code_spelling(text), text)

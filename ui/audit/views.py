@@ -20,7 +20,7 @@ def run_live(name: str, space: str, epsilon: float, samples: int, seed: int, *, 
     def progress(checkpoint):
         points.append({"samples": checkpoint.samples, "epsilon_lower": checkpoint.epsilon_lower})
         bar.progress(min(checkpoint.fraction, 1.0), text=f"{checkpoint.samples:,} releases per side: "
-                                                         f"epsilon >= {checkpoint.epsilon_lower:.3f}")
+                                                         f"ε ≥ {checkpoint.epsilon_lower:.3f}")
         live.plotly_chart(bound_curve(pd.DataFrame(points), epsilon, np.nan), key=f"{key}-live-{len(points)}")
 
     result = audit(name, space, epsilon, samples, seed, progress=progress)
@@ -33,16 +33,16 @@ def show(result, *, key: str) -> object:
     """Verdict, reach note, curve and histograms of one result; returns the curve figure."""
     ratio = result.epsilon_lower / result.epsilon
     if result.flagged:
-        st.error(f"Flagged: epsilon >= {result.epsilon_lower:.3f} with 95% confidence, above the claimed "
+        st.error(f"Flagged: ε ≥ {result.epsilon_lower:.3f} with 95% confidence, above the claimed "
                  f"{result.epsilon:g}.")
     else:
-        st.success(f"Within the claim: epsilon >= {result.epsilon_lower:.3f} ({ratio:.0%} of the claimed "
+        st.success(f"Within the claim: ε ≥ {result.epsilon_lower:.3f} ({ratio:.0%} of the claimed "
                    f"{result.epsilon:g}).")
     if np.isfinite(result.reachable_epsilon) and result.reachable_epsilon < 0.999 * result.epsilon:
         st.info(f"This pair can only reach {result.reachable_epsilon:.3f} = {result.reachable_fraction:.0%} of "
-                f"the claimed epsilon: no test on it can show more.")
+                f"the claimed ε: no test on it can show more.")
     elif np.isposinf(result.reachable_epsilon):
-        st.info("On this pair no epsilon holds at the claimed delta: a test can show any epsilon.")
+        st.info("On this pair no ε holds at the claimed δ: a test can show any ε.")
     elif not np.isfinite(result.reachable_epsilon):
         st.info("The most this pair can show is not known in closed form.")
     curve = bound_curve(result.history, result.epsilon, result.reachable_epsilon, title=result.label)

@@ -14,7 +14,7 @@ import streamlit as st
 from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines.private_regression import RegressionResult
 from engine.viz.regression import figure1_panels
-from ui import errors, first_paint, state
+from ui import errors, first_paint, state, tables
 from ui.downloads import download_row
 from ui.progress import DelayedProgress
 from ui.regression import figures
@@ -44,7 +44,7 @@ def show_geodesics(settings: Settings, url: dict) -> None:
                "what differs is the shape. High dimension is expensive: Σ^k_2 has 2k − 4 dimensions and the "
                "K-norm noise radius grows like (2k − 4)·σ.")
     show_spread(result)
-    st.table(result.energies.round(5), hide_index=True, border="horizontal")
+    st.table(tables.readable(result.energies.round(5)), hide_index=True, border="horizontal")
     download_row(f"regression-{settings.dataset}", fig=fig, data=result.energies, settings=url)
 
 
@@ -97,7 +97,7 @@ def show_figure1(settings: Settings, url: dict) -> None:
     for name, fig in figure1_panels(fig1["curves"]).items():
         st.plotly_chart(fig, key=f"reg-{name}", **CHART)
     st.subheader("Table 1 against simulated neighbours")
-    st.table(fig1["sensitivity"].round(6), hide_index=True, border="horizontal")
+    st.table(tables.readable(fig1["sensitivity"].round(6)), hide_index=True, border="horizontal")
     download_row("kulkarni-soto-fig1", data=fig1["curves"], settings=url, study="kulkarni-soto-fig1")
 
 

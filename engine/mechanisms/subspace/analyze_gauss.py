@@ -83,9 +83,9 @@ class AnalyzeGauss:
         return PrivacyGuarantee(
             mechanism=f"Analyze Gauss, top-{self.k} subspace",
             epsilon=self.epsilon, delta=self.delta, sigma=self.sigma,
-            rule="sigma = smallest s with Phi(D/(2s) - e s/D) - exp(e) Phi(-D/(2s) - e s/D) <= delta, "
-                 f"D = sqrt(2) C^2 = {self.sensitivity:.4g}",
-            reason="the upper triangle of sum_i x_i x_i^T has l2 sensitivity sqrt(2) C^2 when rows are clipped to "
+            rule="σ = the smallest s with Φ(Δ/(2s) − εs/Δ) − e^ε Φ(−Δ/(2s) − εs/Δ) ≤ δ, "
+                 f"Δ = √2·C² = {self.sensitivity:.4g}",
+            reason="the upper triangle of Σᵢ xᵢxᵢᵀ has ℓ₂ sensitivity √2·C² when rows are clipped to "
                    "norm C; Gaussian mechanism, then eigenvectors as post-processing (Dwork, Talwar, Thakurta & "
                    "Zhang 2014; Balle & Wang 2018)",
             assumptions=("neighbouring data sets differ by replacing one point",

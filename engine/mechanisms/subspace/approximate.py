@@ -175,11 +175,11 @@ class SubsampleAggregateSubspace:
         return PrivacyGuarantee(
             mechanism=f"Singhal-Steinke subsample-and-aggregate (Algorithm 2), k = {self.k}",
             epsilon=self.epsilon, delta=self.delta, sigma=2.0 / self.epsilon,
-            rule=f"stable histogram over the m = {self.n_blocks} block cells: counts + Laplace(2/epsilon), published "
-                 f"above T = 1 + (2/epsilon) ln(1/(2 delta)) = {self.threshold:.4g}",
-            reason="one point changes one block, which moves one unit between two cells (l1 sensitivity 2); the "
+            rule=f"stable histogram over the m = {self.n_blocks} block cells: counts + Laplace(2/ε), published "
+                 f"above T = 1 + (2/ε) ln(1/(2δ)) = {self.threshold:.4g}",
+            reason="one point changes one block, which moves one unit between two cells (ℓ₁ sensitivity 2); the "
                    "partition, the reference points and the grid offset are drawn independently of the data "
                    "(Singhal & Steinke 2021, Lemma 4.4; Bun, Nissim & Stemmer 2016)",
             assumptions=("neighbouring data sets differ by replacing one point (n is public)",
-                         "utility, not privacy, needs Gaussian data with sqrt(lambda_{k+1}/lambda_k) <= gamma"),
+                         "utility, not privacy, needs Gaussian data with √(λ_{k+1}/λ_k) ≤ γ"),
         )

@@ -86,8 +86,8 @@ class BinghamSubspace:
         return PrivacyGuarantee(
             mechanism=f"Exponential mechanism (Bingham), top-{self.k} subspace",
             epsilon=self.epsilon, delta=0.0, sigma=2.0 * self.clip_norm**2 * self.k / self.epsilon,
-            rule="v_i ~ exp(eps_i v^T A v / (2 C^2)) on the sphere of the complement of v_1..v_{i-1}, eps_i = eps/k",
-            reason="v^T A v has sensitivity C^2 under replacement of a row of norm <= C; exponential mechanism "
+            rule="vᵢ drawn with density ∝ exp(εᵢ vᵀAv/(2C²)) on the unit sphere orthogonal to v₁, …, vᵢ₋₁, εᵢ = ε/k",
+            reason="vᵀAv has sensitivity C² under replacement of a row of norm at most C; exponential mechanism "
                    "(McSherry & Talwar 2007), k rounds by basic composition",
             assumptions=("neighbouring data sets differ by replacing one point",
                          f"rows are clipped to norm C = {self.clip_norm:g} before use"),

@@ -155,21 +155,21 @@ class ExactSubspace:
         return PrivacyGuarantee(
             mechanism=f"Singhal-Steinke exact subspace (Algorithm 1), k = {self.k}",
             epsilon=self.epsilon, delta=self.delta, sigma=self.noise_bound,
-            rule="output the top-scoring subspace if max(0, s1 - s2 - 1) + Z > A, else bottom; Z truncated "
-                 f"Laplace on [-A, A], scale 2/epsilon, A = (2/epsilon) ln(1 + (e^epsilon - 1)/(2 delta)) = "
+            rule="output the top-scoring subspace if max(0, s₁ − s₂ − 1) + Z > A, else ⊥; Z truncated "
+                 f"Laplace on [−A, A] with scale 2/ε, A = (2/ε) ln(1 + (e^ε − 1)/(2δ)) = "
                  f"{self.noise_bound:.4g}",
-            reason="the score |x in S| - max_T |x in T| has sensitivity 1, so the gap s1 - s2 has sensitivity 2 "
-                   "and at most one subspace can have a gap above 1 on either of two neighbouring data sets "
+            reason="the score (points in S) − max over T of (points in T) has sensitivity 1, so the gap s₁ − s₂ has "
+                   "sensitivity 2 and at most one subspace can have a gap above 1 on either of two neighbouring data sets "
                    "(Singhal & Steinke 2021, Lemma 3.3; Bun, Dwork, Rothblum & Steinke 2018)",
             assumptions=("neighbouring data sets differ by replacing one point (n is public)",
-                         "the bottom score q_bot = n - 2 ell - floor(2A) - 2 depends only on public values",
-                         "the subspace leaves as the top-k singular vectors of P G rounded to the public grid g = 2^-16 "
-                         "(P its projector, G a public d x 2k Gaussian, a public uniform offset, both fresh per "
-                         "release); two data sets that select the same subspace compute P G to within eta, and "
-                         "their releases differ with probability at most 2 d k eta / g, which adds to delta: "
-                         "eta <= 2.2e-15 was measured for points exactly in the subspace (the term is then 6e-7 at "
+                         "the bottom score n − 2ℓ − ⌊2A⌋ − 2 depends only on public values",
+                         "the subspace leaves as the top-k singular vectors of PG rounded to the public grid g = 2⁻¹⁶ "
+                         "(P its projector, G a public d × 2k Gaussian, a public uniform offset, both fresh per "
+                         "release); two data sets that select the same subspace compute PG to within η, and "
+                         "their releases differ with probability at most 2dkη/g, which adds to δ: "
+                         "η ≤ 2.2e-15 was measured for points exactly in the subspace (the term is then 6e-7 at "
                          "d = 1000, k = 2); points "
-                         "only near it, within the tolerance, make eta and this term larger (docs/subspaces.md)",
-                         "utility, not privacy, needs Problem 3.1: all but ell points in one k-subspace and at "
-                         "most ell points in any smaller subspace"),
+                         "only near it, within the tolerance, make η and this term larger (docs/subspaces.md)",
+                         "utility, not privacy, needs Problem 3.1: all but ℓ points in one k-subspace and at "
+                         "most ℓ points in any smaller subspace"),
         )
