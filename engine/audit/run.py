@@ -1,8 +1,11 @@
 """The audit loop: batched draws, a rejection set chosen on one half, a Clopper–Pearson bound on
 the other, checkpoints with early stopping and a progress callback.
 
-Batches of releases alternate between the selection half (even batches) and the evaluation half
-(odd batches). At every checkpoint (after 2, 4, 8, … batches and at the end) the rejection set is
+Releases are drawn in batches of the target's size and cut into slices of at most 1/``CURVE_SLICES``
+of the budget, so that a budget of one or two batches still gives a curve. Slices alternate between
+the selection half (even slices) and the evaluation half (odd slices); the releases are independent,
+so where a slice is cut does not change their law. At every checkpoint (after 2, 4, 8, … slices and
+at the end) the rejection set is
 chosen on the selection half and bounded on the evaluation half: at level α/2 at the end of the
 budget and α_k = 3α/(π²k²) at the k-th interim checkpoint. Since α/2 + Σ_k α_k <= α, every bound on
 the curve holds with probability >= 1 − α simultaneously, so stopping early at any checkpoint
@@ -24,14 +27,19 @@ from engine.audit.target import AuditTarget
 from engine.budget import check_memory
 from engine.validation import check_int, check_probability
 
-# Early stop when the bound moved by less than this fraction of ε over the last doubling.
+# Early stop when the bound moved by less than this fraction of ε over the last doubling, once at least
+# SETTLE_BATCHES of the target's batches were used (earlier, a bound of 0 that stays 0 says nothing).
 SETTLE_TOL = 0.01
+SETTLE_BATCHES = 8
 # The statistic is rounded to this many decimals: the audit tests the mechanism's law, not the
 # low-order bits of float64, where a Laplace law on R^1 produces atoms at ±ε whose rounding
 # differs between the two sides (Mironov 2012; a separate, known limit of every float64 release).
 DECIMALS = 9
 # Evaluation-half statistics kept per side for histograms.
 KEEP_STATISTICS = 100_000
+#: The budget is cut into at least this many slices, so the bound's curve has a point at 2, 4, …, 64 of
+#: them (six before the end) whatever the target's batch size.
+CURVE_SLICES = 64
 #: Copies of each side's statistics held at a checkpoint: the halves, their concatenations and the sorted
 #: copies of the rejection-set search (``engine.budget`` bounds their memory).
 PEAK_COPIES = 6
@@ -99,13 +107,13 @@ class AuditResult:
         }
 
 
-def _checkpoints(n_batches: int) -> list[int]:
-    """Batch counts 2, 4, 8, … below ``n_batches``, and ``n_batches``."""
+def _checkpoints(n_slices: int) -> list[int]:
+    """Slice counts 2, 4, 8, … below ``n_slices``, and ``n_slices``."""
     points, k = [], 2
-    while k < n_batches:
+    while k < n_slices:
         points.append(k)
         k *= 2
-    return points + [n_batches]
+    return points + [n_slices]
 
 
 def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.05, rng=None,
@@ -140,24 +148,33 @@ def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.0
     alpha = check_probability("alpha", alpha)
     rng = np.random.default_rng(rng)
     batch = min(check_int("batch_size", batch_size or target.batch_size), samples // 2)
-    n_batches = max(2, samples // batch)
+    piece = max(1, min(batch, samples // CURVE_SLICES))
+    n_slices = max(2, samples // piece)
     statistic = target.statistic
     drawn = 0
     if statistic is None:
         statistic = learned_score(target.draw(0, batch, rng), target.draw(1, batch, rng))
         drawn += batch
+    pending = [np.empty(0), np.empty(0)]  # drawn statistics of each side not yet given to a half
+
+    def next_slice(side: int) -> np.ndarray:
+        if pending[side].size < piece:
+            fresh = np.round(np.asarray(statistic(target.draw(side, batch, rng)), dtype=float), DECIMALS)
+            pending[side] = np.concatenate([pending[side], fresh])
+        taken, pending[side] = pending[side][:piece], pending[side][piece:]
+        return taken
+
     halves = [([], []), ([], [])]  # halves[h][side] lists of statistic arrays
     history, rejection, bound, stop = [], RejectionSet(np.inf, True, True), 0.0, "budget"
-    checkpoints = _checkpoints(n_batches)
+    checkpoints = _checkpoints(n_slices)
     done = 0
     for k, until in enumerate(checkpoints, start=1):
         while done < until:
             for side in (0, 1):
-                stat = np.asarray(statistic(target.draw(side, batch, rng)), dtype=float)
-                halves[done % 2][side].append(np.round(stat, DECIMALS))
+                halves[done % 2][side].append(next_slice(side))
             done += 1
-        drawn_now = drawn + done * batch
-        alpha_k = alpha / 2.0 if until == n_batches else 3.0 * alpha / (np.pi**2 * k**2)
+        drawn_now = drawn + done * piece
+        alpha_k = alpha / 2.0 if until == n_slices else 3.0 * alpha / (np.pi**2 * k**2)
         select = [np.concatenate(halves[0][s]) for s in (0, 1)]
         held = [np.concatenate(halves[1][s]) for s in (0, 1)]
         rejection, _ = choose_rejection_set(*select, delta=target.delta, alpha=alpha_k)
@@ -165,12 +182,12 @@ def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.0
         bound = evaluate(rejection, *held, delta=target.delta, alpha=alpha_k)
         history.append({"samples": drawn_now, "epsilon_lower": bound, "alpha": alpha_k})
         if progress is not None:
-            progress(AuditCheckpoint(drawn_now, bound, alpha_k, done / n_batches))
-        if early_stop and until < n_batches:
+            progress(AuditCheckpoint(drawn_now, bound, alpha_k, done / n_slices))
+        if early_stop and until < n_slices:
             if bound > target.epsilon:
                 stop = "flagged"
                 break
-            if k >= 3 and abs(bound - previous) < SETTLE_TOL * target.epsilon:
+            if done * piece >= SETTLE_BATCHES * batch and abs(bound - previous) < SETTLE_TOL * target.epsilon:
                 stop = "settled"
                 break
     return AuditResult(

@@ -210,3 +210,13 @@ def test_audit_texts_are_written_for_people(name, space):
     for text in (spec.title, spec.description, target.label, target.pair_description, target.statistic_name,
                  target.notes):
         assert code_spelling(text) is None, (code_spelling(text), text)
+
+
+def test_bound_climbs_over_a_budget_smaller_than_one_batch():
+    """The Audit page's budget of 20,000 per side is below the Laplace targets' batch of 100,000: the
+    curve still has a point at 2, 4, …, 64 sixty-fourths of the budget (issue 34, item 8)."""
+    target = AUDITS["laplace"].target("sphere")
+    assert target.batch_size > 20_000
+    result = run_audit(target, samples=20_000, rng=0, early_stop=False)
+    assert len(result.history) >= 6 and result.history["samples"].is_monotonic_increasing
+    assert result.samples <= 20_000
