@@ -19,12 +19,12 @@ from engine.validation import check_positive, check_probability
 def _check_ball(manifold, radius: float) -> None:
     """Unique-mean condition r < ½ min{inj, π/√κ} for data in B_r(I).
 
-    Affine and log-Euclidean: ``engine.bounds.check_radius`` (κ <= 0, no limit). Bures–Wasserstein
-    has unbounded curvature and injectivity radius 0 on the whole cone, so the bounds of the ball
+    Bounded curvature (affine and log-Euclidean, κ <= 0, no limit): ``engine.bounds.check_radius``.
+    Bures–Wasserstein has unbounded curvature and injectivity radius 0 on the whole cone, so the bounds of the ball
     are used instead: κ <= 3/(√2 − r)² (``SPD.kappa_max_ball``) and, since d(I, Y) >= |√λ_min(Y) − 1|
     (Mirsky), inj(Y) = √λ_min(Y) >= 1 − r. Together they require r < 1/3.
     """
-    if manifold.metric != "bures-wasserstein" or manifold.k == 1:
+    if np.isfinite(manifold.kappa_max):
         check_radius(manifold, radius, purpose="mean")
         return
     kappa = float(manifold.kappa_max_ball(manifold.origin, radius))

@@ -1,5 +1,5 @@
 """Closed forms for SPD(2): the eigenvalues of the pencil X⁻¹Y without eigenvectors, from which
-``engine.manifolds.spd`` builds the affine-invariant Exp, Log and weighted Log sums (``engine.manifolds._spd3``
+``engine.manifolds.spd.affine`` builds the affine-invariant Exp, Log and weighted Log sums (``engine.manifolds._spd3``
 does the same for SPD(3)), and the stable scalar functions they use (sinhc, divided differences of exp;
 the latter also serves every k).
 """

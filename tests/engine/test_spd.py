@@ -12,7 +12,8 @@ from pyriemann.geometry.distance import distance_riemann
 
 from engine.manifolds import _linalg
 from engine.manifolds._linalg import sym
-from engine.manifolds.spd import SPD, _clearly_positive_definite_3x3, _eigenvalue_test, is_positive_definite
+from engine.manifolds.spd import SPD, is_positive_definite
+from engine.manifolds.spd.definiteness import _clearly_positive_definite_3x3, _eigenvalue_test
 
 METRICS = ("affine", "log-euclidean", "bures-wasserstein")
 

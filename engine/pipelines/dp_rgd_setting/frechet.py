@@ -14,10 +14,10 @@ DEFAULTS = {"affine": {"radius": 1.0, "clip": 1.0}, "bures-wasserstein": {"radiu
 
 
 def domain_curvature(manifold: SPD, radius: float) -> float:
-    """κ_max over B_r(I) (0 for the affine metric); for Bures–Wasserstein also checks that the
+    """κ_max over B_r(I) (0 for the affine metric); where it is positive (Bures–Wasserstein) also checks that the
     domain diameter 2r is below π/(2√κ_max), where F is geodesically strongly convex."""
     kappa = float(manifold.kappa_max_ball(manifold.origin, radius))
-    if manifold.metric == "bures-wasserstein" and not 2.0 * radius < np.pi / (2.0 * np.sqrt(kappa)):
+    if kappa > 0 and not 2.0 * radius < np.pi / (2.0 * np.sqrt(kappa)):
         raise ValueError(
             f"radius {radius!r} gives domain diameter {2 * radius:g}, not below pi/(2 sqrt(kappa_max)) = "
             f"{np.pi / (2 * np.sqrt(kappa)):.4g} (kappa_max = {kappa:.4g}): the barycenter problem is not "
