@@ -14,8 +14,9 @@ $(VENV)/.installed: requirements.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-test: requirements-test.txt $(VENV)/.installed
+$(VENV)/.installed-test: requirements-test.txt tests/browser/axe/package-lock.json $(VENV)/.installed
 	$(BIN)/pip install --quiet -r requirements-test.txt
+	if command -v npm >/dev/null; then npm ci --silent --no-audit --no-fund --prefix tests/browser/axe; fi
 	touch $@
 
 install: $(VENV)/.installed

@@ -50,7 +50,8 @@ with intro:
         "papers' mechanisms live, so you can change ε, the sample size and the data and see what privacy costs."
     )
 with picture:
-    st.image(str(navigation.LOGO), width=180, caption="Private releases scattered around a mean on the sphere")
+    st.image(str(navigation.LOGO), width=180, caption="Private releases scattered around a mean on the sphere",
+             alt="The logo: a sphere with a geodesic and private releases scattered around a mean")
 
 with st.expander("How differential privacy works here"):
     st.markdown(

@@ -79,8 +79,8 @@ def show_checks(settings: Settings, url: dict) -> None:
     with right:
         st.subheader("Privacy guarantee")
         show_guarantee(result)
-        st.subheader("Metropolis–Hastings diagnostics")
-        show_diagnostics(result)
+    st.subheader("Metropolis–Hastings diagnostics")
+    show_diagnostics(result)
     st.plotly_chart(figures.trace(result), key="reg-trace-chart", **CHART)
 
 
