@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.spaces import hyperbolic, kendall, spd, sphere
+from engine.spaces import grassmann, hyperbolic, kendall, spd, sphere
 from engine.spaces.entry import DEFAULT_LANDMARKS, SpaceEntry, offered
 
 SPACES: dict[str, SpaceEntry] = {entry.key: entry for entry in (
@@ -10,6 +10,7 @@ SPACES: dict[str, SpaceEntry] = {entry.key: entry for entry in (
     spd.ENTRY,
     hyperbolic.ENTRY,
     kendall.ENTRY,
+    grassmann.ENTRY,
 )}
 
 

@@ -30,6 +30,7 @@ def test_the_sidebar_and_the_playground_offer_the_registry_spaces():
 
 
 @pytest.mark.parametrize("key, embedded, r_e", [("sphere", True, 2 * np.sin(0.5)), ("spd", True, np.e - 1),
+                                                ("grassmann", True, np.sqrt(2) * np.sin(1.0)),
                                                 ("hyperbolic", False, None), ("kendall", False, None)])
 def test_the_ambient_ball_is_declared_by_the_manifold(key, embedded, r_e):
     entry = spaces.space(key)
@@ -59,7 +60,7 @@ def test_only_the_landmark_space_reads_k():
 
 
 def test_unknown_space_names_the_known_keys():
-    with pytest.raises(ValueError, match="space must be one of sphere, spd, hyperbolic, kendall, got 'torus'"):
+    with pytest.raises(ValueError, match="space must be one of sphere, spd, hyperbolic, kendall, grassmann, got 'torus'"):
         spaces.space("torus")
 
 
@@ -119,3 +120,4 @@ def test_the_studies_and_audits_read_their_settings_from_the_entries():
     assert [p for recipe in figure1_setting.RECIPES.values() for p in recipe.panels] == [1, 2, 3, 4]
     assert [key for key in AUDIT_SPACES if key in spaces.SPACES] == offering["audit"]
     assert list(sampler_comparison.SPACES) == offering["sampler"] == list(DEFAULT_SIGMAS)
+    assert "grassmann" in offering["sampler"] and "grassmann" not in offering["audit"] + offering["recipe"]

@@ -8,7 +8,7 @@ naming the key.
 from __future__ import annotations
 
 from engine import spaces
-from ui.spaces import hyperbolic, kendall, spd, sphere
+from ui.spaces import grassmann, hyperbolic, kendall, spd, sphere
 from ui.spaces.view import SpaceView
 
 _DEFINED = (
@@ -16,6 +16,7 @@ _DEFINED = (
     spd.VIEW,
     hyperbolic.VIEW,
     kendall.VIEW,
+    grassmann.VIEW,
 )
 
 
