@@ -46,10 +46,9 @@ with view:
     if flat is not None:
         st.plotly_chart(flat, key="playground-tangent-chart", config={"displaylogo": False})
         st.caption(animation.TANGENT_CAPTION)
-    hidden = playground.hidden_releases(result)
     caption = playground.CAPTIONS[settings.space]
-    if hidden:
-        caption += f" {hidden} releases lie more than {playground.POINCARE_MAX_DIST:g} from the mean and are not drawn."
+    if hidden := playground.hidden_caption(result):
+        caption += " " + hidden
     if shown.layout.meta and shown.layout.meta.get("zoomed_on_releases"):
         caption += " " + playground.ZOOM_NOTE
     st.caption(caption)
@@ -74,6 +73,6 @@ with numbers:
 st.subheader("Downloads")
 download_row(f"playground-{settings.space}", fig=fig, data=playground.points_table(result),
              settings=state.settings(keys))
-if settings.space == "sphere":
+if animation.available_for(settings.space):
     playground.slides_button(settings)
 address_keys.report()

@@ -14,8 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
-import numpy as np
-
+from engine import spaces
 from engine.audit import subspace
 from engine.audit.controls import ReusedRandomnessLaplace, theorem2_without_factor
 from engine.audit.mechanisms import (
@@ -34,30 +33,19 @@ from engine.bounds import (
     frechet_mean_sensitivity,
     tangent_mean_sensitivity,
 )
-from engine.manifolds import SPD, Euclidean, Hyperbolic, Kendall, Sphere
+from engine.manifolds import Euclidean
 from engine.mechanisms import DPRGD, KNormGradient, RiemannianLaplace, TangentGaussian
+from engine.spaces import AuditSetting
 from engine.validation import check_positive
 
 GAUSSIAN_DELTA = 1e-5
 
 
-@dataclass(frozen=True)
-class Space:
-    """A space of the audits with the public data radius r and the number of records n."""
-
-    label: str
-    make: Callable[[], object]
-    radius: float
-    n: int = 10
-
-
+#: The spaces of the audits: each space of ``engine.spaces`` with an audit setting, then the flat controls.
 SPACES = {
-    "sphere": Space("S²", lambda: Sphere(2), np.pi / 8),
-    "spd": Space("SPD(2), affine-invariant", lambda: SPD(2), 1.5),
-    "hyperbolic": Space("H²", lambda: Hyperbolic(2), 1.0),
-    "kendall": Space("Kendall shapes, 4 landmarks", lambda: Kendall(4), np.pi / 16),
-    "euclidean": Space("R²", lambda: Euclidean(2), 1.0),
-    "line": Space("R^1", lambda: Euclidean(1), 1.0),
+    **{key: entry.audit for key, entry in spaces.SPACES.items() if spaces.offered(entry.audit)},
+    "euclidean": AuditSetting("R²", lambda: Euclidean(2), 1.0),
+    "line": AuditSetting("R^1", lambda: Euclidean(1), 1.0),
 }
 
 

@@ -7,7 +7,7 @@ bad value; ball radii are checked by ``engine.bounds.check_radius``.
 """
 
 from engine.data.ball import enforce_ball
-from engine.data.grassmann import SpikedSample, random_subspace, spiked_gaussian, top_subspace
+from engine.data.grassmann import SpikedSample, line_acg, line_ball, random_subspace, spiked_gaussian, top_subspace
 from engine.data.hyperbolic import hyperbolic_ball, hyperbolic_wrapped_gaussian
 from engine.data.kendall import kendall_noisy, load_outline, resample_closed_curve, shape_template, template_names
 from engine.data.real import (
@@ -49,6 +49,8 @@ __all__ = [
     "hyperbolic_wrapped_gaussian",
     "image_covariances",
     "kendall_noisy",
+    "line_acg",
+    "line_ball",
     "load_airports",
     "load_cells",
     "load_feature_matrix",

@@ -1,4 +1,5 @@
-"""Spiked-covariance data for subspace estimation on the Grassmannian Gr(d, p).
+"""Data on the Grassmannian Gr(d, p): spiked-covariance data for subspace estimation, and lines
+(p = 1) uniform in a geodesic ball or from an angular central Gaussian.
 
 The setting of Singhal & Steinke (2021, "Privately learning subspaces"): x_i ~ N(0, Σ) where Σ
 has p large eigenvalues (the signal subspace) and d − p small ones. Here Σ = I + g·U Uᵀ with U a
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.bounds import check_radius
 from engine.data._common import batch_shape
+from engine.data.sphere import sphere_ball
 from engine.manifolds.grassmann import Grassmann
 from engine.validation import check_finite_array, check_int, check_positive
 
@@ -119,3 +122,38 @@ def top_subspace(data, p) -> np.ndarray:
     second_moment = np.swapaxes(x, -1, -2) @ x / x.shape[-2]
     _, vectors = np.linalg.eigh(second_moment)
     return vectors[..., ::-1][..., :p]
+
+
+def line_ball(n, radius, *, d=3, size=(), rng=None) -> np.ndarray:
+    """Lines of R^d uniform (w.r.t. the Riemannian volume) in the geodesic ball B_r(e_1) of Gr(d, 1).
+
+    The double cover S^{d−1} → Gr(d, 1), x ↦ span(x), is a local isometry that maps the cap B_r(e_1)
+    of S^{d−1} isometrically onto B_r(span e_1) for r < π/2, so the span of a uniform point of the cap
+    (``sphere_ball``) is uniform in the ball. ``radius`` is checked for a unique mean (r < π/4).
+
+    Returns
+    -------
+    ndarray of shape ``(*size, n, d, 1)``: canonical bases (first coordinate >= 0).
+    """
+    manifold = Grassmann(check_int("d", d, minimum=2), 1)
+    check_radius(manifold, check_positive("radius", radius), purpose="mean")
+    points = sphere_ball(n, radius, dim=manifold.n - 1, center=np.eye(manifold.n)[0], size=size, rng=rng)
+    return manifold.canonical(points[..., None])
+
+
+def line_acg(n, spread, *, d=3, size=(), rng=None) -> np.ndarray:
+    """Lines of R^d from the angular central Gaussian ACG(Σ), Σ = diag(1, s², …, s²): span(z), z ~ N(0, Σ).
+
+    Concentrated around span(e_1) for small spread s (tan of the angle to it is s·|z_⊥|/|z_1| for
+    standard z), with support the whole Grassmannian (Tyler, *Statistical analysis for the angular
+    central Gaussian distribution on the sphere*, Biometrika 74, 1987).
+
+    Returns
+    -------
+    ndarray of shape ``(*size, n, d, 1)``: canonical bases.
+    """
+    manifold = Grassmann(check_int("d", d, minimum=2), 1)
+    spread = check_positive("spread", spread)
+    scale = np.r_[1.0, np.full(manifold.n - 1, spread)]
+    z = np.random.default_rng(rng).standard_normal(batch_shape(n, size) + (manifold.n,)) * scale
+    return manifold.canonical(z[..., None] / np.linalg.norm(z, axis=-1)[..., None, None])

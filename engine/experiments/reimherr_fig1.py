@@ -34,6 +34,7 @@ from engine.experiments.protocol import WORD, Task, make_params, normalise_seed,
 from engine.pipelines.figure1_setting import (
     DEFAULT_NS,
     MECHANISMS,
+    RECIPES,
     SETTINGS,
     baseline_privacy,
     neighbour_sensitivities,
@@ -180,22 +181,23 @@ def figures(results: dict[str, pd.DataFrame]) -> dict:
     """The four panels as plotly figures (panels 1/3: sensitivity, 2/4: utility)."""
     from engine.viz.curves import band_figure
 
-    titles = {"spd": "SPD(2), affine-invariant, r = 1.5", "sphere": "S², r = π/8"}
     sens = sensitivity_summary(results["sensitivity"])
     summary = results["summary"]
     out = {}
-    for panel, key in ((1, "spd"), (3, "sphere")):
+    for key, recipe in RECIPES.items():
+        panel = recipe.panels[0]
         rows = sens[sens.space == key].assign(group=lambda d: "neighbour: " + d.neighbour)
         colors = {"neighbour: random": "#009E73", "neighbour: adversarial": "#CC79A7"}
         out[f"panel{panel}-{key}-sensitivity"] = band_figure(
             rows, x="n", y="mean", se="se", group="group", colors=colors,
             bound=rows.drop_duplicates("n")[["n", "bound"]], bound_name="Theorem 2 bound", log_x=True, log_y=True,
-            title=f"Sensitivity of the Fréchet mean — {titles[key]}", x_title="sample size n",
+            title=f"Sensitivity of the Fréchet mean — {recipe.title}", x_title="sample size n",
             y_title="ρ(x̄, x̄′)")
-    for panel, key in ((2, "spd"), (4, "sphere")):
+    for key, recipe in RECIPES.items():
+        panel = recipe.panels[1]
         rows = summary[summary.space == key]
         out[f"panel{panel}-{key}-utility"] = band_figure(
             rows, x="n", y="mean_error", se="se", group="mechanism", log_x=True, log_y=True,
-            title=f"Error of the private mean — {titles[key]}", x_title="sample size n",
+            title=f"Error of the private mean — {recipe.title}", x_title="sample size n",
             y_title="Euclidean distance ‖x̄ − x̃‖")
     return out

@@ -17,13 +17,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from engine import spaces
 from engine.experiments.protocol import WORD, Task, make_params, normalise_seed
 from engine.mechanisms import laplace_mh, riemannian_laplace
 from engine.mechanisms.radial_density import radial_cdf, radial_density
 from engine.spaces import SAMPLER_SPACES as SPACES
 from engine.validation import check_int, check_positive
 
-DEFAULT_SIGMAS = {"sphere": (0.2, 1.0), "hyperbolic": (0.3, 0.9), "kendall": (0.1, 0.4), "spd": (0.3, 0.8)}
+#: The two scales σ compared on each space (its entry's sampler setting).
+DEFAULT_SIGMAS = {key: spaces.space(key).sampler.sigmas for key in SPACES}
 
 
 def _timed(fn):

@@ -85,7 +85,8 @@ class Manifold(ABC):
     def polar_volume(self) -> str | None:
         """Family of the volume density in geodesic polar coordinates around any point, which the
         exact Laplace samplers read: ``"flat"`` (ρ^{d−1}), ``"sphere"`` (sin^{d−1}ρ on [0, π]),
-        ``"hyperbolic"`` (sinh^{d−1}ρ), ``"complex-projective"`` (sin^{d−1}ρ cos ρ on [0, π/2]),
+        ``"hyperbolic"`` (sinh^{d−1}ρ), ``"real-projective"`` (sin^{d−1}ρ on [0, π/2]),
+        ``"complex-projective"`` (sin^{d−1}ρ cos ρ on [0, π/2]),
         ``"spd-affine"`` (the eigen-log law of SPD(k)); ``None`` when no exact sampler is known."""
         return "flat" if self.flat else None
 

@@ -92,6 +92,19 @@ class Grassmann(Manifold):
     def origin(self) -> np.ndarray:
         return np.eye(self.n, self.p)
 
+    @property
+    def polar_volume(self) -> str | None:
+        """``"real-projective"`` for lines (p = 1, RP^{n−1}: sin^{n−2}ρ on [0, π/2]), whose exact
+        Laplace sampler the engine has; ``None`` for p > 1, whose polar volume depends on the direction."""
+        return "real-projective" if self.p == 1 else None
+
+    def ambient_ball_radius(self, radius) -> np.ndarray | None:
+        """For lines, ‖xxᵀ − yyᵀ‖_F = √2 sin θ (θ the angle), increasing on [0, π/2]: r_E = √2 sin r.
+        ``None`` for p > 1."""
+        if self.p != 1:
+            return None
+        return np.sqrt(2.0) * np.sin(np.minimum(np.asarray(radius, dtype=float), np.pi / 2))
+
     # ----- membership and projections -----------------------------------------------------
     def belongs(self, x, atol: float = 1e-8) -> np.ndarray:
         """max |XᵀX − I| <= atol, shape ``(...)``."""

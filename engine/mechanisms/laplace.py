@@ -20,6 +20,7 @@ from engine.mechanisms.radial import (
     euclidean_law,
     hyperbolic_law,
     kendall_law,
+    real_projective_law,
     sample_radius,
     sphere_law,
 )
@@ -47,6 +48,7 @@ RADIAL_LAWS = {
     "flat": euclidean_law,
     "sphere": sphere_law,
     "hyperbolic": hyperbolic_law,
+    "real-projective": real_projective_law,
     # Σ^k_2 ≅ CP^{k−2} has real dimension 2(k − 2).
     "complex-projective": lambda dim: kendall_law(dim // 2 + 2),
 }
@@ -57,7 +59,8 @@ def radial_law(manifold) -> RadialLaw:
     coordinates depends on the distance only (``manifold.polar_volume`` names its family).
 
     Raises ``ValueError`` for spaces whose volume density around a point depends on the direction
-    (SPD affine-invariant has its own sampler; Grassmann and Bures–Wasserstein need ``"mh"``).
+    (SPD affine-invariant has its own sampler; Gr(n, p) with p, n − p >= 2 and Bures–Wasserstein need
+    ``"mh"``).
     """
     law = RADIAL_LAWS.get(manifold.polar_volume)
     if law is None:

@@ -6,8 +6,9 @@ Definition 3) is uniform in direction and has radial density
 
     f(ρ) ∝ exp(−ρ/σ) J(ρ)   on [0, support],
 
-with J(ρ) = ρ^{d−1} (R^d), sin^{d−1}ρ (S^d, support π), sinh^{d−1}ρ (H^d) and
-sin^{2m−1}ρ cos ρ (Kendall's Σ^k_2 ≅ CP^m, m = k − 2, support π/2). Every J obeys
+with J(ρ) = ρ^{d−1} (R^d), sin^{d−1}ρ (S^d, support π), sinh^{d−1}ρ (H^d),
+sin^{d−1}ρ on [0, π/2] (RP^d ≅ Gr(d + 1, 1), the lines of R^{d+1}) and sin^{2m−1}ρ cos ρ (Kendall's
+Σ^k_2 ≅ CP^m, m = k − 2, support π/2). Every J obeys
 J(ρ) <= ρ^{n−1} e^{cρ} with n the dimension and c = 0, except c = d − 1 on H^d, so f is dominated
 by a Gamma(n, rate 1/σ − c) density and sampled *exactly* by rejection: accept with probability
 J(ρ) / (ρ^{n−1} e^{cρ}) against a fresh uniform. On the compact spaces the volume law J alone
@@ -113,6 +114,26 @@ def sphere_law(dim: int) -> RadialLaw:
         return 2.0 * np.arcsin(np.sqrt(rng.beta(dim / 2, dim / 2, size=shape)))
 
     return RadialLaw(f"Sphere({dim})", dim, 0.0, np.pi, lambda rho: (dim - 1) * _log_sinc(rho),
+                     lambda rho: (dim - 1) / np.tan(rho), log_volume, sample_volume)
+
+
+def real_projective_law(dim: int) -> RadialLaw:
+    """RP^d ≅ Gr(d + 1, 1): J = sin^{d−1}ρ on [0, π/2]; the volume law folds the sphere's, ρ ↦ min(ρ, π − ρ).
+
+    S^d → RP^d (x ↦ ±x) is a two-sheeted Riemannian covering, so Exp at a line is the sphere's and
+    the polar volume is S^d's up to the injectivity radius π/2, where the cut locus (a projective
+    hyperplane, a null set) ends every geodesic (Gallot, Hulin & Lafontaine, *Riemannian Geometry*,
+    §2.C and §3.H). sin^{d−1} is symmetric about π/2, so folding the sphere's volume law at π/2
+    gives density ∝ 2 sin^{d−1}ρ on [0, π/2], the law of the distance of a uniform line.
+    """
+    dim = check_int("dim", dim)
+    log_volume = 0.5 * np.log(np.pi) + gammaln(dim / 2) - gammaln((dim + 1) / 2) - np.log(2.0)
+
+    def sample_volume(shape, rng):
+        rho = 2.0 * np.arcsin(np.sqrt(rng.beta(dim / 2, dim / 2, size=shape)))
+        return np.minimum(rho, np.pi - rho)
+
+    return RadialLaw(f"RealProjective({dim})", dim, 0.0, np.pi / 2, lambda rho: (dim - 1) * _log_sinc(rho),
                      lambda rho: (dim - 1) / np.tan(rho), log_volume, sample_volume)
 
 

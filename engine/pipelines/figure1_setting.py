@@ -12,13 +12,11 @@ read it from here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from engine import bounds, spaces
-from engine.data import spd_wishart, sphere_cap
 from engine.estimators import ambient_mean, frechet_mean
 from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, euclidean_laplace, off_manifold, riemannian_laplace
 from engine.validation import check_int, check_positive
@@ -28,28 +26,9 @@ DEFAULT_NS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 MECHANISMS = ("riemannian laplace", "euclidean laplace", "paper euclidean baseline")
 
 
-@dataclass(frozen=True)
-class Recipe:
-    """The paper's study of one space.
-
-    Attributes
-    ----------
-    generate : callable ``(n, radius, reps, rng) -> (reps, n, *point_shape)``
-        The data generator (supplement §2.1).
-    boundary_constant : bool
-        Whether the paper calibrated σ with the supplement's empirical boundary constant instead of
-        Theorem 2's 2r(2 − h) (its sphere study, supplement §1.3.2); ``sphere_constant`` then chooses.
-    """
-
-    generate: Callable[..., np.ndarray]
-    boundary_constant: bool = False
-
-
-#: The paper's recipe per space of ``engine.spaces``.
-RECIPES = {
-    "spd": Recipe(lambda n, radius, reps, rng: spd_wishart(n, k=2, radius=radius, size=(reps,), rng=rng)),
-    "sphere": Recipe(lambda n, radius, reps, rng: sphere_cap(n, radius, size=(reps,), rng=rng), boundary_constant=True),
-}
+#: The paper's recipe per space of ``engine.spaces`` that has one, in the order of the figure's panels.
+RECIPES = {entry.key: entry.recipe for entry in sorted(
+    (entry for entry in spaces.SPACES.values() if spaces.offered(entry.recipe)), key=lambda entry: entry.recipe.panels)}
 
 
 @dataclass(frozen=True)
@@ -61,7 +40,7 @@ class SpaceSetting:
     radius: float
 
     @property
-    def recipe(self) -> Recipe:
+    def recipe(self) -> spaces.PaperRecipe:
         return RECIPES[self.key]
 
     def sample(self, n: int, reps: int, rng) -> np.ndarray:
@@ -183,7 +162,7 @@ def baseline_privacy(setting: SpaceSetting, n: int, *, epsilon: float = 1.0) -> 
 
 def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
     """C with Δ(n) = C/n: 2r(2 − h)/h of Theorem 2, or, where the paper's study used it (the sphere,
-    ``Recipe.boundary_constant``) and ``sphere_constant="empirical"``, the supplement's boundary
+    ``PaperRecipe.boundary_constant``) and ``sphere_constant="empirical"``, the supplement's boundary
     constant in place of 2r(2 − h), i.e. C = max‖log_{x1}x_i − log_{x1}x_j‖ / h."""
     m = setting.manifold
     if setting.recipe.boundary_constant and sphere_constant == "empirical":

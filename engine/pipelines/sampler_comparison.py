@@ -26,16 +26,7 @@ from scipy import integrate, stats
 from scipy.special import gammaincinv
 
 from engine import spaces
-from engine.mechanisms import (
-    effective_sample_size,
-    laplace_mh,
-    radial_law,
-    riemannian_laplace,
-    sample_eigenlog,
-    sample_radius,
-    scale_limit,
-    spd_growth,
-)
+from engine.mechanisms import effective_sample_size, laplace_mh, riemannian_laplace, scale_limit
 from engine.mechanisms.radial_density import radial_density
 from engine.spaces import SAMPLER_SPACES as MANIFOLDS
 from engine.validation import check_int, check_positive
@@ -48,8 +39,6 @@ GRID_POINTS = 4001
 MAX_RADIUS = 700.0
 #: Tail mass of the radial law left beyond the density grid.
 TAIL = 1e-10
-#: Largest σ on SPD(2) whose exact releases float64 holds (see ``numeric_scale_limit``).
-SPD_REPRESENTABLE_SIGMA = 0.7
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,24 +132,21 @@ class SamplerComparison:
         return pd.concat([exact, mh], ignore_index=True)
 
 
-def _envelope(space: str) -> tuple[int, float]:
-    """Shape and volume growth of the Gamma envelope of the space's radial law (non-compact spaces)."""
-    if space == "spd":
-        return 3, spd_growth(2)
-    law = radial_law(MANIFOLDS[space])
-    return law.shape, law.growth
+def _envelope(space: str) -> tuple[int, float, float]:
+    """Shape, volume growth and support of the Gamma envelope of the space's radial law (its entry's
+    sampler setting)."""
+    return spaces.space(space).sampler.envelope(MANIFOLDS[space])
 
 
 def numeric_scale_limit(space: str) -> float:
     """Largest σ whose density grid ends before ``MAX_RADIUS`` (``inf`` on compact spaces): the
-    envelope's rate 1/σ − growth must leave mass ``TAIL`` beyond ``MAX_RADIUS`` at most."""
-    if space in ("sphere", "kendall"):
+    envelope's rate 1/σ − growth must leave mass ``TAIL`` beyond ``MAX_RADIUS`` at most, and σ must
+    not pass the largest scale whose exact releases float64 holds (the sampler setting's)."""
+    shape, growth, support = _envelope(space)
+    if np.isfinite(support):
         return np.inf
-    shape, growth = _envelope(space)
     limit = float(1.0 / (growth + gammaincinv(shape, 1.0 - TAIL) / MAX_RADIUS))
-    # SPD(2) points at radius 20 and more lose positive definiteness in float64 and the engine refuses such
-    # releases; up to σ = 0.7 fewer than 1 in 10⁵ exact draws go that far (measured), beyond it the page would fail.
-    return min(limit, SPD_REPRESENTABLE_SIGMA) if space == "spd" else limit
+    return min(limit, spaces.space(space).sampler.representable_sigma)
 
 
 def grid_end(space: str, sigma: float) -> float:
@@ -168,9 +154,9 @@ def grid_end(space: str, sigma: float) -> float:
 
     Raises ``ValueError`` when that end lies beyond ``MAX_RADIUS`` (σ too close to the limit)."""
     m = MANIFOLDS[space]
-    if space != "spd" and np.isfinite(radial_law(m).support):
-        return float(radial_law(m).support)
-    shape, growth = _envelope(space)
+    shape, growth, support = _envelope(space)
+    if np.isfinite(support):
+        return float(support)
     rate = 1.0 / sigma - growth
     end = float(gammaincinv(shape, 1.0 - TAIL) / rate)
     if end > MAX_RADIUS:
@@ -182,9 +168,7 @@ def grid_end(space: str, sigma: float) -> float:
 
 def _exact_radii(space: str, sigma: float, size: int, rng) -> np.ndarray:
     """Exact draws of ρ: the radial law itself (the exact sampler's radius)."""
-    if space == "spd":
-        return np.linalg.norm(sample_eigenlog(2, sigma, size, rng), axis=-1)
-    return sample_radius(radial_law(MANIFOLDS[space]), sigma, size, rng)
+    return spaces.space(space).sampler.radii(MANIFOLDS[space], sigma, size, rng)
 
 
 def run(config: SamplerComparisonConfig, *, progress: Callable[[float, str], None] | None = None

@@ -138,7 +138,7 @@ def test_hyperbolic_scale_beyond_normalisability_is_an_error():
 
 def test_values_left_by_another_page_fall_back_to_defaults():
     at = app_at(PLAYGROUND)
-    at.session_state["space"] = "grassmann"
+    at.session_state["space"] = "torus"
     at.session_state["source"] = "iris"
     at.session_state["mech"] = ["kng"]
     at.run()

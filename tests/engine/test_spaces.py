@@ -1,5 +1,7 @@
 """The one registry of spaces (``engine.spaces``): what it declares and who reads it."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -28,6 +30,7 @@ def test_the_sidebar_and_the_playground_offer_the_registry_spaces():
 
 
 @pytest.mark.parametrize("key, embedded, r_e", [("sphere", True, 2 * np.sin(0.5)), ("spd", True, np.e - 1),
+                                                ("grassmann", True, np.sqrt(2) * np.sin(1.0)),
                                                 ("hyperbolic", False, None), ("kendall", False, None)])
 def test_the_ambient_ball_is_declared_by_the_manifold(key, embedded, r_e):
     entry = spaces.space(key)
@@ -57,7 +60,7 @@ def test_only_the_landmark_space_reads_k():
 
 
 def test_unknown_space_names_the_known_keys():
-    with pytest.raises(ValueError, match="space must be one of sphere, spd, hyperbolic, kendall, got 'torus'"):
+    with pytest.raises(ValueError, match="space must be one of sphere, spd, hyperbolic, kendall, grassmann, got 'torus'"):
         spaces.space("torus")
 
 
@@ -66,3 +69,55 @@ def test_plain_makes_summaries_json_ready():
         {"a": [1.0, None], "b": [2, None], "c": 0.5}
     with pytest.raises(TypeError, match="got <class 'object'>"):
         plain(object())
+
+
+def _fields(entry) -> dict:
+    return {field.name: getattr(entry, field.name) for field in dataclasses.fields(entry)}
+
+
+@pytest.mark.parametrize("key", list(spaces.SPACES))
+def test_every_entry_is_complete(key):
+    """Every field is set, or NotOffered with a reason; what an entry offers works."""
+    entry = spaces.space(key)
+    for name, value in _fields(entry).items():
+        assert value is not None, f"{key}.{name} is unset"
+        if isinstance(value, spaces.NotOffered):
+            assert len(value.reason.split()) >= 5, f"{key}.{name} is not offered without a reason: {value.reason!r}"
+    assert entry.key == key and entry.label and 0 < len(entry.short_label) <= 30
+    manifold = entry.make(spaces.DEFAULT_LANDMARKS)
+    assert 0 < entry.default_radius < manifold.injectivity_radius
+    assert entry.data_sources and all(source.label and callable(source.draw) for source in entry.data_sources.values())
+    # The Euclidean baseline is offered exactly where the manifold states an ambient ball.
+    assert spaces.offered(entry.ambient_radius_tex) == entry.embedded_in_ambient
+    if spaces.offered(entry.recipe):
+        data = entry.recipe.generate(5, entry.default_radius, 2, np.random.default_rng(0))
+        assert data.shape == (2, 5, *manifold.point_shape) and entry.recipe.title and len(entry.recipe.panels) == 2
+    if spaces.offered(entry.audit):
+        assert entry.audit.make().name and entry.audit.radius > 0 and entry.audit.n >= 2
+    if spaces.offered(entry.sampler):
+        sampled = spaces.SAMPLER_SPACES[key]
+        radii = entry.sampler.radii(sampled, entry.sampler.sigmas[0], 50, np.random.default_rng(0))
+        shape, growth, support = entry.sampler.envelope(sampled)
+        assert radii.shape == (50,) and np.all((radii >= 0) & (radii <= support)) and shape == sampled.dim
+        assert growth >= 0 and len(entry.sampler.sigmas) == 2
+    else:
+        assert key not in spaces.SAMPLER_SPACES
+
+
+def test_not_offered_needs_a_reason():
+    with pytest.raises(ValueError, match="NotOffered needs a reason"):
+        spaces.NotOffered("  ")
+
+
+def test_the_studies_and_audits_read_their_settings_from_the_entries():
+    from engine.audit import SPACES as AUDIT_SPACES
+    from engine.experiments.sampler_check import DEFAULT_SIGMAS
+    from engine.pipelines import figure1_setting, sampler_comparison
+
+    offering = {name: [key for key, entry in spaces.SPACES.items() if spaces.offered(getattr(entry, name))]
+                for name in ("recipe", "audit", "sampler")}
+    assert sorted(figure1_setting.RECIPES) == sorted(offering["recipe"])
+    assert [p for recipe in figure1_setting.RECIPES.values() for p in recipe.panels] == [1, 2, 3, 4]
+    assert [key for key in AUDIT_SPACES if key in spaces.SPACES] == offering["audit"]
+    assert list(sampler_comparison.SPACES) == offering["sampler"] == list(DEFAULT_SIGMAS)
+    assert "grassmann" in offering["sampler"] and "grassmann" not in offering["audit"] + offering["recipe"]

@@ -9,11 +9,11 @@ the result into figures, tables and boxes. The names the page uses are re-export
 from ui.playground.compute import private_means
 from ui.playground.controls import sidebar
 from ui.playground.slides import slides_button
-from ui.playground.spaces import CAPTIONS, ERROR_NOTES, MECHANISMS, POINCARE_MAX_DIST, SPACES, ZOOM_NOTE
+from ui.playground.spaces import CAPTIONS, ERROR_NOTES, MECHANISMS, SPACES, ZOOM_NOTE
 from ui.playground.views import (
     error_table,
     figure,
-    hidden_releases,
+    hidden_caption,
     points_table,
     show_checks,
     show_data_note,
@@ -25,12 +25,11 @@ __all__ = [
     "CAPTIONS",
     "ERROR_NOTES",
     "MECHANISMS",
-    "POINCARE_MAX_DIST",
     "SPACES",
     "ZOOM_NOTE",
     "error_table",
     "figure",
-    "hidden_releases",
+    "hidden_caption",
     "private_means",
     "points_table",
     "show_checks",

@@ -40,13 +40,12 @@ from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
 from ui.playground.views import figure
+from ui.spaces import view
 
 KEY = "anim"
 #: What the chart animates (URL value → label), bound to ``?anim_over=``.
 OVER_KEY = "anim_over"
 OVER = {"eps": "the privacy budget ε", "n": "the sample size n"}
-#: Spaces whose figure animates (the 3D sphere; 2D views keep the ε slider of the sidebar).
-ANIMATED_SPACES = ("sphere",)
 #: The ε grid of the frames: log-spaced over the sidebar slider's range, plus the chosen ε.
 EPSILON_GRID = tuple(float(f"{e:.2g}") for e in np.geomspace(0.1, 10.0, 21))
 _S2 = Sphere(2)
@@ -66,9 +65,15 @@ SIZE_CAPTION = (
     "mechanisms stay at the sidebar's n.")
 
 
+def available_for(space: str) -> bool:
+    """Whether the space's figure animates and exports slides (its view says: the 3D sphere; 2D views
+    keep the ε slider of the sidebar)."""
+    return view(space).animated
+
+
 def available(settings: Settings) -> bool:
-    """Whether the animation applies: the sphere with the exact Riemannian Laplace selected."""
-    return settings.space in ANIMATED_SPACES and "exact" in settings.mechanisms
+    """Whether the animation applies: an animated space with the exact Riemannian Laplace selected."""
+    return available_for(settings.space) and "exact" in settings.mechanisms
 
 
 def control(settings: Settings, keys: list[str]) -> str | None:

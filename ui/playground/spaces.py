@@ -1,18 +1,13 @@
-"""The playground's sidebar ranges per space, labels and captions; the spaces, their data sources and
-default radii come from the registry (``engine.spaces``), the mechanisms and the ``Settings`` every
-computation is keyed by from ``engine.pipelines``."""
+"""The playground's choices per space: the spaces, their data sources and default radii come from the
+registry (``engine.spaces``), their slider ranges and captions from their views (``ui.spaces``), the
+``Settings`` every computation is keyed by from ``engine.pipelines``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from engine import pipelines, spaces
-
-# Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
-# to 1 in double precision beyond ρ ≈ 37, and the rim is unreadable long before.
-POINCARE_MAX_DIST = 25.0
-# The shapes view draws at most this many private outlines per mechanism (more become a blur).
-KENDALL_MAX_OUTLINES = 50
+from ui.spaces import VIEWS
 
 #: The mechanisms the playground offers (key → chip label; the engine's pipeline runs them).
 MECHANISMS = {
@@ -59,38 +54,11 @@ def _spec(key: str, low: float, high: float, step: float, mh_thin: int) -> Space
                      default_mechanisms=("exact", baseline), mh_thin=mh_thin)
 
 
-#: Radius slider (min, max, step) and default MH thinning of every space of the registry. The
-#: thinning is just above the chain's autocorrelation time at the default settings, so adding MH does
-#: not trigger the page's own "correlated" check (about 15 steps on S², SPD(2) and H², 60–85 on the
-#: 12-dimensional shape space of 8 landmarks).
-RANGES = {
-    "sphere": (0.05, 1.5, 0.005, 25),
-    "spd": (0.5, 3.0, 0.05, 25),
-    "hyperbolic": (0.1, 3.0, 0.05, 25),
-    "kendall": (0.02, 0.75, 0.01, 100),
-}
-#: The playground's choices per space, in the registry's order.
-SPACES = {key: _spec(key, *RANGES[key]) for key in spaces.SPACES}
-
-CAPTIONS = {
-    "sphere": "Seen from the side: Riemannian releases stay on the sphere around the true mean (black diamond), while "
-              "Euclidean ones float above and below it (faint orange segments join each to the sphere). Drag to "
-              "rotate.",
-    "spd": "Each matrix [[a, b], [b, c]] is the point (a, √2·b, c) and only points inside the cone are positive "
-           "definite: open diamonds are Euclidean releases that are not valid covariance matrices.",
-    "hyperbolic": "Dotted geodesic circles of radius 0.5, 1 and 2 surround the true mean: the same hyperbolic "
-                  "distance looks shorter towards the rim.",
-    "kendall": f"The thick black outline is the true mean shape and each thin outline one private mean shape rotated "
-               f"onto it (at most {KENDALL_MAX_OUTLINES} per mechanism): look at how much the landmarks wobble.",
-}
-
-#: What the geodesic error column measures on each space (caption under the error table).
-ERROR_NOTES = {
-    "sphere": "Euclidean releases are projected back onto the sphere before measuring it.",
-    "spd": "Euclidean releases count only when positive definite: the others have no geodesic distance.",
-    "hyperbolic": "Every mechanism here releases a point of H², so none is projected.",
-    "kendall": "Every mechanism here releases a shape, so none is projected.",
-}
+#: The playground's choices per space, in the registry's order (ranges from each space's view).
+SPACES = {key: _spec(key, *view.radius_slider, view.mh_thin) for key, view in VIEWS.items()}
+#: Caption under each space's figure, and what its geodesic error column measures.
+CAPTIONS = {key: view.caption for key, view in VIEWS.items()}
+ERROR_NOTES = {key: view.error_note for key, view in VIEWS.items()}
 ZOOM_NOTE = ("The view is zoomed on the releases: at this n and ε they spread over less than a sixth of the data "
              "ball, which extends beyond the frame.")
 

@@ -9,15 +9,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine import spaces
-from engine.manifolds import Hyperbolic
-from engine.viz.poincare import poincare_figure
-from engine.viz.shapes import shapes_figure
-from engine.viz.spd_cone import spd_cone_figure
-from engine.viz.sphere import sphere_figure
 from ui import formulas
 from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
-from ui.playground.spaces import KENDALL_MAX_OUTLINES, POINCARE_MAX_DIST, Settings
+from ui.playground.spaces import Settings
+from ui.spaces import view
 
 
 def clouds(result: dict) -> dict:
@@ -25,35 +21,22 @@ def clouds(result: dict) -> dict:
     return {run["palette"]: run["releases"] for run in result["runs"] if run["releases"] is not None}
 
 
-def hidden_releases(result: dict) -> int:
-    """Releases on H² too far out to draw on the Poincaré disk (counted in the caption)."""
-    if result["space"] != "hyperbolic":
-        return 0
-    h2 = Hyperbolic(2)
-    return int(sum((h2.dist(result["mean"], c) > POINCARE_MAX_DIST).sum() for c in clouds(result).values()))
+def hidden_caption(result: dict) -> str:
+    """What the caption says of the releases the space's figure leaves out ("" when it draws them all)."""
+    space = view(result["space"])
+    count = space.hidden_releases(result, clouds(result))
+    return space.hidden_caption.format(count=count) if count else ""
 
 
 @cache_figures(max_entries=16)
 def figure(settings: Settings, hold: np.ndarray | None = None) -> go.Figure:
     """The space's figure for the playground's result (data, true mean, release clouds).
 
-    ``hold`` ``(k, 3)``: on the sphere, further points the scene must frame (every frame of an animation).
+    Drawn by the space's view (``ui.spaces``); ``hold`` ``(k, 3)``: on the sphere, further points the
+    scene must frame (every frame of an animation).
     """
     result = private_means(settings)
-    released = clouds(result)
-    if result["space"] == "sphere":
-        return sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
-                             radius=settings.radius, resolution=48, height=640, hold=hold)
-    if result["space"] == "spd":
-        return spd_cone_figure(data=result["data"], mean=result["mean"], releases=released, height=640)
-    if result["space"] == "hyperbolic":
-        h2 = Hyperbolic(2)
-        shown = {name: c[h2.dist(result["mean"], c) <= POINCARE_MAX_DIST] for name, c in released.items()}
-        return poincare_figure(data=result["data"], mean=result["mean"], releases=shown,
-                               edges=result["edges"], height=640)
-    outlines = {name: c[:KENDALL_MAX_OUTLINES] for name, c in released.items()}
-    return shapes_figure(mean=result["mean"], releases=outlines, data=result["data"], release_opacity=0.3,
-                         height=640)
+    return view(result["space"]).figure(result, clouds(result), settings, hold)
 
 
 def _fmt(value: float) -> str:
@@ -77,20 +60,8 @@ def error_table(result: dict) -> pd.DataFrame:
 
 
 def _coordinates(result: dict, points: np.ndarray) -> dict:
-    """Named coordinate columns of points of the playground's space."""
-    space = result["space"]
-    if space == "sphere":
-        return dict(zip("xyz", points.T))
-    if space == "spd":
-        return dict(x11=points[:, 0, 0], x12=points[:, 0, 1], x22=points[:, 1, 1])
-    if space == "hyperbolic":
-        disk = Hyperbolic(2).to_poincare(points)
-        return dict(x0=points[:, 0], x1=points[:, 1], x2=points[:, 2], poincare_u=disk[:, 0], poincare_v=disk[:, 1])
-    columns = {}
-    for j in range(points.shape[1]):
-        columns[f"x{j + 1}"] = points[:, j, 0]
-        columns[f"y{j + 1}"] = points[:, j, 1]
-    return columns
+    """Named coordinate columns of points of the playground's space (its view's)."""
+    return view(result["space"]).coordinates(points)
 
 
 def points_table(result: dict) -> pd.DataFrame:

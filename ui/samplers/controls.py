@@ -8,16 +8,12 @@ from engine import spaces
 from engine.pipelines import sampler_comparison
 from engine.pipelines.sampler_comparison import MANIFOLDS, SamplerComparisonConfig
 from ui import controls, limits, presets, state
+from ui.spaces import view
 
 #: The spaces of the comparison, labelled from the registry (``engine.spaces``).
 SPACES = {key: spaces.space(key).short_label for key in sampler_comparison.SPACES}
 #: Volume density J(ρ) in geodesic polar coordinates, shown next to the radial law.
-JACOBIANS = {
-    "sphere": r"\sin\rho,\ \rho \in [0, \pi]",
-    "hyperbolic": r"\sinh\rho",
-    "spd": r"\rho \int_0^{2\pi} \sinh\!\big(\rho\,|\cos\varphi - \sin\varphi|/2\big)\,d\varphi",
-    "kendall": rf"\sin^{{2m-1}}\rho\,\cos\rho,\ \rho \in [0, \pi/2],\ m = k - 2 = {MANIFOLDS['kendall'].k - 2}",
-}
+JACOBIANS = {key: view(key).volume_tex for key in SPACES}
 #: Named settings, loaded by a sidebar button or ``?preset=NAME`` (``ui.presets``).
 PRESETS = {
     "near-limit": {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100,

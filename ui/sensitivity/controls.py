@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from engine import spaces
 from engine.pipelines import sensitivity
 from ui import controls, presets, state
+from ui.spaces import view
 
 #: The spaces with the paper's data recipe, by the registry's short label (a sidebar select is
 #: narrow) with their curvature bound.
@@ -14,9 +15,8 @@ SPACES = {key: f"{spaces.space(key).short_label}, κ ≤ {spaces.make_manifold(k
           for key in sensitivity.SPACES}
 #: Data radius of the paper's study on each space (the default here; ``engine.spaces``).
 PAPER_RADIUS = {key: spaces.space(key).default_radius for key in SPACES}
-#: Slider range of r: the sphere's cap sampler needs r < π/2; small SPD balls make the Wishart
-#: rejection sampler of the data very slow.
-RADIUS_RANGE = {"sphere": (0.05, 1.5), "spd": (0.5, 3.0)}
+#: Slider range of r on each space (its view's).
+RADIUS_RANGE = {key: view(key).figure1.radius_range for key in SPACES}
 #: Upper curvature bound of each space (SPD affine-invariant has κ in [−1/2, 0]).
 OWN_KAPPA = {key: float(spaces.make_manifold(key).kappa_max) for key in SPACES}
 #: Named settings, loaded by a sidebar button or ``?preset=NAME`` (``ui.presets``).

@@ -16,17 +16,11 @@ from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.sensitivity.compute import boundary_constants
 from ui.sensitivity.controls import Settings
+from ui.spaces import view
 
 #: The page's secondary charts, one tab each (URL parameter ``sens_view``); only the open one is drawn.
 TAB_KEY = "sens_view"
 SECTIONS = ("Against r", "Against κ", "Curvature factor h", "Intrinsic vs ambient")
-#: What the ambient radius r_E means on each space of the page (its formula is the registry's).
-AMBIENT_NOTES = {
-    "sphere": "On the sphere the chord is shorter than the arc, so the ambient sensitivity is the smaller one; but "
-              "ambient noise pushes the release off the sphere (see the Utility page).",
-    "spd": "On SPD(2) the ball B_r(I) reaches Frobenius distance e^r − 1 from I (supplement, Proposition 1): the "
-           "ambient radius grows exponentially with r.",
-}
 
 curves_figure = cache_figures(max_entries=32)(figures.curves_figure)
 
@@ -149,7 +143,7 @@ def _ambient(t2: sensitivity.Theorem2, settings: Settings) -> None:
         r, r_e, delta_e = t2.radius, t2.ambient_radius, t2.ambient_delta
         entry = spaces.space(settings.space)
         st.latex(rf"r_E = {entry.ambient_radius_formula()} = {entry.ambient_radius_formula(f'{r:.3f}')} = {r_e:.4f}")
-        st.markdown(AMBIENT_NOTES[settings.space])
+        st.markdown(view(settings.space).figure1.ambient_note)
         st.latex(rf"\Delta_E = \frac{{2 r_E}}{{n}} = \frac{{2 \cdot {r_e:.4f}}}{{{t2.n}}} = {delta_e:.4g}")
         sub = st.columns(2)
         sub[0].metric(f"Intrinsic Δ at n = {t2.n}", f"{t2.delta:.4g}" if t2.valid else "—",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from engine.pipelines import figure1_setting, utility
 from ui import controls, presets, state
 from ui.sensitivity.controls import PAPER_RADIUS, RADIUS_RANGE, SPACES
+from ui.spaces import view
 
 N_GRID_LABELS = {"quick": "Quick: 10, 20, 50, 100, 300",
                  "paper": f"Figure 1: n = {min(figure1_setting.DEFAULT_NS)} … {max(figure1_setting.DEFAULT_NS)}"}
@@ -52,9 +53,9 @@ def apply_preset(name: str) -> None:
 
 def _preset_notes(space: str) -> dict:
     """What the page says (once) when Figure 1's settings were loaded, for the space on show."""
-    where = ("S² with r = π/8 and the supplement's numerical boundary constant, the paper's choice and not a proven "
-             "bound (switch the space for SPD(2) with r = 1.5)"
-             if space == "sphere" else "SPD(2) with r = 1.5 (switch the space for S² with r = π/8)")
+    shown = view(space).figure1
+    others = " or ".join(view(key).figure1.setting for key in SPACES if key != space)
+    where = f"{shown.setting}{shown.setting_detail} (switch the space for {others})"
     return {"reimherr-fig1": f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, "
                              "n = 10 … 300, ε = 1. The paper averaged 1,000 replicates; the preset uses 200 to keep "
                              "the page quick: raise the Replicates slider to match."}
