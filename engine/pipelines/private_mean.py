@@ -242,6 +242,8 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
                              f"(see the normalisability check).")
     mechanism = spec.build(manifold, epsilon=c.epsilon, sensitivity=run.sensitivity, delta=c.delta, m0=ctx["m0"])
     run.sigma = mechanism.sigma
+    if spec.sensitivity == "theorem2":  # Theorem 1's factor: σ = 2Δ/ε where the normaliser depends on the footpoint
+        run.extra["footpoint_dependent"] = bool(mechanism.footpoint_dependent)
     chain = dict(method="mh", step=c.step, burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
     return mechanism, mechanism.release(_footpoint(spec, manifold, ctx), size=c.releases, rng=rng,
                                         **(chain if spec.chain else {}))

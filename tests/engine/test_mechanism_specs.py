@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine import spaces
 from engine.audit.pairs import frechet_gap, replace_one_pair
 from engine.audit.uses import figure1_sigma, figure1_target, playground_target
 from engine.manifolds import Sphere
@@ -126,3 +127,20 @@ def test_the_playground_audit_names_each_mechanism_by_its_spec():
     for key in ("exact", "euclid", "gauss"):
         target = playground_target(key, "sphere", np.pi / 8, n=10)
         assert target.label.startswith(f"{specs.spec(key).audit_label} as the playground runs it")
+
+
+def test_the_playground_run_says_when_sigma_is_doubled(monkeypatch):
+    """The run carries the mechanism's own footpoint dependence, so the page's σ formula (Δ/ε or 2Δ/ε)
+    matches the σ it prints on a space that is not homogeneous too."""
+    def make(k):
+        sphere = Sphere(2)
+        sphere.homogeneous = False
+        return sphere
+
+    monkeypatch.setitem(spaces.SPACES, "sphere", dataclasses.replace(spaces.SPACES["sphere"], make=make))
+    config = private_mean.PrivateMeanConfig(mechanisms=("exact", "mh"), releases=20, burn_in=10, thin=1)
+    for laplace in private_mean.run(config).to_dict()["runs"]:
+        assert laplace["footpoint_dependent"] is True
+        assert laplace["sigma"] == pytest.approx(2 * laplace["sensitivity"] / config.epsilon, rel=1e-12)
+    homogeneous = private_mean.run(dataclasses.replace(config, space="hyperbolic", source="ball", radius=0.5)).to_dict()
+    assert [run["footpoint_dependent"] for run in homogeneous["runs"]] == [False, False]

@@ -146,11 +146,16 @@ def show_noise_scale(result: dict, settings: Settings) -> None:
         calibration = specs.spec(run["key"]).sensitivity
         if not np.isfinite(run["sigma"]) and calibration != "ambient":
             continue
-        if calibration == "theorem2":
+        if calibration == "theorem2" and not run["footpoint_dependent"]:
             st.markdown(f"**{run['label']}**: the normalising constant does not depend on the footpoint "
                         "(homogeneous space), so Theorem 1 allows")
             st.latex(formulas.chain(r"\sigma", r"\frac{\Delta}{\varepsilon}",
                                     rf"\frac{{{run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
+        elif calibration == "theorem2":
+            st.markdown(f"**{run['label']}**: the normalising constant depends on the footpoint (the space is "
+                        "not homogeneous), so Theorem 1 needs")
+            st.latex(formulas.chain(r"\sigma", r"\frac{2\Delta}{\varepsilon}",
+                                    rf"\frac{{2 \times {run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
         elif calibration == "ambient" and "ambient_radius" in run:
             formula = spaces.space(result["space"]).ambient_radius_formula()
             st.markdown(f"**{run['label']}**: the geodesic ball sits inside an ambient ball of radius $r_E$, "
