@@ -42,7 +42,7 @@ def figure(chart: str, seed: int) -> go.Figure:
             return points / np.linalg.norm(points, axis=1, keepdims=True)
 
         return sphere_figure(data=near_pole(100), mean=pole, center=pole, radius=0.5,
-                             releases={"riemannian laplace": near_pole(200), "tangent gaussian": near_pole(200)})
+                             releases={"exact": near_pole(200), "gauss": near_pole(200)})
     if chart == "3d":
         points = rng.normal(size=(3, 3))
         return go.Figure(go.Scatter3d(x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers"))

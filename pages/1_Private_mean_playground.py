@@ -25,7 +25,7 @@ settings, keys = playground.sidebar()
 animate = animation.control(settings, keys)
 
 work = "Computing the mean and drawing the releases"
-if "mh" in settings.mechanisms:
+if settings.chain:
     work += f", {settings.burn_in + settings.thin * (settings.releases - 1):,} MH steps among them"
 with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the private means"), \
         DelayedProgress() as progress:

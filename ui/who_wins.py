@@ -9,6 +9,7 @@ from typing import Callable
 import streamlit as st
 
 from engine.estimators import ambient_mean
+from engine.mechanisms import specs
 from engine.pipelines import PrivateMeanConfig, who_wins
 from engine.pipelines.release_errors import ReleaseErrors, measure_releases
 from engine.spaces import make_manifold
@@ -20,9 +21,9 @@ LEAD = "Who wins here, and why."
 def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Verdict | None:
     """The verdict of the playground's result (``ui.playground.private_means(settings)``), or ``None``
     when it did not release both the Riemannian Laplace (exact, else MH) and the Euclidean one."""
-    released = {run["key"]: run for run in result["runs"] if run["releases"] is not None}
-    intrinsic = released.get("exact", released.get("mh"))
-    euclidean = released.get("euclid")
+    released = [run for run in result["runs"] if run["releases"] is not None]
+    intrinsic = next((run for run in released if specs.spec(run["key"]).sensitivity == "theorem2"), None)
+    euclidean = next((run for run in released if specs.spec(run["key"]).statistic == "ambient"), None)
     if intrinsic is None or euclidean is None or result["theorem2"] is None:
         return None
     manifold = make_manifold(settings.space, settings.k)

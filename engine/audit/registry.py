@@ -34,7 +34,7 @@ from engine.bounds import (
     tangent_mean_sensitivity,
 )
 from engine.manifolds import Euclidean
-from engine.mechanisms import DPRGD, KNormGradient, RiemannianLaplace, TangentGaussian
+from engine.mechanisms import DPRGD, KNormGradient, RiemannianLaplace, TangentGaussian, specs
 from engine.spaces import AuditSetting
 from engine.validation import check_positive
 
@@ -105,12 +105,12 @@ def _laplace(space, eps):
 
 def _euclidean(space, eps):
     s = SPACES[space]
-    return playground_target("euclid", space, s.radius, n=s.n, epsilon=eps)
+    return playground_target(specs.EUCLID.key, space, s.radius, n=s.n, epsilon=eps)
 
 
 def _euclidean_fig1(space, eps):
     s = SPACES[space]
-    return figure1_target("euclidean laplace", space, s.radius, n=s.n, epsilon=eps)
+    return figure1_target(specs.EUCLID.key, space, s.radius, n=s.n, epsilon=eps)
 
 
 def _tangent_gaussian(space, eps):
@@ -125,7 +125,7 @@ def _tangent_gaussian(space, eps):
 
 def _tangent_gaussian_analytic(space, eps):
     s = SPACES[space]
-    return playground_target("gauss", space, s.radius, n=s.n, epsilon=eps, delta=GAUSSIAN_DELTA, k=4)
+    return playground_target(specs.GAUSS.key, space, s.radius, n=s.n, epsilon=eps, delta=GAUSSIAN_DELTA, k=4)
 
 
 def _kng(space, eps):
@@ -208,7 +208,7 @@ def _reused(space, eps):
 
 def _karcher_baseline(space, eps):
     s = SPACES[space]
-    return figure1_target("paper euclidean baseline", space, s.radius, n=s.n, epsilon=eps)
+    return figure1_target(specs.PAPER.key, space, s.radius, n=s.n, epsilon=eps)
 
 
 def _spec(name, title, description, spaces, build, *, eps=1.0, samples=200_000, control=False):

@@ -12,11 +12,13 @@ code, on the adversarial replace-one pair of ``engine.audit.pairs``, at any radi
 * ``figure1_target``: the Utility page (page 3) and the Figure 1 study
   (``engine.experiments.reimherr_fig1``). σ as ``reimherr_fig1.simulate_cell`` and
   ``engine.pipelines.utility.release_summary`` (the page's) compute it (a test pins all three
-  together), releases through ``figure1_setting.release_errors``: ``"riemannian laplace"``
-  (σ = C/(nε), C from Theorem 2 or the supplement's boundary constant on the sphere),
-  ``"euclidean laplace"`` (the ε-DP baseline, σ_E = 2 r_E/(nε) around the ambient mean) and
-  ``"paper euclidean baseline"`` (the same σ_E around the Fréchet mean: not ε-DP, a positive
-  control).
+  together), releases through ``figure1_setting.release_errors``: ``"exact"`` the Riemannian
+  Laplace (Δ = C/n, C from Theorem 2 or the supplement's boundary constant on the sphere),
+  ``"euclid"`` (the ε-DP baseline, Δ_E = 2 r_E/n around the ambient mean) and ``"paper"`` (the
+  same σ_E around the Fréchet mean: not ε-DP, a positive control).
+
+The claimed law of each target is the mechanism the caller builds (its spec in
+``engine.mechanisms.specs``), so σ is the mechanism's own, never re-derived from a σ.
 
 The statistic of each target is the claimed law's log-likelihood ratio (``engine.audit.mechanisms``).
 A radius outside the domain of the caller's sensitivity bound raises the caller's own ``ValueError``.
@@ -33,19 +35,17 @@ from engine.audit.pairs import ambient_frechet_gap, ambient_gap, frechet_gap, re
 from engine.audit.target import AuditTarget, reach_note
 from engine.bounds import frechet_mean_sensitivity
 from engine.estimators import ambient_mean, frechet_mean
-from engine.mechanisms import EuclideanLaplace, RiemannianLaplace
+from engine.mechanisms import specs
 from engine.pipelines import figure1_setting
 from engine.pipelines.private_mean import PrivateMeanConfig, release_on
 from engine.pipelines.sources import SOURCES
 from engine.spaces import DEFAULT_LANDMARKS, make_manifold
 from engine.validation import check_int, check_positive
 
-PLAYGROUND_KEYS = ("exact", "euclid", "gauss")
+#: The playground's exact mechanisms (the MH chain is approximate: its law is not the claimed one).
+PLAYGROUND_KEYS = tuple(spec.key for spec in specs.PLAYGROUND if not spec.chain)
 FIGURE1_MECHANISMS = figure1_setting.MECHANISMS
 FIGURE1_SPACES = tuple(setting.key for setting in figure1_setting.SETTINGS)
-FIGURE1_LABELS = {"riemannian laplace": "Riemannian Laplace",
-                  "euclidean laplace": "Euclidean Laplace around the ambient mean",
-                  "paper euclidean baseline": "The paper's Euclidean baseline around the Karcher mean"}
 
 
 def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsilon: float = 1.0,
@@ -54,8 +54,8 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
 
     Parameters
     ----------
-    key : {"exact", "euclid", "gauss"}
-    space : a key of ``engine.spaces.SPACES`` offering ``key`` (``"euclid"``: sphere and SPD)
+    key : one of ``PLAYGROUND_KEYS``
+    space : a key of ``engine.spaces.SPACES`` offering ``key`` (a ``requires_ambient`` one: sphere and SPD)
     radius : float > 0, the public radius r (the playground's slider)
     n : int >= 2; epsilon : float > 0; delta : the tangent Gaussian's δ; k : Kendall landmarks
 
@@ -71,14 +71,15 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
     config = PrivateMeanConfig(space=space, source=next(iter(SOURCES[space])), n=n, radius=radius, epsilon=epsilon,
                                delta=delta, k=k, mechanisms=(key,), releases=1)
     m = make_manifold(space, k)
-    pair = replace_one_pair(m, n, radius, gap=ambient_gap if key == "euclid" else frechet_gap)
+    spec = specs.spec(key)
+    pair = replace_one_pair(m, n, radius, gap=ambient_gap if spec.statistic == "ambient" else frechet_gap)
     data = (pair.first, pair.second)
     mechanism, _ = release_on(key, config, pair.first, m.origin, rng=0)
     sensitivity = mechanism.sensitivity
-    if key == "exact":
+    if spec.sensitivity == "theorem2":
         gap = float(m.dist(*pair.frechet_means()))
         target = laplace_target(mechanism, pair, notes=reach_note(gap, sensitivity, "the Fréchet mean"))
-    elif key == "euclid":
+    elif spec.sensitivity == "ambient":
         target = euclidean_target(mechanism, pair, summary="ambient",
                                   notes=reach_note(ambient_gap(pair), sensitivity, "the ambient mean"))
     else:
@@ -89,26 +90,29 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
     def draw(side, size, rng):
         return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1].points
 
-    what = {"exact": "Riemannian Laplace", "euclid": "Euclidean Laplace around the ambient mean",
-            "gauss": "tangent Gaussian at m₀ (analytic)"}[key]
     return dataclasses.replace(target, draw=draw, batch_size=batch_size,
-                               label=f"{what} as the playground runs it on {m.name}, r = {radius:g}, n = {n}")
+                               label=f"{spec.audit_label} as the playground runs it on {m.name}, r = {radius:g}, n = {n}")
 
 
 def figure1_sigma(mechanism: str, space: str, radius: float, n: int, epsilon: float,
                   sphere_constant: str = "theorem") -> float:
-    """σ of ``mechanism`` as the Figure 1 study and the Utility page calibrate it: C/(nε) for the
-    Riemannian Laplace, 2 r_E/(nε) for both Euclidean baselines. ``ValueError`` beyond Theorem 2."""
+    """σ of ``mechanism`` as the Figure 1 study and the Utility page calibrate it
+    (``figure1_setting.noise_scales``, the mechanisms' own). ``ValueError`` beyond Theorem 2."""
+    setting = _figure1_setting(space, radius)
+    return figure1_setting.noise_scale(setting, mechanism, _figure1_constant(setting, mechanism, n, sphere_constant),
+                                       n, epsilon)
+
+
+def _figure1_constant(setting, mechanism: str, n: int, sphere_constant: str) -> float:
+    """C of Δ = C/n for the Riemannian Laplace (``nan`` for the baselines, which do not read it)."""
     if mechanism not in FIGURE1_MECHANISMS:
         raise ValueError(f"mechanism must be one of {FIGURE1_MECHANISMS}, got {mechanism!r}")
-    setting = _figure1_setting(space, radius)
-    if mechanism == "riemannian laplace":
-        # Both constants divide by h(r, κ): Theorem 2's domain check refuses where h <= 0, even where
-        # the boundary constant alone would return a number (a negative one).
-        frechet_mean_sensitivity(n, radius, setting.manifold.kappa_max)
-        return figure1_setting.laplace_scale(setting, figure1_setting.sensitivity_constant(setting, sphere_constant), n,
-                                           epsilon)
-    return figure1_setting.euclidean_scale(setting, n, epsilon)
+    if specs.spec(mechanism).sensitivity != "theorem2":
+        return float("nan")
+    # Both constants divide by h(r, κ): Theorem 2's domain check refuses where h <= 0, even where
+    # the boundary constant alone would return a number (a negative one).
+    frechet_mean_sensitivity(n, setting.radius, setting.manifold.kappa_max)
+    return figure1_setting.sensitivity_constant(setting, sphere_constant)
 
 
 def _figure1_setting(space: str, radius: float):
@@ -139,24 +143,22 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
     epsilon = check_positive("epsilon", epsilon)
     setting = _figure1_setting(space, radius)
     m = setting.manifold
-    sigma = figure1_sigma(mechanism, space, radius, n, epsilon, sphere_constant)
-    gap = {"riemannian laplace": frechet_gap, "euclidean laplace": ambient_gap,
-           "paper euclidean baseline": ambient_frechet_gap}[mechanism]
+    spec = specs.spec(mechanism)
+    claimed = figure1_setting.mechanism(setting, mechanism, _figure1_constant(setting, mechanism, n, sphere_constant),
+                                        n, epsilon)
+    sigma, sensitivity = claimed.sigma, claimed.sensitivity
+    gap = frechet_gap if not spec.off_manifold else ambient_gap if spec.statistic == "ambient" else ambient_frechet_gap
     pair = replace_one_pair(m, n, radius, gap=gap)
     data = (pair.first, pair.second)
     # The summaries the study and the page compute (default solver tolerance, as they use it).
     means = [frechet_mean(m, d).mean for d in data]
     ambient = [ambient_mean(m, d) for d in data]
-    if mechanism == "riemannian laplace":
-        claimed = RiemannianLaplace(manifold=m, epsilon=epsilon, sensitivity=sigma * epsilon)
-        target = laplace_target(claimed, pair, notes=reach_note(gap(pair), sigma * epsilon, "the Fréchet mean"))
+    if not spec.off_manifold:
+        target = laplace_target(claimed, pair, notes=reach_note(gap(pair), sensitivity, "the Fréchet mean"))
     else:
-        claimed = EuclideanLaplace(manifold=m, epsilon=epsilon, sensitivity=sigma * epsilon)
-        summary = "ambient" if mechanism == "euclidean laplace" else "frechet"
-        what = "the ambient mean" if summary == "ambient" else "the Fréchet mean in ambient coordinates"
-        target = euclidean_target(claimed, pair, summary=summary,
-                                  notes=reach_note(gap(pair), sigma * epsilon, what))
-    if mechanism == "paper euclidean baseline":
+        what = "the ambient mean" if spec.statistic == "ambient" else "the Fréchet mean in ambient coordinates"
+        target = euclidean_target(claimed, pair, summary=spec.statistic, notes=reach_note(gap(pair), sensitivity, what))
+    if spec.guarantee == "none":
         target = dataclasses.replace(target, notes=(
             "Noise calibrated to 2 r_E/n, the sensitivity of the ambient mean, added around the Fréchet (Karcher) "
             "mean, a different statistic (issue 19, item 2): the paper's baseline, not ε-DP."))
@@ -168,9 +170,9 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
             ambient_means=np.broadcast_to(ambient[side], shape))
         return release
 
-    constant = (f", {sphere_constant} constant" if mechanism == "riemannian laplace" and setting.recipe.boundary_constant
+    constant = (f", {sphere_constant} constant" if spec.sensitivity == "theorem2" and setting.recipe.boundary_constant
                 else "")
     return dataclasses.replace(
         target, draw=draw, batch_size=batch_size,
-        label=f"{FIGURE1_LABELS[mechanism]} as the Utility page and Figure 1 run it on {m.name}, r = {radius:g}, "
+        label=f"{spec.audit_label} as the Utility page and Figure 1 run it on {m.name}, r = {radius:g}, "
               f"n = {n}{constant}")

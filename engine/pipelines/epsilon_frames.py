@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.mechanisms import RiemannianLaplace, scale_limit
+from engine.mechanisms import scale_limit, specs
 from engine.mechanisms.common_draws import laplace_common_draws
 from engine.pipelines.private_mean import MECHANISMS, PrivateMeanConfig, release_on
 from engine.spaces import make_manifold
@@ -51,7 +51,8 @@ def epsilon_frames(config: PrivateMeanConfig, data, m0, mean, sensitivity: float
     Parameters
     ----------
     config : PrivateMeanConfig
-        Space, radius, δ, mechanisms (must include ``"exact"``), releases per frame and seed.
+        Space, radius, δ, mechanisms (must include one with ``common_draws``, the exact Laplace), releases
+        per frame and seed.
     data : array, shape ``(n, *point_shape)``
         The records the run used (after its ball policy).
     m0 : array, shape ``point_shape``
@@ -59,8 +60,8 @@ def epsilon_frames(config: PrivateMeanConfig, data, m0, mean, sensitivity: float
     mean : array, shape ``point_shape``
         The records' Fréchet mean, the footpoint of the exact Laplace.
     sensitivity : float
-        Theorem 2's Δ for these records (the Riemannian Laplace's σ is ``RiemannianLaplace.scale``, Δ/ε on
-        a homogeneous space).
+        Theorem 2's Δ for these records (the exact Laplace's σ is its spec's ``scale``, Δ/ε on a
+        homogeneous space).
     epsilons : sequence of float
         The budgets of the frames.
 
@@ -75,17 +76,18 @@ def epsilon_frames(config: PrivateMeanConfig, data, m0, mean, sensitivity: float
     ValueError
         A non-positive ε or sensitivity, or a configuration without the exact Laplace.
     """
-    if "exact" not in config.mechanisms:
-        raise ValueError(f"the ε frames animate the exact Riemannian Laplace; mechanisms must include 'exact', "
+    anchor = next(spec for spec in specs.PLAYGROUND if spec.common_draws)
+    if anchor.key not in config.mechanisms:
+        raise ValueError(f"the ε frames animate the {anchor.long_label}; mechanisms must include {anchor.key!r}, "
                          f"got {config.mechanisms!r}")
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilons = sorted({check_positive("epsilon", e) for e in epsilons})
     manifold = make_manifold(config.space, config.k)
-    sigmas = {e: RiemannianLaplace.scale(manifold=manifold, epsilon=e, sensitivity=sensitivity) for e in epsilons}
+    sigmas = {e: anchor.scale(manifold, epsilon=e, sensitivity=sensitivity, delta=config.delta) for e in epsilons}
     epsilons = [e for e in epsilons if sigmas[e] < scale_limit(manifold)]
     keys = [key for key in MECHANISMS if key in config.mechanisms]
     streams = dict(zip(keys, np.random.SeedSequence([config.seed, STREAM]).spawn(len(keys))))
-    others = {key: {} for key in keys if key != "exact"}
+    others = {key: {} for key in keys if key != anchor.key}
     for e in epsilons:
         at = dataclasses.replace(config, epsilon=e)
         for key, frames in others.items():
@@ -97,6 +99,6 @@ def epsilon_frames(config: PrivateMeanConfig, data, m0, mean, sensitivity: float
     if not kept:
         return EpsilonFrames(epsilons=[], releases={})
     exact = laplace_common_draws(manifold, mean, [sigmas[e] for e in kept], size=config.releases,
-                                 rng=np.random.default_rng(streams["exact"]))
-    releases = {key: exact if key == "exact" else np.stack([others[key][e] for e in kept]) for key in keys}
+                                 rng=np.random.default_rng(streams[anchor.key]))
+    releases = {key: exact if key == anchor.key else np.stack([others[key][e] for e in kept]) for key in keys}
     return EpsilonFrames(epsilons=kept, releases=releases)

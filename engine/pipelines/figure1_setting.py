@@ -2,7 +2,7 @@
 
 The paper's data recipe per space (``RECIPES``), one ``SpaceSetting`` per half of the figure, the
 neighbouring data sets of the sensitivity panels, the releases of the three mechanisms
-(``MECHANISMS``: the intrinsic Laplace, the ε-DP Euclidean baseline around the ambient mean and the
+(``MECHANISMS``, ``engine.mechanisms.specs.FIGURE1``: the intrinsic Laplace, the ε-DP Euclidean baseline around the ambient mean and the
 paper's baseline around the Fréchet mean, which is not ε-DP), their σ as the mechanisms compute it,
 and the true ε of both baselines on a pair. The study ``engine.experiments.reimherr_fig1`` and the
 Utility and Sensitivity pipelines (``engine.pipelines.utility``, ``engine.pipelines.sensitivity``)
@@ -18,12 +18,12 @@ import pandas as pd
 
 from engine import bounds, spaces
 from engine.estimators import ambient_mean, frechet_mean
-from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, euclidean_laplace, off_manifold, riemannian_laplace
+from engine.mechanisms import off_manifold, specs
 from engine.validation import check_int, check_positive
 
 DEFAULT_NS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 #: The intrinsic mechanism, the ε-DP Euclidean baseline (ambient mean) and the paper's (Fréchet mean, not ε-DP).
-MECHANISMS = ("riemannian laplace", "euclidean laplace", "paper euclidean baseline")
+MECHANISMS = tuple(spec.key for spec in specs.FIGURE1)
 
 
 #: The paper's recipe per space of ``engine.spaces`` that has one, in the order of the figure's panels.
@@ -95,23 +95,21 @@ def release_errors(setting: SpaceSetting, means: np.ndarray, mechanism: str, sig
                    ambient_means: np.ndarray | None = None):
     """One release per data set by ``mechanism`` (one of ``MECHANISMS``) at scale σ.
 
-    ``"riemannian laplace"`` and ``"paper euclidean baseline"`` release around the Fréchet ``means``;
-    ``"euclidean laplace"`` around ``ambient_means`` (``engine.estimators.ambient_mean``), the statistic
-    whose sensitivity 2r_E/n calibrates it. Returns the releases, their Euclidean distance to the
-    Fréchet mean in ambient coordinates (the paper's metric, ``(reps,)``) and the mask of releases off
-    the manifold.
+    Its spec's ``statistic`` says around what: the Fréchet ``means``, or ``ambient_means``
+    (``engine.estimators.ambient_mean``), the statistic whose sensitivity 2r_E/n calibrates the ε-DP
+    Euclidean baseline. Returns the releases, their Euclidean distance to the Fréchet mean in ambient
+    coordinates (the paper's metric, ``(reps,)``) and the mask of releases off the manifold.
     """
     m = setting.manifold
-    if mechanism == "riemannian laplace":
-        release = riemannian_laplace(m, means, sigma, rng=rng)
-    elif mechanism == "euclidean laplace":
-        if ambient_means is None:
-            raise ValueError("the 'euclidean laplace' baseline releases the ambient mean: pass ambient_means")
-        release = euclidean_laplace(m, ambient_means, sigma, rng=rng)
-    elif mechanism == "paper euclidean baseline":
-        release = euclidean_laplace(m, means, sigma, rng=rng)
-    else:
+    if mechanism not in MECHANISMS:
         raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    spec = specs.spec(mechanism)
+    footpoint = means
+    if spec.statistic == "ambient":
+        if ambient_means is None:
+            raise ValueError(f"the {spec.label!r} baseline releases the ambient mean: pass ambient_means")
+        footpoint = ambient_means
+    release = spec.draw(m, footpoint, sigma, rng=rng)
     error = np.linalg.norm(m.to_ambient(release) - m.to_ambient(means), axis=-1)
     return release, error, off_manifold(m, release)
 
@@ -147,10 +145,9 @@ def baseline_privacy(setting: SpaceSetting, n: int, *, epsilon: float = 1.0) -> 
     worst = {}
     for pair_name, (others, before, after) in pairs.items():
         pair = np.stack([np.concatenate([others, before[None]]), np.concatenate([others, after[None]])])
-        statistics = {"euclidean laplace": ambient_mean(m, pair),
-                      "paper euclidean baseline": frechet_mean(m, pair, init=pair[:, 0], tol=1e-13,
-                                                               max_iter=20_000).mean}
-        for baseline, (a, a_prime) in statistics.items():
+        summaries = {"ambient": ambient_mean(m, pair),
+                     "frechet": frechet_mean(m, pair, init=pair[:, 0], tol=1e-13, max_iter=20_000).mean}
+        for baseline, (a, a_prime) in ((s.key, summaries[s.statistic]) for s in specs.FIGURE1 if s.off_manifold):
             gap = float(np.linalg.norm(m.to_ambient(a) - m.to_ambient(a_prime)))
             if gap > worst.get(baseline, (-1.0, ""))[0]:
                 worst[baseline] = (gap, pair_name)
@@ -175,20 +172,27 @@ def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
     return float(bounds.frechet_mean_sensitivity(1, setting.radius, m.kappa_max))
 
 
-def laplace_scale(setting: SpaceSetting, constant: float, n: int, epsilon: float) -> float:
-    """σ of the Riemannian Laplace for Δ = C/n (``RiemannianLaplace.scale``: C/(nε) on a homogeneous
-    space, 2C/(nε) otherwise), also where the law is not normalisable."""
-    return RiemannianLaplace.scale(manifold=setting.manifold, epsilon=epsilon, sensitivity=constant / n)
-
-
-def euclidean_scale(setting: SpaceSetting, n: int, epsilon: float) -> float:
-    """σ_E of the Euclidean Laplace for Δ_E = 2 r_E/n (``EuclideanLaplace.sigma``), both baselines'."""
+def sensitivity(setting: SpaceSetting, mechanism: str, constant: float, n: int) -> float:
+    """Δ that calibrates ``mechanism`` at sample size n: C/n for the Fréchet mean (``constant`` = C,
+    ``sensitivity_constant``), Δ_E = 2 r_E/n for the ambient one (both Euclidean baselines)."""
+    if specs.spec(mechanism).sensitivity == "theorem2":
+        return constant / n
     m = setting.manifold
-    sensitivity = float(bounds.ambient_sensitivity(n, float(bounds.ambient_radius(m, setting.radius))))
-    return EuclideanLaplace(manifold=m, epsilon=epsilon, sensitivity=sensitivity).sigma
+    return float(bounds.ambient_sensitivity(n, float(bounds.ambient_radius(m, setting.radius))))
+
+
+def mechanism(setting: SpaceSetting, key: str, constant: float, n: int, epsilon: float):
+    """The calibrated mechanism ``key`` (its spec's ``build``) at n and ε; its ``sigma`` is the one released with."""
+    return specs.spec(key).build(setting.manifold, epsilon=epsilon, sensitivity=sensitivity(setting, key, constant, n))
+
+
+def noise_scale(setting: SpaceSetting, key: str, constant: float, n: int, epsilon: float) -> float:
+    """σ of ``key`` at sample size n and ε as the mechanism computes it (its spec's ``scale``: C/(nε) or
+    2C/(nε) for the Riemannian Laplace, also where its law is not normalisable; σ_E = 2 r_E/(nε) for
+    both Euclidean baselines)."""
+    return specs.spec(key).scale(setting.manifold, epsilon=epsilon, sensitivity=sensitivity(setting, key, constant, n))
 
 
 def noise_scales(setting: SpaceSetting, constant: float, n: int, epsilon: float) -> dict[str, float]:
-    """σ of each of ``MECHANISMS`` at sample size n and ε, as the mechanisms compute it."""
-    euclid = euclidean_scale(setting, n, epsilon)
-    return dict(zip(MECHANISMS, (laplace_scale(setting, constant, n, epsilon), euclid, euclid)))
+    """``noise_scale`` of each of ``MECHANISMS``."""
+    return {key: noise_scale(setting, key, constant, n, epsilon) for key in MECHANISMS}

@@ -30,7 +30,7 @@ from engine.bounds import (
 from engine.budget import check_memory
 from engine.data.ball import POLICIES, enforce_ball
 from engine.estimators import ambient_mean, frechet_mean
-from engine.mechanisms import EuclideanLaplace, RiemannianLaplace, TangentGaussian, scale_limit
+from engine.mechanisms import scale_limit, specs
 from engine.pipelines import checks
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
@@ -38,13 +38,8 @@ from engine.pipelines.summary import plain
 from engine.spaces import make_manifold
 from engine.validation import check_int, check_positive, check_probability
 
-#: The mechanisms of the pipeline (key → label), in the order they are run.
-MECHANISMS = {
-    "exact": "Riemannian Laplace (exact sampler)",
-    "mh": "Riemannian Laplace (Metropolis–Hastings)",
-    "euclid": "Euclidean Laplace (ambient coordinates)",
-    "gauss": "Tangent Gaussian (ε, δ)",
-}
+#: The mechanisms of the pipeline (key → label, ``engine.mechanisms.specs``), in the order they are run.
+MECHANISMS = {spec.key: spec.long_label for spec in specs.PLAYGROUND}
 
 #: Copies of the records and of the releases a run holds at its peak (measured: ~5 for the records, ~4 for
 #: each mechanism's releases on the sphere at n = releases = 10⁶); ``engine.budget`` bounds their memory.
@@ -67,7 +62,7 @@ class PrivateMeanConfig:
     n: int = 50
     radius: float = float(np.pi / 8)
     epsilon: float = 1.0
-    mechanisms: tuple[str, ...] = ("exact", "euclid")
+    mechanisms: tuple[str, ...] = (specs.EXACT.key, specs.EUCLID.key)
     delta: float = 1e-5
     outside: str = "refuse"
     k: int = 12
@@ -103,10 +98,16 @@ class PrivateMeanConfig:
                      PEAK_COPIES * coordinates * (self.n + self.releases * len(self.mechanisms)),
                      fix="lower n or releases")
         steps = self.burn_in + self.thin * (self.releases - 1)
-        if "mh" in self.mechanisms and steps > MAX_CHAIN_STEPS:
+        if self.chain and steps > MAX_CHAIN_STEPS:
             raise ValueError(f"the MH chain would take burn_in + thin·(releases − 1) = {steps} steps, more than "
                              f"{MAX_CHAIN_STEPS} (about 13,000 steps a second: 10 million take ~15 minutes); lower "
                              f"burn_in, thin or releases")
+
+
+    @property
+    def chain(self) -> bool:
+        """Whether a chosen mechanism is drawn by a Markov chain (``MechanismSpec.chain``)."""
+        return any(specs.spec(key).chain for key in self.mechanisms)
 
 
 @dataclass
@@ -151,7 +152,7 @@ class PrivateMeanResult:
             space=self.config.space, kappa_max=self.kappa_max, data=self.data, m0=self.m0, mean=self.mean,
             edges=self.edges, note=self.note, n_requested=self.config.n, n_available=self.n_available,
             n_before=self.n_before, n_used=self.n_used, theorem2=self.theorem2,
-            runs=[dict(dataclasses.asdict(run), palette=PALETTE[run.key], **run.extra) for run in self.runs],
+            runs=[dict(dataclasses.asdict(run), **run.extra) for run in self.runs],
             checks=[dataclasses.asdict(c) for c in self.checks],
         )
 
@@ -167,11 +168,6 @@ class PrivateMeanResult:
                         for r in self.runs],
             checks=[dataclasses.asdict(c) for c in self.checks],
         )
-
-
-#: Palette key (``engine.viz.palette``) of each mechanism.
-PALETTE = {"exact": "riemannian laplace", "mh": "riemannian laplace (mh)", "euclid": "euclidean laplace",
-           "gauss": "tangent gaussian"}
 
 
 def _theorem2(manifold, radius: float, n: int, limits) -> tuple[dict | None, str | None]:
@@ -195,40 +191,30 @@ def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> dict:
     return measure_releases(manifold, mean, releases).as_dict()
 
 
-def _euclidean(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
-    """Ambient ℓ2 Laplace around the ambient mean, Δ_E = 2 r_E / n (the statistic Δ_E bounds)."""
+def _theorem2_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: MechanismRun) -> float:
+    """Theorem 2's Δ of the Fréchet mean."""
+    return ctx["theorem2"]["sensitivity"]
+
+
+def _ambient_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: MechanismRun) -> float:
+    """Δ_E = 2 r_E / n of the ambient mean (the statistic Δ_E bounds)."""
     run.extra["ambient_radius"] = float(ambient_radius(manifold, c.radius))
-    run.sensitivity = float(ambient_sensitivity(ctx["n_used"], run.extra["ambient_radius"]))
-    mechanism = EuclideanLaplace(manifold=manifold, epsilon=c.epsilon, sensitivity=run.sensitivity)
-    run.sigma = mechanism.sigma
-    return mechanism, mechanism.release(ambient_mean(manifold, ctx["data"]), size=c.releases, rng=rng)
+    return float(ambient_sensitivity(ctx["n_used"], run.extra["ambient_radius"]))
 
 
-def _gaussian(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
-    """Gaussian noise on log_m0(x̄) in T_m0M (public base point m0), Δ_T = L·Δ, analytic calibration."""
+def _tangent_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: MechanismRun) -> float:
+    """Δ_T = L·Δ of log_m0(x̄) in T_m0M (public base point m0)."""
     run.extra["lipschitz"] = float(log_lipschitz(c.radius, manifold.kappa_max))
-    run.sensitivity = float(tangent_mean_sensitivity(ctx["n_used"], c.radius, manifold.kappa_max))
-    mechanism = TangentGaussian(manifold=manifold, epsilon=c.epsilon, delta=c.delta, sensitivity=run.sensitivity,
-                                base_point=ctx["m0"], calibration="analytic")
-    run.sigma = mechanism.sigma
-    return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng)
+    return float(tangent_mean_sensitivity(ctx["n_used"], c.radius, manifold.kappa_max))
 
 
-def _laplace_sigma(c: PrivateMeanConfig, manifold, theorem2: dict) -> float:
-    """σ the Riemannian Laplace takes for Theorem 2's Δ (``RiemannianLaplace.scale``: Δ/ε on a
-    homogeneous space, 2Δ/ε otherwise), also where it refuses the law as non-normalisable."""
-    return RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=theorem2["sensitivity"])
+#: Δ of each kind of ``MechanismSpec.sensitivity``.
+_SENSITIVITY = {"theorem2": _theorem2_sensitivity, "ambient": _ambient_sensitivity, "tangent": _tangent_sensitivity}
 
 
-def _laplace(c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
-    """Riemannian Laplace around x̄ with its σ (Δ/ε on a homogeneous space), drawn exactly or by the MH chain."""
-    run.sensitivity = ctx["theorem2"]["sensitivity"]
-    mechanism = RiemannianLaplace(manifold=manifold, epsilon=c.epsilon, sensitivity=run.sensitivity)
-    run.sigma = mechanism.sigma
-    if run.key == "exact":
-        return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng)
-    return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng, method="mh", step=c.step,
-                                        burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
+def _footpoint(spec, manifold, ctx: dict) -> np.ndarray:
+    """The summary ``spec`` releases around: the Fréchet mean, or the ambient mean."""
+    return ambient_mean(manifold, ctx["data"]) if spec.statistic == "ambient" else ctx["mean"]
 
 
 def _chain_diagnostics(release, c: PrivateMeanConfig) -> dict | None:
@@ -241,26 +227,31 @@ def _chain_diagnostics(release, c: PrivateMeanConfig) -> dict | None:
                 window=int(chain.diagnostic_steps), steps=c.burn_in + c.thin * (c.releases - 1))
 
 
-_RUNNERS = {"exact": _laplace, "mh": _laplace, "euclid": _euclidean, "gauss": _gaussian}
-_SHORT = {"exact": "Riemannian Laplace", "mh": "Riemannian Laplace (MH)", "euclid": "Euclidean Laplace",
-          "gauss": "Tangent Gaussian"}
-
-
 def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng, run: MechanismRun):
-    """The mechanism ``key`` calibrated from public parameters and its releases; ``ValueError`` if it cannot be."""
-    if key != "euclid" and ctx["theorem2"] is None:
+    """The mechanism ``key`` calibrated from public parameters (its spec's sensitivity, its own σ) and its
+    releases; ``ValueError`` if it cannot be."""
+    spec = specs.spec(key)
+    if spec.sensitivity != "ambient" and ctx["theorem2"] is None:
         raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
-    if key in ("exact", "mh"):
-        sigma, limit = _laplace_sigma(c, manifold, ctx["theorem2"]), scale_limit(manifold)
+    run.sensitivity = _SENSITIVITY[spec.sensitivity](c, manifold, ctx, run)
+    if spec.normalisable_only:
+        sigma = spec.scale(manifold, epsilon=c.epsilon, sensitivity=run.sensitivity, delta=c.delta)
+        limit = scale_limit(manifold)
         if np.isfinite(limit) and sigma >= limit:
             raise ValueError(f"σ = {sigma:.4g} is beyond the normalisability limit {limit:.4g} "
                              f"(see the normalisability check).")
-    return _RUNNERS[key](c, manifold, ctx, rng, run)
+    mechanism = spec.build(manifold, epsilon=c.epsilon, sensitivity=run.sensitivity, delta=c.delta, m0=ctx["m0"])
+    run.sigma = mechanism.sigma
+    if spec.sensitivity == "theorem2":  # Theorem 1's factor: σ = 2Δ/ε where the normaliser depends on the footpoint
+        run.extra["footpoint_dependent"] = bool(mechanism.footpoint_dependent)
+    chain = dict(method="mh", step=c.step, burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
+    return mechanism, mechanism.release(_footpoint(spec, manifold, ctx), size=c.releases, rng=rng,
+                                        **(chain if spec.chain else {}))
 
 
 def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> MechanismRun:
     """Calibrate and run one mechanism; a ``ValueError`` becomes ``skipped`` with its reason."""
-    run = MechanismRun(key=key, label=_SHORT[key])
+    run = MechanismRun(key=key, label=specs.spec(key).label)
     try:
         _, release = _calibrate_and_release(key, c, manifold, ctx, rng, run)
     except ValueError as err:
@@ -302,16 +293,17 @@ def release_on(key: str, config: PrivateMeanConfig, data, m0, *, rng=None):
     """
     if key not in MECHANISMS:
         raise ValueError(f"key must be one of {tuple(MECHANISMS)}, got {key!r}")
+    spec = specs.spec(key)
     manifold = make_manifold(config.space, config.k)
     data = manifold.check_points(data, "data")
     limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
     theorem2, failure = _theorem2(manifold, config.radius, len(data), limits)
-    if theorem2 is None and key != "euclid":
+    if theorem2 is None and spec.sensitivity != "ambient":
         raise ValueError(failure)
     ctx = dict(data=data, m0=manifold.check_points(m0, "m0"), mean=frechet_mean(manifold, data).mean,
                n_used=len(data), theorem2=theorem2)
     return _calibrate_and_release(key, config, manifold, ctx, np.random.default_rng(rng),
-                                  MechanismRun(key=key, label=_SHORT[key]))
+                                  MechanismRun(key=key, label=spec.label))
 
 
 def _stage_progress(report, done: int, stages: int, key: str, c: PrivateMeanConfig) -> Callable[[float], None]:
@@ -319,9 +311,10 @@ def _stage_progress(report, done: int, stages: int, key: str, c: PrivateMeanConf
     steps = c.burn_in + c.thin * (c.releases - 1)
 
     def stage(fraction: float) -> None:
-        text = f"{_SHORT[key]}: {c.releases:,} releases"
-        if key == "mh":
-            text = f"{_SHORT[key]}: chain step {round(fraction * steps):,} of {steps:,}"
+        spec = specs.spec(key)
+        text = f"{spec.label}: {c.releases:,} releases"
+        if spec.chain:
+            text = f"{spec.label}: chain step {round(fraction * steps):,} of {steps:,}"
         report(0.05 + 0.95 * (done + fraction) / stages, text)
     return stage
 
@@ -360,9 +353,10 @@ def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | N
                                n_used=len(data), max_dist=ball["max_dist"]),
              *checks.convergence_check(bool(np.all(fit.converged)), int(np.max(fit.n_iter)),
                                      bool(np.all(fit.unique)))]
-    laplace = [r for r in runs if r.key in ("exact", "mh")]
+    laplace = [specs.spec(r.key) for r in runs if specs.spec(r.key).normalisable_only]
     if laplace and theorem2 is not None:
-        found.append(checks.normalisability_check(manifold, _laplace_sigma(c, manifold, theorem2)))
+        found.append(checks.normalisability_check(manifold, laplace[0].scale(
+            manifold, epsilon=c.epsilon, sensitivity=theorem2["sensitivity"], delta=c.delta)))
     found += [checks.mixing_check(r.diagnostics, thin=c.thin, burn_in=c.burn_in) for r in runs if r.diagnostics]
     return PrivateMeanResult(
         config=c, manifold_name=manifold.name, kappa_max=float(manifold.kappa_max), data=data, m0=sample.m0,

@@ -30,16 +30,15 @@ import pandas as pd
 from engine import bounds, spaces
 from engine.budget import check_memory
 from engine.estimators import ambient_mean, frechet_mean
-from engine.mechanisms import scale_limit
+from engine.mechanisms import scale_limit, specs
 from engine.pipelines import figure1_setting, who_wins
 from engine.pipelines.checks import Check
 from engine.pipelines.release_errors import ReleaseErrors, measure_releases
 from engine.pipelines.summary import plain
 from engine.validation import check_int, check_positive
 
-#: Mechanism key (``figure1_setting.MECHANISMS``) → label.
-LABELS = {"riemannian laplace": "Riemannian Laplace", "euclidean laplace": "Euclidean Laplace",
-          "paper euclidean baseline": "Paper's Euclidean baseline (not ε-DP)"}
+#: Mechanism key (``figure1_setting.MECHANISMS``) → label (``engine.mechanisms.specs``).
+LABELS = {spec.key: spec.label for spec in specs.FIGURE1}
 #: The grids of n of the error-against-n chart.
 N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(figure1_setting.DEFAULT_NS)}
 #: Copies of the simulated records held at the peak (measured ~3 at reps = 1000, ns = 1000,10000 on the sphere).
@@ -168,7 +167,7 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     m = setting.manifold
     frechet, ambient = sample_means(space, radius, n, reps, seed) if means is None else means
     limit = scale_limit(m)
-    mechanisms = figure1_setting.MECHANISMS if paper_baseline else figure1_setting.MECHANISMS[:2]
+    mechanisms = [s.key for s in specs.FIGURE1 if paper_baseline or s.guarantee != "none"]
     rows = []
     for eps in epsilons:
         rng = np.random.default_rng([seed, n, round(eps * 1e6)])
@@ -179,7 +178,8 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
                    "mean_error": np.nan, "se": np.nan, "share_off_manifold": np.nan, "share_se": np.nan,
                    "rms_geodesic": np.nan, "sqrt_bound": np.nan, "mean_geodesic": np.nan, "geodesic_se": np.nan,
                    "geodesic_bias": np.nan, "ambient_bias": np.nan}
-            if mechanism == "riemannian laplace" and sigma >= limit:
+            spec = specs.spec(mechanism)
+            if spec.normalisable_only and sigma >= limit:
                 row["status"] = f"σ = {sigma:.3g} ≥ {limit:.3g}: the Laplace law on {m.name} is not normalisable"
                 rows.append(row)
                 continue
@@ -194,10 +194,10 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
             row.update(mean_error=error.mean(), se=error.std(ddof=1) / np.sqrt(reps),
                        share_off_manifold=off.mean(), share_se=np.sqrt(off.mean() * (1 - off.mean()) / reps),
                        mean_geodesic=geodesic.geodesic, geodesic_se=geodesic.geodesic_se)
-            if mechanism == "euclidean laplace":
+            if spec.statistic == "ambient":
                 bias = measure_releases(m, frechet, ambient)
                 row.update(geodesic_bias=bias.geodesic, ambient_bias=bias.ambient)
-            if mechanism == "riemannian laplace":
+            if spec.sensitivity == "theorem2":
                 row["rms_geodesic"] = float(np.sqrt(np.mean(m.dist(release, frechet) ** 2)))
                 row["sqrt_bound"] = sqrt_bound(space, radius, sigma)
             rows.append(row)
@@ -226,13 +226,13 @@ def verdict(space: str, radius: float, n: int, epsilon: float, proven: pd.DataFr
     """``engine.pipelines.who_wins.verdict`` at (n, ε) from ``release_summary`` rows made with Theorem 2's
     constant (``proven``), and, when the page charts the paper's numerical constant C, ``paper`` =
     (C, its rows); ``ValueError`` when a mechanism released nothing there."""
-    euclidean = _released_row(proven, n, epsilon, "euclidean laplace")
+    euclidean = _released_row(proven, n, epsilon, specs.EUCLID.key)
     bias = ReleaseErrors(geodesic=float(euclidean["geodesic_bias"]), geodesic_se=np.nan,
                          ambient=float(euclidean["ambient_bias"]), off_share=0.0)
     if paper is not None:
-        paper = (paper[0], _row_errors(_released_row(paper[1], n, epsilon, "riemannian laplace")))
+        paper = (paper[0], _row_errors(_released_row(paper[1], n, epsilon, specs.EXACT.key)))
     return who_wins.verdict(_setting(space, radius).manifold, radius, n, epsilon,
-                            intrinsic=_row_errors(_released_row(proven, n, epsilon, "riemannian laplace")),
+                            intrinsic=_row_errors(_released_row(proven, n, epsilon, specs.EXACT.key)),
                             euclidean=_row_errors(euclidean), bias=bias, paper=paper)
 
 
@@ -248,7 +248,7 @@ def error_bounds(space: str, radius: float, constant: float, *, n, epsilon) -> p
     noise. Columns n, epsilon, bound, euclid (broadcast)."""
     n, epsilon = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(epsilon, dtype=float))
     return pd.DataFrame({"n": n, "epsilon": epsilon, "bound": sqrt_bound(space, radius, constant / (n * epsilon)),
-                         "euclid": euclidean_constant(space, radius) / (n * epsilon)})
+                         specs.EUCLID.key: euclidean_constant(space, radius) / (n * epsilon)})
 
 
 def reduction_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -256,7 +256,7 @@ def reduction_table(summary: pd.DataFrame) -> pd.DataFrame:
     reports it), the Euclidean share off the manifold, and the intrinsic RMS geodesic error against
     √ of Theorem 3's bound."""
     by = {mechanism: rows.set_index("n") for mechanism, rows in summary.groupby("mechanism")}
-    intrinsic, euclidean = by.get("riemannian laplace"), by.get("euclidean laplace")
+    intrinsic, euclidean = by.get(specs.EXACT.key), by.get(specs.EUCLID.key)
     table = pd.DataFrame(index=pd.Index(sorted(summary["n"].unique()), name="n"))
     table["intrinsic error"] = intrinsic["mean_error"] if intrinsic is not None else np.nan
     table["Euclidean error"] = euclidean["mean_error"] if euclidean is not None else np.nan
@@ -295,9 +295,9 @@ def plan(fits: pd.DataFrame, *, space: str, radius: float, constant: float, targ
     if solve not in ("eps", "n"):
         raise ValueError(f"solve must be 'eps' or 'n', got {solve!r}")
     target, held = check_positive("target", target), check_positive("held", held)
-    theory = {"riemannian laplace": float(sqrt_bound(space, radius, constant)),
-              "euclidean laplace": euclidean_constant(space, radius)}
-    answers = fits.assign(simulated=fits["c"] / (held * target), theory=fits["mechanism"].map(theory) / (held * target))
+    theory = {"theorem2": float(sqrt_bound(space, radius, constant)), "ambient": euclidean_constant(space, radius)}
+    answers = fits.assign(simulated=fits["c"] / (held * target),
+                          theory=fits["mechanism"].map(lambda key: theory[specs.spec(key).sensitivity]) / (held * target))
     if solve == "n":
         answers[["simulated", "theory"]] = np.ceil(answers[["simulated", "theory"]])
     needed = answers["c"] / target  # the n·ε the answer asks for
@@ -332,7 +332,7 @@ class UtilityResult:
         """The released points of both sweeps, each once, without the paper's baseline (plan with
         private mechanisms only)."""
         points = pd.concat([self.ok_n, self.ok_eps]).drop_duplicates(["n", "epsilon", "mechanism"])
-        return points[points["mechanism"] != "paper euclidean baseline"]
+        return points[points["mechanism"].map(lambda key: specs.spec(key).guarantee != "none")]
 
     def summary(self) -> dict:
         """The numbers of both sweeps, JSON-ready (``engine.pipelines.summary.plain``): the config, the

@@ -26,11 +26,12 @@ import numpy as np
 from scipy.special import gammaln
 
 from engine import bounds
+from engine.mechanisms import specs
 from engine.pipelines.release_errors import ReleaseErrors
 from engine.validation import check_int, check_positive
 
-INTRINSIC = "Riemannian Laplace"
-EUCLIDEAN = "Euclidean Laplace"
+INTRINSIC = specs.EXACT.label
+EUCLIDEAN = specs.EUCLID.label
 
 
 def _num(x: float) -> str:

@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from engine.mechanisms import specs
 from engine.validation import check_finite_array, check_int
 from engine.viz import palette
 
@@ -37,14 +38,10 @@ def _columns(df, columns: dict[str, str | None], what: str) -> pd.DataFrame:
 def _style(group, colors: Mapping | None) -> tuple[str, str]:
     """Colour and legend label of a group: ``colors[group]`` if given, else the palette entry."""
     if colors is not None and group in colors:
-        return colors[group], palette.chart_text(palette.label(group) if _in_palette(group) else group)
-    if not _in_palette(group):
+        return colors[group], palette.chart_text(palette.label(group) if palette.known(group) else group)
+    if not palette.known(group):
         raise ValueError(f"group {group!r} has no palette entry; pass colors={{{group!r}: '#RRGGBB'}}")
     return palette.color(group), palette.chart_text(palette.label(group))
-
-
-def _in_palette(group) -> bool:
-    return isinstance(group, str) and group.strip().lower() in palette.COLORS
 
 
 def _axis(title: str, values: np.ndarray, log: bool) -> dict:
@@ -147,7 +144,7 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
     return fig
 
 
-def histogram_with_density(samples, grid, density, *, name: str = "riemannian laplace",
+def histogram_with_density(samples, grid, density, *, name: str = specs.EXACT.key,
                            bins: int = 40, density_name: str = "exact density",
                            x_title: str = "radius", title: str | None = None,
                            height: int = 480) -> go.Figure:
@@ -197,7 +194,7 @@ def histogram_with_density(samples, grid, density, *, name: str = "riemannian la
 
 
 def trace_figure(trace, *, iteration: str = "iteration", value: str = "value",
-                 quantity: str | None = None, name: str = "riemannian laplace (mh)",
+                 quantity: str | None = None, name: str = specs.MH.key,
                  burn_in: int | None = None, title: str | None = None,
                  row_height: int = 220) -> go.Figure:
     """MCMC trace plot: value against iteration, one row per monitored quantity.

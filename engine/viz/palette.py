@@ -15,54 +15,34 @@ from types import MappingProxyType
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from engine.mechanisms import specs
+
+#: The mechanisms of the private-mean family sit between these entries, in their registry's order.
+_BEFORE = ("data", "true mean")
+_AFTER = ("dp-rgd", "non-private", "bound")
+
+
+def _table(own: dict, field: str) -> MappingProxyType:
+    """``own`` entries with the mechanisms' (``engine.mechanisms.specs``: their ``field``, under their key)."""
+    rows = [(key, own[key]) for key in _BEFORE] + [(s.key, getattr(s, field)) for s in specs.REGISTRY]
+    return MappingProxyType(dict(rows + [(key, own[key]) for key in _AFTER]))
+
+
 #: Okabe–Ito colour for each key (lower case).
-COLORS = MappingProxyType(
-    {
-        "data": "#999999",
-        "true mean": "#000000",
-        "riemannian laplace": "#0072B2",
-        "riemannian laplace (mh)": "#56B4E9",
-        "euclidean laplace": "#D55E00",
-        "paper euclidean baseline": "#F0E442",
-        "tangent gaussian": "#009E73",
-        "dp-rgd": "#CC79A7",
-        "non-private": "#E69F00",
-        "bound": "#000000",
-    }
-)
+COLORS = _table({"data": "#999999", "true mean": "#000000", "dp-rgd": "#CC79A7", "non-private": "#E69F00",
+                 "bound": "#000000"}, "color")
 
 #: Legend label shown for each key.
-LABELS = MappingProxyType(
-    {
-        "data": "Data",
-        "true mean": "True mean (not private)",
-        "riemannian laplace": "Riemannian Laplace",
-        "riemannian laplace (mh)": "Riemannian Laplace (MH)",
-        "euclidean laplace": "Euclidean Laplace",
-        "paper euclidean baseline": "Paper's Euclidean baseline (not ε-DP)",
-        "tangent gaussian": "Tangent Gaussian",
-        "dp-rgd": "DP-RGD",
-        "non-private": "Non-private",
-        "bound": "Bound",
-    }
-)
+LABELS = _table({"data": "Data", "true mean": "True mean (not private)", "dp-rgd": "DP-RGD",
+                 "non-private": "Non-private", "bound": "Bound"}, "label")
 
 #: Marker symbol for each key. Only symbols that WebGL 3D scatters draw from common fonts are
 #: used (plotly draws ``"x"`` in 3D as the emoji ❌, a blank box without an emoji font).
-SYMBOLS = MappingProxyType(
-    {
-        "data": "circle",
-        "true mean": "diamond",
-        "riemannian laplace": "circle",
-        "riemannian laplace (mh)": "circle-open",
-        "euclidean laplace": "square",
-        "paper euclidean baseline": "square-open",
-        "tangent gaussian": "cross",
-        "dp-rgd": "square-open",
-        "non-private": "diamond",
-        "bound": "circle-open",
-    }
-)
+SYMBOLS = _table({"data": "circle", "true mean": "diamond", "dp-rgd": "square-open", "non-private": "diamond",
+                  "bound": "circle-open"}, "symbol")
+
+#: A legend label (lower case) names its key too, e.g. ``"Euclidean Laplace"`` -> ``"euclid"``.
+_BY_LABEL = MappingProxyType({label.lower(): key for key, label in LABELS.items()})
 
 #: Symbol marking a point that breaks a constraint (outside the SPD cone, off the manifold).
 VIOLATION_SYMBOL = "diamond-open"
@@ -72,10 +52,19 @@ FONT_SIZE = 16
 TITLE_SIZE = 20
 
 
+def known(name) -> bool:
+    """Whether ``name`` is a palette key or legend label (case-insensitive)."""
+    if not isinstance(name, str):
+        return False
+    key = name.strip().lower()
+    return _BY_LABEL.get(key, key) in COLORS
+
+
 def _key(name: str) -> str:
     if not isinstance(name, str):
         raise ValueError(f"a palette name must be a string, got {name!r}")
     key = name.strip().lower()
+    key = _BY_LABEL.get(key, key)
     if key not in COLORS:
         known = ", ".join(repr(k) for k in COLORS)
         raise ValueError(f"no palette entry for {name!r}; known names are {known}")
@@ -83,10 +72,10 @@ def _key(name: str) -> str:
 
 
 def color(name: str) -> str:
-    """Hex colour of a palette key (case-insensitive); ``ValueError`` for an unknown name.
+    """Hex colour of a palette key or legend label (case-insensitive); ``ValueError`` for an unknown name.
 
     There is deliberately no fallback colour: a mechanism without an entry would get a different
-    colour on different pages. Add it to ``COLORS``, ``LABELS`` and ``SYMBOLS`` instead.
+    colour on different pages. Give it a spec (``engine.mechanisms.specs``) instead.
     """
     return COLORS[_key(name)]
 

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from engine.mechanisms import specs
 from engine.viz.curves import histogram_with_density, trace_figure
 
 #: Longest trace drawn; longer chains are shown every k-th step.
@@ -23,10 +24,10 @@ def radius_histograms(result) -> tuple[go.Figure, go.Figure]:
     end = 1.05 * max(result.exact_radii.max(), result.mh_radii.max())
     keep = result.grid <= end
     grid, density = result.grid[keep], result.density[keep]
-    exact = histogram_with_density(result.exact_radii, grid, density, name="riemannian laplace",
+    exact = histogram_with_density(result.exact_radii, grid, density, name=specs.EXACT.key,
                                    x_title="distance to the footpoint ρ",
                                    title=f"Exact sampler: KS distance {result.ks_exact:.3f}")
-    mh = histogram_with_density(result.mh_radii.ravel(), grid, density, name="riemannian laplace (mh)",
+    mh = histogram_with_density(result.mh_radii.ravel(), grid, density, name=specs.MH.key,
                                 x_title="distance to the footpoint ρ",
                                 title=f"Metropolis–Hastings: KS distance {result.ks_mh:.3f}")
     top = 1.1 * max(max(trace.y.max() for trace in fig.data) for fig in (exact, mh))

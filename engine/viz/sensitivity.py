@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from engine.mechanisms import specs
 from engine.viz import palette
 from engine.viz.curves import band_figure
 
@@ -18,8 +19,8 @@ CURVE_COLORS = {
     "2r": "#E69F00",
     "2r(2 − h)": "#009E73",
     "boundary constant": "#CC79A7",
-    "intrinsic Δ (Theorem 2)": palette.color("riemannian laplace"),
-    "ambient Δ_E = 2r_E/n": palette.color("euclidean laplace"),
+    "intrinsic Δ (Theorem 2)": palette.color(specs.EXACT.key),
+    "ambient Δ_E = 2r_E/n": palette.color(specs.EUCLID.key),
 }
 INVALID_FILL = "rgba(213, 94, 0, 0.10)"
 

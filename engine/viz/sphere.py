@@ -215,7 +215,7 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     mean : array_like, shape ``(3,)``
         The true (non-private) Fréchet mean; hover texts report geodesic errors against it.
     releases : mapping str -> array_like, shape ``(m, 3)``
-        Release clouds keyed by palette name (``"riemannian laplace"``, ``"euclidean laplace"``,
+        Release clouds keyed by palette name (``"exact"``, ``"euclid"``,
         ...). Plotted as given: a cloud whose points are not all unit vectors (Euclidean releases)
         floats off the sphere and is joined to its radial projection by thin segments.
     center : array_like, shape ``(3,)``

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from engine.mechanisms import specs
 from engine.viz import palette
 from engine.viz.curves import band_figure
 
@@ -20,16 +21,16 @@ def error_figure(summary: pd.DataFrame, *, x: str, x_title: str, bounds: pd.Data
     fig = band_figure(summary, x=x, y="mean_error", se="se", group="mechanism", bound=bounds[[x, "bound"]],
                       bound_y="bound", bound_name=BOUND_NAME, log_x=log, log_y=log, x_title=x_title,
                       y_title="error ‖x̃ − x̄‖ (ambient)", height=500)
-    fig.add_scatter(x=bounds[x], y=bounds["euclid"], mode="lines",
+    fig.add_scatter(x=bounds[x], y=bounds[specs.EUCLID.key], mode="lines",
                     name=palette.chart_text("Euclidean noise alone: E‖noise‖ = Dσ_E"),
-                    line=dict(color=palette.color("euclidean laplace"), width=2, dash="dot"),
+                    line=dict(color=palette.color(specs.EUCLID.key), width=2, dash="dot"),
                     hovertemplate=f"{x} %{{x:.4g}}<br>{palette.chart_text('Dσ_E')} %{{y:.4g}}<extra></extra>")
     return fig
 
 
 def share_figure(summary: pd.DataFrame, *, log: bool) -> go.Figure:
     """Share of Euclidean releases off the manifold (not positive definite on SPD) against n, ± 2 SE."""
-    rows = summary[summary["mechanism"] == "euclidean laplace"]
+    rows = summary[summary["mechanism"] == specs.EUCLID.key]
     fig = band_figure(rows, x="n", y="share_off_manifold", se="share_se", group="mechanism", log_x=log,
                       x_title="sample size n", y_title="share of releases not positive definite", height=420)
     fig.update_yaxes(range=[0, 1], tickformat=".0%")

@@ -186,8 +186,8 @@ def _hand_geodesic_errors(n: int, reps: int, seed: int, epsilon: float) -> dict:
     setting = figure1_setting.SpaceSetting("sphere", Sphere(2), r)
     frechet, ambient = utility_study.sample_means("sphere", r, n, reps, seed)
     rng = np.random.default_rng([seed, n, round(epsilon * 1e6)])
-    sigmas = {"riemannian laplace": figure1_setting.sensitivity_constant(setting, "theorem") / (n * epsilon),
-              "euclidean laplace": 2 * 2 * np.sin(r / 2) / (n * epsilon)}
+    sigmas = {"exact": figure1_setting.sensitivity_constant(setting, "theorem") / (n * epsilon),
+              "euclid": 2 * 2 * np.sin(r / 2) / (n * epsilon)}
     errors = {}
     for mechanism, sigma in sigmas.items():
         release, _, _ = figure1_setting.release_errors(setting, frechet, mechanism, sigma, rng, ambient_means=ambient)

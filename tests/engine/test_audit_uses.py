@@ -94,7 +94,7 @@ def test_paper_baseline_is_the_utility_pages_and_exceeds_its_claim_on_the_pair(s
 def test_paper_baseline_is_flagged_at_the_top_of_the_utility_slider(space):
     """The positive control of the sweep: the defect of issue 19, item 2, fails CI at the slider's largest radius
     (true ε on the pair 2.37 on SPD(2) at r = 3 and 5.2 on S² at r = 1.5, for a claimed 1)."""
-    result = run_audit(figure1_target("paper euclidean baseline", space, _utility_ranges()[space][1]),
+    result = run_audit(figure1_target("paper", space, _utility_ranges()[space][1]),
                        samples=SWEEP_SAMPLES, rng=14)
     assert result.flagged and result.reachable_epsilon > 2.0
 
@@ -153,8 +153,8 @@ def _sweep():
                     cases.append(("playground", key, space, float(default), KENDALL_K[1], PrivateMeanConfig().n))
     for space, (low, high) in _utility_ranges().items():
         kappa = make_manifold(space).kappa_max
-        for mechanism in ("riemannian laplace", "euclidean laplace"):
-            constants = ("theorem", "empirical") if (space, mechanism) == ("sphere", "riemannian laplace") else ("theorem",)
+        for mechanism in ("exact", "euclid"):
+            constants = ("theorem", "empirical") if (space, mechanism) == ("sphere", "exact") else ("theorem",)
             cases += [("utility", (mechanism, c), space, r, None, 10) for c in constants for r in _radii(low, high, kappa)]
     return cases
 
@@ -169,7 +169,7 @@ def _case_id(case):
 def test_every_slider_radius_within_the_claim_or_refused(case):
     page, key, space, radius, k, n = case
     kappa = make_manifold(space, k or KENDALL_K[0]).kappa_max
-    intrinsic = key in ("exact", "gauss") or (isinstance(key, tuple) and key[0] == "riemannian laplace")
+    intrinsic = key in ("exact", "gauss") or (isinstance(key, tuple) and key[0] == "exact")
 
     def build():
         if page == "playground":

@@ -39,11 +39,11 @@ def test_empirical_sensitivity_never_exceeds_theorem_2(results):
 def test_intrinsic_beats_euclidean_and_off_manifold_shares(results):
     summary = results["summary"].set_index(["space", "n", "mechanism"])
     for n in (10, 40):
-        ours = summary.loc[("spd", n, "riemannian laplace")]
+        ours = summary.loc[("spd", n, "exact")]
         for baseline in MECHANISMS[1:]:
             theirs = summary.loc[("spd", n, baseline)]
             assert ours.mean_error + 2 * ours.se < theirs.mean_error - 2 * theirs.se
-        assert ours.share_off_manifold == 0 == summary.loc[("sphere", n, "riemannian laplace")].share_off_manifold
+        assert ours.share_off_manifold == 0 == summary.loc[("sphere", n, "exact")].share_off_manifold
     for baseline in MECHANISMS[1:]:
         assert summary.loc[("sphere", 10, baseline)].share_off_manifold == 1.0
         assert summary.loc[("spd", 10, baseline)].share_off_manifold > 0.2
@@ -56,12 +56,12 @@ def test_sphere_errors_match_the_radial_laws(results):
     ambient mean with the same σ_E."""
     summary = results["summary"].set_index(["space", "n", "mechanism"])
     for n in (10, 40):
-        ours = summary.loc[("sphere", n, "riemannian laplace")]
-        theirs = summary.loc[("sphere", n, "paper euclidean baseline")]
+        ours = summary.loc[("sphere", n, "exact")]
+        theirs = summary.loc[("sphere", n, "paper")]
         assert ours.mean_error == pytest.approx(2 * ours.sigma, abs=4 * ours.se)
         assert theirs.mean_error == pytest.approx(3 * theirs.sigma, abs=4 * theirs.se)
         assert 1 - (2 * ours.sigma) / (3 * theirs.sigma) == pytest.approx(0.12, abs=0.01)
-    private, paper = summary.loc[("sphere", 40, "euclidean laplace")], summary.loc[("sphere", 40, "paper euclidean baseline")]
+    private, paper = summary.loc[("sphere", 40, "euclid")], summary.loc[("sphere", 40, "paper")]
     assert private.sigma == paper.sigma
 
 
@@ -111,12 +111,12 @@ def test_baseline_privacy_on_the_issue_pair():
     spd = next(s for s in SETTINGS if s.key == "spd")
     table = baseline_privacy(spd, 10).set_index("baseline")
     r = 1.5
-    assert table.loc["paper euclidean baseline", "gap"] == pytest.approx(np.exp(r) - np.exp(0.8 * r), rel=1e-9)
-    assert table.loc["euclidean laplace", "gap"] == pytest.approx((np.exp(r) - np.exp(-r)) / 10, rel=1e-12)
-    assert table.loc["paper euclidean baseline", "true_epsilon_on_pair"] == pytest.approx(1.668, abs=1e-3)
-    assert table.loc["euclidean laplace", "ratio"] < 1
+    assert table.loc["paper", "gap"] == pytest.approx(np.exp(r) - np.exp(0.8 * r), rel=1e-9)
+    assert table.loc["euclid", "gap"] == pytest.approx((np.exp(r) - np.exp(-r)) / 10, rel=1e-12)
+    assert table.loc["paper", "true_epsilon_on_pair"] == pytest.approx(1.668, abs=1e-3)
+    assert table.loc["euclid", "ratio"] < 1
     big = baseline_privacy(spd, 2000).set_index("baseline")
-    assert big.loc["paper euclidean baseline", "ratio"] == pytest.approx(r * np.exp(r) / np.expm1(r), rel=1e-2)
+    assert big.loc["paper", "ratio"] == pytest.approx(r * np.exp(r) / np.expm1(r), rel=1e-2)
 
 
 @pytest.mark.slow
@@ -146,7 +146,7 @@ def test_paper_baseline_fails_and_private_baseline_passes_an_empirical_check():
 def test_release_errors_needs_the_ambient_mean_for_the_private_baseline():
     spd = next(s for s in SETTINGS if s.key == "spd")
     with pytest.raises(ValueError, match="ambient_means"):
-        release_errors(spd, np.eye(2)[None], "euclidean laplace", 0.1, 0)
+        release_errors(spd, np.eye(2)[None], "euclid", 0.1, 0)
 
 
 def test_baseline_privacy_takes_the_worse_pair_on_the_sphere():
@@ -155,11 +155,11 @@ def test_baseline_privacy_takes_the_worse_pair_on_the_sphere():
     baseline stays within its claim on both pairs."""
     sphere = next(s for s in SETTINGS if s.key == "sphere")
     wide = baseline_privacy(type(sphere)("sphere", sphere.manifold, 1.5), 10).set_index("baseline")
-    assert wide.loc["paper euclidean baseline", "pair"] == "orthogonal"
-    assert wide.loc["paper euclidean baseline", "ratio"] > 5
+    assert wide.loc["paper", "pair"] == "orthogonal"
+    assert wide.loc["paper", "ratio"] > 5
     paper = baseline_privacy(sphere, 10).set_index("baseline")
-    assert paper.loc["paper euclidean baseline", "ratio"] == pytest.approx(1.055, abs=2e-3)
-    assert (wide["ratio"]["euclidean laplace"], paper["ratio"]["euclidean laplace"]) < (1, 1)
+    assert paper.loc["paper", "ratio"] == pytest.approx(1.055, abs=2e-3)
+    assert (wide["ratio"]["euclid"], paper["ratio"]["euclid"]) < (1, 1)
 
 
 def test_boundary_constant_refuses_radii_beyond_theorem_2():

@@ -66,10 +66,10 @@ def test_sample_size_frames_use_the_mechanisms_sigma():
 def test_utility_page_uses_the_mechanisms_sigma(registry_not_homogeneous):
     constant, n, eps = utility.noise_constant("spd", 1.0, "theorem"), 10, 1.0
     rows = utility.release_summary("spd", 1.0, n, 5, 0, constant, (eps,)).set_index("mechanism")
-    assert rows.loc["riemannian laplace", "sigma"] == pytest.approx(2 * constant / (n * eps))
+    assert rows.loc["exact", "sigma"] == pytest.approx(2 * constant / (n * eps))
     scales = utility.noise_scales("spd", 1.0, constant, n, eps)
-    assert scales["riemannian laplace"] == rows.loc["riemannian laplace", "sigma"]
-    assert scales["euclidean laplace"] == rows.loc["euclidean laplace", "sigma"]
+    assert scales["exact"] == rows.loc["exact", "sigma"]
+    assert scales["euclid"] == rows.loc["euclid", "sigma"]
 
 
 def test_figure1_study_uses_the_mechanisms_sigma(monkeypatch):
@@ -78,4 +78,4 @@ def test_figure1_study_uses_the_mechanisms_sigma(monkeypatch):
     monkeypatch.setattr(reimherr_fig1, "SETTINGS", settings)
     cell = reimherr_fig1.simulate_cell("spd", 10, 0, 3, 1.0, "theorem", rng=np.random.default_rng(0))
     constant = reimherr_fig1.sensitivity_constant(next(s for s in settings if s.key == "spd"), "theorem")
-    assert cell["sigma"]["riemannian laplace"] == pytest.approx(2 * constant / 10)
+    assert cell["sigma"]["exact"] == pytest.approx(2 * constant / 10)

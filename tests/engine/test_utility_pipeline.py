@@ -49,14 +49,14 @@ def test_release_summary_scales_and_geometry():
     rows = summary.set_index(["epsilon", "mechanism"])
     r_e = 2 * np.sin(np.pi / 16)
     for eps in (0.5, 2.0):
-        assert rows.loc[(eps, "riemannian laplace"), "sigma"] == pytest.approx(constant / (10 * eps))
-        assert rows.loc[(eps, "euclidean laplace"), "sigma"] == pytest.approx(2 * r_e / (10 * eps))
-        assert rows.loc[(eps, "riemannian laplace"), "share_off_manifold"] == 0.0
-        assert rows.loc[(eps, "euclidean laplace"), "share_off_manifold"] == 1.0
+        assert rows.loc[(eps, "exact"), "sigma"] == pytest.approx(constant / (10 * eps))
+        assert rows.loc[(eps, "euclid"), "sigma"] == pytest.approx(2 * r_e / (10 * eps))
+        assert rows.loc[(eps, "exact"), "share_off_manifold"] == 0.0
+        assert rows.loc[(eps, "euclid"), "share_off_manifold"] == 1.0
         # the chord is shorter than the arc, and the RMS geodesic error stays under √ of Theorem 3's bound
-        intrinsic = rows.loc[(eps, "riemannian laplace")]
+        intrinsic = rows.loc[(eps, "exact")]
         assert intrinsic["mean_error"] <= intrinsic["rms_geodesic"] <= intrinsic["sqrt_bound"]
-    assert rows.loc[(2.0, "euclidean laplace"), "mean_error"] < rows.loc[(0.5, "euclidean laplace"), "mean_error"]
+    assert rows.loc[(2.0, "euclid"), "mean_error"] < rows.loc[(0.5, "euclid"), "mean_error"]
     again = utility.release_summary("sphere", np.pi / 8, 10, 200, 0, constant, (0.5, 2.0), True,
                                     means=utility.sample_means("sphere", np.pi / 8, 10, 200, 0))
     pd.testing.assert_frame_equal(summary, again)
@@ -65,12 +65,12 @@ def test_release_summary_scales_and_geometry():
 def test_release_summary_skips_a_law_that_is_not_normalisable():
     """On SPD(2) the Laplace law needs σ < √2 (``scale_limit``): at ε = 0.05, n = 10, σ = 3/0.5 = 6."""
     summary = utility.release_summary("spd", 1.5, 10, 20, 0, 3.0, (0.05,))
-    intrinsic = summary.set_index("mechanism").loc["riemannian laplace"]
+    intrinsic = summary.set_index("mechanism").loc["exact"]
     assert "not normalisable" in intrinsic["status"] and np.isnan(intrinsic["mean_error"])
 
 
 def test_reduction_table_is_the_percentage_per_n():
-    summary = pd.DataFrame({"n": [10, 10, 20, 20], "mechanism": ["riemannian laplace", "euclidean laplace"] * 2,
+    summary = pd.DataFrame({"n": [10, 10, 20, 20], "mechanism": ["exact", "euclid"] * 2,
                             "mean_error": [0.5, 1.0, 0.3, 0.4], "share_off_manifold": [0.0, 0.25, 0.0, 0.1],
                             "rms_geodesic": [0.6, np.nan, 0.35, np.nan], "sqrt_bound": [0.7, np.nan, 0.4, np.nan]})
     table = utility.reduction_table(summary).set_index("n")
@@ -83,7 +83,7 @@ def test_fit_scaling_recovers_an_exact_power_law_and_plans_with_it():
     n = np.array([10, 20, 50, 100, 10, 10])
     eps = np.array([1.0, 1.0, 1.0, 1.0, 0.5, 2.0])
     points = pd.concat([pd.DataFrame({"n": n, "epsilon": eps, "mechanism": m, "mean_error": c / (n * eps)})
-                        for m, c in (("riemannian laplace", 0.8), ("euclidean laplace", 2.5))], ignore_index=True)
+                        for m, c in (("exact", 0.8), ("euclid", 2.5))], ignore_index=True)
     fits = utility.fit_scaling(points).set_index("mechanism")
     assert fits["alpha"].to_numpy() == pytest.approx([1.0, 1.0])
     assert fits["c"].to_numpy() == pytest.approx([0.8, 2.5])
@@ -111,7 +111,7 @@ def test_run_is_its_pieces():
     assert set(result.by_eps["epsilon"]) == set(utility.EPS_GRID)
     assert result.skipped.empty and len(result.ok_n) == 6
     points = result.scaling_points()
-    assert "paper euclidean baseline" not in set(points["mechanism"])
+    assert "paper" not in set(points["mechanism"])
     assert not points.duplicated(["n", "epsilon", "mechanism"]).any()
 
 
@@ -125,5 +125,5 @@ def test_config_refuses_bad_values_naming_them(field, value):
 def test_baseline_privacy_of_the_paper_baseline_on_spd():
     """Reimherr et al.'s baseline on SPD(2), n = 10, r = 1.5: true ε 1.1616/0.6963 = 1.67 for a claimed 1."""
     pair = utility.baseline_privacy("spd", 1.5, 10, 1.0).set_index("baseline")
-    assert pair.loc["paper euclidean baseline", "ratio"] == pytest.approx(1.668, abs=1e-3)
-    assert pair.loc["euclidean laplace", "ratio"] <= 1.0 + 1e-9
+    assert pair.loc["paper", "ratio"] == pytest.approx(1.668, abs=1e-3)
+    assert pair.loc["euclid", "ratio"] <= 1.0 + 1e-9

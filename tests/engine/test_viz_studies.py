@@ -42,7 +42,7 @@ def test_empirical_figure_draws_the_bound_only_when_given():
 
 def _summary():
     return pd.DataFrame({"n": [10, 20, 10, 20], "epsilon": 1.0,
-                         "mechanism": ["riemannian laplace"] * 2 + ["euclidean laplace"] * 2,
+                         "mechanism": ["exact"] * 2 + ["euclid"] * 2,
                          "mean_error": [0.2, 0.1, 0.4, 0.2], "se": [0.01, 0.01, 0.02, 0.01],
                          "share_off_manifold": [0.0, 0.0, 0.5, 0.25], "share_se": [0.0, 0.0, 0.05, 0.04]})
 
@@ -60,7 +60,7 @@ def test_share_and_scaling_figures():
     share = util_viz.share_figure(_summary(), log=False)
     means = [t for t in share.data if t.meta == "mean"]
     assert len(means) == 1 and list(means[0].y) == [0.5, 0.25] and tuple(share.layout.yaxis.range) == (0, 1)
-    fits = pd.DataFrame({"mechanism": ["riemannian laplace", "euclidean laplace"], "c": [2.0, 4.0]})
+    fits = pd.DataFrame({"mechanism": ["exact", "euclid"], "c": [2.0, 4.0]})
     scaling = util_viz.scaling_figure(_summary(), fits)
     means = {t.name: list(t.y) for t in scaling.data if t.meta == "mean"}
     assert means["Riemannian Laplace"] == pytest.approx([2.0, 2.0])  # n·ε·error

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from engine.manifolds import Hyperbolic
+from engine.mechanisms import specs
 from engine.pipelines.private_optimization import sphere_coordinates
 from engine.viz import palette
 from engine.viz.poincare import poincare_figure
@@ -62,7 +63,7 @@ def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, lapl
         return fig, frame
     releases = {"dp-rgd": outputs["dp-rgd"], "non-private": outputs["non-private"]}
     if laplace is not None:
-        releases["riemannian laplace"] = laplace
+        releases[specs.EXACT.key] = laplace
     fig = spd_cone_figure(data=view["data"], mean=optimum, releases=releases, height=600)
     _rename(fig, palette.label("true mean"), "Minimiser W* (exact, not private)")
     frame = pd.concat([pd.DataFrame({"method": name, "a": p[:, 0, 0], "b": p[:, 0, 1], "c": p[:, 1, 1]})

@@ -27,9 +27,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine.manifolds import Sphere
+from engine.mechanisms import specs
 from engine.pipelines import epsilon_frames as eps_engine
 from engine.pipelines import sample_size_frames as sizes_engine
-from engine.pipelines.private_mean import PALETTE
 from engine.spaces import make_manifold
 from engine.viz import palette
 from engine.viz.animation import add_parameter_frames
@@ -41,6 +41,9 @@ from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
 from ui.playground.views import figure
 from ui.spaces import view
+
+#: The mechanism the chart animates: the one whose releases at every ε share their draws (the exact Laplace).
+ANIMATED = next(spec for spec in specs.PLAYGROUND if spec.common_draws)
 
 KEY = "anim"
 #: What the chart animates (URL value → label), bound to ``?anim_over=``.
@@ -73,7 +76,7 @@ def available_for(space: str) -> bool:
 
 def available(settings: Settings) -> bool:
     """Whether the animation applies: an animated space with the exact Riemannian Laplace selected."""
-    return available_for(settings.space) and "exact" in settings.mechanisms
+    return available_for(settings.space) and ANIMATED.key in settings.mechanisms
 
 
 def control(settings: Settings, keys: list[str]) -> str | None:
@@ -167,9 +170,9 @@ def frames(settings: Settings, over: str) -> Frames | None:
     epsilons = computed.epsilons
     active = epsilons.index(float(settings.epsilon)) if settings.epsilon in epsilons else 0
     means = np.broadcast_to(np.asarray(result["mean"], dtype=float), (len(epsilons), 3))
-    others = {PALETTE[key]: frames for key, frames in computed.releases.items() if key != "exact"}
+    others = {key: frames for key, frames in computed.releases.items() if key != ANIMATED.key}
     return Frames(over=over, prefix="ε = ", labels=[f"{e:g}" for e in epsilons], active=active, means=means,
-                  releases=computed.releases["exact"], others=others)
+                  releases=computed.releases[ANIMATED.key], others=others)
 
 
 def _trace_index(fig: go.Figure, name: str) -> int | None:
@@ -203,7 +206,7 @@ def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
     # Over n the scene holds every frame; over ε it stays on the data and the sidebar's releases (the
     # releases at ε = 0.1 would frame the whole sphere and shrink the data into a dot).
     fig = go.Figure(figure(settings, hold=animation.releases.reshape(-1, 3) if over == "n" else None))
-    label = palette.label(PALETTE["exact"])
+    label = palette.label(ANIMATED.key)
     index = _trace_index(fig, label)
     if index is None:
         return fig
@@ -239,11 +242,11 @@ def tangent_figure(settings: Settings, over: str = "eps") -> go.Figure | None:
     bases = carried_basis(reference, animation.means)
     coords = np.stack([tangent_coordinates(m, f, basis=b) for m, f, b in zip(animation.means, animation.releases, bases)])
     distances = np.linalg.norm(coords, axis=-1)
-    label = palette.label(PALETTE["exact"])
+    label = palette.label(ANIMATED.key)
     active = animation.active
     title = "The same releases seen from the true mean" + (" of each frame's n records" if over == "n" else "")
     fig = tangent_view_figure(mean=animation.means[active], releases=animation.releases[active], name=label,
-                              key=PALETTE["exact"], radius=settings.radius, extent=1.05 * float(distances.max()),
+                              key=ANIMATED.key, radius=settings.radius, extent=1.05 * float(distances.max()),
                               title=title)
     coordinates = [dict(x=c[:, 0], y=c[:, 1], customdata=d) for c, d in zip(coords, distances)]
     add_parameter_frames(fig, trace=0, coordinates=coordinates, labels=animation.labels, active=active,

@@ -6,6 +6,7 @@ import streamlit as st
 
 from engine import spaces
 from engine.data import airport_states
+from engine.mechanisms import specs
 from engine.spaces import make_manifold
 from ui import controls, limits, state
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
@@ -141,11 +142,11 @@ def sidebar() -> tuple[Settings, list[str]]:
     mechanisms = _mechanism_select(spec)
     keys += ["n", "r", "outside", "eps", "mech"]
     delta = DEFAULTS["delta"]
-    if "gauss" in mechanisms:
+    if any(specs.spec(m).needs_delta for m in mechanisms):
         delta = _delta_select()
         keys.append("delta")
     burn_in, thin, step = DEFAULTS["burn_in"], spec.mh_thin, DEFAULTS["step"]
-    if "mh" in mechanisms:
+    if any(specs.spec(m).chain for m in mechanisms):
         burn_in, thin, step, mh_keys = _mh_controls(spec)
         keys += mh_keys
     releases = controls.slider(

@@ -7,15 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import pipelines, spaces
+from engine.mechanisms import specs
 from ui.spaces import VIEWS
 
-#: The mechanisms the playground offers (key → chip label; the engine's pipeline runs them).
-MECHANISMS = {
-    "exact": "Riemannian Laplace",
-    "mh": "Riemannian MH",
-    "euclid": "Euclidean Laplace",
-    "gauss": "Tangent Gaussian",
-}
+#: The mechanisms the playground offers (key → chip label, ``engine.mechanisms.specs``; the engine's pipeline runs them).
+MECHANISMS = {spec.key: spec.chip for spec in specs.PLAYGROUND}
 OUTSIDE = {
     "clip": "Clip onto the boundary",
     "drop": "Drop them",
@@ -44,14 +40,15 @@ class SpaceSpec:
 def _spec(key: str, low: float, high: float, step: float, mh_thin: int) -> SpaceSpec:
     """The playground's choices on the registry's space ``key`` (``engine.spaces``): its sources (the
     first is the default) and default radius; the Euclidean Laplace only where the space sits in
-    ambient coordinates, and by default the exact sampler against the baseline the space has (the
-    Euclidean Laplace, else the tangent Gaussian)."""
+    ambient coordinates, and by default the exact sampler against the first baseline the space offers
+    (the Euclidean Laplace, else the tangent Gaussian)."""
     entry = spaces.space(key)
-    baseline = "euclid" if entry.embedded_in_ambient else "gauss"
+    offered = [spec for spec in specs.PLAYGROUND if entry.embedded_in_ambient or not spec.requires_ambient]
+    intrinsic = next(spec for spec in offered if spec.common_draws)
+    baseline = next(spec for spec in offered if spec.baseline)
     return SpaceSpec(radius=(low, high, entry.default_radius, step), sources=entry.sources,
-                     default_source=next(iter(entry.sources)),
-                     mechanisms=tuple(m for m in MECHANISMS if m != "euclid" or entry.embedded_in_ambient),
-                     default_mechanisms=("exact", baseline), mh_thin=mh_thin)
+                     default_source=next(iter(entry.sources)), mechanisms=tuple(spec.key for spec in offered),
+                     default_mechanisms=(intrinsic.key, baseline.key), mh_thin=mh_thin)
 
 
 #: The playground's choices per space, in the registry's order (ranges from each space's view).

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine import spaces
+from engine.mechanisms import specs
 from ui import formulas
 from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
@@ -17,8 +18,8 @@ from ui.spaces import view
 
 
 def clouds(result: dict) -> dict:
-    """Palette name -> releases of every mechanism that released."""
-    return {run["palette"]: run["releases"] for run in result["runs"] if run["releases"] is not None}
+    """Mechanism key (a palette name) -> releases of every mechanism that released."""
+    return {run["key"]: run["releases"] for run in result["runs"] if run["releases"] is not None}
 
 
 def hidden_caption(result: dict) -> str:
@@ -113,21 +114,27 @@ def show_noise_scale(result: dict, settings: Settings) -> None:
             st.caption(f"Positive curvature inflates Δ by (2 − h)/h = {(2 - h) / h:.3f} against the flat-space "
                        f"bound 2r/n. (The paper's sphere study used a tighter empirical constant instead.)")
     for run in result["runs"]:
-        if not np.isfinite(run["sigma"]) and run["key"] != "euclid":
+        calibration = specs.spec(run["key"]).sensitivity
+        if not np.isfinite(run["sigma"]) and calibration != "ambient":
             continue
-        if run["key"] in ("exact", "mh"):
+        if calibration == "theorem2" and not run["footpoint_dependent"]:
             st.markdown(f"**{run['label']}**: the normalising constant does not depend on the footpoint "
                         "(homogeneous space), so Theorem 1 allows")
             st.latex(formulas.chain(r"\sigma", r"\frac{\Delta}{\varepsilon}",
                                     rf"\frac{{{run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
-        elif run["key"] == "euclid" and "ambient_radius" in run:
+        elif calibration == "theorem2":
+            st.markdown(f"**{run['label']}**: the normalising constant depends on the footpoint (the space is "
+                        "not homogeneous), so Theorem 1 needs")
+            st.latex(formulas.chain(r"\sigma", r"\frac{2\Delta}{\varepsilon}",
+                                    rf"\frac{{2 \times {run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
+        elif calibration == "ambient" and "ambient_radius" in run:
             formula = spaces.space(result["space"]).ambient_radius_formula()
             st.markdown(f"**{run['label']}**: the geodesic ball sits inside an ambient ball of radius $r_E$, "
                         "so the ambient mean moves by at most $2r_E/n$:")
             st.latex(formulas.chain("r_E", formula, f"{run['ambient_radius']:.4f}"))
             st.latex(formulas.rows(rf"\Delta_E &= \frac{{2r_E}}{{n}} = {run['sensitivity']:.4g}",
                                    rf"\sigma_E &= \frac{{\Delta_E}}{{\varepsilon}} = {run['sigma']:.4g}"))
-        elif run["key"] == "gauss":
+        elif calibration == "tangent":
             st.markdown(f"**{run['label']}**: noise in the tangent space at the public $m_0$. The log map "
                         "stretches distances in $B_r(m_0)$ by at most $L$; σ from the analytic Gaussian "
                         f"mechanism (Balle & Wang 2018) at δ = {settings.delta:g}:")

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from engine import bounds, spaces
+from engine.mechanisms import specs
 from engine.pipelines import utility
 from engine.viz import utility as figures
 from ui import first_paint, formulas, state, tables, who_wins
@@ -33,9 +34,9 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
     scales = utility.noise_scales(c.space, c.radius, result.constant, c.n, c.epsilon)
     st.latex(formulas.rows(
         rf"\sigma &= \frac{{C}}{{n\varepsilon}},\ C = {result.constant:.4f} && \text{{at }} n = {c.n},\ "
-        rf"\varepsilon = {c.epsilon:g}:\ \sigma = {scales['riemannian laplace']:.4g}",
+        rf"\varepsilon = {c.epsilon:g}:\ \sigma = {scales[specs.EXACT.key]:.4g}",
         rf"\sigma_E &= \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f} && "
-        rf"\sigma_E = {scales['euclidean laplace']:.4g}"))
+        rf"\sigma_E = {scales[specs.EUCLID.key]:.4g}"))
     skipped = result.skipped
     if len(skipped):
         st.warning("Left out of the charts (the Riemannian Laplace law needs σ below the space's limit; Theorem 3's "
@@ -89,7 +90,7 @@ def _paper_baseline(c: utility.UtilityConfig) -> None:
     pair = baseline_privacy(c.space, c.radius, min(c.ns), c.epsilon)
     shown = pair.assign(baseline=pair["baseline"].map(utility.LABELS))[
         ["baseline", "pair", "n", "claimed_epsilon", "gap", "sensitivity", "true_epsilon_on_pair"]]
-    paper_row = pair.set_index("baseline").loc["paper euclidean baseline"]
+    paper_row = pair.set_index("baseline").loc[specs.PAPER.key]
     st.warning(
         f"The paper's baseline adds noise calibrated to Δ_E = 2r_E/n around the Fréchet mean, whose ambient "
         f"sensitivity is larger: on the worse of two neighbouring pairs of boundary points (below) its true ε is "
@@ -124,7 +125,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
         st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at "
                    "all; the intrinsic mechanism never leaves the SPD cone.")
         download_row("utility-non-pd-share", fig=fig_s,
-                     data=result.ok_n[result.ok_n["mechanism"] == "euclidean laplace"], settings=url)
+                     data=result.ok_n[result.ok_n["mechanism"] == specs.EUCLID.key], settings=url)
 
 
 def _planner(result: utility.UtilityResult, settings: Settings) -> None:

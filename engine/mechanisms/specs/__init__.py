@@ -1,0 +1,31 @@
+"""The mechanisms of the private-mean family, one spec each (``MechanismSpec``), in display order.
+
+Adding a mechanism: its module here (a ``MechanismSpec``), one line in ``REGISTRY``, its tests. The
+pipelines, the audit, the palette and the pages read everything they need from the spec.
+"""
+
+from __future__ import annotations
+
+from engine.mechanisms.specs.euclidean_laplace import EUCLID
+from engine.mechanisms.specs.paper_baseline import PAPER
+from engine.mechanisms.specs.riemannian_laplace import EXACT, MH
+from engine.mechanisms.specs.spec import MechanismSpec
+from engine.mechanisms.specs.tangent_gaussian import GAUSS
+
+#: Every mechanism of the family in display order (legends, the playground's options, random streams).
+REGISTRY = (EXACT, MH, EUCLID, PAPER, GAUSS)
+SPECS = {spec.key: spec for spec in REGISTRY}
+#: The playground's mechanisms and Figure 1's, in display order.
+PLAYGROUND = tuple(spec for spec in REGISTRY if spec.playground)
+FIGURE1 = tuple(spec for spec in REGISTRY if spec.figure1)
+
+
+def spec(key: str) -> MechanismSpec:
+    """The spec of ``key``; ``ValueError`` naming the known keys."""
+    if key not in SPECS:
+        raise ValueError(f"mechanism must be one of {', '.join(SPECS)}, got {key!r}")
+    return SPECS[key]
+
+
+__all__ = ["EUCLID", "EXACT", "FIGURE1", "GAUSS", "MH", "MechanismSpec", "PAPER", "PLAYGROUND", "REGISTRY", "SPECS",
+           "spec"]

@@ -1,0 +1,84 @@
+"""What the engine, the charts and the pages know about one mechanism of the private-mean family."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+#: The σ a mechanism is calibrated from: Theorem 2's Δ of the Fréchet mean (Reimherr, Bharath & Soto
+#: 2021), the ambient mean's Δ_E = 2 r_E/n, or the tangent Δ_T = L·Δ of log_m0 of the Fréchet mean.
+SENSITIVITIES = ("theorem2", "ambient", "tangent")
+#: The summary a mechanism releases around.
+STATISTICS = ("frechet", "ambient")
+
+
+@dataclass(frozen=True)
+class MechanismSpec:
+    """One mechanism, in the one vocabulary every layer uses (``key``).
+
+    Attributes
+    ----------
+    key : str
+        The name in addresses, settings files, command lines, result frames and the palette.
+    label, long_label, chip, audit_label : str
+        Legend label; the pipeline's description; the playground's option; the audit's target name.
+    color, symbol : str
+        Okabe–Ito colour and plotly marker (``engine.viz.palette`` reads them).
+    guarantee : str
+        ``"ε-DP"``, ``"(ε, δ)-DP"`` (needs a δ) or ``"none"`` (a control that claims ε but breaks it).
+    sensitivity : one of ``SENSITIVITIES``
+    statistic : one of ``STATISTICS``
+    off_manifold : bool
+        Releases may leave the manifold (ambient noise), so errors project them back.
+    requires_ambient : bool
+        Needs the space to sit in ambient coordinates (an ambient ball around B_r(m0)).
+    normalisable_only : bool
+        An unconditioned law on the space: σ must stay below ``scale_limit`` (H^d, SPD).
+    chain : bool
+        Drawn by a Markov chain (burn-in, thinning, step; approximate).
+    common_draws : bool
+        Releases at several ε share one set of standard draws (``engine.mechanisms.common_draws``).
+    baseline : bool
+        A baseline the playground shows by default against the intrinsic mechanism.
+    playground, figure1 : bool
+        Offered by the private-mean playground; part of Figure 1 of Reimherr et al. (Utility page).
+    build : callable ``(manifold, *, epsilon, sensitivity, delta, m0) -> mechanism``
+        The calibrated mechanism; its ``sigma`` is the one every caller reads.
+    scale : callable ``(manifold, *, epsilon, sensitivity, delta) -> float``
+        The σ ``build`` would take, also where it refuses a non-normalisable law (to say why).
+    draw : callable ``(manifold, footpoint, sigma, *, rng) -> points`` or None
+        The sampler at a given σ, for the Figure 1 sweeps.
+    """
+
+    key: str
+    label: str
+    long_label: str
+    chip: str
+    audit_label: str
+    color: str
+    symbol: str
+    guarantee: str
+    sensitivity: str
+    statistic: str
+    build: Callable
+    scale: Callable
+    draw: Callable | None = None
+    off_manifold: bool = False
+    requires_ambient: bool = False
+    normalisable_only: bool = False
+    chain: bool = False
+    common_draws: bool = False
+    baseline: bool = False
+    playground: bool = True
+    figure1: bool = False
+
+    def __post_init__(self):
+        if self.sensitivity not in SENSITIVITIES:
+            raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {self.sensitivity!r}")
+        if self.statistic not in STATISTICS:
+            raise ValueError(f"statistic must be one of {STATISTICS}, got {self.statistic!r}")
+
+    @property
+    def needs_delta(self) -> bool:
+        """Whether the guarantee is (ε, δ)-DP, so a δ must be chosen."""
+        return self.guarantee == "(ε, δ)-DP"
