@@ -54,7 +54,7 @@ def lines_figure(*, data, mean, releases, center, radius: float, title: str | No
     mean : array_like, shape ``(3, 1)``
         The true Fréchet mean; hover texts give each line's angle to it.
     releases : mapping str -> array_like, shape ``(m, 3, 1)``
-        Release clouds keyed by palette name (``"riemannian laplace"``, ...).
+        Release clouds keyed by mechanism key (``"exact"``, ``"euclid"``, ...).
     center : array_like, shape ``(3, 1)``
         Centre m0 of the data ball B_r(m0).
     radius : float

@@ -119,7 +119,7 @@ def test_the_table_output_runs_on_a_study(capsys):
     (["utility", "--ns", "10,x"], "ns must be comma-separated int, got '10,x'"),
     (["private-subspace", "--k", "3"], "k must be < d = 3 (a proper subspace), got 3"),
     (["private-regression", "--dataset", "iris"], "dataset must be one of ('callosum', 'cells', 'drift'), got 'iris'"),
-    (["private-mean", "--space", "torus"], "space must be one of sphere, spd, hyperbolic, kendall, got 'torus'"),
+    (["private-mean", "--space", "torus"], "space must be one of sphere, spd, hyperbolic, kendall, grassmann, got 'torus'"),
     (["private-mean", "--n", "many"], "n must be int, got 'many'"),
 ])
 def test_bad_input_is_one_line_naming_the_value_with_exit_status_2(argv, message, capsys):
