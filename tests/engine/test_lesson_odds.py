@@ -93,3 +93,16 @@ def test_bad_input_raises_one_line_quoting_the_value(call, quoted):
     with pytest.raises(ValueError) as err:
         call()
     assert str(err.value) == quoted
+
+
+def test_tradeoff_figure_draws_the_mechanisms_curve_above_the_bound():
+    from engine.viz.odds import posterior_figure, tradeoff_figure
+
+    fig = tradeoff_figure(1.0, reach=0.8)
+    coin, curve, bound = fig.data
+    np.testing.assert_allclose(curve.y, laplace_tradeoff(curve.x, 0.8, 1.0))
+    np.testing.assert_allclose(bound.y, dp_tradeoff_bound(bound.x, 1.0))
+    assert np.all(np.asarray(curve.y) >= np.asarray(bound.y) - 1e-12)
+    high, low = posterior_figure(1.0).data
+    np.testing.assert_allclose(high.y, posterior_range(high.x, 1.0)[1])
+    np.testing.assert_allclose(low.y, posterior_range(low.x, 1.0)[0])
