@@ -8,7 +8,7 @@ st.set_page_config(page_title="Lesson · Manifold Privacy Explorer", layout="wid
 navigation.sidebar()
 st.title("Lesson: privacy on curved spaces, step by step")
 st.markdown(
-    "Eight steps, one idea each. Look at the chart, predict the answer, then reveal it: every answer is "
+    "Nine steps, one idea each. Look at the chart, predict the answer, then reveal it: every answer is "
     "computed from the chart's own run. Each step links to the full page with the same settings."
 )
 lesson.show()

@@ -92,3 +92,14 @@ def test_bad_step_in_the_address_gives_one_warning_quoting_it(bad):
     found = messages(at, "warning")
     assert len(found) == 1 and f"step=`'{bad}'`" in found[0], found
     assert at.selectbox(key="step").value == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_each_steps_link_opens_its_full_page_with_its_settings(number):
+    step = STEPS[number - 1]
+    at = run_page(ROOT / step.page, step.params)
+    # The Audit page flags its positive control (the noise halved, the game's broken mechanism): that is the point.
+    problems = [text for text in messages(at) if not (step.game and text.startswith("Flagged:"))]
+    assert not problems, problems
+    assert {key: at.query_params[key] for key in step.params} == step.params

@@ -10,6 +10,7 @@ from engine.audit.pairs import frechet_gap, replace_one_pair
 from engine.bounds import frechet_mean_sensitivity
 from engine.lesson.game import BEST_ROUNDS, Game, Tally, which_data_set
 from engine.pipelines import PrivateMeanConfig, who_wins
+from engine.pipelines import private_optimization as po
 from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import bound_vs_r
@@ -17,6 +18,9 @@ from engine.spaces import make_manifold
 from engine.viz.odds import posterior_figure, tradeoff_figure
 from ui import who_wins as page_verdict
 from ui.figure_cache import cache_figures
+from ui.optimization import compute as optimization_compute
+from ui.optimization import figures as optimization_figures
+from ui.optimization.controls import Settings as OptimizationSettings
 from ui.playground.compute import private_means
 from ui.playground.views import figure as playground_figure
 from ui.regression.compute import main_figure as regression_figure
@@ -87,6 +91,15 @@ def odds_range_figure(epsilon: float):
 def regression(config: RegressionConfig):
     """The Private regression page's result and chart for ``config``."""
     return private_regression(config), regression_figure(config)
+
+
+def optimization(settings: OptimizationSettings):
+    """The Private optimization page's run (its cached blocks) and excess-loss chart for ``settings``."""
+    fixed = optimization_compute.run_settings(settings)
+    _, steps = optimization_compute.steps(settings, optimization_compute.problem(settings=fixed))
+    paths = po.combine([optimization_compute.run_block(settings=fixed, steps=steps, start=start, stop=stop)
+                        for start, stop in po.blocks(settings.reps)])["paths"]
+    return paths, optimization_figures.convergence(settings.app, paths)[0]
 
 
 def subspaces(config: PrivateSubspaceConfig):

@@ -17,6 +17,7 @@ from engine.pipelines import PrivateMeanConfig
 from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from ui.lesson import compute
+from ui.optimization.controls import Settings as OptimizationSettings
 
 #: Releases per mechanism in the lesson's private-mean runs (the playground draws 200 too).
 RELEASES = 200
@@ -29,6 +30,8 @@ SPD = PrivateMeanConfig(space="spd", source="wishart", n=20, radius=1.5, epsilon
 SENSITIVITY_N, SENSITIVITY_R = 10, float(np.pi / 8)
 GAME_EPSILON = 1.0
 REGRESSION = RegressionConfig(dataset="drift", n=30, releases=3, warmup=200, window=200)
+OPTIMIZATION = OptimizationSettings(app="frechet", data="synthetic", size=50, eps=1.0, delta=1e-3, noise="calibrated",
+                                    steps=None, batch=0, eta=0.05, reps=3, seed=0, grid=None, burn=0)
 SUBSPACES = PrivateSubspaceConfig(k=2, d=3, n=200, epsilon=1.0, delta=1e-6, outliers=5, method="exact", releases=20)
 
 
@@ -89,6 +92,14 @@ def _regression() -> tuple[int, str]:
                                 f"from the non-private fit: with n = {REGRESSION.n} the noise is large.")
 
 
+def _optimization() -> tuple[int, str]:
+    paths, _ = compute.optimization(OPTIMIZATION)
+    last = paths[paths["iteration"] == paths["iteration"].max()].groupby("method")["excess_loss"].mean()
+    ratio = last["dp-rgd"] / last["non-private"]
+    return int(ratio > 2), (f"After {int(paths['iteration'].max())} steps the private run's excess loss is "
+                            f"{last['dp-rgd']:.3g} against {last['non-private']:.3g} without privacy ({ratio:.1f}×).")
+
+
 def _subspaces() -> tuple[int, str]:
     result, _ = compute.subspaces(SUBSPACES)
     exact = float(np.mean(~result["bottom"] & (result["proj_error"] <= SUBSPACES.alpha)))
@@ -98,7 +109,7 @@ def _subspaces() -> tuple[int, str]:
 
 
 def _playground_params(c: PrivateMeanConfig) -> dict:
-    return {"space": c.space, "source": c.source, "r": repr(c.radius), "n": str(c.n), "eps": f"{c.epsilon:g}",
+    return {"space": c.space, "source": c.source, "r": repr(c.radius), "n": str(c.n), "eps": repr(c.epsilon),
             "mech": ",".join(c.mechanisms)}
 
 
@@ -146,7 +157,8 @@ STEPS = (
          ("About half the time (a coin)", "More than half, but at most e^ε/(1 + e^ε)", "More than e^ε/(1 + e^ε)"),
          _game,
          "ε caps how far any release can move anyone's odds about one person: by a factor e^ε at most.",
-         "pages/8_Audit.py", {}, game=True),
+         "pages/8_Audit.py", {"audit": "laplace", "space": "sphere", "eps": repr(GAME_EPSILON),
+                              "control": "control-half-noise"}, game=True),
     Step("Beyond means: regression",
          lambda: compute.regression(REGRESSION)[1],
          f"A private geodesic regression of n = {REGRESSION.n} directions on the sphere: will the private "
@@ -154,6 +166,16 @@ STEPS = (
          ("Yes, within half the public ball's radius", "No, they spread over the ball"), _regression,
          "The same guarantee covers a fitted curve; with few records its noise is large.",
          "pages/6_Private_regression.py", {"reg_data": REGRESSION.dataset, "reg_n": str(REGRESSION.n)}),
+    Step("Beyond means: optimisation",
+         lambda: compute.optimization(OPTIMIZATION)[1],
+         f"Gradient descent for the Fréchet mean of n = {OPTIMIZATION.size} covariance matrices, with noise on "
+         f"every step (DP-RGD, ε = {OPTIMIZATION.eps:g}): after T = n steps, how does its excess loss compare with "
+         "the same descent without noise?",
+         ("About the same (within 2×)", "More than twice as large"), _optimization,
+         "Privacy can be paid step by step: the accountant splits ε over the iterations, and each noisy step costs accuracy.",
+         "pages/5_Private_optimization.py",
+         {"app": OPTIMIZATION.app, "n_frechet": str(OPTIMIZATION.size), "eps": repr(OPTIMIZATION.eps),
+          "delta": f"{OPTIMIZATION.delta:g}", "reps": str(OPTIMIZATION.reps)}),
     Step("Beyond means: subspaces",
          lambda: compute.subspaces(SUBSPACES)[1],
          f"Learn the plane 200 points lie near, privately, with {SUBSPACES.outliers} adversarial points: how "
