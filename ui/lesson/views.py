@@ -41,9 +41,11 @@ def _question(number: int) -> None:
         st.session_state[revealed] = True
     if st.session_state.get(revealed):
         right, numbers = step.answer()
-        verdict = ("Right." if guess == step.choices[right] else
-                   "No guess yet." if guess is None else "Not quite.")
-        st.success(f"{verdict} The answer: **{step.choices[right]}**. {numbers}")
+        if guess == step.choices[right]:
+            st.success(f"Right. The answer: **{step.choices[right]}**. {numbers}")
+        else:
+            verdict = "No guess yet." if guess is None else "Not quite."
+            st.info(f"{verdict} The answer: **{step.choices[right]}**. {numbers}")
 
 
 def show() -> None:
