@@ -30,6 +30,9 @@ class Page:
 #: Every page in sidebar order, Home first: the one list the sidebar and Home's cards read.
 PAGES = (
     Page("app.py", "Home", ":material/home:"),
+    Page("pages/9_Lesson.py", "Lesson", ":material/school:",
+         "Start here: the story in nine steps, from one record moving the mean to the guarantee audited in a "
+         "\"which data set?\" game, each with a chart, a question to predict and a one-sentence takeaway."),
     Page("pages/1_Private_mean_playground.py", "Private mean playground", ":material/scatter_plot:",
          "Release the mean of data on a sphere, on SPD matrices, in the hyperbolic plane or on planar shapes, and "
          "watch the Riemannian Laplace mechanism keep its releases on the manifold while the Euclidean one leaves it."),

@@ -1,0 +1,45 @@
+"""What ε means, drawn: the trade-off curve of a mechanism against its ε-DP bound, and the posterior range.
+
+Curves from ``engine.lesson.odds`` (Dong, Roth & Su 2022): type I error α on x, type II error β on y;
+a test on a private release can never go below the bound.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from engine.lesson.odds import dp_tradeoff_bound, laplace_tradeoff, posterior_range
+from engine.viz import palette
+
+
+def tradeoff_figure(epsilon: float, *, reach: float | None = None, points: int = 201, height: int = 360) -> go.Figure:
+    """The ε-DP bound max(0, 1 − e^ε α, e^{−ε}(1 − α)) and the Laplace mechanism's exact curve on a pair
+    whose privacy loss reaches ``reach`` (ε when ``None``: the adversarial pair attains the sensitivity)."""
+    alpha = np.linspace(0.0, 1.0, points)
+    fig = go.Figure(layout=palette.layout(None, height=height))
+    fig.add_scatter(x=alpha, y=1.0 - alpha, mode="lines", name="no information (a coin)",
+                    line=dict(color=palette.color("data"), width=2, dash="dot"))
+    fig.add_scatter(x=alpha, y=laplace_tradeoff(alpha, epsilon if reach is None else reach, 1.0), mode="lines",
+                    name=palette.label("riemannian laplace"),
+                    line=dict(color=palette.color("riemannian laplace"), width=3))
+    fig.add_scatter(x=alpha, y=dp_tradeoff_bound(alpha, epsilon), mode="lines", name=f"ε = {epsilon:g} bound",
+                    line=dict(color=palette.color("bound"), width=2, dash="dash"))
+    fig.update_xaxes(title_text="type I error α (say D′ when it was D)", range=[0, 1])
+    fig.update_yaxes(title_text="type II error β (say D when it was D′)", range=[0, 1])
+    return fig
+
+
+def posterior_figure(epsilon: float, *, points: int = 101, height: int = 360) -> go.Figure:
+    """The highest and lowest posterior an ε-DP release can leave, against the prior."""
+    prior = np.linspace(0.0, 1.0, points)
+    low, high = posterior_range(prior, epsilon)
+    fig = go.Figure(layout=palette.layout(None, height=height))
+    fig.add_scatter(x=prior, y=high, mode="lines", name="highest posterior",
+                    line=dict(color=palette.color("euclidean laplace"), width=3))
+    fig.add_scatter(x=prior, y=low, mode="lines", name="lowest posterior", fill="tonexty",
+                    fillcolor=palette.rgba(palette.color("euclidean laplace"), 0.15),
+                    line=dict(color=palette.color("riemannian laplace"), width=3, dash="dash"))
+    fig.update_xaxes(title_text="belief before the release (prior)", range=[0, 1])
+    fig.update_yaxes(title_text="belief after it (posterior)", range=[0, 1])
+    return fig

@@ -1,0 +1,106 @@
+"""The Lesson page (issue 33): every step renders with its chart, question, takeaway and link; the
+prediction is revealed from the run; the game's buttons move the tally; ``?step=N`` opens step N."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app import charts
+from tests.app.conftest import ROOT, assert_clean, messages, run_page
+from ui.lesson.steps import STEPS
+
+LESSON = ROOT / "pages" / "9_Lesson.py"
+GAME_STEP = next(number for number, step in enumerate(STEPS, 1) if step.game)
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_every_step_renders_its_chart_question_takeaway_and_link(number):
+    at = run_page(LESSON, {"step": str(number)})
+    step = STEPS[number - 1]
+    assert not messages(at)
+    assert at.subheader[0].value == f"{number} · {step.title}"
+    assert charts.specs(at)
+    assert at.radio(key=f"lesson_guess_{number}").options == list(step.choices)
+    assert any(step.takeaway in box.value for box in at.info)
+    links = [link.proto for link in at.main.get("page_link")]
+    assert [link.page for link in links] == [step.page.removeprefix("pages/").removesuffix(".py").split("_", 1)[1]]
+    assert links[0].query_string == "&".join(f"{key}={value}" for key, value in step.params.items()).replace(
+        ",", "%2C")
+
+
+def test_seven_to_nine_steps_in_the_storys_order():
+    titles = [step.title for step in STEPS]
+    assert 7 <= len(titles) <= 9
+    assert titles[0] == "One record moves the mean" and titles[-1].startswith("Beyond means")
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_reveal_says_whether_the_prediction_was_right_from_the_run(number):
+    step = STEPS[number - 1]
+    right, numbers = step.answer()
+    at = run_page(LESSON, {"step": str(number)})
+    assert not at.success
+    at.radio(key=f"lesson_guess_{number}").set_value(step.choices[right]).run()
+    at.button(key=f"lesson_reveal_{number}").click().run()
+    assert_clean(at)
+    assert [box.value for box in at.success] == [f"Right. The answer: **{step.choices[right]}**. {numbers}"]
+    wrong = step.choices[(right + 1) % len(step.choices)]
+    at.radio(key=f"lesson_guess_{number}").set_value(wrong).run()
+    assert not at.success
+    assert any(box.value == f"Not quite. The answer: **{step.choices[right]}**. {numbers}" for box in at.info)
+
+
+def test_answers_tell_the_storys_facts():
+    """The answers come from the runs: the curvature price on the sphere, the intrinsic win on SPD."""
+    by_title = {step.title: step for step in STEPS}
+    assert by_title["One record moves the mean"].answer()[0] == 1
+    assert by_title["Curvature has a price"].answer()[0] == 1
+    assert by_title["Where the intrinsic mechanism wins"].answer()[0] == 0
+    assert by_title["The guarantee, audited: which data set?"].answer()[0] == 1
+
+
+def _tally_line(at) -> str:
+    return next(text.value for text in at.markdown if text.value.startswith("The class:"))
+
+
+def test_game_buttons_update_the_tally():
+    at = run_page(LESSON, {"step": str(GAME_STEP)})
+    assert "no rounds yet" in _tally_line(at)
+    at.button(key="lesson_guess_first").click().run()
+    assert_clean(at)
+    assert "of 1 (99% interval" in _tally_line(at)
+    at.button(key="lesson_guess_second").click().run()
+    assert "of 2 (99% interval" in _tally_line(at)
+    texts = [text.value for text in at.markdown]
+    assert any(text.startswith("The best possible attacker") and "of 10,000" in text for text in texts)
+    assert any(text.startswith("A broken mechanism") for text in texts)
+
+
+def test_address_opens_the_step_and_the_arrows_move_it():
+    at = run_page(LESSON, {"step": "3"})
+    assert at.selectbox(key="step").value == 3
+    at.button(key="lesson_forward").click().run()
+    assert_clean(at)
+    assert at.selectbox(key="step").value == 4 and at.query_params["step"] == "4"
+    assert at.subheader[0].value.startswith("4 · ")
+    at.button(key="lesson_back").click().run()
+    assert at.selectbox(key="step").value == 3
+
+
+@pytest.mark.parametrize("bad", ["abc", "0", str(len(STEPS) + 1), "2.5"])
+def test_bad_step_in_the_address_gives_one_warning_quoting_it(bad):
+    at = run_page(LESSON, {"step": bad})
+    found = messages(at, "warning")
+    assert len(found) == 1 and f"step=`'{bad}'`" in found[0], found
+    assert at.selectbox(key="step").value == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_each_steps_link_opens_its_full_page_with_its_settings(number):
+    step = STEPS[number - 1]
+    at = run_page(ROOT / step.page, step.params)
+    # The Audit page flags its positive control (the noise halved, the game's broken mechanism): that is the point.
+    problems = [text for text in messages(at) if not (step.game and text.startswith("Flagged:"))]
+    assert not problems, problems
+    assert {key: at.query_params[key] for key in step.params} == step.params

@@ -1,0 +1,108 @@
+"""The lesson's computations, each through the cached builder or pipeline call of the page it comes from;
+what no page computes (the pair's gap, the game, the best attacker) is cached here the same way."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from engine.audit.pairs import frechet_gap, replace_one_pair
+from engine.bounds import frechet_mean_sensitivity
+from engine.lesson.game import BEST_ROUNDS, Game, Tally, which_data_set
+from engine.pipelines import PrivateMeanConfig, who_wins
+from engine.pipelines import private_optimization as po
+from engine.pipelines.private_regression import RegressionConfig
+from engine.pipelines.private_subspace import PrivateSubspaceConfig
+from engine.pipelines.sensitivity import bound_vs_r
+from engine.spaces import make_manifold
+from engine.viz.odds import posterior_figure, tradeoff_figure
+from ui import who_wins as page_verdict
+from ui.figure_cache import cache_figures
+from ui.optimization import compute as optimization_compute
+from ui.optimization import figures as optimization_figures
+from ui.optimization.controls import Settings as OptimizationSettings
+from ui.playground.compute import private_means
+from ui.playground.views import figure as playground_figure
+from ui.regression.compute import main_figure as regression_figure
+from ui.regression.compute import private_regression
+from ui.sensitivity.views import curves_figure
+from ui.subspaces.compute import private_subspaces
+from ui.subspaces.views import figure as subspace_figure
+
+
+def sensitivity_figure(n: int, radius: float):
+    """The Sensitivity page's Δ-against-r chart on S² (κ = 1) with the lesson's r marked."""
+    return curves_figure(bound_vs_r(n, 1.0, float(np.pi / 4) * 0.98), x="r", x_title="radius r of the data's ball",
+                         y_title="sensitivity Δ", markers={f"r = {radius:.3g}": radius})
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def moved_mean(n: int, radius: float) -> tuple[float, float, float]:
+    """How far one replaced record moves the Fréchet mean on S² (the audit's adversarial pair), the flat
+    worst case 2r/n and Theorem 2's bound."""
+    pair = replace_one_pair(make_manifold("sphere"), n, radius)
+    return frechet_gap(pair), 2.0 * radius / n, float(frechet_mean_sensitivity(n, radius, 1.0))
+
+
+def mean_figure(settings: PrivateMeanConfig):
+    """The playground's chart for ``settings``."""
+    return playground_figure(settings)
+
+
+def mean_run(settings: PrivateMeanConfig) -> dict:
+    """The playground's result for ``settings`` (its shared store)."""
+    return private_means(settings)
+
+
+def mean_verdict(settings: PrivateMeanConfig) -> who_wins.Verdict | None:
+    """The playground's who-wins verdict for ``settings``."""
+    return page_verdict.playground_verdict(private_means(settings), settings)
+
+
+def released(settings: PrivateMeanConfig, key: str) -> dict:
+    """The run of mechanism ``key`` in the playground's result."""
+    return next(run for run in private_means(settings)["runs"] if run["key"] == key)
+
+
+@st.cache_resource(show_spinner=False)
+def game(epsilon: float) -> Game:
+    """The game at ``epsilon`` (read-only, shared by every session)."""
+    return which_data_set(epsilon)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def best_attacker(epsilon: float, broken: bool) -> Tally:
+    """The best attacker's tally over ``BEST_ROUNDS`` rounds against the mechanism (or its broken control)."""
+    return game(epsilon).best_attacker(BEST_ROUNDS, seed=1 if not broken else 2, broken=broken)
+
+
+@cache_figures(max_entries=8)
+def odds_figure(epsilon: float):
+    """The trade-off curve of the game's mechanism on its pair against the ε-DP bound."""
+    return tradeoff_figure(epsilon, reach=game(epsilon).mechanism.reachable_epsilon)
+
+
+@cache_figures(max_entries=8)
+def odds_range_figure(epsilon: float):
+    """The posterior range of an ε-DP release against the prior."""
+    return posterior_figure(epsilon)
+
+
+def regression(config: RegressionConfig):
+    """The Private regression page's result and chart for ``config``."""
+    return private_regression(config), regression_figure(config)
+
+
+def optimization(settings: OptimizationSettings):
+    """The Private optimization page's run (its cached blocks) and excess-loss chart for ``settings``."""
+    fixed = optimization_compute.run_settings(settings)
+    _, steps = optimization_compute.steps(settings, optimization_compute.problem(settings=fixed))
+    paths = po.combine([optimization_compute.run_block(settings=fixed, steps=steps, start=start, stop=stop)
+                        for start, stop in po.blocks(settings.reps)])["paths"]
+    return paths, optimization_figures.convergence(settings.app, paths)[0]
+
+
+def subspaces(config: PrivateSubspaceConfig):
+    """The Private subspaces page's result and chart for ``config``."""
+    result = private_subspaces(config)
+    return result, subspace_figure(result)

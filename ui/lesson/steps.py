@@ -1,0 +1,187 @@
+"""The lesson's steps, as data: one ``Step`` record each, in the order the story is told (issue 33, item 1).
+
+Each record names its chart (a builder of the page it comes from, at the step's settings), a question
+to answer before the reveal, the answer computed from the same run, a one-sentence takeaway, and the
+full page with the step's settings as address keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
+
+import numpy as np
+
+from engine.pipelines import PrivateMeanConfig
+from engine.pipelines.private_regression import RegressionConfig
+from engine.pipelines.private_subspace import PrivateSubspaceConfig
+from ui.lesson import compute
+from ui.optimization.controls import Settings as OptimizationSettings
+
+#: Releases per mechanism in the lesson's private-mean runs (the playground draws 200 too).
+RELEASES = 200
+SPHERE = PrivateMeanConfig(space="sphere", source="cap", n=50, radius=float(np.pi / 8), epsilon=1.0,
+                           mechanisms=("exact", "euclid"), releases=RELEASES)
+SPHERE_ALONE = PrivateMeanConfig(space="sphere", source="cap", n=50, radius=float(np.pi / 8), epsilon=1.0,
+                                 mechanisms=("exact",), releases=RELEASES)
+SPD = PrivateMeanConfig(space="spd", source="wishart", n=20, radius=1.5, epsilon=1.0, mechanisms=("exact", "euclid"),
+                        releases=RELEASES)
+SENSITIVITY_N, SENSITIVITY_R = 10, float(np.pi / 8)
+GAME_EPSILON = 1.0
+REGRESSION = RegressionConfig(dataset="drift", n=30, releases=3, warmup=200, window=200)
+OPTIMIZATION = OptimizationSettings(app="frechet", data="synthetic", size=50, eps=1.0, delta=1e-3, noise="calibrated",
+                                    steps=None, batch=0, eta=0.05, reps=3, seed=0, grid=None, burn=0)
+SUBSPACES = PrivateSubspaceConfig(k=2, d=3, n=200, epsilon=1.0, delta=1e-6, outliers=5, method="exact", releases=20)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: ``chart()`` its figure, ``question`` with ``choices``, ``answer()`` the index of the right
+    choice and the numbers that show it, ``takeaway``, and the full ``page`` opened with ``params``."""
+
+    title: str
+    chart: Callable[[], object]
+    question: str
+    choices: tuple[str, ...]
+    answer: Callable[[], tuple[int, str]]
+    takeaway: str
+    page: str
+    params: dict = field(default_factory=dict)
+    game: bool = False
+
+
+def _moved_mean() -> tuple[int, str]:
+    gap, flat, bound = compute.moved_mean(SENSITIVITY_N, SENSITIVITY_R)
+    return int(gap > flat), (f"The adversarial pair moves the mean by {gap:.4f}; the flat worst case 2r/n is "
+                             f"{flat:.4f} and Theorem 2's bound is {bound:.4f}.")
+
+
+def _noise_hides() -> tuple[int, str]:
+    run = compute.released(SPHERE_ALONE, "exact")
+    ratio = run["errors"]["geodesic"] / run["sensitivity"]
+    return (0 if ratio < 1 else 1 if ratio <= 10 else 2), (
+        f"The releases land {run['errors']['geodesic']:.4f} from the mean on average, {ratio:.2f} times Δ = "
+        f"{run['sensitivity']:.4f}: the move one record makes is lost in the noise.")
+
+
+def _off_cone() -> tuple[int, str]:
+    share = compute.released(SPD, "euclid")["errors"]["off_share"]
+    return (0 if share == 0 else 1 if share < 0.5 else 2), (
+        f"{share:.0%} of the Euclidean releases are not positive definite: not a covariance matrix at all.")
+
+
+def _winner(settings: PrivateMeanConfig) -> tuple[int, str]:
+    verdict = compute.mean_verdict(settings)
+    index = {"intrinsic": 0, "euclidean": 1, None: 2}[verdict.winner]
+    return index, verdict.sentence
+
+
+def _game() -> tuple[int, str]:
+    game, best = compute.game(GAME_EPSILON), compute.best_attacker(GAME_EPSILON, False)
+    low, high = best.interval()
+    index = 0 if high < 0.55 else 1 if low <= game.ceiling else 2
+    return index, (f"The likelihood-ratio test guessed right in {best.rate:.1%} of {best.rounds:,} rounds "
+                   f"(99% interval {low:.1%} to {high:.1%}), under the ceiling {game.ceiling:.1%}.")
+
+
+def _regression() -> tuple[int, str]:
+    result, _ = compute.regression(REGRESSION)
+    spread = result.footpoint_spread
+    return int(spread >= 0.5), (f"The private footpoints lie on average {spread:.0%} of the public ball's radius "
+                                f"from the non-private fit: with n = {REGRESSION.n} the noise is large.")
+
+
+def _optimization() -> tuple[int, str]:
+    paths, _ = compute.optimization(OPTIMIZATION)
+    last = paths[paths["iteration"] == paths["iteration"].max()].groupby("method")["excess_loss"].mean()
+    ratio = last["dp-rgd"] / last["non-private"]
+    return int(ratio > 2), (f"After {int(paths['iteration'].max())} steps the private run's excess loss is "
+                            f"{last['dp-rgd']:.3g} against {last['non-private']:.3g} without privacy ({ratio:.1f}×).")
+
+
+def _subspaces() -> tuple[int, str]:
+    result, _ = compute.subspaces(SUBSPACES)
+    exact = float(np.mean(~result["bottom"] & (result["proj_error"] <= SUBSPACES.alpha)))
+    return (0 if exact == 0 else 1 if exact < 0.9 else 2), (
+        f"{exact:.0%} of {SUBSPACES.releases} releases are the plane within {SUBSPACES.alpha:g} (projection error), "
+        f"despite {SUBSPACES.outliers} adversarial points: the method counts points instead of adding noise.")
+
+
+def _playground_params(c: PrivateMeanConfig) -> dict:
+    return {"space": c.space, "source": c.source, "r": repr(c.radius), "n": str(c.n), "eps": repr(c.epsilon),
+            "mech": ",".join(c.mechanisms)}
+
+
+WINNERS = ("The Riemannian Laplace (intrinsic)", "The Euclidean Laplace (ambient)", "Neither: a tie")
+
+STEPS = (
+    Step("One record moves the mean",
+         partial(compute.sensitivity_figure, SENSITIVITY_N, SENSITIVITY_R),
+         f"Replace one of n = {SENSITIVITY_N} records on a sphere cap of radius π/8. Can the Fréchet mean move "
+         "further than 2r/n, the most it can move on a flat plane?",
+         ("No: 2r/n is the most", "Yes: further than 2r/n"), _moved_mean,
+         "The sensitivity Δ is how far one person can move the answer; curvature makes it larger than on a plane.",
+         "pages/2_Sensitivity.py",
+         {"space": "sphere", "r_sphere": repr(SENSITIVITY_R), "kappa_sphere": "1.0", "n": str(SENSITIVITY_N)}),
+    Step("Noise hides the move",
+         partial(compute.mean_figure, SPHERE_ALONE),
+         "At ε = 1, how far from the true mean will a typical release of the Riemannian Laplace land, compared "
+         "with the sensitivity Δ?",
+         ("Closer than Δ", "Between Δ and 10 Δ", "More than 10 Δ"), _noise_hides,
+         "Noise of scale Δ/ε makes the release about as likely with or without any one person.",
+         "pages/1_Private_mean_playground.py", _playground_params(SPHERE_ALONE)),
+    Step("Flat noise leaves the space",
+         partial(compute.mean_figure, SPD),
+         "Covariance matrices (SPD(2), drawn as a cone). Adding flat Euclidean noise to their mean: what share of "
+         "the releases will not be a covariance matrix (outside the cone)?",
+         ("None", "Less than half", "Half or more"), _off_cone,
+         "Noise that ignores the geometry releases things that are not in the space at all.",
+         "pages/1_Private_mean_playground.py", _playground_params(SPD)),
+    Step("Curvature has a price",
+         partial(compute.mean_figure, SPHERE),
+         "On the sphere (cap π/8, n = 50, ε = 1), which cloud lands closer to the true mean?",
+         WINNERS, partial(_winner, SPHERE),
+         "Positive curvature inflates Theorem 2's Δ by (2 − h)/h: on a sphere cap the flat mechanism can win.",
+         "pages/1_Private_mean_playground.py", _playground_params(SPHERE)),
+    Step("Where the intrinsic mechanism wins",
+         partial(compute.mean_figure, SPD),
+         "On covariance matrices (SPD(2), no positive curvature), which cloud lands closer to the true mean?",
+         WINNERS, partial(_winner, SPD),
+         "Without a curvature price, noise that follows the space beats noise in the ambient coordinates.",
+         "pages/1_Private_mean_playground.py", _playground_params(SPD)),
+    Step("The guarantee, audited: which data set?",
+         partial(compute.odds_figure, GAME_EPSILON),
+         f"Two data sets differ in one person. Seeing one release at ε = {GAME_EPSILON:g}, how often can the best "
+         "possible attacker tell which data set it came from?",
+         ("About half the time (a coin)", "More than half, but at most e^ε/(1 + e^ε)", "More than e^ε/(1 + e^ε)"),
+         _game,
+         "ε caps how far any release can move anyone's odds about one person: by a factor e^ε at most.",
+         "pages/8_Audit.py", {"audit": "laplace", "space": "sphere", "eps": repr(GAME_EPSILON),
+                              "control": "control-half-noise"}, game=True),
+    Step("Beyond means: regression",
+         lambda: compute.regression(REGRESSION)[1],
+         f"A private geodesic regression of n = {REGRESSION.n} directions on the sphere: will the private "
+         "footpoints stay close to the non-private fit?",
+         ("Yes, within half the public ball's radius", "No, they spread over the ball"), _regression,
+         "The same guarantee covers a fitted curve; with few records its noise is large.",
+         "pages/6_Private_regression.py", {"reg_data": REGRESSION.dataset, "reg_n": str(REGRESSION.n)}),
+    Step("Beyond means: optimisation",
+         lambda: compute.optimization(OPTIMIZATION)[1],
+         f"Gradient descent for the Fréchet mean of n = {OPTIMIZATION.size} covariance matrices, with noise on "
+         f"every step (DP-RGD, ε = {OPTIMIZATION.eps:g}): after T = n steps, how does its excess loss compare with "
+         "the same descent without noise?",
+         ("About the same (within 2×)", "More than twice as large"), _optimization,
+         "Privacy can be paid step by step: the accountant splits ε over the iterations, and each noisy step costs accuracy.",
+         "pages/5_Private_optimization.py",
+         {"app": OPTIMIZATION.app, "n_frechet": str(OPTIMIZATION.size), "eps": repr(OPTIMIZATION.eps),
+          "delta": f"{OPTIMIZATION.delta:g}", "reps": str(OPTIMIZATION.reps)}),
+    Step("Beyond means: subspaces",
+         lambda: compute.subspaces(SUBSPACES)[1],
+         f"Learn the plane 200 points lie near, privately, with {SUBSPACES.outliers} adversarial points: how "
+         f"many of {SUBSPACES.releases} releases will be the plane itself?",
+         ("None", "Some", "Nearly all (90% or more)"), _subspaces,
+         "Some statistics need no noise at all: a private vote between candidate answers can release the exact one.",
+         "pages/7_Private_subspaces.py",
+         {"shape": "plane", "method": "exact", "n": str(SUBSPACES.n), "outliers": str(SUBSPACES.outliers)}),
+)

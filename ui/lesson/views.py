@@ -1,0 +1,63 @@
+"""The Lesson page's body: the step selector (← / →, a select box, ``?step=N``), the step's chart, its
+predict-then-reveal question, its takeaway and the link to the full page."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import state
+from ui.lesson import game
+from ui.lesson.steps import GAME_EPSILON, STEPS
+from ui.live_chart import live_chart
+
+#: The address key of the open step (1-based).
+STEP = "step"
+
+
+def _move(by: int) -> None:
+    st.session_state[STEP] = min(max(st.session_state[STEP] + by, 1), len(STEPS))
+
+
+def _selector() -> int:
+    """The open step's number, from the address (a bad value warns once and opens step 1), the buttons or the box."""
+    state.init(STEP, 1, options=list(range(1, len(STEPS) + 1)))
+    back, box, forward = st.columns([1, 6, 1], vertical_alignment="bottom")
+    back.button("←", key="lesson_back", on_click=_move, args=(-1,), disabled=st.session_state[STEP] == 1,
+                help="Previous step")
+    box.selectbox("Step", list(range(1, len(STEPS) + 1)), key=STEP,
+                  format_func=lambda number: f"{number} · {STEPS[number - 1].title}")
+    forward.button("→", key="lesson_forward", on_click=_move, args=(1,), disabled=st.session_state[STEP] == len(STEPS),
+                   help="Next step")
+    state.sync([STEP])
+    return st.session_state[STEP]
+
+
+def _question(number: int) -> None:
+    """The step's question; after "Reveal", whether the guess was right and the run's numbers."""
+    step = STEPS[number - 1]
+    guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=f"lesson_guess_{number}")
+    revealed = f"lesson_revealed_{number}"
+    if st.button("Reveal", key=f"lesson_reveal_{number}"):
+        st.session_state[revealed] = True
+    if st.session_state.get(revealed):
+        right, numbers = step.answer()
+        if guess == step.choices[right]:
+            st.success(f"Right. The answer: **{step.choices[right]}**. {numbers}")
+        else:
+            verdict = "No guess yet." if guess is None else "Not quite."
+            st.info(f"{verdict} The answer: **{step.choices[right]}**. {numbers}")
+
+
+def show() -> None:
+    """The whole lesson page below its title."""
+    number = _selector()
+    step = STEPS[number - 1]
+    st.subheader(f"{number} · {step.title}")
+    live_chart(step.chart(), key="lesson_chart")
+    _question(number)
+    if step.game:
+        game.show_odds(GAME_EPSILON)
+        game.show(GAME_EPSILON)
+    st.info(f"**Takeaway.** {step.takeaway}")
+    st.page_link(step.page, label="Open the full page with these settings", icon=":material/open_in_new:",
+                 query_params=step.params)
