@@ -21,8 +21,8 @@ def tradeoff_figure(epsilon: float, *, reach: float | None = None, points: int =
     fig.add_scatter(x=alpha, y=1.0 - alpha, mode="lines", name="no information (a coin)",
                     line=dict(color=palette.color("data"), width=2, dash="dot"))
     fig.add_scatter(x=alpha, y=laplace_tradeoff(alpha, epsilon if reach is None else reach, 1.0), mode="lines",
-                    name=palette.label("riemannian laplace"),
-                    line=dict(color=palette.color("riemannian laplace"), width=3))
+                    name=palette.label("exact"),
+                    line=dict(color=palette.color("exact"), width=3))
     fig.add_scatter(x=alpha, y=dp_tradeoff_bound(alpha, epsilon), mode="lines", name=f"ε = {epsilon:g} bound",
                     line=dict(color=palette.color("bound"), width=2, dash="dash"))
     fig.update_xaxes(title_text="type I error α (say D′ when it was D)", range=[0, 1])
@@ -36,10 +36,10 @@ def posterior_figure(epsilon: float, *, points: int = 101, height: int = 360) ->
     low, high = posterior_range(prior, epsilon)
     fig = go.Figure(layout=palette.layout(None, height=height))
     fig.add_scatter(x=prior, y=high, mode="lines", name="highest posterior",
-                    line=dict(color=palette.color("euclidean laplace"), width=3))
+                    line=dict(color=palette.color("euclid"), width=3))
     fig.add_scatter(x=prior, y=low, mode="lines", name="lowest posterior", fill="tonexty",
-                    fillcolor=palette.rgba(palette.color("euclidean laplace"), 0.15),
-                    line=dict(color=palette.color("riemannian laplace"), width=3, dash="dash"))
+                    fillcolor=palette.rgba(palette.color("euclid"), 0.15),
+                    line=dict(color=palette.color("exact"), width=3, dash="dash"))
     fig.update_xaxes(title_text="belief before the release (prior)", range=[0, 1])
     fig.update_yaxes(title_text="belief after it (posterior)", range=[0, 1])
     return fig

@@ -60,7 +60,7 @@ def show(epsilon: float) -> None:
     st.markdown(f"**Which data set?** D holds {game.n} records (grey); D′ is D with the last one moved across the "
                 f"cap. The mechanism released the mean of one of them at ε = {epsilon:g}: which?")
     fig = sphere_figure(data=np.concatenate([first, second[-1:]]), mean=game.means[0],
-                        releases={"riemannian laplace": play["release"][None]}, center=game.pair.manifold.origin,
+                        releases={"exact": play["release"][None]}, center=game.pair.manifold.origin,
                         radius=game.radius, resolution=32, height=420)
     st.plotly_chart(fig, key="lesson_game_chart")
     st.caption("Blue: this round's release. Black: the mean of D. Grey: the records of D and, moved, D′'s last one.")
