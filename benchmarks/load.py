@@ -1,55 +1,93 @@
-"""Load: N concurrent sessions against one local server, without a browser (``python -m benchmarks load``).
+"""Load: concurrent sessions against one local server, without a browser (``python -m benchmarks load``).
 
-Each session is a thin client of Streamlit's own websocket protocol (``/_stcore/stream``, protobuf
-``BackMsg``/``ForwardMsg``, the messages the browser exchanges): it opens the page, then moves the
-ε slider ``CHANGES`` times, each time to a value no other session uses. Nothing is rendered, so
-the figures are the server's alone:
+Each session is a thin client of Streamlit's websocket protocol (``/_stcore/stream``, protobuf
+``BackMsg``/``ForwardMsg``, the messages the browser exchanges). Like the browser, it answers a page's
+chart-first run (``ui.first_paint``): the live chart's value is set once the run has delivered it, which
+asks for the full run with the sidebar's widgets; an opening is timed until that full run has finished.
+Two scenarios on the playground:
 
-- per-rerun server time: from the rerun request to the server's last ``script_finished`` (p50,
-  p95, max; a run the page restarts with ``st.rerun()`` counts with its restart), including the
-  time a rerun waits for the two cores while other sessions compute;
-- errors: an exception or ``st.error`` element, a run that did not finish successfully, a timeout;
-- leaks: a session whose ε slider or address (``page_info_changed``) shows a value it did not set;
+- ``class``: every session walks the same steps, as a class following the teacher: from Home it opens
+  each of Home's playground presets in turn and moves ε to the same value after each (results shared);
+- ``own``: every session opens the playground and moves ε ``CHANGES`` times, each time to a value no
+  other session uses (the worst case: nothing shared).
+
+Nothing is rendered, so the figures are the server's alone:
+
+- time per step: from the request (a preset's address, an ε change) to the server's last
+  ``script_finished`` (p50, p95, max; a run the page restarts with ``st.rerun()`` and a chart-first
+  run's follow-up count with it), including the time a run waits for the two cores;
+- errors: an exception or ``st.error`` element, a run that did not finish successfully, a timeout, a page
+  that never showed its ε slider;
+- leaks: a session whose ε slider or address (``page_info_changed``) shows a value it did not ask for;
 - RSS of the server (with its children) after one warm-up session, at its peak while the sessions
   run (sampled every 0.2 s) and after all sessions.
 
-Command line: ``python -m benchmarks.load --sessions 20 --changes 3 --page Private_mean_playground``.
+Command line: ``python -m benchmarks.load --scenario class --sessions 30``.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import contextlib
+import json
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qs, urlencode
 
 import numpy as np
 import psutil
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from benchmarks.timing import Row
 from tests.browser.harness import ROOT, streamlit_process
 
-SESSIONS, CHANGES = 20, 3
+SESSIONS, CHANGES = 30, 3
 PAGE = "Private_mean_playground"
+SCENARIOS = ("class", "own")
 EPSILON_LABEL, DEFAULT_EPSILON = "Privacy budget ε", 1.0
+#: The ε every session of the class moves to after each preset.
+CLASS_EPSILON = 2.0
+
+
+def home_presets(app: Path = ROOT / "app.py") -> tuple:
+    """Home's ``PRESETS`` (label, page script, address parameters), read from ``app.py`` without running it."""
+    for node in ast.parse(app.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "PRESETS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise ValueError(f"{app} defines no PRESETS: the class scenario walks Home's playground presets")
+
+
+#: Address parameters of Home's presets that open the playground: the steps of the class scenario.
+CLASS_STEPS = tuple(params for _, script, params in home_presets() if script.endswith(f"{PAGE}.py"))
 RUN_TIMEOUT = 600.0
 MIB = 2.0**20
 
 
 @dataclass
 class Session:
-    """What one client saw: server time per rerun, its errors and the foreign values it was shown."""
+    """What one client saw: time per step, its errors and the foreign values it was shown."""
 
     index: int
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     leaks: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Shown:
+    """What the runs of one step showed: their errors, the ε slider's values and the addresses."""
+
+    seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)
+    epsilons: list[float] = field(default_factory=list)
+    addresses: list[str] = field(default_factory=list)
 
 
 def epsilon_of(index: int, change: int) -> float:
@@ -58,24 +96,53 @@ def epsilon_of(index: int, change: int) -> float:
     return round(0.05 * (2 + change * 64 + index), 2)
 
 
-class Client:
-    """One browser-less session speaking Streamlit's websocket protocol."""
+def _reports_drawn(element) -> bool:
+    """Whether ``element`` is a live chart of a chart-first run, waiting for the browser to say it is drawn."""
+    if element.WhichOneof("type") != "component_instance":
+        return False
+    args = element.component_instance.json_args
+    return '"report"' in args and json.loads(args).get("report") is True
 
-    def __init__(self, socket, page: str):
-        self.socket, self.page = socket, page
+
+class Client:
+    """One browser-less session speaking Streamlit's websocket protocol: it keeps the widget values it
+    set (sent with every run, as the browser does) until it leaves the page."""
+
+    def __init__(self, socket):
+        self.socket = socket
+        self.widgets: dict[str, WidgetState] = {}
         self.epsilon_id: str | None = None
 
-    async def run(self, widget_states=()) -> tuple[float, list[str], list[float], list[str]]:
-        """Request a rerun; return its server time, errors, the ε slider values and the addresses shown."""
-        message = BackMsg()
-        message.rerun_script.page_name = self.page
-        for widget_id, value in widget_states:
-            state = message.rerun_script.widget_states.widgets.add()
-            state.id = widget_id
-            state.double_array_value.data.append(value)
-        start = time.perf_counter()
-        await self.socket.send(message.SerializeToString())
-        errors, shown, addresses = [], [], []
+    def set_epsilon(self, value: float) -> None:
+        state = WidgetState(id=self.epsilon_id)
+        state.double_array_value.data.append(value)
+        self.widgets[state.id] = state
+
+    async def open(self, page: str, query: dict | None = None) -> Shown:
+        """Go to ``page`` (with the address ``query``), leaving the widgets of the page shown before."""
+        self.widgets, self.epsilon_id = {}, None
+        return await self.run(page, urlencode(query or {}))
+
+    async def run(self, page: str, query_string: str = "") -> Shown:
+        """Request a run of ``page``, follow a chart-first run to the full run; what they showed."""
+        shown, start = Shown(), time.perf_counter()
+        while True:
+            message = BackMsg()
+            message.rerun_script.page_name = page
+            message.rerun_script.query_string = query_string
+            message.rerun_script.widget_states.widgets.extend(self.widgets.values())
+            await self.socket.send(message.SerializeToString())
+            chart_first = await self._replies(shown)
+            if chart_first is None:
+                shown.seconds = time.perf_counter() - start
+                return shown
+            self.widgets[chart_first] = WidgetState(id=chart_first, json_value="true")
+            query_string = shown.addresses[-1] if shown.addresses else query_string
+
+    async def _replies(self, shown: Shown) -> str | None:
+        """Read the replies to one request until the script has finished; the id of the live chart a
+        chart-first run asks to report as drawn, if any."""
+        chart_first = None
         while True:
             reply = ForwardMsg()
             reply.ParseFromString(await asyncio.wait_for(self.socket.recv(), RUN_TIMEOUT))
@@ -83,51 +150,74 @@ class Client:
             if kind == "delta" and reply.delta.WhichOneof("type") == "new_element":
                 element = reply.delta.new_element
                 if element.WhichOneof("type") == "exception":
-                    errors.append(f"exception: {element.exception.message}")
+                    shown.errors.append(f"exception: {element.exception.message}")
                 elif element.WhichOneof("type") == "alert" and element.alert.format == element.alert.ERROR:
-                    errors.append(f"error: {element.alert.body}")
+                    shown.errors.append(f"error: {element.alert.body}")
                 elif element.WhichOneof("type") == "slider" and element.slider.label == EPSILON_LABEL:
                     self.epsilon_id = element.slider.id
-                    shown.extend(element.slider.value)
+                    shown.epsilons.extend(element.slider.value)
+                elif _reports_drawn(element):
+                    chart_first = element.component_instance.id
             elif kind == "page_info_changed":
-                addresses.append(reply.page_info_changed.query_string)
+                shown.addresses.append(reply.page_info_changed.query_string)
             elif kind == "script_finished":
                 if reply.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    continue  # the page called st.rerun() (the playground's renderer probe): a run follows
+                    continue  # the page called st.rerun() (a chart-first run without a chart): a run follows
                 if reply.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
-                    errors.append(f"script finished with status {reply.script_finished}")
-                return time.perf_counter() - start, errors, shown, addresses
+                    shown.errors.append(f"script finished with status {reply.script_finished}")
+                return chart_first
 
 
-def _foreign(expected: float, shown: list[float], addresses: list[str]) -> list[str]:
-    """Values of ε shown to a session that are not the one it set."""
-    own = f"eps={expected}"
-    bad = [f"slider {value:g}" for value in shown if abs(value - expected) > 1e-9]
-    last = [part for part in (addresses[-1].split("&") if addresses else []) if part.startswith("eps=")]
-    bad += [f"address {part}" for part in last if part != own]
+def _foreign(expected: float, shown: Shown) -> list[str]:
+    """Values of ε shown to a session that are not the one it asked for."""
+    bad = [f"slider {value:g}" for value in shown.epsilons if abs(value - expected) > 1e-9]
+    last = parse_qs(shown.addresses[-1]).get("eps", []) if shown.addresses else []
+    bad += [f"address eps={value}" for value in last if abs(float(value) - expected) > 1e-9]
     return bad
 
 
-async def drive(url: str, page: str, index: int, changes: int) -> Session:
-    """Open the page in a new session, then move ε ``changes`` times; record everything."""
+def _record(session: Session, expected: float, shown: Shown) -> bool:
+    """Add one step to ``session``; whether the page showed its ε slider."""
+    session.times.append(shown.seconds)
+    session.errors += shown.errors
+    session.leaks += _foreign(expected, shown)
+    if not shown.epsilons:
+        session.errors.append(f"no slider labelled {EPSILON_LABEL!r} on {PAGE}")
+    return bool(shown.epsilons)
+
+
+async def _own(client: Client, session: Session, changes: int) -> None:
+    """Open the playground, then move ε ``changes`` times to values of this session alone."""
+    if not _record(session, DEFAULT_EPSILON, await client.open(PAGE)):
+        return
+    for change in range(changes):
+        value = epsilon_of(session.index, change)
+        client.set_epsilon(value)
+        if not _record(session, value, await client.run(PAGE)):
+            return
+
+
+async def _class_walk(client: Client, session: Session, changes: int) -> None:
+    """From Home, open each of Home's playground presets and move ε to ``CLASS_EPSILON`` after each
+    (``changes`` is not used: every session takes the same steps)."""
+    for params in CLASS_STEPS:
+        home = await client.open("")
+        session.errors += home.errors
+        if not _record(session, float(params["eps"]), await client.open(PAGE, params)):
+            return
+        client.set_epsilon(CLASS_EPSILON)
+        if not _record(session, CLASS_EPSILON, await client.run(PAGE)):
+            return
+
+
+async def drive(url: str, scenario: str, index: int, changes: int) -> Session:
+    """One session of ``scenario`` on a new connection; everything it saw."""
     session = Session(index)
+    walk = {"class": _class_walk, "own": _own}[scenario]
     try:
         async with websockets.connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=RUN_TIMEOUT,
                                       ping_interval=None) as socket:
-            client = Client(socket, page)
-            seconds, errors, shown, addresses = await client.run()
-            session.times.append(seconds)
-            session.errors += errors
-            session.leaks += _foreign(DEFAULT_EPSILON, shown, addresses)
-            if client.epsilon_id is None:
-                session.errors.append(f"no slider labelled {EPSILON_LABEL!r} on {page}")
-                return session
-            for change in range(changes):
-                value = epsilon_of(index, change)
-                seconds, errors, shown, addresses = await client.run([(client.epsilon_id, value)])
-                session.times.append(seconds)
-                session.errors += errors
-                session.leaks += _foreign(value, shown, addresses)
+            await walk(Client(socket), session, changes)
     except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as err:
         session.errors.append(f"{type(err).__name__}: {err}")
     return session
@@ -148,6 +238,7 @@ def server(app: Path = ROOT / "app.py", timeout: float = 120.0):
 
 @dataclass(frozen=True)
 class LoadResult:
+    scenario: str
     sessions: int
     changes: int
     times: np.ndarray
@@ -158,14 +249,23 @@ class LoadResult:
     rss_after: float
     wall: float
 
+    @property
+    def steps(self) -> str:
+        if self.scenario == "class":
+            return f"{len(CLASS_STEPS)} Home presets, each then ε → {CLASS_EPSILON:g}, the same for all"
+        return f"1 opening + {self.changes} ε changes to values of its own"
 
-def measure(sessions: int = SESSIONS, changes: int = CHANGES, page: str = PAGE) -> LoadResult:
-    """One warm-up session (imports, caches), then ``sessions`` concurrent ones."""
+
+def measure(scenario: str = "class", sessions: int = SESSIONS, changes: int = CHANGES) -> LoadResult:
+    """One warm-up session (imports; the playground at its defaults), then ``sessions`` concurrent ones."""
+    if scenario not in SCENARIOS:
+        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
+
     async def crowd(url: str) -> list[Session]:
-        return await asyncio.gather(*(drive(url, page, i, changes) for i in range(sessions)))
+        return await asyncio.gather(*(drive(url, scenario, i, changes) for i in range(sessions)))
 
     with server() as (url, process):
-        asyncio.run(drive(url, page, sessions, 0))
+        asyncio.run(drive(url, "own", sessions, 0))
         before = rss(process)
         samples, done = [before], threading.Event()
 
@@ -184,34 +284,47 @@ def measure(sessions: int = SESSIONS, changes: int = CHANGES, page: str = PAGE) 
     times = np.array([t for s in results for t in s.times])
     errors = [f"session {s.index}: {e}" for s in results for e in s.errors]
     leaks = [f"session {s.index}: {leak}" for s in results for leak in s.leaks]
-    return LoadResult(sessions, changes, times, errors, leaks, before, max(samples + [after]), after, wall)
+    return LoadResult(scenario, sessions, changes, times, errors, leaks, before, max(samples + [after]), after,
+                      wall)
+
+
+def _percentiles(times: np.ndarray) -> tuple[float, float]:
+    """p50 and p95 of ``times`` (NaN when no step was timed)."""
+    return tuple(np.percentile(times, [50, 95])) if times.size else (float("nan"), float("nan"))
 
 
 def run() -> list[Row]:
-    """Rows of the benchmark table (N = 20 sessions, 3 ε changes each, on the playground)."""
-    r = measure()
-    where = f"{r.sessions} sessions × (1 load + {r.changes} ε changes) on {PAGE}, no browser"
-    note = (f"{where}; {len(r.times)} reruns in {r.wall:.0f} s; errors {len(r.errors)}, leaks {len(r.leaks)}; "
-            f"server RSS {r.rss_before:.0f} MiB after warm-up, peak {r.rss_peak:.0f}, {r.rss_after:.0f} after")
-    return [Row("load: server time per rerun, p50", float(np.percentile(r.times, 50)), "—", note),
-            Row("load: server time per rerun, p95", float(np.percentile(r.times, 95)), "—",
-                "no error, no leak, RSS growth < 200 MiB")]
+    """Rows of the benchmark table: the class walk and the worst case, 30 sessions each."""
+    rows = []
+    for scenario, target in (("class", "< 1.5 s"), ("own", "—")):
+        r = measure(scenario)
+        p50, p95 = _percentiles(r.times)
+        note = (f"{r.sessions} sessions × ({r.steps}) on {PAGE}, no browser; {len(r.times)} steps in {r.wall:.0f} s; "
+                f"errors {len(r.errors)}, leaks {len(r.leaks)}; server RSS {r.rss_before:.0f} MiB after warm-up, "
+                f"peak {r.rss_peak:.0f}, {r.rss_after:.0f} after")
+        rows += [Row(f"load ({scenario}): step to finished rerun, p50", p50, "—", note),
+                 Row(f"load ({scenario}): step to finished rerun, p95", p95, target,
+                     "no error, no leak, RSS growth < 200 MiB")]
+    return rows
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", choices=SCENARIOS, default="class")
     parser.add_argument("--sessions", type=int, default=SESSIONS)
     parser.add_argument("--changes", type=int, default=CHANGES)
-    parser.add_argument("--page", default=PAGE)
     args = parser.parse_args(argv)
-    r = measure(args.sessions, args.changes, args.page)
-    p50, p95 = np.percentile(r.times, [50, 95])
-    print(f"{r.sessions} sessions × (1 load + {r.changes} ε changes) on {args.page}: {len(r.times)} reruns "
-          f"in {r.wall:.1f} s")
-    print(f"server time per rerun: p50 {p50:.2f} s, p95 {p95:.2f} s, max {r.times.max():.2f} s")
+    if args.sessions < 1 or args.changes < 0:
+        parser.error(f"--sessions must be at least 1 and --changes at least 0, got {args.sessions} and "
+                     f"{args.changes}")
+    r = measure(args.scenario, args.sessions, args.changes)
+    p50, p95 = _percentiles(r.times)
+    print(f"{args.scenario}: {r.sessions} sessions × ({r.steps}) on {PAGE}: {len(r.times)} steps in {r.wall:.1f} s")
+    print(f"step to finished rerun: p50 {p50:.2f} s, p95 {p95:.2f} s, max {r.times.max(initial=0):.2f} s")
     print(f"errors: {len(r.errors)}; cross-session leaks: {len(r.leaks)}")
     print(f"server RSS: {r.rss_before:.0f} MiB after warm-up, peak {r.rss_peak:.0f} MiB "
-          f"(+{r.rss_peak - r.rss_before:.0f}), {r.rss_after:.0f} MiB after the sessions")
+          f"(+{r.rss_peak - r.rss_before:.0f}), {r.rss_after:.0f} MiB after the sessions "
+          f"(+{r.rss_after - r.rss_before:.0f})")
     for line in (r.errors + r.leaks)[:20]:
         print("  ", line)
 

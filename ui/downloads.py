@@ -1,6 +1,7 @@
 """Download buttons under each chart: data (CSV), figure (HTML; PNG where Chromium is present),
 settings (JSON). Files are built only when a button is clicked (deferred downloads), so a rerun
-never pays for a 5 MB offline HTML page or a 3 s PNG render."""
+never pays for a 5 MB offline HTML page or a 3 s PNG render; a built file waits for the browser's fetch
+however many other sessions rerun meanwhile (``ui.held_downloads``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.viz.export import figure_to_html, figure_to_png, png_export_available
+from ui.held_downloads import hold_deferred_files
 
 
 def _settings_help(study: str | None) -> str:
@@ -28,6 +30,7 @@ def download_row(name: str, *, fig=None, data: pd.DataFrame | None = None, setti
     ``engine.experiments`` study the settings belong to, if any; it is written into the JSON so the
     command line can run it.
     """
+    hold_deferred_files()
     row = st.container(horizontal=True, wrap=True, gap="small")
     if data is not None:
         row.download_button("Data (CSV)", partial(data.to_csv, index=False), f"{name}.csv", "text/csv",

@@ -35,10 +35,12 @@ def _in_browser() -> bool:
 
 
 def pending() -> bool:
-    """Whether this run draws the chart alone: the first run of this visit to the page, in a browser.
-    Called once per run, before the sidebar's widgets."""
+    """Whether this run draws the chart alone: the first run of this visit to the page, in a browser that
+    does not show the page yet (after a server restart the open tab shows it, chart and widgets, and a
+    chart-first run would take its widgets away with the values they hold). Called once per run,
+    before the sidebar's widgets."""
     visit = state.visit()
-    visit[CHART_FIRST] = CHART_FIRST not in visit and _in_browser()
+    visit[CHART_FIRST] = CHART_FIRST not in visit and _in_browser() and not state.restored()
     return visit[CHART_FIRST]
 
 

@@ -7,12 +7,16 @@ them back, so a page opens with the address's values, a preset's, the ones the u
 or its defaults, never with another page's value for a control of the same name. Every run hands
 the widget its value through the session (``init``), so a widget that Streamlit sees as new (another
 label, range or option list under the same key) still shows that value rather than its minimum.
+The one exception is a session's first page in a tab that already shows it (the server restarted, or the
+connection was lost): its widgets keep the values the browser holds, even one moved while reconnecting.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state import get_session_state
+from streamlit.runtime.state.common import is_keyed_element_id, user_key_from_element_id
 
 from ui.literal import literal
 
@@ -22,6 +26,8 @@ from ui.literal import literal
 PAGE, KEYS, LEFT, VISIT = "_state_page", "_state_keys", "_state_left", "_state_visit"
 #: Session key of the address keys each page takes without drawing them in every state (``own``).
 OWNED = "_state_owned"
+#: Key of ``visit()``: the widget keys whose values the browser brought from an earlier session of its tab.
+RESTORED = "restored"
 
 
 def _parse(raw: str, default):
@@ -73,7 +79,23 @@ def enter_page() -> None:
         if key not in st.query_params:
             st.session_state[key] = value
     st.session_state[PAGE] = page
-    st.session_state[VISIT] = {}
+    st.session_state[VISIT] = {RESTORED: _browser_keys() if previous is None else set()}
+
+
+def _browser_keys() -> set[str]:
+    """Keys of the widgets whose values came with this run's request from the browser.
+
+    In a session's first run these are the widgets of a tab that already shows the page, drawn by an
+    earlier session (a restarted server, a lost connection); a new tab has none. Streamlit can read them
+    only once the widget is drawn (``st.session_state`` does not hold them before)."""
+    states = get_session_state().get_widget_states()
+    return {user_key_from_element_id(s.id) for s in states if is_keyed_element_id(s.id)}
+
+
+def restored() -> bool:
+    """Whether the browser shows this page from an earlier session: its widgets hold values the new
+    session has yet to read (``init`` leaves them to the widgets)."""
+    return bool(visit()[RESTORED])
 
 
 def visit() -> dict:
@@ -119,20 +141,24 @@ def _resolve(key: str, default, options, bounds) -> tuple[object, str | None]:
                      f"using {literal(_format(default))}.")
 
 
-def init(key: str, default, *, options=None, bounds=None):
+def init(key: str, default, *, options=None, bounds=None) -> None:
     """Put the value of the widget ``key`` into ``st.session_state`` before the widget is drawn.
 
     The value is the session's (this page's, see ``enter_page``), else the URL's, else ``default``;
     one not among ``options`` or outside ``bounds = (low, high)`` is replaced by ``default``, with an
     ``st.warning`` (quoting the address value as literal text) when it came from the address. The
     value is written back every run, so the widget receives it even when Streamlit sees a new widget.
+    A value the browser brought from an earlier session (``restored``) is not overwritten: the widget
+    reads it when drawn, so a slider moved while the page reconnected keeps its new position.
     """
-    value, warning = _resolve(key, default, options, bounds)
+    enter_page()
     st.session_state[KEYS].setdefault(st.session_state[PAGE], set()).add(key)
+    if key not in st.session_state and key in visit()[RESTORED]:
+        return
+    value, warning = _resolve(key, default, options, bounds)
     if warning is not None:
         st.warning(warning)
     st.session_state[key] = value
-    return value
 
 
 def value(key: str, default, *, options=None, bounds=None):

@@ -41,7 +41,8 @@ def page_paths() -> dict[str, str]:
     return paths
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port that no process listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -68,10 +69,10 @@ def streamlit_server(timeout: float = 60.0, app: Path = ROOT / "app.py"):
 
 
 @contextlib.contextmanager
-def streamlit_process(timeout: float = 60.0, app: Path = ROOT / "app.py"):
-    """Yield ``(base URL, process)`` of a fresh ``streamlit run <app>`` on a free loopback port, once its
-    health check answers; stop it afterwards."""
-    port = _free_port()
+def streamlit_process(timeout: float = 60.0, app: Path = ROOT / "app.py", port: int | None = None):
+    """Yield ``(base URL, process)`` of a fresh ``streamlit run <app>`` on loopback ``port`` (default: a
+    free one), once its health check answers; stop it afterwards."""
+    port = port or free_port()
     streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
     cmd = [streamlit, "run", str(app), "--server.headless", "true", "--server.address", "127.0.0.1",
            "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
