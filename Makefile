@@ -31,7 +31,7 @@ test: install-test
 	$(BIN)/python -m pytest -q -n 2 tests
 
 bench: install-test
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks --results benchmarks/RESULTS.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache
