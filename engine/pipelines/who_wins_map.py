@@ -1,0 +1,272 @@
+"""Where the intrinsic mechanism wins: the error ratio (Riemannian / Euclidean Laplace) over the
+radius r and the dimension of a family of spaces, and the contour where the two tie.
+
+Every cell uses the same recipe (Reimherr, Bharath & Soto 2021; ``engine.pipelines.who_wins``):
+
+- data: ``datasets`` data sets of n records x_i = Exp_{m0}(r·V_i^{1/d}·u_i), V uniform on [0, 1] and
+  u uniform on the unit sphere of T_{m0}M (a vector uniform in the tangent ball of radius r, mapped
+  onto the space: every record lies in B_r(m0)); the base draws (V, u) are shared by every radius of
+  one dimension (common random numbers), so a row of the map changes with r only through r;
+- intrinsic: the Riemannian Laplace around the Fréchet mean with Theorem 2's proven Δ and the σ of
+  ``RiemannianLaplace.scale`` (Δ/ε on these homogeneous spaces). Its geodesic error ρ(x̄, release)
+  is the radius of the draw, whose law depends on σ only (radial density ∝ e^{−ρ/σ} J(ρ)), so the
+  cell draws that radius with the mechanism's own exact sampler (``radial.sample_radius``;
+  ``spd_laplace.sample_eigenlog``, ρ = ‖r‖, on SPD(k));
+- Euclidean: the ℓ2 Laplace with Δ_E = 2r_E/n around the ambient mean, measured as the playground
+  measures it (``release_errors.measure_releases``: off-sphere releases projected back, releases
+  outside the SPD cone left out and counted in ``off_share``); the noise's base draws are shared
+  across the radii of a dimension too.
+
+Each side draws ``⌈2/(d·s²)⌉`` errors per cell (s = ``ratio_se``): the Laplace radius in flat space
+is σ·Gamma(d, 1), of coefficient of variation 1/√d, so each mean has a relative standard error
+about s/√2 and the ratio about s (0.025: a 95 % interval within ±5 %). The standard errors reported
+are the measured ones. The tie along r at each dimension is where log(ratio) crosses 0, linearly
+interpolated between neighbouring radii.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from engine.bounds import radius_limits
+from engine.data._common import tangent_vectors
+from engine.estimators import ambient_mean, frechet_mean
+from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
+from engine.mechanisms import RiemannianLaplace
+from engine.mechanisms.laplace import euclidean_laplace, radial_law
+from engine.mechanisms.radial import sample_radius
+from engine.mechanisms.spd_laplace import sample_eigenlog
+from engine.pipelines.release_errors import measure_releases
+from engine.pipelines.who_wins import factors
+from engine.threads import blas_capped
+from engine.validation import check_int, check_positive
+
+#: Share of Theorem 2's r* = min{inj/2, π/(4√κ)} the radius grid reaches (Δ grows without bound at r*).
+RADIUS_SHARE_OF_LIMIT = 0.95
+#: Karcher-flow step of the Fréchet means (t = 1 reaches the tolerance in ~4 iterations here, t = 0.5 in ~16).
+FRECHET_STEP = 1.0
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of spaces with a dimension parameter.
+
+    ``make(p)`` builds the member of parameter p (``parameter``: "d", "k"); ``dims`` are the default
+    parameters; ``max_radius`` caps the radius grid where Theorem 2 puts no limit (κ <= 0).
+    """
+
+    key: str
+    label: str
+    parameter: str
+    parameter_label: str
+    make: Callable[[int], object]
+    dims: tuple[int, ...]
+    max_radius: float
+    min_dim: int
+
+    def name(self, p: int) -> str:
+        """The member's name as a page writes it (S^3, SPD(4))."""
+        return self.label.replace(self.parameter, str(p))
+
+    @property
+    def baseline_missing(self) -> str | None:
+        """Why the map cannot compare on this family (``None`` when it has a Euclidean baseline): a
+        baseline needs the ambient ball of ``Manifold.ambient_ball_radius`` for its proven Δ_E."""
+        if self.make(self.dims[0]).ambient_ball_radius(1.0) is not None:
+            return None
+        return (f"{self.label} has no Euclidean baseline yet: no ambient ball holds its geodesic balls "
+                f"(Manifold.ambient_ball_radius), so no ambient sensitivity Δ_E is proven")
+
+
+FAMILIES = {
+    "sphere": Family("sphere", "S^d", "d", "dimension d", Sphere, tuple(range(2, 22)), math.pi / 4, 1),
+    "spd": Family("spd", "SPD(k)", "k", "matrix size k", SPD, (2, 3, 4, 5), 2.0, 2),
+    "hyperbolic": Family("hyperbolic", "H^d", "d", "dimension d", Hyperbolic, tuple(range(2, 11)), 3.0, 2),
+    "kendall": Family("kendall", "Σ^k_2", "k", "landmarks k", Kendall, tuple(range(3, 13)), math.pi / 8, 3),
+}
+
+
+def family(key: str) -> Family:
+    """The family ``key``; ``ValueError`` naming the known keys otherwise."""
+    try:
+        return FAMILIES[key]
+    except (KeyError, TypeError):
+        raise ValueError(f"space must be one of {', '.join(FAMILIES)}, got {key!r}") from None
+
+
+@dataclass(frozen=True)
+class WhoWinsMapConfig:
+    """One map: the family ``space``, its parameters ``dims`` (empty: the family's defaults), ``radii``
+    radii evenly spaced on (0, max_radius] (``max_radius`` 0: 95 % of Theorem 2's r*, or the family's
+    cap where r* is infinite), n records, budget ε, ``datasets`` data sets per cell, the target
+    relative standard error ``ratio_se`` of each ratio, and the seed."""
+
+    space: str = "sphere"
+    dims: tuple[int, ...] = ()
+    radii: int = 20
+    max_radius: float = 0.0
+    n: int = 50
+    epsilon: float = 1.0
+    datasets: int = 5
+    ratio_se: float = 0.025
+    seed: int = 0
+
+    def __post_init__(self):
+        fam = family(self.space)
+        missing = fam.baseline_missing
+        if missing is not None:
+            raise ValueError(f"{missing}; map one of "
+                             f"{', '.join(k for k, f in FAMILIES.items() if f.baseline_missing is None)}")
+        for p in self.dims:
+            check_int(f"dims entry {fam.parameter} of {fam.label}", p, minimum=fam.min_dim)
+        if len(set(self.dims)) != len(self.dims):
+            raise ValueError(f"dims must not repeat a value, got {self.dims}")
+        check_int("radii", self.radii, minimum=2)
+        if self.max_radius != 0.0:
+            check_positive("max_radius", self.max_radius)
+        check_int("n", self.n, minimum=2)
+        check_positive("epsilon", self.epsilon)
+        check_int("datasets", self.datasets)
+        if not 0.001 <= check_positive("ratio_se", self.ratio_se) <= 0.5:
+            raise ValueError(f"ratio_se must lie in [0.001, 0.5] (0.025: a ratio within ±5 % at 95 %), "
+                             f"got {self.ratio_se}")
+        check_int("seed", self.seed, minimum=0)
+
+
+def radius_grid(manifold, fam: Family, count: int, max_radius: float = 0.0) -> np.ndarray:
+    """``count`` radii r_j = j·R/count (j = 1..count), R = ``max_radius`` or else
+    min(0.95·r*, the family's cap); ``ValueError`` when R reaches Theorem 2's r*."""
+    limit = radius_limits(manifold.kappa_max, manifold.injectivity_radius).sensitivity
+    top = max_radius or min(RADIUS_SHARE_OF_LIMIT * limit, fam.max_radius)
+    if not top < limit:
+        raise ValueError(f"max_radius = {top:g} reaches Theorem 2's r* = {limit:.4g} on {manifold.name}, where no "
+                         f"sensitivity bound holds; give max_radius below {limit:.4g}")
+    return top * np.arange(1, count + 1) / count
+
+
+def releases_per_cell(dim: int, ratio_se: float) -> int:
+    """⌈2/(d·s²)⌉ errors per mechanism and cell (module docstring)."""
+    return math.ceil(2.0 / (dim * ratio_se**2))
+
+
+def intrinsic_errors(manifold, sigma: float, size: int, rng) -> np.ndarray:
+    """``size`` geodesic errors ρ(x̄, release) of the Riemannian Laplace of scale σ: exact radial draws
+    of the mechanism's own sampler (they depend on σ only)."""
+    if manifold.polar_volume == "spd-affine":
+        return np.linalg.norm(sample_eigenlog(manifold.k, sigma, size, rng), axis=-1)
+    return sample_radius(radial_law(manifold), sigma, size, rng)
+
+
+def tangent_ball_data(manifold, radii: np.ndarray, datasets: int, n: int, rng) -> np.ndarray:
+    """Records Exp_{m0}(r·V^{1/d}·u) for each radius, the same (V, u) at every radius:
+    shape ``(len(radii), datasets, n, *point_shape)``."""
+    coef = rng.standard_normal((datasets, n, manifold.dim))
+    coef *= (rng.uniform(size=(datasets, n)) ** (1.0 / manifold.dim) / np.linalg.norm(coef, axis=-1))[..., None]
+    m0 = manifold.origin
+    steps = np.asarray(radii, dtype=float)[:, None, None, None] * coef
+    return manifold.exp(m0, tangent_vectors(manifold, m0, steps))
+
+
+@dataclass(frozen=True)
+class WhoWinsMap:
+    """The cells of one map (``cells``: one row per (parameter, radius)), where the ratio crosses 1
+    (``ties``: one row per crossing) and the config."""
+
+    config: WhoWinsMapConfig
+    family: Family
+    cells: pd.DataFrame
+    ties: pd.DataFrame
+
+    def summary(self) -> dict:
+        """JSON-ready numbers: the config, every cell and every tie."""
+        def plain(frame):
+            return [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in row.items()}
+                    for row in frame.to_dict("records")]
+        return dict(config=dataclasses.asdict(self.config), space=self.family.label, cells=plain(self.cells),
+                    ties=plain(self.ties))
+
+
+def _row(manifold, p: int, radius: float, n: int, epsilon: float, intrinsic: np.ndarray, euclid) -> dict:
+    f = factors(manifold, radius, n)
+    sigma = RiemannianLaplace.scale(manifold=manifold, epsilon=epsilon, sensitivity=f.delta)
+    mean_i = float(intrinsic.mean())
+    se_i = float(intrinsic.std(ddof=1) / np.sqrt(intrinsic.size))
+    ratio = mean_i / euclid.geodesic
+    ratio_se = abs(ratio) * float(np.hypot(se_i / mean_i, euclid.geodesic_se / euclid.geodesic))
+    return dict(parameter=p, dim=manifold.dim, ambient_dim=manifold.ambient_dim, radius=radius,
+                ambient_radius=f.ambient_radius, sigma=sigma, sigma_euclidean=f.delta_e / epsilon,
+                intrinsic=mean_i, intrinsic_se=se_i, euclidean=euclid.geodesic, euclidean_se=euclid.geodesic_se,
+                ratio=ratio, ratio_se=ratio_se, off_share=euclid.off_share, predicted_ratio=f.predicted_ratio)
+
+
+def _cells_of(fam: Family, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequence) -> list[dict]:
+    """The cells of parameter ``p``: one row per radius (``seed`` depends on the seed and p only, so a
+    cell is the same whichever other parameters the map holds)."""
+    manifold = fam.make(p)
+    radii = radius_grid(manifold, fam, c.radii, c.max_radius)
+    data_seed, intrinsic_seed, noise_seed = seed.spawn(3)
+    data = tangent_ball_data(manifold, radii, c.datasets, c.n, np.random.default_rng(data_seed))
+    fit = frechet_mean(manifold, data, step=FRECHET_STEP)
+    if not np.all(fit.converged):
+        raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
+    centres = ambient_mean(manifold, data)
+    m = releases_per_cell(manifold.dim, c.ratio_se)
+    per_data_set = math.ceil(m / c.datasets)
+    rows = []
+    for j, radius in enumerate(radii):
+        f = factors(manifold, radius, c.n)
+        sigma = RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta)
+        intrinsic = intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed))
+        releases = euclidean_laplace(manifold, centres[j], f.delta_e / c.epsilon, size=per_data_set,
+                                     rng=np.random.default_rng(noise_seed))
+        rows.append(_row(manifold, p, float(radius), c.n, c.epsilon, intrinsic,
+                         measure_releases(manifold, fit.mean[j], releases)))
+    return rows
+
+
+def tie_radii(cells: pd.DataFrame) -> pd.DataFrame:
+    """Where the ratio crosses 1 along r, for each parameter: one row per crossing with the radius
+    (log ratio interpolated linearly between the neighbouring radii) and which mechanism wins below it.
+
+    ``cells`` needs the columns ``parameter``, ``radius`` and ``ratio``; cells without a ratio (NaN) are
+    skipped. Returns a frame with ``parameter``, ``radius`` and ``below`` ("intrinsic" or "euclidean").
+    """
+    rows = []
+    for p, group in cells.sort_values(["parameter", "radius"]).groupby("parameter", sort=True):
+        group = group[np.isfinite(group["ratio"]) & (group["ratio"] > 0)]
+        r, log_ratio = group["radius"].to_numpy(), np.log(group["ratio"].to_numpy())
+        for i in np.flatnonzero(np.sign(log_ratio[:-1]) * np.sign(log_ratio[1:]) < 0):
+            t = log_ratio[i] / (log_ratio[i] - log_ratio[i + 1])
+            rows.append(dict(parameter=int(p), radius=float(r[i] + t * (r[i + 1] - r[i])),
+                             below="intrinsic" if log_ratio[i] < 0 else "euclidean"))
+    return pd.DataFrame(rows, columns=["parameter", "radius", "below"])
+
+
+@blas_capped
+def run(config: WhoWinsMapConfig) -> WhoWinsMap:
+    """The map of ``config`` (module docstring), deterministic for its seed.
+
+    Returns
+    -------
+    WhoWinsMap
+        ``cells`` columns: parameter (d or k), dim and ambient_dim (d and D), radius r, ambient_radius
+        r_E, sigma and sigma_euclidean, intrinsic and euclidean (mean geodesic errors) with their
+        standard errors, ratio (intrinsic / Euclidean) and ratio_se, off_share (Euclidean releases off
+        the space), predicted_ratio (the noise alone: ``who_wins.Factors.predicted_ratio``).
+
+    Raises
+    ------
+    ValueError
+        Bad config, a family without Euclidean baseline, or a radius grid reaching Theorem 2's r*.
+    """
+    fam = family(config.space)
+    dims = config.dims or fam.dims
+    rows = [row for p in dims for row in _cells_of(fam, p, config, np.random.SeedSequence([config.seed, p]))]
+    cells = pd.DataFrame(rows)
+    return WhoWinsMap(config=config, family=fam, cells=cells, ties=tie_radii(cells))
