@@ -57,8 +57,9 @@ FRECHET_STEP = 1.0
 class Family:
     """A family of spaces with a dimension parameter.
 
-    ``make(p)`` builds the member of parameter p (``parameter``: "d", "k"); ``dims`` are the default
-    parameters; ``max_radius`` caps the radius grid where Theorem 2 puts no limit (κ <= 0).
+    ``make(p)`` builds the member of parameter p (``parameter``: "d", "k"; at least ``min_dim``) and
+    ``name(p)`` writes it (S³, SPD(4)); ``dims`` are the default parameters; ``max_radius`` caps the
+    radius grid where Theorem 2 puts no limit (κ <= 0).
     """
 
     key: str
@@ -66,13 +67,10 @@ class Family:
     parameter: str
     parameter_label: str
     make: Callable[[int], object]
+    name: Callable[[int], str]
     dims: tuple[int, ...]
     max_radius: float
     min_dim: int
-
-    def name(self, p: int) -> str:
-        """The member's name as a page writes it (S^3, SPD(4))."""
-        return self.label.replace(self.parameter, str(p))
 
     @property
     def baseline_missing(self) -> str | None:
@@ -84,11 +82,20 @@ class Family:
                 f"(Manifold.ambient_ball_radius), so no ambient sensitivity Δ_E is proven")
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _power(base: str) -> Callable[[int], str]:
+    return lambda p: base + str(p).translate(_SUPERSCRIPT)
+
+
 FAMILIES = {
-    "sphere": Family("sphere", "S^d", "d", "dimension d", Sphere, tuple(range(2, 22)), math.pi / 4, 1),
-    "spd": Family("spd", "SPD(k)", "k", "matrix size k", SPD, (2, 3, 4, 5), 2.0, 2),
-    "hyperbolic": Family("hyperbolic", "H^d", "d", "dimension d", Hyperbolic, tuple(range(2, 11)), 3.0, 2),
-    "kendall": Family("kendall", "Σ^k_2", "k", "landmarks k", Kendall, tuple(range(3, 13)), math.pi / 8, 3),
+    "sphere": Family("sphere", "Sᵈ", "d", "dimension d", Sphere, _power("S"), tuple(range(2, 22)), math.pi / 4, 1),
+    "spd": Family("spd", "SPD(k)", "k", "matrix size k", SPD, "SPD({})".format, (2, 3, 4, 5), 2.0, 2),
+    "hyperbolic": Family("hyperbolic", "Hᵈ", "d", "dimension d", Hyperbolic, _power("H"), tuple(range(2, 11)),
+                         3.0, 2),
+    "kendall": Family("kendall", "Σᵏ₂", "k", "landmarks k", Kendall, lambda k: f"Σ{_power('')(k)}₂",
+                      tuple(range(3, 13)), math.pi / 8, 3),
 }
 
 
