@@ -15,12 +15,15 @@ Every cell uses the same recipe (Reimherr, Bharath & Soto 2021; ``engine.pipelin
 - Euclidean: the ℓ2 Laplace with Δ_E = 2r_E/n around the ambient mean, measured as the playground
   measures it (``release_errors.measure_releases``: off-sphere releases projected back, releases
   outside the SPD cone left out and counted in ``off_share``); the noise's base draws are shared
-  across the radii of a dimension too.
+  across the radii of a dimension too. Its standard error takes the data sets as clusters
+  (``clustered``): the ambient mean's bias differs between data sets (on SPD(2) at r = 1.6 that
+  spread doubles the standard error the releases alone would give).
 
 Each side draws ``⌈2/(d·s²)⌉`` errors per cell (s = ``ratio_se``): the Laplace radius in flat space
 is σ·Gamma(d, 1), of coefficient of variation 1/√d, so each mean has a relative standard error
-about s/√2 and the ratio about s (0.025: a 95 % interval within ±5 %). The standard errors reported
-are the measured ones. The tie along r at each dimension is where log(ratio) crosses 0, linearly
+about s/√2 and the ratio about s (0.025: a 95 % interval within about ±5 %). The standard errors
+reported are the measured ones: at most 0.028·ratio on the default S^d grid; more on SPD(4) and
+SPD(5) beyond r ≈ 1, where the Euclidean releases leave the cone and their data sets' spread grows. The tie along r at each dimension is where log(ratio) crosses 0, linearly
 interpolated between neighbouring radii.
 """
 
@@ -35,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from engine.bounds import radius_limits
+from engine.budget import check_memory
 from engine.data._common import tangent_vectors
 from engine.estimators import ambient_mean, frechet_mean
 from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
@@ -42,14 +46,18 @@ from engine.mechanisms import RiemannianLaplace
 from engine.mechanisms.laplace import euclidean_laplace, radial_law
 from engine.mechanisms.radial import sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog
-from engine.pipelines.release_errors import measure_releases
-from engine.pipelines.who_wins import factors
+from engine.pipelines.release_errors import ReleaseDistances, release_distances
+from engine.pipelines.who_wins import Factors, factors
 from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
 
 #: Share of Theorem 2's r* = min{inj/2, π/(4√κ)} the radius grid reaches (Δ grows without bound at r*).
 RADIUS_SHARE_OF_LIMIT = 0.95
-#: Karcher-flow step of the Fréchet means (t = 1 reaches the tolerance in ~4 iterations here, t = 0.5 in ~16).
+#: Copies of one dimension's records (data, tangent steps, Fréchet iterates) or of a cell's releases a map
+#: holds at its peak; ``engine.budget`` bounds their memory.
+PEAK_COPIES = 8
+#: Karcher-flow step of the Fréchet means, started at the projected ambient mean (t = 1 reaches the
+#: tolerance in ~3 iterations here, t = 0.5 from a data point in ~16).
 FRECHET_STEP = 1.0
 
 
@@ -57,7 +65,8 @@ FRECHET_STEP = 1.0
 class Family:
     """A family of spaces with a dimension parameter.
 
-    ``make(p)`` builds the member of parameter p (``parameter``: "d", "k"; at least ``min_dim``) and
+    ``make(p)`` builds the member of parameter p (``parameter``: "d", "k"; from ``min_dim`` to
+    ``max_dim``, the sizes whose exact samplers and Fréchet means stay fast) and
     ``name(p)`` writes it (S³, SPD(4)); ``dims`` are the default parameters; ``max_radius`` caps the
     radius grid where Theorem 2 puts no limit (κ <= 0).
     """
@@ -71,6 +80,7 @@ class Family:
     dims: tuple[int, ...]
     max_radius: float
     min_dim: int
+    max_dim: int
 
     @property
     def baseline_missing(self) -> str | None:
@@ -90,12 +100,12 @@ def _power(base: str) -> Callable[[int], str]:
 
 
 FAMILIES = {
-    "sphere": Family("sphere", "Sᵈ", "d", "dimension d", Sphere, _power("S"), tuple(range(2, 22)), math.pi / 4, 1),
-    "spd": Family("spd", "SPD(k)", "k", "matrix size k", SPD, "SPD({})".format, (2, 3, 4, 5), 2.0, 2),
+    "sphere": Family("sphere", "Sᵈ", "d", "dimension d", Sphere, _power("S"), tuple(range(2, 22)), math.pi / 4, 1, 100),
+    "spd": Family("spd", "SPD(k)", "k", "matrix size k", SPD, "SPD({})".format, (2, 3, 4, 5), 2.0, 2, 6),
     "hyperbolic": Family("hyperbolic", "Hᵈ", "d", "dimension d", Hyperbolic, _power("H"), tuple(range(2, 11)),
-                         3.0, 2),
+                         3.0, 2, 100),
     "kendall": Family("kendall", "Σᵏ₂", "k", "landmarks k", Kendall, lambda k: f"Σ{_power('')(k)}₂",
-                      tuple(range(3, 13)), math.pi / 8, 3),
+                      tuple(range(3, 13)), math.pi / 8, 3, 50),
 }
 
 
@@ -120,7 +130,7 @@ class WhoWinsMapConfig:
     max_radius: float = 0.0
     n: int = 50
     epsilon: float = 1.0
-    datasets: int = 5
+    datasets: int = 20
     ratio_se: float = 0.025
     seed: int = 0
 
@@ -131,7 +141,8 @@ class WhoWinsMapConfig:
             raise ValueError(f"{missing}; map one of "
                              f"{', '.join(k for k, f in FAMILIES.items() if f.baseline_missing is None)}")
         for p in self.dims:
-            check_int(f"dims entry {fam.parameter} of {fam.label}", p, minimum=fam.min_dim)
+            if check_int(f"dims entry {fam.parameter} of {fam.label}", p, minimum=fam.min_dim) > fam.max_dim:
+                raise ValueError(f"dims entry {fam.parameter} of {fam.label} must be at most {fam.max_dim}, got {p}")
         if len(set(self.dims)) != len(self.dims):
             raise ValueError(f"dims must not repeat a value, got {self.dims}")
         check_int("radii", self.radii, minimum=2)
@@ -139,11 +150,17 @@ class WhoWinsMapConfig:
             check_positive("max_radius", self.max_radius)
         check_int("n", self.n, minimum=2)
         check_positive("epsilon", self.epsilon)
-        check_int("datasets", self.datasets)
+        check_int("datasets", self.datasets, minimum=2)
         if not 0.001 <= check_positive("ratio_se", self.ratio_se) <= 0.5:
             raise ValueError(f"ratio_se must lie in [0.001, 0.5] (0.025: a ratio within ±5 % at 95 %), "
                              f"got {self.ratio_se}")
         check_int("seed", self.seed, minimum=0)
+        top = fam.make(max(self.dims or fam.dims))
+        cells = self.radii * self.datasets * self.n + releases_per_cell(top.dim, self.ratio_se)
+        check_memory(f"{self.radii} radii × {self.datasets} data sets × n = {self.n} records and "
+                     f"{releases_per_cell(top.dim, self.ratio_se)} releases per cell on {top.name},",
+                     PEAK_COPIES * int(np.prod(top.point_shape)) * cells, fix="lower radii, datasets, n or "
+                     "raise ratio_se")
 
 
 def radius_grid(manifold, fam: Family, count: int, max_radius: float = 0.0) -> np.ndarray:
@@ -199,17 +216,45 @@ class WhoWinsMap:
                     ties=plain(self.ties))
 
 
-def _row(manifold, p: int, radius: float, n: int, epsilon: float, intrinsic: np.ndarray, euclid) -> dict:
-    f = factors(manifold, radius, n)
-    sigma = RiemannianLaplace.scale(manifold=manifold, epsilon=epsilon, sensitivity=f.delta)
+@dataclass(frozen=True)
+class ClusteredErrors:
+    """Euclidean errors per cell ``(cells,)`` over its data sets: the mean over every measured release,
+    its standard error with the data sets as clusters (so the spread of the ambient mean's bias between
+    data sets counts, not only the noise's), and the share of releases off the space."""
+
+    geodesic: np.ndarray
+    geodesic_se: np.ndarray
+    off_share: np.ndarray
+
+
+def clustered(found: ReleaseDistances) -> ClusteredErrors:
+    """``ClusteredErrors`` of ``release_distances`` of shape ``(cells, releases, data sets)``: the ratio
+    estimator Σ c_b g_b / Σ c_b (c_b measured releases of data set b, mean error g_b) with
+    SE² = B/(B − 1) Σ_b c_b² (g_b − ḡ)² / (Σ c_b)²; NaN for a cell with no measured release or one whose
+    error float64 cannot compute."""
+    counts = found.measured.sum(axis=1)
+    sums = np.where(found.measured, found.geodesic, 0.0).sum(axis=1)
+    total = counts.sum(axis=1)
+    with np.errstate(all="ignore"):
+        mean = sums.sum(axis=1) / total
+        spread = sums - counts * mean[:, None]
+        b = counts.shape[1]
+        se = np.sqrt(b / (b - 1) * np.sum(spread**2, axis=1)) / total
+    bad = (total == 0) | found.uncomputable.any(axis=(1, 2)) | ~np.isfinite(mean)
+    return ClusteredErrors(np.where(bad, np.nan, mean), np.where(bad, np.nan, se), found.off.mean(axis=(1, 2)))
+
+
+def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: np.ndarray, euclid: float,
+         euclid_se: float, off_share: float) -> dict:
+    """One cell's numbers (the columns of ``run``'s ``cells``)."""
     mean_i = float(intrinsic.mean())
     se_i = float(intrinsic.std(ddof=1) / np.sqrt(intrinsic.size))
-    ratio = mean_i / euclid.geodesic
-    ratio_se = abs(ratio) * float(np.hypot(se_i / mean_i, euclid.geodesic_se / euclid.geodesic))
-    return dict(parameter=p, dim=manifold.dim, ambient_dim=manifold.ambient_dim, radius=radius,
+    ratio = mean_i / euclid
+    ratio_se = abs(ratio) * float(np.hypot(se_i / mean_i, euclid_se / euclid))
+    return dict(parameter=p, dim=manifold.dim, ambient_dim=manifold.ambient_dim, radius=f.radius,
                 ambient_radius=f.ambient_radius, sigma=sigma, sigma_euclidean=f.delta_e / epsilon,
-                intrinsic=mean_i, intrinsic_se=se_i, euclidean=euclid.geodesic, euclidean_se=euclid.geodesic_se,
-                ratio=ratio, ratio_se=ratio_se, off_share=euclid.off_share, predicted_ratio=f.predicted_ratio)
+                intrinsic=mean_i, intrinsic_se=se_i, euclidean=euclid, euclidean_se=euclid_se,
+                ratio=ratio, ratio_se=ratio_se, off_share=off_share, predicted_ratio=f.predicted_ratio)
 
 
 def _cells_of(fam: Family, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequence) -> list[dict]:
@@ -219,22 +264,20 @@ def _cells_of(fam: Family, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequ
     radii = radius_grid(manifold, fam, c.radii, c.max_radius)
     data_seed, intrinsic_seed, noise_seed = seed.spawn(3)
     data = tangent_ball_data(manifold, radii, c.datasets, c.n, np.random.default_rng(data_seed))
-    fit = frechet_mean(manifold, data, step=FRECHET_STEP)
+    centres = ambient_mean(manifold, data)
+    fit = frechet_mean(manifold, data, step=FRECHET_STEP, init=manifold.projection(centres))
     if not np.all(fit.converged):
         raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
-    centres = ambient_mean(manifold, data)
     m = releases_per_cell(manifold.dim, c.ratio_se)
     per_data_set = math.ceil(m / c.datasets)
-    rows = []
-    for j, radius in enumerate(radii):
-        f = factors(manifold, radius, c.n)
-        sigma = RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta)
-        intrinsic = intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed))
-        releases = euclidean_laplace(manifold, centres[j], f.delta_e / c.epsilon, size=per_data_set,
-                                     rng=np.random.default_rng(noise_seed))
-        rows.append(_row(manifold, p, float(radius), c.n, c.epsilon, intrinsic,
-                         measure_releases(manifold, fit.mean[j], releases)))
-    return rows
+    found = [factors(manifold, float(radius), c.n) for radius in radii]
+    sigmas = [RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta) for f in found]
+    releases = np.stack([euclidean_laplace(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
+                                           rng=np.random.default_rng(noise_seed)) for f, centre in zip(found, centres)])
+    euclid = clustered(release_distances(manifold, fit.mean[:, None], releases))
+    return [_row(manifold, p, f, sigma, c.epsilon, intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed)),
+                 float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]))
+            for j, (f, sigma) in enumerate(zip(found, sigmas))]
 
 
 def tie_radii(cells: pd.DataFrame) -> pd.DataFrame:
