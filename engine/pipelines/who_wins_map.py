@@ -320,3 +320,47 @@ def run(config: WhoWinsMapConfig) -> WhoWinsMap:
     rows = [row for p in dims for row in _cells_of(fam, p, config, np.random.SeedSequence([config.seed, p]))]
     cells = pd.DataFrame(rows)
     return WhoWinsMap(config=config, family=fam, cells=cells, ties=tie_radii(cells))
+
+
+def _span(values) -> str:
+    """"0.04–0.24" for a range of radii, one number when they agree to two digits."""
+    low, high = f"{min(values):.2g}", f"{max(values):.2g}"
+    return low if low == high else f"{low}–{high}"
+
+
+def reading(found: WhoWinsMap) -> str:
+    """One sentence from the map: where the intrinsic mechanism wins, where the Euclidean one does,
+    by how much at the extremes, and the share of Euclidean releases off the space.
+
+    The tie of a parameter is its first crossing of 1 along r (``ties``); parameters without one are
+    said to be won at every radius by the mechanism whose ratio side they stay on.
+    """
+    fam, cells = found.family, found.cells.dropna(subset=["ratio"])
+    params = sorted(cells["parameter"].unique())
+    where = f"On {fam.label} ({fam.parameter} = {params[0]}–{params[-1]}, r up to {cells['radius'].max():.2g})"
+    first = found.ties.groupby("parameter").first()
+    parts = []
+    crossing = first[first["below"] == "intrinsic"]
+    if len(crossing):
+        low, high = crossing["radius"].idxmin(), crossing["radius"].idxmax()
+        parts.append(f"the Riemannian Laplace wins below r ≈ {_span(crossing['radius'])} ({fam.parameter} = {high}: "
+                     f"{crossing.loc[high, 'radius']:.2g}; {fam.parameter} = {low}: {crossing.loc[low, 'radius']:.2g}) "
+                     f"and the Euclidean Laplace above")
+    reverse = first[first["below"] == "euclidean"]
+    if len(reverse):
+        parts.append(f"the Euclidean Laplace wins below r ≈ {_span(reverse['radius'])} for {fam.parameter} = "
+                     f"{', '.join(map(str, reverse.index))} and the Riemannian Laplace above")
+    untied = cells[~cells["parameter"].isin(first.index)].groupby("parameter")["ratio"]
+    for name, side in (("Riemannian", untied.max() < 1), ("Euclidean", untied.min() > 1)):
+        whole = sorted(int(p) for p in side[side].index)
+        if len(whole) == len(params):
+            parts.append(f"the {name} Laplace wins at every radius")
+        elif whole:
+            parts.append(f"the {name} Laplace wins at every radius for {fam.parameter} = {', '.join(map(str, whole))}")
+    best, worst = cells.loc[cells["ratio"].idxmin()], cells.loc[cells["ratio"].idxmax()]
+    off = cells["off_share"]
+    off_text = ("every Euclidean release lies off the space and is projected back" if off.min() == 1 else
+                f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")
+    return (f"{where}, " + "; ".join(parts) + f". The error ratio (Riemannian / Euclidean) runs from "
+            f"{best['ratio']:.2f} ({fam.parameter} = {int(best['parameter'])}, r = {best['radius']:.2g}) to "
+            f"{worst['ratio']:.2f} ({fam.parameter} = {int(worst['parameter'])}, r = {worst['radius']:.2g}); {off_text}.")
