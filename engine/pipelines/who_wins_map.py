@@ -88,8 +88,8 @@ class Family:
         baseline needs the ambient ball of ``Manifold.ambient_ball_radius`` for its proven Δ_E."""
         if self.make(self.dims[0]).ambient_ball_radius(1.0) is not None:
             return None
-        return (f"{self.label} has no Euclidean baseline yet: no ambient ball holds its geodesic balls "
-                f"(Manifold.ambient_ball_radius), so no ambient sensitivity Δ_E is proven")
+        return (f"{self.label} has no Euclidean baseline yet: no ambient ball is known to hold its geodesic balls, "
+                f"so no ambient sensitivity Δ_E is proven")
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -4,6 +4,7 @@ each read in a sentence the engine computes from the same map, and the spaces wi
 from engine.pipelines import who_wins_map
 from tests.app.charts import specs
 from tests.app.conftest import ROOT, messages, run_page
+from tests.plain_text import code_spelling
 from ui import utility
 from ui.who_wins_map import CONFIG
 
@@ -24,3 +25,5 @@ def test_the_tab_maps_every_space_with_a_baseline_and_reads_each_map():
         assert who_wins_map.reading(found) in infos
     caption = " ".join(c.value for c in at.caption)
     assert "Hᵈ has no Euclidean baseline yet" in caption and "Σᵏ₂ has no Euclidean baseline yet" in caption
+    words = [str(e.value) for kind in ("markdown", "caption", "info") for e in getattr(at, kind)]
+    assert not [text for text in words if code_spelling(text)]
