@@ -8,7 +8,7 @@ default), the data source (the space's first) and the curvature bound κ (the sp
 
 ``--json`` prints the result's ``summary()``; without it, a table. ``private-mean`` also saves the
 arrays with ``--releases-out FILE.npz``, ``who-wins-map`` its cells, ties (CSV) and figure (HTML)
-with ``--out DIR``. Bad input prints one line naming the value, exit status 2.
+into the existing folder ``--out DIR``. Bad input prints one line naming the value, exit status 2.
 
 Examples::
 
@@ -35,7 +35,6 @@ import pandas as pd
 
 from engine import spaces
 from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
-from engine.experiments.__main__ import check_writable, write_outputs
 from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, utility, who_wins_map
 
 #: Short spellings kept for the fields the README and the papers write so.
@@ -167,14 +166,28 @@ def _print_summary(summary: dict) -> None:
             print(f"{name}: {value}")
 
 
-def _write_map(out: Path, result: who_wins_map.WhoWinsMap) -> None:
-    """The map's cells and ties (CSV), its figure (HTML) and settings (JSON) in ``out``, written whole."""
+def _map_files(out: Path, space: str) -> dict[str, Path]:
+    """The files ``who-wins-map --out`` writes in the existing folder ``out`` (cells, ties, figure,
+    settings), each checked writable before the run (``engine.cli.check_output_file``)."""
+    if not out.is_dir():
+        why = "is a file" if out.exists() else "does not exist"
+        raise ValueError(f"--out {str(out)!r} {why}; give an existing folder")
+    names = {"cells": "cells.csv", "ties": "ties.csv", "figure": "figure.html", "settings": "settings.json"}
+    return {part: check_output_file("--out", out / f"who-wins-map-{space}-{name}") for part, name in names.items()}
+
+
+def _write_map(files: dict[str, Path], result: who_wins_map.WhoWinsMap) -> None:
+    """The map's cells and ties (CSV), its figure (HTML) and settings (JSON), each written whole; every
+    text is made before the first file is written."""
+    from engine.viz.export import figure_to_html
     from engine.viz.who_wins_map import who_wins_map_figure
 
     fig = who_wins_map_figure(result.cells, result.ties, space=result.family.label,
                               parameter_label=result.family.parameter_label)
-    write_outputs(out, f"who-wins-map-{result.config.space}", {"cells": result.cells, "ties": result.ties},
-                  {"figure": fig}, dataclasses.asdict(result.config))
+    texts = {"cells": result.cells.to_csv(index=False), "ties": result.ties.to_csv(index=False),
+             "figure": figure_to_html(fig), "settings": json.dumps(dataclasses.asdict(result.config), indent=1) + "\n"}
+    for part, path in files.items():
+        write_whole(path, lambda file, text=texts[part]: file.write(text.encode()))
 
 
 @quiet_interrupt
@@ -185,15 +198,15 @@ def main(argv=None) -> int:
         if releases_out is not None:
             # np.savez's own naming: FILE becomes FILE.npz.
             releases_out = check_output_file("--releases-out", releases_out, suffix=".npz")
-        if out is not None:
-            check_writable(out)
-        result = PIPELINES[args.pipeline].run(config_from_args(args))
+        config = config_from_args(args)
+        files = _map_files(out, config.space) if out is not None else None
+        result = PIPELINES[args.pipeline].run(config)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     summary = result.summary()
-    if out is not None:
-        _write_map(out, result)
+    if files is not None:
+        _write_map(files, result)
     if releases_out is not None:
         arrays = {f"releases_{r.key}": r.releases for r in result.runs if r.releases is not None}
         write_whole(releases_out, lambda file: np.savez(file, data=result.data, m0=result.m0, mean=result.mean,

@@ -186,7 +186,7 @@ def test_the_figure_centres_its_colours_at_a_tie_and_draws_the_ties(sphere_map):
 
 
 def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
-    out = tmp_path / "map"
+    out = tmp_path
     assert pipelines_main(["who-wins-map", "--space", "sphere", "--dims", "2", "--radii", "6", "--out", str(out),
                            "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -194,6 +194,9 @@ def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
     assert len(cells) == 6 and np.allclose(cells["ratio"], [c["ratio"] for c in summary["cells"]])
     assert (out / "who-wins-map-sphere-ties.csv").exists()
     assert "plotly" in (out / "who-wins-map-sphere-figure.html").read_text()[:100_000].lower()
+    assert json.loads((out / "who-wins-map-sphere-settings.json").read_text())["dims"] == [2]
+    assert sorted(p.name for p in out.iterdir()) == [f"who-wins-map-sphere-{name}" for name in
+                                                     ("cells.csv", "figure.html", "settings.json", "ties.csv")]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -202,10 +205,10 @@ def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
     (["--max-radius", "nan"], "max_radius must be"),
 ])
 def test_the_command_line_refuses_bad_flags_in_one_line(argv, message, capsys, tmp_path):
-    assert pipelines_main(["who-wins-map", *argv, "--out", str(tmp_path / "map")]) == 2
+    assert pipelines_main(["who-wins-map", *argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and message in err
-    assert not (tmp_path / "map").exists()
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_bad_dims_flag_is_refused_in_one_line(capsys):
@@ -215,8 +218,10 @@ def test_a_bad_dims_flag_is_refused_in_one_line(capsys):
     assert capsys.readouterr().err == "error: argument --dims: dims must be comma-separated int, got '2,x'\n"
 
 
-def test_an_out_that_is_a_file_is_refused_before_the_run(tmp_path, capsys):
-    file = tmp_path / "taken"
-    file.write_text("")
-    assert pipelines_main(["who-wins-map", "--dims", "2", "--out", str(file)]) == 2
-    assert "is a file" in capsys.readouterr().err
+@pytest.mark.parametrize("name, message", [("taken", "is a file; give an existing folder"),
+                                           ("missing", "does not exist; give an existing folder")])
+def test_an_out_that_is_no_folder_is_refused_before_the_run(name, message, tmp_path, capsys):
+    (tmp_path / "taken").write_text("")
+    assert pipelines_main(["who-wins-map", "--dims", "2", "--out", str(tmp_path / name)]) == 2
+    assert message in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]
