@@ -330,37 +330,45 @@ def _span(values) -> str:
 
 def reading(found: WhoWinsMap) -> str:
     """One sentence from the map: where the intrinsic mechanism wins, where the Euclidean one does,
-    by how much at the extremes, and the share of Euclidean releases off the space.
+    by how much at the extremes, how many cells are too close to call, and the share of Euclidean
+    releases off the space.
 
     The tie of a parameter is its first crossing of 1 along r (``ties``); parameters without one are
     said to be won at every radius by the mechanism whose ratio side they stay on.
     """
     fam, cells = found.family, found.cells.dropna(subset=["ratio"])
-    params = sorted(cells["parameter"].unique())
-    where = f"On {fam.label} ({fam.parameter} = {params[0]}–{params[-1]}, r up to {cells['radius'].max():.2g})"
+    params = sorted(int(p) for p in cells["parameter"].unique())
+    span = f"{params[0]}" if len(params) == 1 else f"{params[0]}–{params[-1]}"
+    where = f"On {fam.label} ({fam.parameter} = {span}, r up to {cells['radius'].max():.2g})"
     first = found.ties.groupby("parameter").first()
     parts = []
     crossing = first[first["below"] == "intrinsic"]
     if len(crossing):
         low, high = crossing["radius"].idxmin(), crossing["radius"].idxmax()
+        predicted = tie_radii(cells.assign(ratio=cells["predicted_ratio"])).groupby("parameter")["radius"].first()
         parts.append(f"the Riemannian Laplace wins below r ≈ {_span(crossing['radius'])} ({fam.parameter} = {high}: "
                      f"{crossing.loc[high, 'radius']:.2g}; {fam.parameter} = {low}: {crossing.loc[low, 'radius']:.2g}) "
-                     f"and the Euclidean Laplace above")
+                     f"and the Euclidean Laplace above (the noise scales and dimensions alone put the tie at "
+                     f"r ≈ {_span(predicted)})")
     reverse = first[first["below"] == "euclidean"]
     if len(reverse):
         parts.append(f"the Euclidean Laplace wins below r ≈ {_span(reverse['radius'])} for {fam.parameter} = "
                      f"{', '.join(map(str, reverse.index))} and the Riemannian Laplace above")
-    untied = cells[~cells["parameter"].isin(first.index)].groupby("parameter")["ratio"]
-    for name, side in (("Riemannian", untied.max() < 1), ("Euclidean", untied.min() > 1)):
+    untied = cells[~cells["parameter"].isin(first.index)]
+    closest = ((untied["ratio"] - 1).abs() / untied["ratio_se"]).groupby(untied["parameter"]).min()
+    for name, side in (("Riemannian", untied.groupby("parameter")["ratio"].max() < 1),
+                       ("Euclidean", untied.groupby("parameter")["ratio"].min() > 1)):
         whole = sorted(int(p) for p in side[side].index)
-        if len(whole) == len(params):
-            parts.append(f"the {name} Laplace wins at every radius")
-        elif whole:
-            parts.append(f"the {name} Laplace wins at every radius for {fam.parameter} = {', '.join(map(str, whole))}")
+        which = "" if len(whole) == len(params) else f" for {fam.parameter} = {', '.join(map(str, whole))}"
+        narrow = " (by less than two standard errors where closest)" if whole and closest[whole].min() <= 2 else ""
+        if whole:
+            parts.append(f"the {name} Laplace wins at every radius{which}{narrow}")
     best, worst = cells.loc[cells["ratio"].idxmin()], cells.loc[cells["ratio"].idxmax()]
+    close = int(((cells["ratio"] - 1).abs() <= 2 * cells["ratio_se"]).sum())
     off = cells["off_share"]
     off_text = ("every Euclidean release lies off the space and is projected back" if off.min() == 1 else
                 f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")
     return (f"{where}, " + "; ".join(parts) + f". The error ratio (Riemannian / Euclidean) runs from "
             f"{best['ratio']:.2f} ({fam.parameter} = {int(best['parameter'])}, r = {best['radius']:.2g}) to "
-            f"{worst['ratio']:.2f} ({fam.parameter} = {int(worst['parameter'])}, r = {worst['radius']:.2g}); {off_text}.")
+            f"{worst['ratio']:.2f} ({fam.parameter} = {int(worst['parameter'])}, r = {worst['radius']:.2g}), within two "
+            f"standard errors of 1 in {close} of {len(cells)} cells; {off_text}.")

@@ -17,7 +17,7 @@ from engine.manifolds import SPD, Sphere
 from engine.pipelines import private_mean
 from engine.pipelines.__main__ import main as pipelines_main
 from engine.pipelines.release_errors import measure_releases
-from engine.pipelines.who_wins_map import FAMILIES, WhoWinsMapConfig, run, tie_radii
+from engine.pipelines.who_wins_map import FAMILIES, WhoWinsMapConfig, reading, run, tie_radii
 from engine.viz.who_wins_map import who_wins_map_figure
 
 
@@ -225,3 +225,14 @@ def test_an_out_that_is_no_folder_is_refused_before_the_run(name, message, tmp_p
     assert pipelines_main(["who-wins-map", "--dims", "2", "--out", str(tmp_path / name)]) == 2
     assert message in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]
+
+
+def test_the_reading_says_where_each_wins_from_the_map(sphere_map, spd_map):
+    sphere = reading(sphere_map)
+    first = sphere_map.ties.groupby("parameter")["radius"].first()
+    assert sphere.startswith("On Sᵈ (d = 2–5, r up to 0.75), the Riemannian Laplace wins below r ≈ ")
+    assert f"d = 2: {first[2]:.2g}" in sphere and "and the Euclidean Laplace above" in sphere
+    assert "every Euclidean release lies off the space" in sphere
+    spd = reading(spd_map)
+    assert "the Riemannian Laplace wins at every radius" in spd
+    assert f"{spd_map.cells['ratio'].max():.2f} (k = 2, r = 0.4)" in spd
