@@ -20,10 +20,11 @@ figure = cache_figures(max_entries=8)(who_wins_map_figure)
 
 
 @st.cache_data(max_entries=4, show_spinner="Mapping where each mechanism wins…")
-def space_map(space: str) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """Cells, ties and reading of the map of ``space`` (``who_wins_map.run`` at ``CONFIG``), cached."""
+def space_map(space: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, str]:
+    """Cells, ties, predicted ties and reading of the map of ``space`` (``who_wins_map.run`` at
+    ``CONFIG``), cached."""
     found = who_wins_map.run(who_wins_map.WhoWinsMapConfig(space=space, **CONFIG))
-    return found.cells, found.ties, who_wins_map.reading(found)
+    return found.cells, found.ties, found.predicted_ties, who_wins_map.reading(found)
 
 
 def mapped_spaces() -> list[str]:
@@ -35,16 +36,17 @@ def show() -> None:
     """The tab: how the map is made, then per space its reading, heatmap and data; the rest named."""
     st.markdown(
         f"Each cell compares the mean geodesic error of the **Riemannian Laplace** (Theorem 2's proven sensitivity) "
-        f"with that of the **Euclidean Laplace** (ambient sensitivity 2r_E/n, released around the ambient mean and "
-        f"projected back) for n = {CONFIG['n']} records uniform in the tangent ball of radius r around m₀, "
-        f"ε = {CONFIG['epsilon']:g}. Blue: the intrinsic error is smaller; vermillion: the Euclidean one; the dashed "
-        f"line is where they tie (ratio 1). Each ratio carries a standard error of about 2.5 % (more on SPD(4) "
-        f"and SPD(5) at large r; hover a cell for its own).")
+        f"with that of the **Euclidean Laplace** (ambient sensitivity 2r_E/n, released around the ambient mean; "
+        f"projected back onto the sphere, left out where not positive definite) for n = {CONFIG['n']} records "
+        f"uniform in the tangent ball of radius r around m₀, ε = {CONFIG['epsilon']:g}. Blue: the intrinsic error "
+        f"is smaller; vermillion: the Euclidean one. The dashed line is where they tie (ratio 1), the dotted one "
+        f"where the noise scales and dimensions alone put the tie. Each ratio carries a standard error of about "
+        f"2.5 % (more on SPD(4) and SPD(5) at large r; hover a cell for its own).")
     for space in mapped_spaces():
-        cells, ties, sentence = space_map(space)
+        cells, ties, predicted, sentence = space_map(space)
         fam = who_wins_map.FAMILIES[space]
         st.info(sentence)
-        fig = figure(cells, ties, space=fam.label, parameter_label=fam.parameter_label)
+        fig = figure(cells, ties, space=fam.label, parameter_label=fam.parameter_label, predicted=predicted)
         st.plotly_chart(fig, key=f"chart-who-wins-map-{space}", **PLAIN_CHART)
         download_row(f"who-wins-map-{space}", fig=fig, data=cells)
     missing = [fam.baseline_missing for fam in who_wins_map.FAMILIES.values() if fam.baseline_missing]

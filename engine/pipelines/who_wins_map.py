@@ -200,20 +200,22 @@ def tangent_ball_data(manifold, radii: np.ndarray, datasets: int, n: int, rng) -
 @dataclass(frozen=True)
 class WhoWinsMap:
     """The cells of one map (``cells``: one row per (parameter, radius)), where the ratio crosses 1
-    (``ties``: one row per crossing) and the config."""
+    (``ties``: one row per crossing), where the ratio the noise alone predicts does
+    (``predicted_ties``, from ``predicted_ratio``) and the config."""
 
     config: WhoWinsMapConfig
     family: Family
     cells: pd.DataFrame
     ties: pd.DataFrame
+    predicted_ties: pd.DataFrame
 
     def summary(self) -> dict:
-        """JSON-ready numbers: the config, every cell and every tie."""
+        """JSON-ready numbers: the config, every cell and every tie, measured and predicted."""
         def plain(frame):
             return [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in row.items()}
                     for row in frame.to_dict("records")]
         return dict(config=dataclasses.asdict(self.config), space=self.family.label, cells=plain(self.cells),
-                    ties=plain(self.ties))
+                    ties=plain(self.ties), predicted_ties=plain(self.predicted_ties))
 
 
 @dataclass(frozen=True)
@@ -319,7 +321,8 @@ def run(config: WhoWinsMapConfig) -> WhoWinsMap:
     dims = config.dims or fam.dims
     rows = [row for p in dims for row in _cells_of(fam, p, config, np.random.SeedSequence([config.seed, p]))]
     cells = pd.DataFrame(rows)
-    return WhoWinsMap(config=config, family=fam, cells=cells, ties=tie_radii(cells))
+    return WhoWinsMap(config=config, family=fam, cells=cells, ties=tie_radii(cells),
+                      predicted_ties=tie_radii(cells.assign(ratio=cells["predicted_ratio"])))
 
 
 def _span(values) -> str:
@@ -345,7 +348,7 @@ def reading(found: WhoWinsMap) -> str:
     crossing = first[first["below"] == "intrinsic"]
     if len(crossing):
         low, high = crossing["radius"].idxmin(), crossing["radius"].idxmax()
-        predicted = tie_radii(cells.assign(ratio=cells["predicted_ratio"])).groupby("parameter")["radius"].first()
+        predicted = found.predicted_ties.groupby("parameter")["radius"].first()
         parts.append(f"the Riemannian Laplace wins below r ≈ {_span(crossing['radius'])} ({fam.parameter} = {high}: "
                      f"{crossing.loc[high, 'radius']:.2g}; {fam.parameter} = {low}: {crossing.loc[low, 'radius']:.2g}) "
                      f"and the Euclidean Laplace above (the noise scales and dimensions alone put the tie at "

@@ -2,7 +2,8 @@
 error ratio Riemannian / Euclidean Laplace over the radius and the dimension, on a log scale centred
 at 1 (blue: the intrinsic mechanism wins, vermillion: the Euclidean one, the palette's colours of
 the two mechanisms, a pair colour-blind viewers tell apart), with the radii where they tie drawn
-as a dashed black line with diamonds."""
+as a dashed black line with diamonds, and where the noise scales and dimensions alone put them as a
+dotted one."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ import plotly.graph_objects as go
 from engine.viz import palette
 
 #: Ratios labelled on the colour bar.
-TICKS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+TICKS = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: The colours saturate at ratios of 4 and 1/4 (log₂ ±2), so ratios near 1 stay visible beside a ratio
+#: of 10 near Theorem 2's limit; the hover gives every cell's own number.
+SATURATION = 2.0
 
 
 def _colorscale() -> list:
@@ -22,15 +26,16 @@ def _colorscale() -> list:
 
 
 def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, parameter_label: str,
-                        height: int = 560) -> go.Figure:
+                        predicted: pd.DataFrame | None = None, height: int = 560) -> go.Figure:
     """Heatmap of log₂(ratio) per (radius, parameter) with the tie radii drawn.
 
     Parameters
     ----------
     cells : frame with the columns of ``who_wins_map.run(...).cells``
     ties : frame with parameter and radius (``who_wins_map.tie_radii``)
-    space : the family's label (S^d, SPD(k)) for the title
+    space : the family's label (Sᵈ, SPD(k)) for the title
     parameter_label : the y axis' words ("dimension d")
+    predicted : optional ties of the ratio the noise alone predicts, drawn dotted
 
     Returns
     -------
@@ -41,8 +46,9 @@ def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, 
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.log2(grid.to_numpy())
     finite = np.abs(z[np.isfinite(z)])
-    reach = max(float(finite.max()) if finite.size else 1.0, 0.5)
-    ticks = [t for t in TICKS if abs(np.log2(t)) <= reach] or [1.0]
+    reach = min(max(float(finite.max()) if finite.size else 1.0, 0.5), SATURATION)
+    ticks = [t for t in TICKS if abs(np.log2(t)) <= reach + 1e-9]
+    labels = [("≤ " if t < 1 else "≥ ") + f"{t:g}" if abs(np.log2(t)) == SATURATION else f"{t:g}" for t in ticks]
     keyed = cells.set_index(["parameter", "radius"])
     columns = ["ratio", "ratio_se", "intrinsic", "euclidean", "off_share", "predicted_ratio", "ambient_dim", "dim"]
     custom = np.stack([keyed[col].unstack("radius").reindex(index=params, columns=radii).to_numpy()
@@ -50,7 +56,7 @@ def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, 
     fig = go.Figure(go.Heatmap(
         x=radii, y=params, z=z, zmid=0.0, zmin=-reach, zmax=reach, colorscale=_colorscale(), customdata=custom,
         colorbar=dict(title=dict(text="error ratio<br>intrinsic / Euclidean", side="right"),
-                      tickvals=[np.log2(t) for t in ticks], ticktext=[f"{t:g}" for t in ticks]),
+                      tickvals=[np.log2(t) for t in ticks], ticktext=labels),
         hovertemplate=(f"{parameter_label} = %{{y}}, radius r = %{{x:.3f}}<br>"
                        "error ratio %{customdata[0]:.3f} ± %{customdata[1]:.3f}<br>"
                        "mean geodesic error: Riemannian %{customdata[2]:.4g}, Euclidean %{customdata[3]:.4g}<br>"
@@ -62,6 +68,11 @@ def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, 
                         line=dict(color=palette.color("bound"), width=2.5, dash="dash"),
                         marker=dict(symbol="diamond", size=9, color=palette.color("bound")),
                         hovertemplate=f"tie at r = %{{x:.3f}}, {parameter_label} = %{{y}}<extra></extra>")
+    if predicted is not None and len(predicted):
+        ordered = predicted.sort_values(["parameter", "radius"])
+        fig.add_scatter(x=ordered["radius"], y=ordered["parameter"], mode="lines", name="tie the noise alone predicts",
+                        line=dict(color=palette.color("bound"), width=2, dash="dot"),
+                        hovertemplate=f"predicted tie at r = %{{x:.3f}}, {parameter_label} = %{{y}}<extra></extra>")
     fig.update_layout(palette.layout(palette.chart_text(f"Where each mechanism wins on {space}"), height=height))
     fig.update_xaxes(title_text="radius r of the data ball")
     fig.update_yaxes(title_text=parameter_label, dtick=1 if len(params) <= 12 else 2)

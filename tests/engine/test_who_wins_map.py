@@ -176,12 +176,15 @@ def test_a_radius_at_theorem_2s_limit_is_refused():
 
 
 def test_the_figure_centres_its_colours_at_a_tie_and_draws_the_ties(sphere_map):
-    fig = who_wins_map_figure(sphere_map.cells, sphere_map.ties, space="Sᵈ", parameter_label="dimension d")
-    heat, line = fig.data
-    assert heat.type == "heatmap" and heat.zmid == 0 and heat.zmin == -heat.zmax
+    fig = who_wins_map_figure(sphere_map.cells, sphere_map.ties, space="Sᵈ", parameter_label="dimension d",
+                              predicted=sphere_map.predicted_ties)
+    heat, measured, predicted = fig.data
+    assert heat.type == "heatmap" and heat.zmid == 0 and heat.zmin == -heat.zmax == -2
+    assert heat.colorbar.ticktext[0] == "≤ 0.25" and heat.colorbar.ticktext[-1] == "≥ 4"
     np.testing.assert_allclose(np.exp2(np.asarray(heat.z, dtype=float)),
                                sphere_map.cells.pivot(index="parameter", columns="radius", values="ratio"))
-    assert list(line.x) == sorted(sphere_map.ties["radius"]) or len(sphere_map.ties["parameter"].unique()) > 1
+    assert sorted(zip(measured.y, measured.x)) == sorted(zip(sphere_map.ties["parameter"], sphere_map.ties["radius"]))
+    assert predicted.line.dash == "dot" and len(predicted.x) == len(sphere_map.predicted_ties) == 2
     assert fig.layout.xaxis.title.text == "radius r of the data ball"
 
 
