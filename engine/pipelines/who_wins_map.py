@@ -59,6 +59,14 @@ PEAK_COPIES = 8
 #: Karcher-flow step of the Fréchet means, started at the projected ambient mean (t = 1 reaches the
 #: tolerance in ~3 iterations here, t = 0.5 from a data point in ~16).
 FRECHET_STEP = 1.0
+#: Tolerance of the Fréchet means: far below the smallest noise scale a map may have (``MIN_SIGMA``).
+FRECHET_TOL = 1e-10
+#: Smallest noise scale of a cell: below it the errors approach the Fréchet means' accuracy and
+#: float64's resolution of the points, so the ratio would compare rounding, not mechanisms.
+MIN_SIGMA = 1e-6
+#: Largest radius on a space without Theorem 2 limit (κ <= 0): beyond it SPD records hold eigenvalues
+#: e^{±r} whose matrices float64 can no longer take logarithms of accurately.
+MAX_RADIUS = 10.0
 
 
 @dataclass(frozen=True)
@@ -165,12 +173,15 @@ class WhoWinsMapConfig:
 
 def radius_grid(manifold, fam: Family, count: int, max_radius: float = 0.0) -> np.ndarray:
     """``count`` radii r_j = j·R/count (j = 1..count), R = ``max_radius`` or else
-    min(0.95·r*, the family's cap); ``ValueError`` when R reaches Theorem 2's r*."""
+    min(0.95·r*, the family's cap); ``ValueError`` when R reaches Theorem 2's r* or ``MAX_RADIUS``."""
     limit = radius_limits(manifold.kappa_max, manifold.injectivity_radius).sensitivity
     top = max_radius or min(RADIUS_SHARE_OF_LIMIT * limit, fam.max_radius)
     if not top < limit:
         raise ValueError(f"max_radius = {top:g} reaches Theorem 2's r* = {limit:.4g} on {manifold.name}, where no "
                          f"sensitivity bound holds; give max_radius below {limit:.4g}")
+    if top > MAX_RADIUS:
+        raise ValueError(f"max_radius = {top:g} is beyond {MAX_RADIUS:g}, where the records' matrices are too "
+                         f"ill-conditioned for float64 (eigenvalues e^±r); give max_radius at most {MAX_RADIUS:g}")
     return top * np.arange(1, count + 1) / count
 
 
@@ -264,16 +275,20 @@ def _cells_of(fam: Family, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequ
     cell is the same whichever other parameters the map holds)."""
     manifold = fam.make(p)
     radii = radius_grid(manifold, fam, c.radii, c.max_radius)
+    found = [factors(manifold, float(radius), c.n) for radius in radii]
+    sigmas = [RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta) for f in found]
+    if min(sigmas) < MIN_SIGMA:
+        raise ValueError(f"n = {c.n}, epsilon = {c.epsilon:g} give the noise scale σ = {min(sigmas):.3g} at "
+                         f"r = {radii[0]:.3g}, below {MIN_SIGMA:g}, where the errors compare rounding; lower n or "
+                         f"epsilon")
     data_seed, intrinsic_seed, noise_seed = seed.spawn(3)
     data = tangent_ball_data(manifold, radii, c.datasets, c.n, np.random.default_rng(data_seed))
     centres = ambient_mean(manifold, data)
-    fit = frechet_mean(manifold, data, step=FRECHET_STEP, init=manifold.projection(centres))
+    fit = frechet_mean(manifold, data, step=FRECHET_STEP, tol=FRECHET_TOL, init=manifold.projection(centres))
     if not np.all(fit.converged):
         raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
     m = releases_per_cell(manifold.dim, c.ratio_se)
     per_data_set = math.ceil(m / c.datasets)
-    found = [factors(manifold, float(radius), c.n) for radius in radii]
-    sigmas = [RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta) for f in found]
     releases = np.stack([euclidean_laplace(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
                                            rng=np.random.default_rng(noise_seed)) for f, centre in zip(found, centres)])
     euclid = clustered(release_distances(manifold, fit.mean[:, None], releases))

@@ -170,9 +170,15 @@ def test_bad_settings_are_refused_in_one_line(kwargs, message):
     assert "\n" not in str(err.value)
 
 
-def test_a_radius_at_theorem_2s_limit_is_refused():
-    with pytest.raises(ValueError, match="reaches Theorem 2's r\\* = 0.7854"):
-        run(WhoWinsMapConfig(dims=(2,), radii=3, max_radius=0.8))
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(max_radius=0.8), "reaches Theorem 2's r\\* = 0.7854 on Sphere\\(2\\)"),
+    (dict(space="spd", max_radius=50.0), "max_radius = 50 is beyond 10"),
+    (dict(epsilon=1e300), "noise scale σ = .* below 1e-06, where the errors compare rounding"),
+])
+def test_grids_the_engine_cannot_compare_are_refused_before_any_draw(kwargs, message):
+    with pytest.raises(ValueError, match=message) as err:
+        run(WhoWinsMapConfig(**{"dims": (2,), "radii": 3, **kwargs}))
+    assert "\n" not in str(err.value)
 
 
 def test_the_figure_centres_its_colours_at_a_tie_and_draws_the_ties(sphere_map):
