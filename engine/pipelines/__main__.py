@@ -7,7 +7,8 @@ except the ones that follow the chosen space as on the pages: the data radius (t
 default), the data source (the space's first) and the curvature bound κ (the space's own).
 
 ``--json`` prints the result's ``summary()``; without it, a table. ``private-mean`` also saves the
-arrays with ``--releases-out FILE.npz``. Bad input prints one line naming the value, exit status 2.
+arrays with ``--releases-out FILE.npz``, ``who-wins-map`` its cells, ties (CSV) and figure (HTML)
+into the existing folder ``--out DIR``. Bad input prints one line naming the value, exit status 2.
 
 Examples::
 
@@ -16,6 +17,7 @@ Examples::
     python -m engine.pipelines utility --space sphere --ns 10,50 --reps 20 --json
     python -m engine.pipelines private-subspace --method approx --n 2000 --json
     python -m engine.pipelines private-regression --dataset drift --n 40 --json
+    python -m engine.pipelines who-wins-map --space sphere --out DIR
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import pandas as pd
 
 from engine import spaces
 from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
-from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, utility
+from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, utility, who_wins_map
 
 #: Short spellings kept for the fields the README and the papers write so.
 ALIASES = {"epsilon": ("--eps",)}
@@ -59,6 +61,8 @@ PIPELINES = {
                                    "private geodesic regression in two K-norm gradient steps"),
     "private-subspace": Pipeline(private_subspace.PrivateSubspaceConfig, private_subspace.run,
                                  "a private k-subspace of R^d (Singhal & Steinke and baselines)"),
+    "who-wins-map": Pipeline(who_wins_map.WhoWinsMapConfig, who_wins_map.run,
+                             "error ratio intrinsic / Euclidean Laplace over radius × dimension, and the ties"),
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
@@ -68,10 +72,10 @@ def _scalar_type(field: dataclasses.Field) -> type:
     """The type of one value of ``field``: that of its default, or the first of its annotation."""
     default = field.default
     if isinstance(default, tuple):
-        default = default[0] if default else ""
+        default = default[0] if default else None
     if default is not None:
         return type(default)
-    annotation = str(field.type)
+    annotation = str(field.type).removeprefix("tuple[")
     return next((kind for kind in (int, float) if annotation.startswith(kind.__name__)), str)
 
 
@@ -114,6 +118,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
         if name == "private-mean":
             sub.add_argument("--releases-out", type=Path, default=None, help="save data, mean and releases (.npz)")
+        if name == "who-wins-map":
+            sub.add_argument("--out", type=Path, default=None, help="folder for the cells and ties (CSV) and the map "
+                                                                     "(HTML)")
     return parser
 
 
@@ -159,19 +166,47 @@ def _print_summary(summary: dict) -> None:
             print(f"{name}: {value}")
 
 
+def _map_files(out: Path, space: str) -> dict[str, Path]:
+    """The files ``who-wins-map --out`` writes in the existing folder ``out`` (cells, ties, figure,
+    settings), each checked writable before the run (``engine.cli.check_output_file``)."""
+    if not out.is_dir():
+        why = "is a file" if out.exists() else "does not exist"
+        raise ValueError(f"--out {str(out)!r} {why}; give an existing folder")
+    names = {"cells": "cells.csv", "ties": "ties.csv", "figure": "figure.html", "settings": "settings.json"}
+    return {part: check_output_file("--out", out / f"who-wins-map-{space}-{name}") for part, name in names.items()}
+
+
+def _write_map(files: dict[str, Path], result: who_wins_map.WhoWinsMap) -> None:
+    """The map's cells and ties (CSV), its figure (HTML) and settings (JSON), each written whole; every
+    text is made before the first file is written."""
+    from engine.viz.export import figure_to_html
+    from engine.viz.who_wins_map import who_wins_map_figure
+
+    fig = who_wins_map_figure(result.cells, result.ties, space=result.family.label,
+                              parameter_label=result.family.parameter_label, predicted=result.predicted_ties)
+    texts = {"cells": result.cells.to_csv(index=False), "ties": result.ties.to_csv(index=False),
+             "figure": figure_to_html(fig), "settings": json.dumps(dataclasses.asdict(result.config), indent=1) + "\n"}
+    for part, path in files.items():
+        write_whole(path, lambda file, text=texts[part]: file.write(text.encode()))
+
+
 @quiet_interrupt
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    releases_out = getattr(args, "releases_out", None)
+    releases_out, out = getattr(args, "releases_out", None), getattr(args, "out", None)
     try:
         if releases_out is not None:
             # np.savez's own naming: FILE becomes FILE.npz.
             releases_out = check_output_file("--releases-out", releases_out, suffix=".npz")
-        result = PIPELINES[args.pipeline].run(config_from_args(args))
+        config = config_from_args(args)
+        files = _map_files(out, config.space) if out is not None else None
+        result = PIPELINES[args.pipeline].run(config)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     summary = result.summary()
+    if files is not None:
+        _write_map(files, result)
     if releases_out is not None:
         arrays = {f"releases_{r.key}": r.releases for r in result.runs if r.releases is not None}
         write_whole(releases_out, lambda file: np.savez(file, data=result.data, m0=result.m0, mean=result.mean,

@@ -36,11 +36,23 @@ class ReleaseErrors:
         return dataclasses.asdict(self)
 
 
-def measure_releases(manifold, mean, releases) -> ReleaseErrors:
-    """Errors of ``releases`` ``(m, *point_shape)`` against ``mean`` (one point, or one per release).
+@dataclass(frozen=True)
+class ReleaseDistances:
+    """Per release (shape ``(*batch,)``): its geodesic error (NaN where it has none: left out or not
+    computable), whether it is measured, off the space, not computable, and its ambient error (NaN
+    without an ambient ball)."""
 
-    Returns ``ReleaseErrors`` (see the module docstring for what is projected and what is left out).
-    """
+    geodesic: np.ndarray
+    measured: np.ndarray
+    off: np.ndarray
+    uncomputable: np.ndarray
+    ambient: np.ndarray
+
+
+def release_distances(manifold, mean, releases) -> ReleaseDistances:
+    """``ReleaseDistances`` of ``releases`` ``(*batch, *point_shape)`` against ``mean`` (one point, or
+    one per release), for callers that group the releases themselves (see the module docstring for
+    what is projected and what is left out)."""
     releases = np.asarray(releases, dtype=float)
     mean = np.broadcast_to(np.asarray(mean, dtype=float), releases.shape)
     off = off_manifold(manifold, releases)
@@ -53,14 +65,28 @@ def measure_releases(manifold, mean, releases) -> ReleaseErrors:
             points = np.where(manifold.per_point(off), manifold.projection(releases), releases)
             measured = np.isfinite(points).all(axis=axes) & np.asarray(manifold.belongs(points, atol=1e-6))
             uncomputable = ~measured
-        geodesic = np.atleast_1d(manifold.dist(mean[measured], points[measured])) if measured.any() else np.array([])
-        ambient = float("nan")
+        geodesic = np.full(off.shape, np.nan)
+        if measured.any():
+            geodesic[measured] = manifold.dist(mean[measured], points[measured])
+        ambient = np.full(off.shape, np.nan)
         if manifold.ambient_ball_radius(1.0) is not None:  # ambient coordinates with a meaning of their own
-            ambient = float(np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1).mean())
+            ambient = np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(mean), axis=-1)
+    return ReleaseDistances(geodesic=geodesic, measured=measured, off=off, uncomputable=uncomputable, ambient=ambient)
+
+
+def measure_releases(manifold, mean, releases) -> ReleaseErrors:
+    """Errors of ``releases`` ``(m, *point_shape)`` against ``mean`` (one point, or one per release).
+
+    Returns ``ReleaseErrors`` (see the module docstring for what is projected and what is left out).
+    """
+    found = release_distances(manifold, mean, releases)
+    geodesic = found.geodesic[found.measured]
+    with np.errstate(all="ignore"):
+        ambient = float(found.ambient.mean())
     count = geodesic.size
-    computed = count and not uncomputable.any() and np.isfinite(geodesic).all()
+    computed = count and not found.uncomputable.any() and np.isfinite(geodesic).all()
     return ReleaseErrors(
         geodesic=float(geodesic.mean()) if computed else float("nan"),
         geodesic_se=float(geodesic.std(ddof=1) / np.sqrt(count)) if computed and count > 1 else float("nan"),
-        ambient=ambient if np.isfinite(ambient) else float("nan"), off_share=float(off.mean()),
-        uncomputable=int(uncomputable.sum()))
+        ambient=ambient if np.isfinite(ambient) else float("nan"), off_share=float(found.off.mean()),
+        uncomputable=int(found.uncomputable.sum()))

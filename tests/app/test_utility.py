@@ -20,10 +20,10 @@ from tests.app.conftest import (
 from ui import utility
 
 PAGE = ROOT / "pages" / "3_Utility.py"
-CURVES, REDUCTION, PLANNER = utility.SECTIONS
+CURVES, REDUCTION, PLANNER, WHERE = utility.SECTIONS
 #: Charts of each tab on the sphere: error against n and against ε; none (SPD adds the non-positive
-#: definite share); the scaling check.
-CHARTS = {CURVES: 2, REDUCTION: 0, PLANNER: 1}
+#: definite share); the scaling check; the maps of where each mechanism wins (sphere and SPD).
+CHARTS = {CURVES: 2, REDUCTION: 0, PLANNER: 1, WHERE: 2}
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """What the Utility page shows of a result: the noise scales, the error curves against n and ε,
-the noise reduction per n and the budget planner, one tab each (only the open tab is drawn)."""
+the noise reduction per n, the budget planner and the map of where each mechanism wins, one tab each
+(only the open tab is drawn)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from engine import bounds, spaces
 from engine.mechanisms import specs
 from engine.pipelines import utility
 from engine.viz import utility as figures
-from ui import first_paint, formulas, state, tables, who_wins
+from ui import first_paint, formulas, state, tables, who_wins, who_wins_map
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -20,7 +21,7 @@ from ui.utility.controls import Settings
 
 #: The page's sections, one tab each (URL parameter ``util_view``); only the open one is drawn.
 TAB_KEY = "util_view"
-SECTIONS = ("Error curves", "Noise reduction", "Budget planner")
+SECTIONS = ("Error curves", "Noise reduction", "Budget planner", "Where each wins")
 
 error_figure = cache_figures(max_entries=32)(figures.error_figure)
 share_figure = cache_figures(max_entries=32)(figures.share_figure)
@@ -48,7 +49,8 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
         st.stop()
     who_wins.show(lambda: verdict(result))
     first_paint.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
-        lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings)))))
+        lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
+        who_wins_map.show))))
 
 
 def _curves(result: utility.UtilityResult, settings: Settings) -> None:

@@ -1,0 +1,392 @@
+"""Where the intrinsic mechanism wins: the error ratio (Riemannian / Euclidean Laplace) over the
+radius r and the dimension of a family of spaces, and the contour where the two tie.
+
+Every cell uses the same recipe (Reimherr, Bharath & Soto 2021; ``engine.pipelines.who_wins``):
+
+- data: ``datasets`` data sets of n records x_i = Exp_{m0}(r·V_i^{1/d}·u_i), V uniform on [0, 1] and
+  u uniform on the unit sphere of T_{m0}M (a vector uniform in the tangent ball of radius r, mapped
+  onto the space: every record lies in B_r(m0)); the base draws (V, u) are shared by every radius of
+  one dimension (common random numbers), so a row of the map changes with r only through r;
+- intrinsic: the Riemannian Laplace around the Fréchet mean with Theorem 2's proven Δ and the σ of
+  ``RiemannianLaplace.scale`` (Δ/ε on these homogeneous spaces). Its geodesic error ρ(x̄, release)
+  is the radius of the draw, whose law depends on σ only (radial density ∝ e^{−ρ/σ} J(ρ)), so the
+  cell draws that radius with the mechanism's own exact sampler (``radial.sample_radius``;
+  ``spd_laplace.sample_eigenlog``, ρ = ‖r‖, on SPD(k));
+- Euclidean: the ℓ2 Laplace with Δ_E = 2r_E/n around the ambient mean, measured as the playground
+  measures it (``release_errors.measure_releases``: off-sphere releases projected back, releases
+  outside the SPD cone left out and counted in ``off_share``); the noise's base draws are shared
+  across the radii of a dimension too. Its standard error takes the data sets as clusters
+  (``clustered``): the ambient mean's bias differs between data sets (on SPD(2) at r = 1.6 that
+  spread doubles the standard error the releases alone would give).
+
+Each side draws ``⌈2/(d·s²)⌉`` errors per cell (s = ``ratio_se``): the Laplace radius in flat space
+is σ·Gamma(d, 1), of coefficient of variation 1/√d, so each mean has a relative standard error
+about s/√2 and the ratio about s (0.025: a 95 % interval within about ±5 %). The standard errors
+reported are the measured ones: at most 0.028·ratio on the default S^d grid; more on SPD(4) and
+SPD(5) beyond r ≈ 1, where the Euclidean releases leave the cone and their data sets' spread grows. The tie along r at each dimension is where log(ratio) crosses 0, linearly
+interpolated between neighbouring radii.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from engine.bounds import radius_limits
+from engine.budget import check_memory
+from engine.data._common import tangent_vectors
+from engine.estimators import ambient_mean, frechet_mean
+from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
+from engine.mechanisms import RiemannianLaplace
+from engine.mechanisms.laplace import euclidean_laplace, radial_law
+from engine.mechanisms.radial import sample_radius
+from engine.mechanisms.spd_laplace import sample_eigenlog
+from engine.pipelines.release_errors import ReleaseDistances, release_distances
+from engine.pipelines.who_wins import Factors, factors
+from engine.threads import blas_capped
+from engine.validation import check_int, check_positive
+
+#: Share of Theorem 2's r* = min{inj/2, π/(4√κ)} the radius grid reaches (Δ grows without bound at r*).
+RADIUS_SHARE_OF_LIMIT = 0.95
+#: Copies of one dimension's records (data, tangent steps, Fréchet iterates) or of a cell's releases a map
+#: holds at its peak; ``engine.budget`` bounds their memory.
+PEAK_COPIES = 8
+#: Karcher-flow step of the Fréchet means, started at the projected ambient mean (t = 1 reaches the
+#: tolerance in ~3 iterations here, t = 0.5 from a data point in ~16).
+FRECHET_STEP = 1.0
+#: Tolerance of the Fréchet means: far below the smallest noise scale a map may have (``MIN_SIGMA``).
+FRECHET_TOL = 1e-10
+#: Smallest noise scale of a cell: below it the errors approach the Fréchet means' accuracy and
+#: float64's resolution of the points, so the ratio would compare rounding, not mechanisms.
+MIN_SIGMA = 1e-6
+#: Largest radius on a space without Theorem 2 limit (κ <= 0): beyond it SPD records hold eigenvalues
+#: e^{±r} whose matrices float64 can no longer take logarithms of accurately.
+MAX_RADIUS = 10.0
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of spaces with a dimension parameter.
+
+    ``make(p)`` builds the member of parameter p (``parameter``: "d", "k"; from ``min_dim`` to
+    ``max_dim``, the sizes whose exact samplers and Fréchet means stay fast) and
+    ``name(p)`` writes it (S³, SPD(4)); ``dims`` are the default parameters; ``max_radius`` caps the
+    radius grid where Theorem 2 puts no limit (κ <= 0).
+    """
+
+    key: str
+    label: str
+    parameter: str
+    parameter_label: str
+    make: Callable[[int], object]
+    name: Callable[[int], str]
+    dims: tuple[int, ...]
+    max_radius: float
+    min_dim: int
+    max_dim: int
+
+    @property
+    def baseline_missing(self) -> str | None:
+        """Why the map cannot compare on this family (``None`` when it has a Euclidean baseline): a
+        baseline needs the ambient ball of ``Manifold.ambient_ball_radius`` for its proven Δ_E."""
+        if self.make(self.dims[0]).ambient_ball_radius(1.0) is not None:
+            return None
+        return (f"{self.label} has no Euclidean baseline yet: no ambient ball is known to hold its geodesic balls, "
+                f"so no ambient sensitivity Δ_E is proven")
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _power(base: str) -> Callable[[int], str]:
+    return lambda p: base + str(p).translate(_SUPERSCRIPT)
+
+
+FAMILIES = {
+    "sphere": Family("sphere", "Sᵈ", "d", "dimension d", Sphere, _power("S"), tuple(range(2, 22)), math.pi / 4, 1, 100),
+    "spd": Family("spd", "SPD(k)", "k", "matrix size k", SPD, "SPD({})".format, (2, 3, 4, 5), 2.0, 2, 6),
+    "hyperbolic": Family("hyperbolic", "Hᵈ", "d", "dimension d", Hyperbolic, _power("H"), tuple(range(2, 11)),
+                         3.0, 2, 100),
+    "kendall": Family("kendall", "Σᵏ₂", "k", "landmarks k", Kendall, lambda k: f"Σ{_power('')(k)}₂",
+                      tuple(range(3, 13)), math.pi / 8, 3, 50),
+}
+
+
+def family(key: str) -> Family:
+    """The family ``key``; ``ValueError`` naming the known keys otherwise."""
+    try:
+        return FAMILIES[key]
+    except (KeyError, TypeError):
+        raise ValueError(f"space must be one of {', '.join(FAMILIES)}, got {key!r}") from None
+
+
+@dataclass(frozen=True)
+class WhoWinsMapConfig:
+    """One map: the family ``space``, its parameters ``dims`` (empty: the family's defaults), ``radii``
+    radii evenly spaced on (0, max_radius] (``max_radius`` 0: 95 % of Theorem 2's r*, or the family's
+    cap where r* is infinite), n records, budget ε, ``datasets`` data sets per cell, the target
+    relative standard error ``ratio_se`` of each ratio, and the seed."""
+
+    space: str = "sphere"
+    dims: tuple[int, ...] = ()
+    radii: int = 20
+    max_radius: float = 0.0
+    n: int = 50
+    epsilon: float = 1.0
+    datasets: int = 20
+    ratio_se: float = 0.025
+    seed: int = 0
+
+    def __post_init__(self):
+        fam = family(self.space)
+        missing = fam.baseline_missing
+        if missing is not None:
+            raise ValueError(f"{missing}; map one of "
+                             f"{', '.join(k for k, f in FAMILIES.items() if f.baseline_missing is None)}")
+        for p in self.dims:
+            if check_int(f"dims entry {fam.parameter} of {fam.label}", p, minimum=fam.min_dim) > fam.max_dim:
+                raise ValueError(f"dims entry {fam.parameter} of {fam.label} must be at most {fam.max_dim}, got {p}")
+        if len(set(self.dims)) != len(self.dims):
+            raise ValueError(f"dims must not repeat a value, got {self.dims}")
+        check_int("radii", self.radii, minimum=2)
+        if self.max_radius != 0.0:
+            check_positive("max_radius", self.max_radius)
+        check_int("n", self.n, minimum=2)
+        check_positive("epsilon", self.epsilon)
+        check_int("datasets", self.datasets, minimum=2)
+        if not 0.001 <= check_positive("ratio_se", self.ratio_se) <= 0.5:
+            raise ValueError(f"ratio_se must lie in [0.001, 0.5] (0.025: a ratio within ±5 % at 95 %), "
+                             f"got {self.ratio_se}")
+        check_int("seed", self.seed, minimum=0)
+        top = fam.make(max(self.dims or fam.dims))
+        cells = self.radii * self.datasets * self.n + releases_per_cell(top.dim, self.ratio_se)
+        check_memory(f"{self.radii} radii × {self.datasets} data sets × n = {self.n} records and "
+                     f"{releases_per_cell(top.dim, self.ratio_se)} releases per cell on {top.name},",
+                     PEAK_COPIES * int(np.prod(top.point_shape)) * cells, fix="lower radii, datasets, n or "
+                     "raise ratio_se")
+
+
+def radius_grid(manifold, fam: Family, count: int, max_radius: float = 0.0) -> np.ndarray:
+    """``count`` radii r_j = j·R/count (j = 1..count), R = ``max_radius`` or else
+    min(0.95·r*, the family's cap); ``ValueError`` when R reaches Theorem 2's r* or ``MAX_RADIUS``."""
+    limit = radius_limits(manifold.kappa_max, manifold.injectivity_radius).sensitivity
+    top = max_radius or min(RADIUS_SHARE_OF_LIMIT * limit, fam.max_radius)
+    if not top < limit:
+        raise ValueError(f"max_radius = {top:g} reaches Theorem 2's r* = {limit:.4g} on {manifold.name}, where no "
+                         f"sensitivity bound holds; give max_radius below {limit:.4g}")
+    if top > MAX_RADIUS:
+        raise ValueError(f"max_radius = {top:g} is beyond {MAX_RADIUS:g}, where the records' matrices are too "
+                         f"ill-conditioned for float64 (eigenvalues e^±r); give max_radius at most {MAX_RADIUS:g}")
+    return top * np.arange(1, count + 1) / count
+
+
+def releases_per_cell(dim: int, ratio_se: float) -> int:
+    """⌈2/(d·s²)⌉ errors per mechanism and cell (module docstring)."""
+    return math.ceil(2.0 / (dim * ratio_se**2))
+
+
+def intrinsic_errors(manifold, sigma: float, size: int, rng) -> np.ndarray:
+    """``size`` geodesic errors ρ(x̄, release) of the Riemannian Laplace of scale σ: exact radial draws
+    of the mechanism's own sampler (they depend on σ only)."""
+    if manifold.polar_volume == "spd-affine":
+        return np.linalg.norm(sample_eigenlog(manifold.k, sigma, size, rng), axis=-1)
+    return sample_radius(radial_law(manifold), sigma, size, rng)
+
+
+def tangent_ball_data(manifold, radii: np.ndarray, datasets: int, n: int, rng) -> np.ndarray:
+    """Records Exp_{m0}(r·V^{1/d}·u) for each radius, the same (V, u) at every radius:
+    shape ``(len(radii), datasets, n, *point_shape)``."""
+    coef = rng.standard_normal((datasets, n, manifold.dim))
+    coef *= (rng.uniform(size=(datasets, n)) ** (1.0 / manifold.dim) / np.linalg.norm(coef, axis=-1))[..., None]
+    m0 = manifold.origin
+    steps = np.asarray(radii, dtype=float)[:, None, None, None] * coef
+    return manifold.exp(m0, tangent_vectors(manifold, m0, steps))
+
+
+@dataclass(frozen=True)
+class WhoWinsMap:
+    """The cells of one map (``cells``: one row per (parameter, radius)), where the ratio crosses 1
+    (``ties``: one row per crossing), where the ratio the noise alone predicts does
+    (``predicted_ties``, from ``predicted_ratio``) and the config."""
+
+    config: WhoWinsMapConfig
+    family: Family
+    cells: pd.DataFrame
+    ties: pd.DataFrame
+    predicted_ties: pd.DataFrame
+
+    def summary(self) -> dict:
+        """JSON-ready numbers: the config, every cell and every tie, measured and predicted."""
+        def plain(frame):
+            return [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in row.items()}
+                    for row in frame.to_dict("records")]
+        return dict(config=dataclasses.asdict(self.config), space=self.family.label, cells=plain(self.cells),
+                    ties=plain(self.ties), predicted_ties=plain(self.predicted_ties))
+
+
+@dataclass(frozen=True)
+class ClusteredErrors:
+    """Euclidean errors per cell ``(cells,)`` over its data sets: the mean over every measured release,
+    its standard error with the data sets as clusters (so the spread of the ambient mean's bias between
+    data sets counts, not only the noise's), and the share of releases off the space."""
+
+    geodesic: np.ndarray
+    geodesic_se: np.ndarray
+    off_share: np.ndarray
+
+
+def clustered(found: ReleaseDistances) -> ClusteredErrors:
+    """``ClusteredErrors`` of ``release_distances`` of shape ``(cells, releases, data sets)``: the ratio
+    estimator Σ c_b g_b / Σ c_b (c_b measured releases of data set b, mean error g_b) with
+    SE² = B/(B − 1) Σ_b c_b² (g_b − ḡ)² / (Σ c_b)²; NaN for a cell with no measured release or one whose
+    error float64 cannot compute."""
+    counts = found.measured.sum(axis=1)
+    sums = np.where(found.measured, found.geodesic, 0.0).sum(axis=1)
+    total = counts.sum(axis=1)
+    with np.errstate(all="ignore"):
+        mean = sums.sum(axis=1) / total
+        spread = sums - counts * mean[:, None]
+        b = counts.shape[1]
+        se = np.sqrt(b / (b - 1) * np.sum(spread**2, axis=1)) / total
+    bad = (total == 0) | found.uncomputable.any(axis=(1, 2)) | ~np.isfinite(mean)
+    return ClusteredErrors(np.where(bad, np.nan, mean), np.where(bad, np.nan, se), found.off.mean(axis=(1, 2)))
+
+
+def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: np.ndarray, euclid: float,
+         euclid_se: float, off_share: float) -> dict:
+    """One cell's numbers (the columns of ``run``'s ``cells``)."""
+    mean_i = float(intrinsic.mean())
+    se_i = float(intrinsic.std(ddof=1) / np.sqrt(intrinsic.size))
+    ratio = mean_i / euclid
+    ratio_se = abs(ratio) * float(np.hypot(se_i / mean_i, euclid_se / euclid))
+    return dict(parameter=p, dim=manifold.dim, ambient_dim=manifold.ambient_dim, radius=f.radius,
+                ambient_radius=f.ambient_radius, sigma=sigma, sigma_euclidean=f.delta_e / epsilon,
+                intrinsic=mean_i, intrinsic_se=se_i, euclidean=euclid, euclidean_se=euclid_se,
+                ratio=ratio, ratio_se=ratio_se, off_share=off_share, predicted_ratio=f.predicted_ratio)
+
+
+def _cells_of(fam: Family, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequence) -> list[dict]:
+    """The cells of parameter ``p``: one row per radius (``seed`` depends on the seed and p only, so a
+    cell is the same whichever other parameters the map holds)."""
+    manifold = fam.make(p)
+    radii = radius_grid(manifold, fam, c.radii, c.max_radius)
+    found = [factors(manifold, float(radius), c.n) for radius in radii]
+    sigmas = [RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta) for f in found]
+    if min(sigmas) < MIN_SIGMA:
+        raise ValueError(f"n = {c.n}, epsilon = {c.epsilon:g} give the noise scale σ = {min(sigmas):.3g} at "
+                         f"r = {radii[0]:.3g}, below {MIN_SIGMA:g}, where the errors compare rounding; lower n or "
+                         f"epsilon")
+    data_seed, intrinsic_seed, noise_seed = seed.spawn(3)
+    data = tangent_ball_data(manifold, radii, c.datasets, c.n, np.random.default_rng(data_seed))
+    centres = ambient_mean(manifold, data)
+    fit = frechet_mean(manifold, data, step=FRECHET_STEP, tol=FRECHET_TOL, init=manifold.projection(centres))
+    if not np.all(fit.converged):
+        raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
+    m = releases_per_cell(manifold.dim, c.ratio_se)
+    per_data_set = math.ceil(m / c.datasets)
+    releases = np.stack([euclidean_laplace(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
+                                           rng=np.random.default_rng(noise_seed)) for f, centre in zip(found, centres)])
+    euclid = clustered(release_distances(manifold, fit.mean[:, None], releases))
+    return [_row(manifold, p, f, sigma, c.epsilon, intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed)),
+                 float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]))
+            for j, (f, sigma) in enumerate(zip(found, sigmas))]
+
+
+def tie_radii(cells: pd.DataFrame) -> pd.DataFrame:
+    """Where the ratio crosses 1 along r, for each parameter: one row per crossing with the radius
+    (log ratio interpolated linearly between the neighbouring radii) and which mechanism wins below it.
+
+    ``cells`` needs the columns ``parameter``, ``radius`` and ``ratio``; cells without a ratio (NaN) are
+    skipped. Returns a frame with ``parameter``, ``radius`` and ``below`` ("intrinsic" or "euclidean").
+    """
+    rows = []
+    for p, group in cells.sort_values(["parameter", "radius"]).groupby("parameter", sort=True):
+        group = group[np.isfinite(group["ratio"]) & (group["ratio"] > 0)]
+        r, log_ratio = group["radius"].to_numpy(), np.log(group["ratio"].to_numpy())
+        for i in np.flatnonzero(np.sign(log_ratio[:-1]) * np.sign(log_ratio[1:]) < 0):
+            t = log_ratio[i] / (log_ratio[i] - log_ratio[i + 1])
+            rows.append(dict(parameter=int(p), radius=float(r[i] + t * (r[i + 1] - r[i])),
+                             below="intrinsic" if log_ratio[i] < 0 else "euclidean"))
+    return pd.DataFrame(rows, columns=["parameter", "radius", "below"])
+
+
+@blas_capped
+def run(config: WhoWinsMapConfig) -> WhoWinsMap:
+    """The map of ``config`` (module docstring), deterministic for its seed.
+
+    Returns
+    -------
+    WhoWinsMap
+        ``cells`` columns: parameter (d or k), dim and ambient_dim (d and D), radius r, ambient_radius
+        r_E, sigma and sigma_euclidean, intrinsic and euclidean (mean geodesic errors) with their
+        standard errors, ratio (intrinsic / Euclidean) and ratio_se, off_share (Euclidean releases off
+        the space), predicted_ratio (the noise alone: ``who_wins.Factors.predicted_ratio``).
+
+    Raises
+    ------
+    ValueError
+        Bad config, a family without Euclidean baseline, or a radius grid reaching Theorem 2's r*.
+    """
+    fam = family(config.space)
+    dims = config.dims or fam.dims
+    rows = [row for p in dims for row in _cells_of(fam, p, config, np.random.SeedSequence([config.seed, p]))]
+    cells = pd.DataFrame(rows)
+    return WhoWinsMap(config=config, family=fam, cells=cells, ties=tie_radii(cells),
+                      predicted_ties=tie_radii(cells.assign(ratio=cells["predicted_ratio"])))
+
+
+def _span(values) -> str:
+    """"0.04–0.24" for a range of radii, one number when they agree to two digits."""
+    low, high = f"{min(values):.2g}", f"{max(values):.2g}"
+    return low if low == high else f"{low}–{high}"
+
+
+def reading(found: WhoWinsMap) -> str:
+    """One sentence from the map: where the intrinsic mechanism wins, where the Euclidean one does,
+    by how much at the extremes, how many cells are too close to call, and the share of Euclidean
+    releases off the space.
+
+    The tie of a parameter is its first crossing of 1 along r (``ties``); parameters without one are
+    said to be won at every radius by the mechanism whose ratio side they stay on.
+    """
+    fam, cells = found.family, found.cells.dropna(subset=["ratio"])
+    params = sorted(int(p) for p in cells["parameter"].unique())
+    span = f"{params[0]}" if len(params) == 1 else f"{params[0]}–{params[-1]}"
+    where = f"On {fam.label} ({fam.parameter} = {span}, r up to {cells['radius'].max():.2g})"
+    first = found.ties.groupby("parameter").first()
+    parts = []
+    crossing = first[first["below"] == "intrinsic"]
+    if len(crossing):
+        low, high = crossing["radius"].idxmin(), crossing["radius"].idxmax()
+        predicted = found.predicted_ties.groupby("parameter")["radius"].first()
+        parts.append(f"the Riemannian Laplace wins below r ≈ {_span(crossing['radius'])} ({fam.parameter} = {high}: "
+                     f"{crossing.loc[high, 'radius']:.2g}; {fam.parameter} = {low}: {crossing.loc[low, 'radius']:.2g}) "
+                     f"and the Euclidean Laplace above (the noise scales and dimensions alone put the tie at "
+                     f"r ≈ {_span(predicted)})")
+    reverse = first[first["below"] == "euclidean"]
+    if len(reverse):
+        parts.append(f"the Euclidean Laplace wins below r ≈ {_span(reverse['radius'])} for {fam.parameter} = "
+                     f"{', '.join(map(str, reverse.index))} and the Riemannian Laplace above")
+    untied = cells[~cells["parameter"].isin(first.index)]
+    closest = ((untied["ratio"] - 1).abs() / untied["ratio_se"]).groupby(untied["parameter"]).min()
+    for name, side in (("Riemannian", untied.groupby("parameter")["ratio"].max() < 1),
+                       ("Euclidean", untied.groupby("parameter")["ratio"].min() > 1)):
+        whole = sorted(int(p) for p in side[side].index)
+        which = "" if len(whole) == len(params) else f" for {fam.parameter} = {', '.join(map(str, whole))}"
+        narrow = " (by less than two standard errors where closest)" if whole and closest[whole].min() <= 2 else ""
+        if whole:
+            parts.append(f"the {name} Laplace wins at every radius{which}{narrow}")
+    best, worst = cells.loc[cells["ratio"].idxmin()], cells.loc[cells["ratio"].idxmax()]
+    close = int(((cells["ratio"] - 1).abs() <= 2 * cells["ratio_se"]).sum())
+    off = cells["off_share"]
+    off_text = ("every Euclidean release lies off the space and is projected back" if off.min() == 1 else
+                f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")
+    return (f"{where}, " + "; ".join(parts) + f". The error ratio (Riemannian / Euclidean) runs from "
+            f"{best['ratio']:.2f} ({fam.parameter} = {int(best['parameter'])}, r = {best['radius']:.2g}) to "
+            f"{worst['ratio']:.2f} ({fam.parameter} = {int(worst['parameter'])}, r = {worst['radius']:.2g}), within two "
+            f"standard errors of 1 in {close} of {len(cells)} cells; {off_text}.")

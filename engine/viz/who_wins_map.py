@@ -1,0 +1,79 @@
+"""The map of where the intrinsic mechanism wins (``engine.pipelines.who_wins_map``): a heatmap of the
+error ratio Riemannian / Euclidean Laplace over the radius and the dimension, on a log scale centred
+at 1 (blue: the intrinsic mechanism wins, vermillion: the Euclidean one, the palette's colours of
+the two mechanisms, a pair colour-blind viewers tell apart), with the radii where they tie drawn
+as a dashed black line with diamonds, and where the noise scales and dimensions alone put them as a
+dotted one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from engine.viz import palette
+
+#: Ratios labelled on the colour bar.
+TICKS = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: The colours saturate at ratios of 4 and 1/4 (log₂ ±2), so ratios near 1 stay visible beside a ratio
+#: of 10 near Theorem 2's limit; the hover gives every cell's own number.
+SATURATION = 2.0
+
+
+def _colorscale() -> list:
+    """Blue (intrinsic wins) through white (tie) to vermillion (Euclidean wins)."""
+    return [[0.0, palette.color("riemannian laplace")], [0.5, "#FFFFFF"], [1.0, palette.color("euclidean laplace")]]
+
+
+def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, parameter_label: str,
+                        predicted: pd.DataFrame | None = None, height: int = 560) -> go.Figure:
+    """Heatmap of log₂(ratio) per (radius, parameter) with the tie radii drawn.
+
+    Parameters
+    ----------
+    cells : frame with the columns of ``who_wins_map.run(...).cells``
+    ties : frame with parameter and radius (``who_wins_map.tie_radii``)
+    space : the family's label (Sᵈ, SPD(k)) for the title
+    parameter_label : the y axis' words ("dimension d")
+    predicted : optional ties of the ratio the noise alone predicts, drawn dotted
+
+    Returns
+    -------
+    go.Figure
+    """
+    grid = cells.pivot(index="parameter", columns="radius", values="ratio").sort_index()
+    radii, params = grid.columns.to_numpy(), grid.index.to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.log2(grid.to_numpy())
+    finite = np.abs(z[np.isfinite(z)])
+    reach = min(max(float(finite.max()) if finite.size else 1.0, 0.5), SATURATION)
+    ticks = [t for t in TICKS if abs(np.log2(t)) <= reach + 1e-9]
+    labels = [("≤ " if t < 1 else "≥ ") + f"{t:g}" if abs(np.log2(t)) == SATURATION else f"{t:g}" for t in ticks]
+    keyed = cells.set_index(["parameter", "radius"])
+    columns = ["ratio", "ratio_se", "intrinsic", "euclidean", "off_share", "predicted_ratio", "ambient_dim", "dim"]
+    custom = np.stack([keyed[col].unstack("radius").reindex(index=params, columns=radii).to_numpy()
+                       for col in columns], axis=-1)
+    fig = go.Figure(go.Heatmap(
+        x=radii, y=params, z=z, zmid=0.0, zmin=-reach, zmax=reach, colorscale=_colorscale(), customdata=custom,
+        colorbar=dict(title=dict(text="error ratio<br>intrinsic / Euclidean", side="right"),
+                      tickvals=[np.log2(t) for t in ticks], ticktext=labels),
+        hovertemplate=(f"{parameter_label} = %{{y}}, radius r = %{{x:.3f}}<br>"
+                       "error ratio %{customdata[0]:.3f} ± %{customdata[1]:.3f}<br>"
+                       "mean geodesic error: Riemannian %{customdata[2]:.4g}, Euclidean %{customdata[3]:.4g}<br>"
+                       "noise alone predicts %{customdata[5]:.3f} (d = %{customdata[7]}, D = %{customdata[6]})<br>"
+                       "Euclidean releases off the space: %{customdata[4]:.0%}<extra></extra>")))
+    if len(ties):
+        ordered = ties.sort_values(["parameter", "radius"])
+        fig.add_scatter(x=ordered["radius"], y=ordered["parameter"], mode="lines+markers", name="tie (ratio 1)",
+                        line=dict(color=palette.color("bound"), width=2.5, dash="dash"),
+                        marker=dict(symbol="diamond", size=9, color=palette.color("bound")),
+                        hovertemplate=f"tie at r = %{{x:.3f}}, {parameter_label} = %{{y}}<extra></extra>")
+    if predicted is not None and len(predicted):
+        ordered = predicted.sort_values(["parameter", "radius"])
+        fig.add_scatter(x=ordered["radius"], y=ordered["parameter"], mode="lines", name="tie the noise alone predicts",
+                        line=dict(color=palette.color("bound"), width=2, dash="dot"),
+                        hovertemplate=f"predicted tie at r = %{{x:.3f}}, {parameter_label} = %{{y}}<extra></extra>")
+    fig.update_layout(palette.layout(palette.chart_text(f"Where each mechanism wins on {space}"), height=height))
+    fig.update_xaxes(title_text="radius r of the data ball")
+    fig.update_yaxes(title_text=parameter_label, dtick=1 if len(params) <= 12 else 2)
+    return fig
