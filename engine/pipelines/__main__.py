@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine.pipelines PIPELINE [--FIELD VALUE ...] [--json]``.
+"""Command line: ``python -m engine.pipelines PIPELINE [--FIELD VALUE ...] [--json]`` (``--list`` names them).
 
 Each pipeline's options are the fields of its frozen config (``--field-name``; tuples comma-
 separated; booleans ``--flag``/``--no-flag``; ``--eps`` also sets ``epsilon``), so the command line
@@ -107,7 +107,8 @@ def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="python -m engine.pipelines", description=__doc__,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="pipeline", required=True, metavar="PIPELINE")
+    parser.add_argument("--list", action="store_true", help="name the pipelines and exit")
+    commands = parser.add_subparsers(dest="pipeline", metavar="PIPELINE")
     for name, pipeline in PIPELINES.items():
         sub = commands.add_parser(name, help=pipeline.help, description=pipeline.help)
         _add_fields(sub, pipeline.config)
@@ -161,7 +162,15 @@ def _print_summary(summary: dict) -> None:
 
 @quiet_interrupt
 def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.list:
+        width = max(map(len, PIPELINES))
+        for name, pipeline in PIPELINES.items():
+            print(f"{name:{width}s}  {pipeline.help}")
+        return 0
+    if args.pipeline is None:
+        parser.error(f"name a pipeline: {', '.join(PIPELINES)} (or --list)")
     releases_out = getattr(args, "releases_out", None)
     try:
         if releases_out is not None:
