@@ -6,6 +6,8 @@ runs exactly what a notebook's ``run(Config(...))`` runs. Fields left out keep t
 except the ones that follow the chosen space as on the pages: the data radius (the registry's
 default), the data source (the space's first) and the curvature bound κ (the space's own).
 
+``--settings FILE`` reads a page's "Settings (JSON)" download (``engine.pipelines.settings_file``: the
+config's fields, the page and a schema); options given on the command line override the file's.
 ``--json`` prints the result's ``summary()``; without it, a table. ``private-mean`` also saves the
 arrays with ``--releases-out FILE.npz``. Bad input prints one line naming the value, exit status 2.
 
@@ -33,7 +35,7 @@ import pandas as pd
 
 from engine import spaces
 from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
-from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, utility
+from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, settings_file, utility
 
 #: Short spellings kept for the fields the README and the papers write so.
 ALIASES = {"epsilon": ("--eps",)}
@@ -41,38 +43,30 @@ ALIASES = {"epsilon": ("--eps",)}
 
 @dataclass(frozen=True)
 class Pipeline:
-    """A pipeline the command line runs: its frozen config class, ``run(config)`` and a help line."""
+    """A pipeline the command line runs: its frozen config class, ``run(config)``, a help line and the
+    page whose settings file it reads (the file's ``"page"``)."""
 
     config: type
     run: Callable
     help: str
+    page: str
 
 
 PIPELINES = {
     "private-mean": Pipeline(private_mean.PrivateMeanConfig, private_mean.run,
-                             "data → Fréchet mean → Theorem 2 → releases → assumption checks (the playground)"),
+                             "data → Fréchet mean → Theorem 2 → releases → assumption checks (the playground)",
+                             "playground"),
     "sensitivity": Pipeline(sensitivity.SensitivityConfig, sensitivity.run,
-                            "simulated neighbours against Theorem 2's bound (the Sensitivity page)"),
+                            "simulated neighbours against Theorem 2's bound (the Sensitivity page)", "sensitivity"),
     "utility": Pipeline(utility.UtilityConfig, utility.run,
-                        "error against n and ε of the intrinsic and Euclidean Laplace (the Utility page)"),
+                        "error against n and ε of the intrinsic and Euclidean Laplace (the Utility page)", "utility"),
     "private-regression": Pipeline(private_regression.RegressionConfig, private_regression.run,
-                                   "private geodesic regression in two K-norm gradient steps"),
+                                   "private geodesic regression in two K-norm gradient steps", "regression"),
     "private-subspace": Pipeline(private_subspace.PrivateSubspaceConfig, private_subspace.run,
-                                 "a private k-subspace of R^d (Singhal & Steinke and baselines)"),
+                                 "a private k-subspace of R^d (Singhal & Steinke and baselines)", "subspaces"),
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
-
-
-def _scalar_type(field: dataclasses.Field) -> type:
-    """The type of one value of ``field``: that of its default, or the first of its annotation."""
-    default = field.default
-    if isinstance(default, tuple):
-        default = default[0] if default else ""
-    if default is not None:
-        return type(default)
-    annotation = str(field.type)
-    return next((kind for kind in (int, float) if annotation.startswith(kind.__name__)), str)
 
 
 def _parse(kind: type, many: bool, name: str) -> Callable[[str], object]:
@@ -93,7 +87,7 @@ def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
         flags = (f"--{field.name.replace('_', '-')}", *ALIASES.get(field.name, ()))
         default = "the space's" if field.name in SPACE_DEFAULTS and "space" in config.__dataclass_fields__ \
             else field.default
-        kind = _scalar_type(field)
+        kind = settings_file.scalar_type(field)
         if kind is bool:
             parser.add_argument(*flags, dest=field.name, action=argparse.BooleanOptionalAction,
                                 default=argparse.SUPPRESS, help=f"default: {default}")
@@ -112,6 +106,8 @@ def _parser() -> argparse.ArgumentParser:
     for name, pipeline in PIPELINES.items():
         sub = commands.add_parser(name, help=pipeline.help, description=pipeline.help)
         _add_fields(sub, pipeline.config)
+        sub.add_argument("--settings", type=Path, default=None, metavar="FILE",
+                         help=f"the {pipeline.page} page's settings (JSON); options given override it")
         sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
         if name == "private-mean":
             sub.add_argument("--releases-out", type=Path, default=None, help="save data, mean and releases (.npz)")
@@ -119,11 +115,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace):
-    """The config of ``args.pipeline`` from the given options; the space-following fields (radius, data
-    source, κ) default to the chosen space's; ``ValueError`` naming a bad value."""
-    config = PIPELINES[args.pipeline].config
+    """The config of ``args.pipeline`` from the ``--settings`` file, then the given options; the
+    space-following fields (radius, data source, κ) default to the chosen space's; ``ValueError``
+    naming a bad value."""
+    pipeline = PIPELINES[args.pipeline]
+    config = pipeline.config
     names = [field.name for field in dataclasses.fields(config)]
     given = {name: getattr(args, name) for name in names if hasattr(args, name)}
+    if args.settings is not None:
+        given = {**settings_file.read(args.settings, config, pipeline.page), **given}
     if "space" in names:
         key = given.get("space", config.__dataclass_fields__["space"].default)
         entry = spaces.space(key)

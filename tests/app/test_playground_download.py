@@ -3,7 +3,9 @@ every mechanism's releases, so the picture can be redrawn from the file alone.""
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import json
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +14,11 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import app_test
 
+from engine.pipelines import settings_file
+from engine.pipelines.__main__ import main
 from tests.app.conftest import PLAYGROUND, run_page
 from ui.playground import private_means
+from ui.playground.controls import FIELD_OF_KEY, KEYS
 from ui.playground.spaces import Settings
 
 
@@ -36,7 +41,8 @@ def downloaded(at, managers, label: str) -> bytes:
     """The bytes the download button ``label`` of the last run serves."""
     (button,) = [b for b in at.get("download_button") if b.proto.label == label]
     manager, storage = managers[-1]
-    url = manager.execute_deferred(button.proto.deferred_file_id)
+    url = manager.execute_deferred(button.proto.deferred_file_id) if button.proto.deferred_file_id \
+        else button.proto.url
     return storage.get_file(Path(url).name).content
 
 
@@ -50,3 +56,25 @@ def test_data_csv_holds_the_records_the_mean_and_the_releases(media_managers):
     assert (table["points"] == "true Fréchet mean").sum() == 1
     releases = table[table["points"] == "release"]
     assert releases.groupby("mechanism").size().to_dict() == {run["label"]: 30 for run in result["runs"]}
+
+
+def test_settings_json_is_the_pipeline_config_and_the_command_line_prints_the_page_numbers(
+        media_managers, tmp_path, capsys):
+    """The download held the address keys (``r``, ``mech``, ``m``), which the command line does not take."""
+    at = run_page(PLAYGROUND, {"n": "40", "m": "30", "r": "0.3", "mech": "exact,euclid,gauss"})
+    settings = Settings(n=40, releases=30, radius=0.3, mechanisms=("exact", "euclid", "gauss"))
+    file = tmp_path / "playground-sphere-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)"))
+    assert json.loads(file.read_text()) == settings_file.payload("playground", settings)
+    assert main(["private-mean", "--settings", str(file), "--json"]) == 0
+    printed = {m["key"]: m for m in json.loads(capsys.readouterr().out)["mechanisms"]}
+    page = {run["key"]: run for run in private_means(settings)["runs"]}
+    assert set(printed) == set(page) == {"exact", "euclid", "gauss"}
+    for key, run in page.items():
+        assert printed[key]["sigma"] == run["sigma"]
+        assert printed[key]["errors"]["geodesic"] == run["errors"]["geodesic"]
+
+
+def test_every_address_key_sets_one_config_field():
+    assert sorted(FIELD_OF_KEY.values()) == sorted(f.name for f in dataclasses.fields(Settings))
+    assert set(KEYS) == {*FIELD_OF_KEY, "adapt"}
