@@ -5,7 +5,7 @@ compare the Riemannian Laplace mechanism with its Euclidean and Gaussian alterna
 import streamlit as st
 
 from engine.pipelines import settings_file
-from ui import address_keys, first_paint, navigation, playground, who_wins
+from ui import address_keys, first_paint, navigation, playground, reproduce, who_wins
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.playground import animation
@@ -77,4 +77,5 @@ download_row(f"playground-{settings.space}", fig=fig, data=playground.points_tab
              settings=settings_file.payload("playground", settings), pipeline="private-mean")
 if settings.space == "sphere":
     playground.slides_button(settings)
+reproduce.expander("playground", settings)
 address_keys.report()

@@ -14,6 +14,7 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import app_test
 
+from engine import reproduce
 from engine.pipelines import settings_file
 from engine.pipelines.__main__ import main
 from tests.app.conftest import PLAYGROUND, run_page
@@ -78,3 +79,18 @@ def test_settings_json_is_the_pipeline_config_and_the_command_line_prints_the_pa
 def test_every_address_key_sets_one_config_field():
     assert sorted(FIELD_OF_KEY.values()) == sorted(f.name for f in dataclasses.fields(Settings))
     assert set(KEYS) == {*FIELD_OF_KEY, "adapt"}
+
+
+def test_reproduce_this_view_shows_the_command_and_builds_the_notebook_and_script_on_click(media_managers):
+    at = run_page(PLAYGROUND, {"space": "hyperbolic", "n": "40", "m": "30", "mech": "exact,mh,gauss", "adapt": "false",
+                               "step": "0.3"})
+    downloaded_settings = json.loads(downloaded(at, media_managers, "Settings (JSON)"))
+    settings = Settings(**settings_file.fields_of(Settings, "playground", downloaded_settings, "the download"))
+    assert (settings.space, settings.n, settings.step) == ("hyperbolic", 40, 0.3)
+    view = reproduce.VIEWS["playground"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, settings), reproduce.snippet(view, settings)]
+    buttons = {b.proto.label: b for b in at.get("download_button")}
+    assert buttons["Notebook (.ipynb)"].proto.deferred_file_id and buttons["Script (.py)"].proto.deferred_file_id
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, settings)
+    assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, settings)

@@ -6,10 +6,11 @@ the releases (``data``, ``releases`` and ``checks`` hold its parts); ``views`` a
 the result into figures, tables and boxes. The names the page uses are re-exported here.
 """
 
+from engine.viz.private_mean import POINCARE_MAX_DIST
 from ui.playground.compute import private_means
 from ui.playground.controls import sidebar
 from ui.playground.slides import slides_button
-from ui.playground.spaces import CAPTIONS, ERROR_NOTES, MECHANISMS, POINCARE_MAX_DIST, SPACES, ZOOM_NOTE
+from ui.playground.spaces import CAPTIONS, ERROR_NOTES, MECHANISMS, SPACES, ZOOM_NOTE
 from ui.playground.views import (
     error_table,
     figure,

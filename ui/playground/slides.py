@@ -8,10 +8,10 @@ import threading
 import streamlit as st
 
 from engine.viz.export import offscreen_rendering_available, scene_png
+from engine.viz.private_mean import clouds
 from engine.viz.sphere import ball_boundary
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
-from ui.playground.views import clouds
 
 
 class _RendererProbe:

@@ -7,12 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import pipelines, spaces
-
-# Releases farther than this from the mean are not drawn on the Poincaré disk: tanh(ρ/2) rounds
-# to 1 in double precision beyond ρ ≈ 37, and the rim is unreadable long before.
-POINCARE_MAX_DIST = 25.0
-# The shapes view draws at most this many private outlines per mechanism (more become a blur).
-KENDALL_MAX_OUTLINES = 50
+from engine.viz.private_mean import KENDALL_MAX_OUTLINES
 
 #: The mechanisms the playground offers (key → chip label; the engine's pipeline runs them).
 MECHANISMS = {

@@ -10,19 +10,11 @@ import streamlit as st
 
 from engine import spaces
 from engine.manifolds import Hyperbolic
-from engine.viz.poincare import poincare_figure
-from engine.viz.shapes import shapes_figure
-from engine.viz.spd_cone import spd_cone_figure
-from engine.viz.sphere import sphere_figure
+from engine.viz.private_mean import POINCARE_MAX_DIST, clouds, private_mean_figure
 from ui import formulas
 from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
-from ui.playground.spaces import KENDALL_MAX_OUTLINES, POINCARE_MAX_DIST, Settings
-
-
-def clouds(result: dict) -> dict:
-    """Palette name -> releases of every mechanism that released."""
-    return {run["palette"]: run["releases"] for run in result["runs"] if run["releases"] is not None}
+from ui.playground.spaces import Settings
 
 
 def hidden_releases(result: dict) -> int:
@@ -39,21 +31,7 @@ def figure(settings: Settings, hold: np.ndarray | None = None) -> go.Figure:
 
     ``hold`` ``(k, 3)``: on the sphere, further points the scene must frame (every frame of an animation).
     """
-    result = private_means(settings)
-    released = clouds(result)
-    if result["space"] == "sphere":
-        return sphere_figure(data=result["data"], mean=result["mean"], releases=released, center=result["m0"],
-                             radius=settings.radius, resolution=48, height=640, hold=hold)
-    if result["space"] == "spd":
-        return spd_cone_figure(data=result["data"], mean=result["mean"], releases=released, height=640)
-    if result["space"] == "hyperbolic":
-        h2 = Hyperbolic(2)
-        shown = {name: c[h2.dist(result["mean"], c) <= POINCARE_MAX_DIST] for name, c in released.items()}
-        return poincare_figure(data=result["data"], mean=result["mean"], releases=shown,
-                               edges=result["edges"], height=640)
-    outlines = {name: c[:KENDALL_MAX_OUTLINES] for name, c in released.items()}
-    return shapes_figure(mean=result["mean"], releases=outlines, data=result["data"], release_opacity=0.3,
-                         height=640)
+    return private_mean_figure(private_means(settings), settings.radius, hold=hold)
 
 
 def _fmt(value: float) -> str:
