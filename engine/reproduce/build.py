@@ -49,7 +49,7 @@ def _steps(view: View, config) -> list[tuple[str, str, Figure | None]]:
     """(markdown, code, figure) of each step; a figure step's code leaves its ``figure`` in ``fig``."""
     module, name = type(config).__module__, type(config).__name__
     imports = ["import json", "", f"from {module} import {name}, run",
-               *sorted({f"from {f.module} import {f.builder}" for f in view.figures})]
+               *sorted({line for f in view.figures for line in f.imports})]
     steps = [
         (f"## 1. The settings\nThe page's settings, key for key as in its \"Settings (JSON)\" download: the "
          f"pipeline's frozen config `{name}`, the seed included, so every draw is the page's.",
@@ -60,7 +60,7 @@ def _steps(view: View, config) -> list[tuple[str, str, Figure | None]]:
          "print(json.dumps(result.summary(), indent=2, ensure_ascii=False))", None),
     ]
     for number, figure in enumerate(view.figures, start=4):
-        steps.append((f"## {number}. Figure: `{figure.builder}`\n{figure.note}", f"fig = {figure.call}", figure))
+        steps.append((f"## {number}. Figure: `{figure.name}`\n{figure.note}", f"fig = {figure.call}", figure))
     return [(f"{markdown}\n\nPaper: {view.paper}", code, figure) for markdown, code, figure in steps]
 
 
@@ -97,7 +97,7 @@ def script(view: View, config) -> str:
     for markdown, code, figure in _steps(view, config):
         comment = "\n".join(f"# {line}".rstrip() for line in markdown.replace("## ", "").splitlines())
         if figure is not None:
-            name = f"{view.page}-{figure.builder}.html"
+            name = f"{view.page}-{figure.name}.html"
             code += f"\nfig.write_html({name!r})\nprint('wrote {name}')"
         parts.append(f"{comment}\n{code}")
     return "\n\n".join(parts) + "\n"

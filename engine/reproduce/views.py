@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Figure:
-    """One figure of a view: ``call`` builds it with ``builder`` (imported from ``module``) from the
-    names ``config`` and ``result``; ``note`` says what it shows (a markdown paragraph)."""
+    """One figure of a view: ``call`` builds it from the names ``config`` and ``result`` and those of
+    ``imports`` (import lines); ``name`` names it (the script writes ``PAGE-NAME.html``); ``note``
+    says what it shows (a markdown paragraph)."""
 
-    module: str
-    builder: str
+    name: str
+    imports: tuple[str, ...]
     call: str
     note: str
 
@@ -29,17 +30,35 @@ class View:
     figures: tuple[Figure, ...]
 
 
+#: The reference of the playground and the Sensitivity page (README's References).
+REIMHERR_BHARATH_SOTO = "M. Reimherr, K. Bharath, C. Soto (2021). Differential privacy over Riemannian manifolds. NeurIPS."
+
 VIEWS = {
     "playground": View(
         page="playground", title="Private mean playground", pipeline="private-mean",
-        paper="M. Reimherr, K. Bharath, C. Soto (2021). Differential privacy over Riemannian manifolds. NeurIPS.",
+        paper=REIMHERR_BHARATH_SOTO,
         steps="The pipeline draws the data set from the chosen source, applies the ball policy to records "
               "outside the public ball B_r(m₀), computes the Fréchet mean, bounds its sensitivity by Theorem 2 "
               "of Reimherr, Bharath & Soto (2021), Δ = 2r(2 − h)/(n h) with h = 2r√κ·cot(2r√κ), calibrates each "
               "mechanism from the public r, m₀, n, ε and δ only, draws its releases and checks the assumptions.",
         figures=(Figure(
-            "engine.viz.private_mean", "private_mean_figure", "private_mean_figure(result.to_dict(), config.radius)",
+            "private_mean_figure", ("from engine.viz.private_mean import private_mean_figure",),
+            "private_mean_figure(result.to_dict(), config.radius)",
             "The page's figure: the data, the true Fréchet mean and every mechanism's releases on the space "
             "(the Riemannian Laplace of Reimherr, Bharath & Soto 2021 beside its alternatives)."),),
+    ),
+    "sensitivity": View(
+        page="sensitivity", title="Sensitivity of the Fréchet mean", pipeline="sensitivity",
+        paper=REIMHERR_BHARATH_SOTO,
+        steps="For every sample size of the study's grid and n, the pipeline draws reps data sets in the ball B_r(m₀), replaces one "
+              "record at random or adversarially (moved across the ball) and measures how far the Fréchet mean "
+              "moves, ρ(x̄, x̄′); Theorem 2 of Reimherr, Bharath & Soto (2021) bounds every such move by "
+              "Δ = 2r(2 − h)/(n h), h = 2r√κ·cot(2r√κ).",
+        figures=(Figure(
+            "empirical_figure", ("from engine.pipelines.sensitivity import summarise",
+                                 "from engine.viz.sensitivity import empirical_figure"),
+            "empirical_figure(result.replicates, summarise(result.replicates), result.bound_curve(), log=True)",
+            "The page's first chart, on its default log–log axes: one dot per simulated pair of neighbouring data "
+            "sets, their mean and maximum per n, under Theorem 2's dashed bound."),),
     ),
 }

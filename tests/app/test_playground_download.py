@@ -6,45 +6,17 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
-from streamlit.testing.v1 import app_test
 
 from engine import reproduce
 from engine.pipelines import settings_file
 from engine.pipelines.__main__ import main
-from tests.app.conftest import PLAYGROUND, run_page
+from tests.app.conftest import PLAYGROUND, downloaded, run_page
 from ui.playground import private_means
 from ui.playground.controls import FIELD_OF_KEY, KEYS
 from ui.playground.spaces import Settings
-
-
-@pytest.fixture
-def media_managers(monkeypatch) -> list[tuple]:
-    """The media managers of the AppTest runs and their storages, to build a deferred download as a
-    click would."""
-    made = []
-
-    class Recorded(MediaFileManager):
-        def __init__(self, storage):
-            super().__init__(storage)
-            made.append((self, storage))
-
-    monkeypatch.setattr(app_test, "MediaFileManager", Recorded)
-    return made
-
-
-def downloaded(at, managers, label: str) -> bytes:
-    """The bytes the download button ``label`` of the last run serves."""
-    (button,) = [b for b in at.get("download_button") if b.proto.label == label]
-    manager, storage = managers[-1]
-    url = manager.execute_deferred(button.proto.deferred_file_id) if button.proto.deferred_file_id \
-        else button.proto.url
-    return storage.get_file(Path(url).name).content
 
 
 def test_data_csv_holds_the_records_the_mean_and_the_releases(media_managers):

@@ -14,9 +14,9 @@ import pytest
 from nbclient import NotebookClient
 
 from engine.pipelines import PrivateMeanConfig
-from engine.pipelines.private_mean import run
+from engine.pipelines.__main__ import PIPELINES
+from engine.pipelines.sensitivity import SensitivityConfig
 from engine.reproduce import VIEWS, command, notebook, script, snippet
-from engine.viz.private_mean import private_mean_figure
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEW = VIEWS["playground"]
@@ -28,39 +28,56 @@ NOTEBOOK_SECONDS = 60
 
 def _printed(config) -> str:
     """What the notebook's numbers cell and ``--json`` print for ``config``."""
-    return json.dumps(run(config).summary(), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(_run(config).summary(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _run(config):
+    (pipeline,) = [p for p in PIPELINES.values() if isinstance(config, p.config)]
+    return pipeline.run(config)
+
+
+def _figures(view, config) -> list:
+    """The view's figures built in this process, as the notebook's cells build them."""
+    names = {"config": config, "result": _run(config)}
+    exec("\n".join(line for figure in view.figures for line in figure.imports), names)
+    return [eval(figure.call, names) for figure in view.figures]
 
 
 @pytest.mark.slow
-def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers():
-    book = nbformat.reads(notebook(VIEW, DEFAULTS), as_version=4)
+@pytest.mark.parametrize("page", VIEWS)
+def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
+    view = VIEWS[page]
+    defaults = PIPELINES[view.pipeline].config()
+    book = nbformat.reads(notebook(view, defaults), as_version=4)
     markdown = [cell.source for cell in book.cells if cell.cell_type == "markdown"]
     assert len(markdown) == 1 + sum(cell.cell_type == "code" for cell in book.cells)
-    assert all("Reimherr, K. Bharath, C. Soto (2021)" in text for text in markdown[2:])
+    assert all(view.paper in text for text in markdown)
     start = time.perf_counter()
     NotebookClient(book, kernel_name="python3", timeout=NOTEBOOK_SECONDS,
                    resources={"metadata": {"path": str(ROOT)}}).execute()
     seconds = time.perf_counter() - start
-    print(f"playground notebook at the page's defaults: {seconds:.1f} s")
+    print(f"{page} notebook at the page's defaults: {seconds:.1f} s")
     assert seconds < NOTEBOOK_SECONDS
     outputs = [output for cell in book.cells if cell.cell_type == "code" for output in cell.outputs]
     stdout = "".join(output.text for output in outputs if output.output_type == "stream" and output.name == "stdout")
-    assert stdout == _printed(DEFAULTS)
-    (shown,) = [output.data["application/vnd.plotly.v1+json"] for output in outputs
-                if output.output_type == "display_data"]
-    expected = private_mean_figure(run(DEFAULTS).to_dict(), DEFAULTS.radius)
-    assert [trace.get("name") for trace in shown["data"]] == [trace.name for trace in expected.data]
+    assert stdout == _printed(defaults)
+    shown = [output.data["application/vnd.plotly.v1+json"] for output in outputs
+             if output.output_type == "display_data"]
+    assert [[trace.get("name") for trace in fig["data"]] for fig in shown] == \
+        [[trace.name for trace in fig.data] for fig in _figures(view, defaults)]
 
 
-SETTINGS = [DEFAULTS, PrivateMeanConfig(space="spd", source="wishart", n=30, radius=1.2, epsilon=2.5,
+SETTINGS = [DEFAULTS, SensitivityConfig(space="spd", radius=1.2, kappa=0.0, n=30, reps=20, seed=3),
+            PrivateMeanConfig(space="spd", source="wishart", n=30, radius=1.2, epsilon=2.5,
                                         mechanisms=("exact", "mh", "gauss"), delta=1e-4, burn_in=200, thin=3,
                                         step=0.3, releases=40, seed=11)]
 
 
-@pytest.mark.parametrize("config", SETTINGS, ids=["defaults", "spd-mh-fixed-step"])
+@pytest.mark.parametrize("config", SETTINGS, ids=["playground-defaults", "sensitivity-spd", "playground-spd-mh"])
 def test_the_command_line_prints_the_same_numbers(config):
-    words = shlex.split(command(VIEW, config))
-    assert words[:4] == ["python", "-m", "engine.pipelines", "private-mean"]
+    (view,) = [v for v in VIEWS.values() if isinstance(config, PIPELINES[v.pipeline].config)]
+    words = shlex.split(command(view, config))
+    assert words[:4] == ["python", "-m", "engine.pipelines", view.pipeline]
     done = subprocess.run([sys.executable, *words[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == _printed(config)
@@ -78,5 +95,5 @@ def test_the_script_prints_the_same_numbers_and_writes_the_figure(tmp_path):
 
 def test_the_snippet_builds_the_same_config():
     names = {}
-    exec(snippet(VIEW, SETTINGS[1]).replace("result = run(config)\nprint(result.summary())", ""), names)
-    assert names["config"] == SETTINGS[1]
+    exec(snippet(VIEW, SETTINGS[2]).replace("result = run(config)\nprint(result.summary())", ""), names)
+    assert names["config"] == SETTINGS[2]
