@@ -9,11 +9,14 @@ from functools import partial
 import streamlit as st
 
 from engine import reproduce
+from ui import first_paint
 
 
 def expander(page: str, config) -> None:
     """Draw the expander of page ``page`` (a key of ``engine.reproduce.VIEWS``) for ``config``, the
-    pipeline config of the page's current settings."""
+    pipeline config of the page's current settings; nothing in a chart-first run (``ui.first_paint``)."""
+    if first_paint.running():
+        return
     view = reproduce.VIEWS[page]
     with st.expander("Reproduce this view"):
         st.caption("The same numbers outside the app, from the repository's root folder. The command line "

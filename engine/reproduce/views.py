@@ -61,4 +61,24 @@ VIEWS = {
             "The page's first chart, on its default log–log axes: one dot per simulated pair of neighbouring data "
             "sets, their mean and maximum per n, under Theorem 2's dashed bound."),),
     ),
+    "utility": View(
+        page="utility", title="Utility: intrinsic against Euclidean", pipeline="utility",
+        paper=REIMHERR_BHARATH_SOTO,
+        steps="For every n of the sweep (at ε) and every ε of the sweep (at n), the pipeline draws reps data sets "
+              "in B_r(m₀), releases their Fréchet mean by the Riemannian Laplace with σ = C/(nε) (C from Theorem "
+              "2) and their ambient mean by the Euclidean Laplace with σ_E = 2r_E/(nε), and averages the geodesic "
+              "errors; Theorem 3 of Reimherr, Bharath & Soto (2021) bounds the intrinsic one.",
+        figures=tuple(Figure(
+            name, ("import numpy as np", "from engine.pipelines.utility import error_bounds",
+                   "from engine.viz.utility import error_figure"),
+            f"error_figure(result.ok_{axis}, x={column!r}, x_title={title!r}, bounds=error_bounds(config.space, "
+            f"config.radius, result.constant, {grid}), log=True)",
+            f"The page's chart of the error against {title}, on its default log–log axes: mean ± 2 SE bands of "
+            f"both mechanisms, and Theorem 3's bound (dashed).")
+            for name, axis, column, title, grid in (
+                ("error_against_n", "n", "n", "sample size n",
+                 "n=np.unique(np.geomspace(min(config.ns), max(config.ns), 60).round(2)), epsilon=config.epsilon"),
+                ("error_against_epsilon", "eps", "epsilon", "privacy budget ε",
+                 "n=config.n, epsilon=np.geomspace(min(config.epsilons), max(config.epsilons), 60)"))),
+    ),
 }
