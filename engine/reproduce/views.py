@@ -33,6 +33,9 @@ class View:
 #: The reference of the playground and the Sensitivity page (README's References).
 REIMHERR_BHARATH_SOTO = "M. Reimherr, K. Bharath, C. Soto (2021). Differential privacy over Riemannian manifolds. NeurIPS."
 
+#: The reference of the Private subspaces page (README's References).
+SINGHAL_STEINKE = "V. Singhal, T. Steinke (2021). Privately learning subspaces. NeurIPS."
+
 VIEWS = {
     "playground": View(
         page="playground", title="Private mean playground", pipeline="private-mean",
@@ -80,5 +83,17 @@ VIEWS = {
                  "n=np.unique(np.geomspace(min(config.ns), max(config.ns), 60).round(2)), epsilon=config.epsilon"),
                 ("error_against_epsilon", "eps", "epsilon", "privacy budget ε",
                  "n=config.n, epsilon=np.geomspace(min(config.epsilons), max(config.epsilons), 60)"))),
+    ),
+    "subspaces": View(
+        page="subspaces", title="Private subspaces", pipeline="private-subspace", paper=SINGHAL_STEINKE,
+        steps="The pipeline draws n points of R^d in a random k-dimensional subspace U (plus noise and "
+              "outliers), then runs the chosen method releases times on the same data: Singhal & Steinke's "
+              "exact algorithm (a stable selection among candidate subspaces, or ⊥), their approximate one "
+              "(subsample and aggregate), Analyze Gauss, the exponential mechanism or non-private PCA; a "
+              "release succeeds when it is not ⊥ and ‖Π̂ − Π‖₂ <= alpha.",
+        figures=(Figure(
+            "private_subspace_figure", ("from engine.viz.subspaces import private_subspace_figure",),
+            "private_subspace_figure(result.to_dict())",
+            "The page's figure: the points, the true subspace and the distinct private releases."),),
     ),
 }

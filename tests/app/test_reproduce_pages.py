@@ -1,4 +1,4 @@
-"""The Sensitivity and Utility pages' settings downloads are their pipelines' configs, their "Reproduce this
+"""The Sensitivity, Utility and Private subspaces pages' settings downloads are their pipelines' configs, their "Reproduce this
 view" shows the command for them, and that command prints the page's numbers (the playground's are in
 ``test_playground_download.py``)."""
 
@@ -13,12 +13,14 @@ import pandas as pd
 from engine import reproduce
 from engine.pipelines import settings_file
 from engine.pipelines.__main__ import main
+from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.pipelines.utility import N_GRIDS, UtilityConfig
 from tests.app.conftest import ROOT, downloaded, run_page
 
 SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
 UTILITY = ROOT / "pages" / "3_Utility.py"
+SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
 
 
 def test_the_settings_file_and_the_command_give_the_page_numbers(media_managers, tmp_path, capsys):
@@ -57,3 +59,21 @@ def test_utility_settings_file_and_command_give_the_page_numbers(media_managers,
     (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
     assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
     assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)
+
+
+def test_subspaces_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``shape``, ``eps``), which the command line does not take."""
+    at = run_page(SUBSPACES, {"method": "analyze-gauss", "n": "500", "releases": "20", "seed": "2"})
+    config = PrivateSubspaceConfig(method="analyze-gauss", n=500, releases=20, seed=2)
+    file = tmp_path / "subspaces-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "subspaces-analyze-gauss"))
+    assert json.loads(file.read_text()) == settings_file.payload("subspaces", config)
+    assert main(["private-subspace", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    errors = [e for e, bottom in zip(printed["proj_error"], printed["bottom"]) if not bottom]
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Error"] == f"{np.median(errors):.2f}" and shown["Success"] == f"{printed['success_rate']:.0%}"
+    view = reproduce.VIEWS["subspaces"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
