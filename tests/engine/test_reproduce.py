@@ -20,8 +20,6 @@ from engine.reproduce import VIEWS, command, notebook, script, snippet
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEW = VIEWS["playground"]
-#: The playground's defaults (the page's first view).
-DEFAULTS = PrivateMeanConfig()
 #: Less than the whole budget: the machine is shared.
 NOTEBOOK_SECONDS = 60
 
@@ -67,13 +65,14 @@ def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
         [[trace.name for trace in fig.data] for fig in _figures(view, defaults)]
 
 
-SETTINGS = [DEFAULTS, SensitivityConfig(space="spd", radius=1.2, kappa=0.0, n=30, reps=20, seed=3),
+SETTINGS = [*(PIPELINES[view.pipeline].config() for view in VIEWS.values()), SensitivityConfig(space="spd", radius=1.2, kappa=0.0, n=30, reps=20, seed=3),
             PrivateMeanConfig(space="spd", source="wishart", n=30, radius=1.2, epsilon=2.5,
                                         mechanisms=("exact", "mh", "gauss"), delta=1e-4, burn_in=200, thin=3,
                                         step=0.3, releases=40, seed=11)]
 
 
-@pytest.mark.parametrize("config", SETTINGS, ids=["playground-defaults", "sensitivity-spd", "playground-spd-mh"])
+@pytest.mark.parametrize("config", SETTINGS, ids=[*(f"{page}-defaults" for page in VIEWS), "sensitivity-spd",
+                                                  "playground-spd-mh"])
 def test_the_command_line_prints_the_same_numbers(config):
     (view,) = [v for v in VIEWS.values() if isinstance(config, PIPELINES[v.pipeline].config)]
     words = shlex.split(command(view, config))
@@ -83,17 +82,21 @@ def test_the_command_line_prints_the_same_numbers(config):
     assert done.stdout == _printed(config)
 
 
-def test_the_script_prints_the_same_numbers_and_writes_the_figure(tmp_path):
-    file = tmp_path / "playground.py"
-    file.write_text(script(VIEW, DEFAULTS))
+@pytest.mark.parametrize("page", VIEWS)
+def test_the_script_prints_the_same_numbers_and_writes_the_figures(tmp_path, page):
+    view = VIEWS[page]
+    defaults = PIPELINES[view.pipeline].config()
+    file = tmp_path / f"{page}.py"
+    file.write_text(script(view, defaults))
     done = subprocess.run([sys.executable, str(file)], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
-    assert done.stdout == _printed(DEFAULTS) + "wrote playground-private_mean_figure.html\n"
-    assert "plotly" in (tmp_path / "playground-private_mean_figure.html").read_text()
+    written = [f"{page}-{figure.name}.html" for figure in view.figures]
+    assert done.stdout == _printed(defaults) + "".join(f"wrote {name}\n" for name in written)
+    assert all("plotly" in (tmp_path / name).read_text() for name in written)
 
 
 def test_the_snippet_builds_the_same_config():
     names = {}
-    exec(snippet(VIEW, SETTINGS[2]).replace("result = run(config)\nprint(result.summary())", ""), names)
-    assert names["config"] == SETTINGS[2]
+    exec(snippet(VIEW, SETTINGS[-1]).replace("result = run(config)\nprint(result.summary())", ""), names)
+    assert names["config"] == SETTINGS[-1]
