@@ -4,7 +4,8 @@ compare the Riemannian Laplace mechanism with its Euclidean and Gaussian alterna
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, playground, state, who_wins
+from engine.pipelines import settings_file
+from ui import address_keys, first_paint, navigation, playground, reproduce, who_wins
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.playground import animation
@@ -72,7 +73,8 @@ with numbers:
 
 st.subheader("Downloads")
 download_row(f"playground-{settings.space}", fig=fig, data=playground.points_table(result),
-             settings=state.settings(keys))
+             settings=settings_file.payload("playground", settings), pipeline="private-mean")
 if animation.available_for(settings.space):
     playground.slides_button(settings)
+reproduce.expander("playground", settings)
 address_keys.report()

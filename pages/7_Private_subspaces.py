@@ -4,7 +4,8 @@ and see why the sample size their algorithms need does not grow with the dimensi
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, state, subspaces
+from engine.pipelines import settings_file
+from ui import address_keys, first_paint, navigation, reproduce, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
@@ -17,7 +18,7 @@ st.markdown(
     "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d."
 )
 first_paint.pending()
-config, keys = subspaces.sidebar()
+config, _ = subspaces.sidebar()
 
 with st.spinner("Drawing the points and the private releases…"), shown_as_error("release the subspace"):
     result = subspaces.private_subspaces(config)
@@ -35,7 +36,8 @@ with numbers:
 
 st.subheader("Downloads")
 download_row(f"subspaces-{config.method}", fig=fig, data=subspaces.releases_table(result),
-             settings=state.settings(keys))
+             settings=settings_file.payload("subspaces", config), pipeline="private-subspace")
+reproduce.expander("subspaces", config)
 
 st.header("Does the dimension matter?")
 with shown_as_error("run the dimension sweep"):

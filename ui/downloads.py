@@ -15,20 +15,24 @@ from engine.viz.export import figure_to_html, figure_to_png, png_export_availabl
 from ui.held_downloads import hold_deferred_files
 
 
-def _settings_help(study: str | None) -> str:
+def _settings_help(study: str | None, pipeline: str | None) -> str:
     if study:
         return f"Reproduce from the command line: `python -m engine.experiments {study} --settings FILE`."
+    if pipeline:
+        return (f"The pipeline's settings, key for key: `python -m engine.pipelines {pipeline} --settings FILE` "
+                f"runs this view.")
     return "The page's settings; the same values as URL parameters reopen this view."
 
 
 def download_row(name: str, *, fig=None, data: pd.DataFrame | None = None, settings: dict | None = None,
-                 study: str | None = None) -> None:
+                 study: str | None = None, pipeline: str | None = None) -> None:
     """One row of download buttons with stable keys derived from ``name``.
 
     The buttons keep their natural width and wrap onto a second line in a narrow column (four equal
     columns cut their labels to "Figure (HT…" beside a half-width chart). ``study`` names the
     ``engine.experiments`` study the settings belong to, if any; it is written into the JSON so the
-    command line can run it.
+    command line can run it. ``pipeline`` names the ``engine.pipelines`` pipeline whose settings file
+    (``engine.pipelines.settings_file.payload``) ``settings`` is.
     """
     hold_deferred_files()
     row = st.container(horizontal=True, wrap=True, gap="small")
@@ -48,4 +52,4 @@ def download_row(name: str, *, fig=None, data: pd.DataFrame | None = None, setti
         payload = {"study": study, **settings} if study else settings
         row.download_button("Settings (JSON)", json.dumps(payload, indent=2, default=str), f"{name}-settings.json",
                                 "application/json", key=f"dl-json-{name}", on_click="ignore",
-                                help=_settings_help(study))
+                                help=_settings_help(study, pipeline))

@@ -59,7 +59,8 @@ class Params:
 
     def __post_init__(self):
         set_ = functools.partial(object.__setattr__, self)
-        set_("reps", check_int("reps", self.reps))
+        # Each cell's band is a standard error (ddof = 1): one replicate leaves it undefined.
+        set_("reps", check_int("reps", self.reps, minimum=2))
         set_("seed", normalise_seed(self.seed))
         set_("ns", tuple(check_int("n", n) for n in self.ns))
         set_("epsilon", check_positive("epsilon", self.epsilon))

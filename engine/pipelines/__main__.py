@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine.pipelines PIPELINE [--FIELD VALUE ...] [--json]``.
+"""Command line: ``python -m engine.pipelines PIPELINE [--FIELD VALUE ...] [--json]`` (``--list`` names them).
 
 Each pipeline's options are the fields of its frozen config (``--field-name``; tuples comma-
 separated; booleans ``--flag``/``--no-flag``; ``--eps`` also sets ``epsilon``), so the command line
@@ -6,6 +6,8 @@ runs exactly what a notebook's ``run(Config(...))`` runs. Fields left out keep t
 except the ones that follow the chosen space as on the pages: the data radius (the registry's
 default), the data source (the space's first) and the curvature bound κ (the space's own).
 
+``--settings FILE`` reads a page's "Settings (JSON)" download (``engine.pipelines.settings_file``: the
+config's fields, the page and a schema); options given on the command line override the file's.
 ``--json`` prints the result's ``summary()``; without it, a table. ``private-mean`` also saves the
 arrays with ``--releases-out FILE.npz``, ``who-wins-map`` its cells, ties (CSV) and figure (HTML)
 into the existing folder ``--out DIR``. Bad input prints one line naming the value, exit status 2.
@@ -35,7 +37,15 @@ import pandas as pd
 
 from engine import spaces
 from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
-from engine.pipelines import private_mean, private_regression, private_subspace, sensitivity, utility, who_wins_map
+from engine.pipelines import (
+    private_mean,
+    private_regression,
+    private_subspace,
+    sensitivity,
+    settings_file,
+    utility,
+    who_wins_map,
+)
 
 #: Short spellings kept for the fields the README and the papers write so.
 ALIASES = {"epsilon": ("--eps",)}
@@ -43,40 +53,33 @@ ALIASES = {"epsilon": ("--eps",)}
 
 @dataclass(frozen=True)
 class Pipeline:
-    """A pipeline the command line runs: its frozen config class, ``run(config)`` and a help line."""
+    """A pipeline the command line runs: its frozen config class, ``run(config)``, a help line and the
+    page whose settings file it reads (the file's ``"page"``)."""
 
     config: type
     run: Callable
     help: str
+    page: str
 
 
 PIPELINES = {
     "private-mean": Pipeline(private_mean.PrivateMeanConfig, private_mean.run,
-                             "data → Fréchet mean → Theorem 2 → releases → assumption checks (the playground)"),
+                             "data → Fréchet mean → Theorem 2 → releases → assumption checks (the playground)",
+                             "playground"),
     "sensitivity": Pipeline(sensitivity.SensitivityConfig, sensitivity.run,
-                            "simulated neighbours against Theorem 2's bound (the Sensitivity page)"),
+                            "simulated neighbours against Theorem 2's bound (the Sensitivity page)", "sensitivity"),
     "utility": Pipeline(utility.UtilityConfig, utility.run,
-                        "error against n and ε of the intrinsic and Euclidean Laplace (the Utility page)"),
+                        "error against n and ε of the intrinsic and Euclidean Laplace (the Utility page)", "utility"),
     "private-regression": Pipeline(private_regression.RegressionConfig, private_regression.run,
-                                   "private geodesic regression in two K-norm gradient steps"),
+                                   "private geodesic regression in two K-norm gradient steps", "regression"),
     "private-subspace": Pipeline(private_subspace.PrivateSubspaceConfig, private_subspace.run,
-                                 "a private k-subspace of R^d (Singhal & Steinke and baselines)"),
+                                 "a private k-subspace of R^d (Singhal & Steinke and baselines)", "subspaces"),
     "who-wins-map": Pipeline(who_wins_map.WhoWinsMapConfig, who_wins_map.run,
-                             "error ratio intrinsic / Euclidean Laplace over radius × dimension, and the ties"),
+                             "error ratio intrinsic / Euclidean Laplace over radius × dimension, and the ties",
+                             "Utility (where each wins)"),
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
-
-
-def _scalar_type(field: dataclasses.Field) -> type:
-    """The type of one value of ``field``: that of its default, or the first of its annotation."""
-    default = field.default
-    if isinstance(default, tuple):
-        default = default[0] if default else None
-    if default is not None:
-        return type(default)
-    annotation = str(field.type).removeprefix("tuple[")
-    return next((kind for kind in (int, float) if annotation.startswith(kind.__name__)), str)
 
 
 def _parse(kind: type, many: bool, name: str) -> Callable[[str], object]:
@@ -97,7 +100,7 @@ def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
         flags = (f"--{field.name.replace('_', '-')}", *ALIASES.get(field.name, ()))
         default = "the space's" if field.name in SPACE_DEFAULTS and "space" in config.__dataclass_fields__ \
             else field.default
-        kind = _scalar_type(field)
+        kind = settings_file.scalar_type(field)
         if kind is bool:
             parser.add_argument(*flags, dest=field.name, action=argparse.BooleanOptionalAction,
                                 default=argparse.SUPPRESS, help=f"default: {default}")
@@ -111,10 +114,13 @@ def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="python -m engine.pipelines", description=__doc__,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="pipeline", required=True, metavar="PIPELINE")
+    parser.add_argument("--list", action="store_true", help="name the pipelines and exit")
+    commands = parser.add_subparsers(dest="pipeline", metavar="PIPELINE")
     for name, pipeline in PIPELINES.items():
         sub = commands.add_parser(name, help=pipeline.help, description=pipeline.help)
         _add_fields(sub, pipeline.config)
+        sub.add_argument("--settings", type=Path, default=None, metavar="FILE",
+                         help=f"the {pipeline.page} page's settings (JSON); options given override it")
         sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
         if name == "private-mean":
             sub.add_argument("--releases-out", type=Path, default=None, help="save data, mean and releases (.npz)")
@@ -125,11 +131,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace):
-    """The config of ``args.pipeline`` from the given options; the space-following fields (radius, data
-    source, κ) default to the chosen space's; ``ValueError`` naming a bad value."""
-    config = PIPELINES[args.pipeline].config
+    """The config of ``args.pipeline`` from the ``--settings`` file, then the given options; the
+    space-following fields (radius, data source, κ) default to the chosen space's; ``ValueError``
+    naming a bad value."""
+    pipeline = PIPELINES[args.pipeline]
+    config = pipeline.config
     names = [field.name for field in dataclasses.fields(config)]
     given = {name: getattr(args, name) for name in names if hasattr(args, name)}
+    if args.settings is not None:
+        given = {**settings_file.read(args.settings, config, pipeline.page), **given}
     if "space" in names:
         key = given.get("space", config.__dataclass_fields__["space"].default)
         entry = spaces.space(key)
@@ -192,7 +202,15 @@ def _write_map(files: dict[str, Path], result: who_wins_map.WhoWinsMap) -> None:
 
 @quiet_interrupt
 def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.list:
+        width = max(map(len, PIPELINES))
+        for name, pipeline in PIPELINES.items():
+            print(f"{name:{width}s}  {pipeline.help}")
+        return 0
+    if args.pipeline is None:
+        parser.error(f"name a pipeline: {', '.join(PIPELINES)} (or --list)")
     releases_out, out = getattr(args, "releases_out", None), getattr(args, "out", None)
     try:
         if releases_out is not None:

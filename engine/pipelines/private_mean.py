@@ -52,7 +52,8 @@ MAX_CHAIN_STEPS = 10_000_000
 class PrivateMeanConfig:
     """Everything a run depends on (hashable, so a page can key its cache by it).
 
-    ``outside`` is the ball policy for records outside B_r(m0) (``engine.data.ball.POLICIES``);
+    The defaults are the playground's. ``outside`` is the ball policy for records outside B_r(m0)
+    (``engine.data.ball.POLICIES``; the page clips them);
     ``burn_in``, ``thin`` and ``step`` drive the MH chain; ``releases`` is the number of draws per
     mechanism; ``region`` filters the airports source (``"all"`` for every state).
     """
@@ -63,12 +64,12 @@ class PrivateMeanConfig:
     radius: float = float(np.pi / 8)
     epsilon: float = 1.0
     mechanisms: tuple[str, ...] = (specs.EXACT.key, specs.EUCLID.key)
-    delta: float = 1e-5
-    outside: str = "refuse"
-    k: int = 12
-    region: str = "all"
+    delta: float = 1e-3
+    outside: str = "clip"
+    k: int = 8
+    region: str = "CA"
     burn_in: int = 1000
-    thin: int = 10
+    thin: int = 25
     step: float | None = None
     releases: int = 200
     seed: int = 0

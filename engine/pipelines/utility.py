@@ -73,7 +73,7 @@ class UtilityConfig:
     ns: tuple[int, ...] = N_GRIDS["quick"]
     epsilon: float = 1.0
     n: int = 50
-    reps: int = 100
+    reps: int = 200
     seed: int = 0
     paper_baseline: bool = False
 

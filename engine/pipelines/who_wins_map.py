@@ -32,7 +32,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -41,13 +40,13 @@ from engine.bounds import radius_limits
 from engine.budget import check_memory
 from engine.data._common import tangent_vectors
 from engine.estimators import ambient_mean, frechet_mean
-from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
 from engine.mechanisms import RiemannianLaplace
 from engine.mechanisms.laplace import euclidean_laplace, radial_law
 from engine.mechanisms.radial import sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog
 from engine.pipelines.release_errors import ReleaseDistances, release_distances
 from engine.pipelines.who_wins import Factors, factors
+from engine.spaces import SPACES, DimensionFamily, offered
 from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
 
@@ -69,55 +68,11 @@ MIN_SIGMA = 1e-6
 MAX_RADIUS = 10.0
 
 
-@dataclass(frozen=True)
-class Family:
-    """A family of spaces with a dimension parameter.
-
-    ``make(p)`` builds the member of parameter p (``parameter``: "d", "k"; from ``min_dim`` to
-    ``max_dim``, the sizes whose exact samplers and Fréchet means stay fast) and
-    ``name(p)`` writes it (S³, SPD(4)); ``dims`` are the default parameters; ``max_radius`` caps the
-    radius grid where Theorem 2 puts no limit (κ <= 0).
-    """
-
-    key: str
-    label: str
-    parameter: str
-    parameter_label: str
-    make: Callable[[int], object]
-    name: Callable[[int], str]
-    dims: tuple[int, ...]
-    max_radius: float
-    min_dim: int
-    max_dim: int
-
-    @property
-    def baseline_missing(self) -> str | None:
-        """Why the map cannot compare on this family (``None`` when it has a Euclidean baseline): a
-        baseline needs the ambient ball of ``Manifold.ambient_ball_radius`` for its proven Δ_E."""
-        if self.make(self.dims[0]).ambient_ball_radius(1.0) is not None:
-            return None
-        return (f"{self.label} has no Euclidean baseline yet: no ambient ball is known to hold its geodesic balls, "
-                f"so no ambient sensitivity Δ_E is proven")
+#: The families the map covers: every space of ``engine.spaces`` whose entry offers one (``DimensionFamily``).
+FAMILIES = {key: entry.family for key, entry in SPACES.items() if offered(entry.family)}
 
 
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def _power(base: str) -> Callable[[int], str]:
-    return lambda p: base + str(p).translate(_SUPERSCRIPT)
-
-
-FAMILIES = {
-    "sphere": Family("sphere", "Sᵈ", "d", "dimension d", Sphere, _power("S"), tuple(range(2, 22)), math.pi / 4, 1, 100),
-    "spd": Family("spd", "SPD(k)", "k", "matrix size k", SPD, "SPD({})".format, (2, 3, 4, 5), 2.0, 2, 6),
-    "hyperbolic": Family("hyperbolic", "Hᵈ", "d", "dimension d", Hyperbolic, _power("H"), tuple(range(2, 11)),
-                         3.0, 2, 100),
-    "kendall": Family("kendall", "Σᵏ₂", "k", "landmarks k", Kendall, lambda k: f"Σ{_power('')(k)}₂",
-                      tuple(range(3, 13)), math.pi / 8, 3, 50),
-}
-
-
-def family(key: str) -> Family:
+def family(key: str) -> DimensionFamily:
     """The family ``key``; ``ValueError`` naming the known keys otherwise."""
     try:
         return FAMILIES[key]
@@ -171,7 +126,7 @@ class WhoWinsMapConfig:
                      "raise ratio_se")
 
 
-def radius_grid(manifold, fam: Family, count: int, max_radius: float = 0.0) -> np.ndarray:
+def radius_grid(manifold, fam: DimensionFamily, count: int, max_radius: float = 0.0) -> np.ndarray:
     """``count`` radii r_j = j·R/count (j = 1..count), R = ``max_radius`` or else
     min(0.95·r*, the family's cap); ``ValueError`` when R reaches Theorem 2's r* or ``MAX_RADIUS``."""
     limit = radius_limits(manifold.kappa_max, manifold.injectivity_radius).sensitivity
@@ -215,7 +170,7 @@ class WhoWinsMap:
     (``predicted_ties``, from ``predicted_ratio``) and the config."""
 
     config: WhoWinsMapConfig
-    family: Family
+    family: DimensionFamily
     cells: pd.DataFrame
     ties: pd.DataFrame
     predicted_ties: pd.DataFrame
@@ -270,7 +225,7 @@ def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: 
                 ratio=ratio, ratio_se=ratio_se, off_share=off_share, predicted_ratio=f.predicted_ratio)
 
 
-def _cells_of(fam: Family, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequence) -> list[dict]:
+def _cells_of(fam: DimensionFamily, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequence) -> list[dict]:
     """The cells of parameter ``p``: one row per radius (``seed`` depends on the seed and p only, so a
     cell is the same whichever other parameters the map holds)."""
     manifold = fam.make(p)

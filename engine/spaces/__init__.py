@@ -18,6 +18,7 @@ from engine.spaces.entry import (
     SpaceEntry,
     offered,
 )
+from engine.spaces.family import DimensionFamily, power_name
 from engine.spaces.registry import SAMPLER_SPACES, SPACES, make_manifold, space
 from engine.spaces.source import DataSource, Sample, SourceRequest, remap_edges
 
@@ -27,6 +28,7 @@ __all__ = [
     "SPACES",
     "AuditSetting",
     "DataSource",
+    "DimensionFamily",
     "NotOffered",
     "PaperRecipe",
     "Sample",
@@ -35,6 +37,7 @@ __all__ = [
     "SpaceEntry",
     "make_manifold",
     "offered",
+    "power_name",
     "remap_edges",
     "space",
 ]

@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from engine.mechanisms import radial_law, sample_radius
+from engine.spaces.family import DimensionFamily
 from engine.spaces.source import DataSource
 
 #: Landmarks of the planar shapes unless the caller chooses.
@@ -124,6 +125,7 @@ class SpaceEntry:
     recipe: PaperRecipe | NotOffered
     audit: AuditSetting | NotOffered
     sampler: SamplerSetting | NotOffered
+    family: DimensionFamily | NotOffered
     landmarks: bool = False
 
     @property

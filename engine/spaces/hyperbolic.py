@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.data import hyperbolic_ball, hyperbolic_wrapped_gaussian, tree_embedding
 from engine.manifolds import Hyperbolic
 from engine.spaces.entry import AuditSetting, NotOffered, SamplerSetting, SpaceEntry
+from engine.spaces.family import DimensionFamily, power_name
 from engine.spaces.source import DataSource, SourceRequest, catalogue_sample, synthetic
 
 #: Standard deviation of the wrapped Gaussian source (shown in its label).
@@ -47,4 +48,6 @@ ENTRY = SpaceEntry(
     recipe=NotOffered("Figure 1 of Reimherr, Bharath & Soto (2021) studies SPD(2) and S² only"),
     audit=AuditSetting("H²", lambda: Hyperbolic(2), 1.0),
     sampler=SamplerSetting(sigmas=(0.3, 0.9)),
+    family=DimensionFamily("hyperbolic", "Hᵈ", "d", "dimension d", Hyperbolic, power_name("H"), tuple(range(2, 11)),
+                           3.0, 2, 100),
 )

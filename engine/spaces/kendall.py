@@ -11,6 +11,7 @@ import numpy as np
 from engine.data import kendall_noisy, shape_template
 from engine.manifolds import Kendall
 from engine.spaces.entry import AuditSetting, NotOffered, SamplerSetting, SpaceEntry
+from engine.spaces.family import DimensionFamily, power_name
 from engine.spaces.source import DataSource, Sample, SourceRequest
 from engine.validation import check_int
 
@@ -42,5 +43,7 @@ ENTRY = SpaceEntry(
     recipe=NotOffered("Figure 1 of Reimherr, Bharath & Soto (2021) studies SPD(2) and S² only"),
     audit=AuditSetting("Kendall shapes, 4 landmarks", lambda: Kendall(4), np.pi / 16),
     sampler=SamplerSetting(sigmas=(0.1, 0.4), landmarks=5),
+    family=DimensionFamily("kendall", "Σᵏ₂", "k", "landmarks k", Kendall, lambda k: f"Σ{power_name('')(k)}₂",
+                           tuple(range(3, 13)), float(np.pi / 8), 3, 50),
     landmarks=True,
 )

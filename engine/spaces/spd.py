@@ -15,6 +15,7 @@ from engine.data import image_covariances, spd_wishart
 from engine.manifolds import SPD
 from engine.mechanisms import sample_eigenlog, spd_growth
 from engine.spaces.entry import AuditSetting, PaperRecipe, SamplerSetting, SpaceEntry
+from engine.spaces.family import DimensionFamily
 from engine.spaces.source import DataSource, SourceRequest, catalogue_sample, synthetic
 
 #: Largest σ on SPD(2) whose exact releases float64 holds: points at radius 20 and more lose positive
@@ -62,4 +63,5 @@ ENTRY = SpaceEntry(
     audit=AuditSetting("SPD(2), affine-invariant", lambda: SPD(2), 1.5),
     sampler=SamplerSetting(sigmas=(0.3, 0.8), radii=_eigenlog_radii, envelope=_eigenlog_envelope,
                            representable_sigma=SPD_REPRESENTABLE_SIGMA),
+    family=DimensionFamily("spd", "SPD(k)", "k", "matrix size k", SPD, "SPD({})".format, (2, 3, 4, 5), 2.0, 2, 6),
 )

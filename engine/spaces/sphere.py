@@ -12,6 +12,7 @@ from engine.data import load_airports, sphere_ball, sphere_cap, sphere_vmf
 from engine.estimators import frechet_mean
 from engine.manifolds import Sphere
 from engine.spaces.entry import AuditSetting, PaperRecipe, SamplerSetting, SpaceEntry
+from engine.spaces.family import DimensionFamily, power_name
 from engine.spaces.source import DataSource, SourceRequest, catalogue_sample, synthetic
 
 #: Concentration of the von Mises–Fisher source (shown in its label).
@@ -52,4 +53,6 @@ ENTRY = SpaceEntry(
                        title="S², r = π/8", panels=(3, 4), boundary_constant=True),
     audit=AuditSetting("S²", lambda: Sphere(2), np.pi / 8),
     sampler=SamplerSetting(sigmas=(0.2, 1.0)),
+    family=DimensionFamily("sphere", "Sᵈ", "d", "dimension d", Sphere, power_name("S"), tuple(range(2, 22)),
+                           float(np.pi / 4), 1, 100),
 )

@@ -22,7 +22,7 @@ SATURATION = 2.0
 
 def _colorscale() -> list:
     """Blue (intrinsic wins) through white (tie) to vermillion (Euclidean wins)."""
-    return [[0.0, palette.color("riemannian laplace")], [0.5, "#FFFFFF"], [1.0, palette.color("euclidean laplace")]]
+    return [[0.0, palette.color("exact")], [0.5, "#FFFFFF"], [1.0, palette.color("euclid")]]
 
 
 def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, parameter_label: str,

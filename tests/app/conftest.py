@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest, app_test
 
 from ui.who_wins import LEAD
 
@@ -67,3 +69,27 @@ def who_wins_winner(sentence: str) -> str | None:
         assert re.match(r"At n = \d+, ε = [\d.]+, neither mechanism", sentence), sentence
         return None
     return match.group(1)
+
+
+@pytest.fixture
+def media_managers(monkeypatch) -> list[tuple]:
+    """The media managers of the AppTest runs and their storages, to build a deferred download as a
+    click would."""
+    made = []
+
+    class Recorded(MediaFileManager):
+        def __init__(self, storage):
+            super().__init__(storage)
+            made.append((self, storage))
+
+    monkeypatch.setattr(app_test, "MediaFileManager", Recorded)
+    return made
+
+
+def downloaded(at, managers, label: str, key: str = "") -> bytes:
+    """The bytes the download button ``label`` (whose key contains ``key``) of the last run serves."""
+    (button,) = [b for b in at.get("download_button") if b.proto.label == label and key in b.proto.id]
+    manager, storage = managers[-1]
+    url = manager.execute_deferred(button.proto.deferred_file_id) if button.proto.deferred_file_id \
+        else button.proto.url
+    return storage.get_file(Path(url).name).content

@@ -32,7 +32,7 @@ def _one_line_error(capsys) -> str:
     (["private-mean", "--mechanisms", "mh", "--burn-in", str(10**9)], "the MH chain would take"),
     (["private-mean", "--space", "kendall", "--k", str(10**7)], "k = 10000000 landmarks"),
     (["sensitivity", "--reps", str(10**10)], "reps = 10000000000 pairs of data sets"),
-    (["utility", "--ns", f"10,{10**12}"], "reps = 100 data sets of 10 + 1000000000000 records"),
+    (["utility", "--ns", f"10,{10**12}", "--reps", "100"], "reps = 100 data sets of 10 + 1000000000000 records"),
     (["private-subspace", "--n", str(10**9), "--d", "1000"], "n = 1000000000 points of R^1000"),
     (["private-regression", "--n", str(10**6)], "n·k·(warmup + window)·releases = 2.5e+11 is more than 5e+09"),
 ])

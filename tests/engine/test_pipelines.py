@@ -13,7 +13,8 @@ from engine.pipelines.checks import convergence_check
 from engine.pipelines.private_mean import _errors
 from engine.spaces import make_manifold
 
-CONFIG = PrivateMeanConfig(space="sphere", n=50, epsilon=1.0, seed=0, mechanisms=("exact", "euclid", "gauss"))
+CONFIG = PrivateMeanConfig(space="sphere", n=50, epsilon=1.0, seed=0, mechanisms=("exact", "euclid", "gauss"),
+                           delta=1e-5)
 
 
 def test_run_is_deterministic_for_a_seed_and_changes_with_it():
@@ -26,7 +27,7 @@ def test_run_is_deterministic_for_a_seed_and_changes_with_it():
 
 def test_cli_prints_the_notebook_numbers(capsys):
     assert main(["private-mean", "--space", "sphere", "--n", "50", "--eps", "1", "--seed", "0",
-                 "--mechanisms", "exact,euclid,gauss", "--json"]) == 0
+                 "--mechanisms", "exact,euclid,gauss", "--delta", "1e-5", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(json.dumps(run(CONFIG).summary()))
     by_key = {m["key"]: m for m in printed["mechanisms"]}
@@ -42,11 +43,11 @@ def test_cli_refuses_bad_input_with_exit_status_2(capsys):
     assert "source must be one of wishart" in capsys.readouterr().err
 
 
-def test_records_outside_the_ball_are_refused_by_default_and_clipped_on_request():
+def test_records_outside_the_ball_are_clipped_by_default_as_on_the_page_and_refused_on_request():
     loose = dict(space="sphere", source="vmf", n=200, radius=0.1, seed=3)
     with pytest.raises(ValueError, match="outside the public ball"):
-        run(PrivateMeanConfig(**loose))
-    clipped = run(PrivateMeanConfig(**loose, outside="clip"))
+        run(PrivateMeanConfig(**loose, outside="refuse"))
+    clipped = run(PrivateMeanConfig(**loose))
     assert clipped.checks[1].level == "warning" and "clipped" in clipped.checks[1].title
 
 
@@ -158,7 +159,8 @@ def test_a_tiny_epsilon_is_refused_per_mechanism_never_an_error_of_zero(capsys):
     out = capsys.readouterr().out
     assert "geodesic error = 0 " not in out
     assert "Euclidean Laplace          skipped: epsilon = 1e-300 is too small" in out
-    assert main(["private-mean", "--eps", "1e-300", "--space", "hyperbolic", "--mechanisms", "gauss", "--json"]) == 0
+    assert main(["private-mean", "--eps", "1e-300", "--space", "hyperbolic", "--mechanisms", "gauss", "--delta", "1e-5",
+                 "--json"]) == 0
     gauss = json.loads(capsys.readouterr().out)["mechanisms"][0]
     assert gauss["errors"] is None and "not representable in float64" in gauss["skipped"]
 

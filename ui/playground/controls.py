@@ -11,7 +11,8 @@ from engine.spaces import make_manifold
 from ui import controls, limits, state
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
 
-DEFAULTS = dict(k=8, region="CA", delta=1e-3, burn_in=1_000, step=None)
+#: The page's defaults are the pipeline's (on the sphere; the space-dependent ones come from ``SPACES``).
+DEFAULTS = Settings()
 
 
 def _keep_valid(key: str, options, default) -> None:
@@ -65,7 +66,7 @@ def _mechanism_select(spec: SpaceSpec) -> tuple[str, ...]:
 def _delta_select() -> float:
     """δ of the tangent Gaussian on a log-spaced slider."""
     return float(controls.choice_slider(
-        "δ of the tangent Gaussian", "delta", DELTAS, DEFAULTS["delta"],
+        "δ of the tangent Gaussian", "delta", DELTAS, DEFAULTS.delta,
         help="The Gaussian mechanism is (ε, δ)-DP: with probability up to δ the ε bound may fail. "
              "Keep δ well below 1/n.",
     ))
@@ -74,7 +75,7 @@ def _delta_select() -> float:
 def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     """Burn-in, thinning and proposal radius (``None``: adaptive) of the MH chain, and their URL keys."""
     burn_in = controls.slider(
-        "MH burn-in (steps)", "burn", min_value=100, max_value=10_000, default=DEFAULTS["burn_in"], step=100,
+        "MH burn-in (steps)", "burn", min_value=100, max_value=10_000, default=DEFAULTS.burn_in, step=100,
         help="Steps discarded before the first release. The paper used 10,000; 1,000 keeps the playground fast.")
     thin = controls.slider(
         "MH thinning", "thin", min_value=1, max_value=100, default=spec.mh_thin, step=1,
@@ -94,9 +95,13 @@ def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     return int(burn_in), int(thin), step, keys
 
 
+#: The config field (``Settings``, the settings file's key) each address key sets. The address keeps its
+#: short keys; ``adapt`` (off) is the only one without a field: it gives ``step`` a value.
+FIELD_OF_KEY = {"space": "space", "k": "k", "source": "source", "state": "region", "n": "n", "r": "radius",
+                "outside": "outside", "eps": "epsilon", "mech": "mechanisms", "delta": "delta", "burn": "burn_in",
+                "thin": "thin", "step": "step", "m": "releases", "seed": "seed"}
 #: Every address key of the sidebar, also those it shows only for some spaces, sources or mechanisms.
-KEYS = ("space", "k", "source", "state", "n", "r", "outside", "eps", "mech", "delta", "burn", "thin", "adapt", "step",
-        "m", "seed")
+KEYS = (*FIELD_OF_KEY, "adapt")
 
 
 def sidebar() -> tuple[Settings, list[str]]:
@@ -106,10 +111,10 @@ def sidebar() -> tuple[Settings, list[str]]:
     spec = SPACES[space]
     _reset_on_space_change(space, spec)
     keys = ["space"]
-    k = DEFAULTS["k"]
+    k = DEFAULTS.k
     if spaces.space(space).landmarks:
         k = int(controls.slider(
-            "Landmarks k", "k", min_value=4, max_value=12, default=DEFAULTS["k"], step=1,
+            "Landmarks k", "k", min_value=4, max_value=12, default=DEFAULTS.k, step=1,
             help="Number of landmarks on each outline; the shape space has dimension 2k − 4."))
         keys.append("k")
     source = controls.select(
@@ -118,13 +123,13 @@ def sidebar() -> tuple[Settings, list[str]]:
              "image patches of scikit-learn's china.jpg and flower.jpg). Real data sets are subsampled to n points "
              "with the seed.")
     keys.append("source")
-    region = DEFAULTS["region"]
+    region = DEFAULTS.region
     if source == "airports":
         region = controls.select(
-            "State or territory", "state", _state_options(), DEFAULTS["region"],
+            "State or territory", "state", _state_options(), DEFAULTS.region,
             help="Restrict the airports to one state (a tight cluster) or use all of them (a wide spread).")
         keys.append("state")
-    n = controls.sample_size()
+    n = controls.sample_size(default=DEFAULTS.n)
     low, high, default_r, step_r = spec.radius
     r_range = limits.radius_range(make_manifold(space, k), low=low, high=high, step=step_r)
     radius = controls.slider(
@@ -135,25 +140,25 @@ def sidebar() -> tuple[Settings, list[str]]:
     if r_range.reason:
         controls.caption(r_range.reason)
     outside = controls.select(
-        "Points outside B_r(m₀)", "outside", OUTSIDE, "clip",
+        "Points outside B_r(m₀)", "outside", OUTSIDE, DEFAULTS.outside,
         help="Records that break the promise. Keeping them voids Theorem 2; clipping moves each onto the "
              "boundary (record by record, so the bound holds); dropping changes n.")
-    epsilon = controls.epsilon()
+    epsilon = controls.epsilon(default=DEFAULTS.epsilon)
     mechanisms = _mechanism_select(spec)
     keys += ["n", "r", "outside", "eps", "mech"]
-    delta = DEFAULTS["delta"]
+    delta = DEFAULTS.delta
     if any(specs.spec(m).needs_delta for m in mechanisms):
         delta = _delta_select()
         keys.append("delta")
-    burn_in, thin, step = DEFAULTS["burn_in"], spec.mh_thin, DEFAULTS["step"]
+    burn_in, thin, step = DEFAULTS.burn_in, spec.mh_thin, DEFAULTS.step
     if any(specs.spec(m).chain for m in mechanisms):
         burn_in, thin, step, mh_keys = _mh_controls(spec)
         keys += mh_keys
     releases = controls.slider(
-        "Private releases to draw", "m", min_value=20, max_value=500, default=200, step=10,
+        "Private releases to draw", "m", min_value=20, max_value=500, default=DEFAULTS.releases, step=10,
         help="How many times each mechanism is run on the same data set: the cloud shows the spread of the "
              "released mean. In practice one publishes a single release.")
-    seed = controls.seed()
+    seed = controls.seed(default=DEFAULTS.seed)
     keys += ["m", "seed"]
     state.sync(keys)
     settings = Settings(space=space, source=source, region=region, k=k, n=int(n), radius=float(radius),

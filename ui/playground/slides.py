@@ -11,7 +11,7 @@ from engine.viz.export import offscreen_rendering_available, scene_png
 from engine.viz.sphere import ball_boundary
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
-from ui.playground.views import clouds
+from ui.spaces import clouds
 
 
 class _RendererProbe:

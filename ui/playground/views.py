@@ -14,12 +14,7 @@ from ui import formulas
 from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
-from ui.spaces import view
-
-
-def clouds(result: dict) -> dict:
-    """Mechanism key (a palette name) -> releases of every mechanism that released."""
-    return {run["key"]: run["releases"] for run in result["runs"] if run["releases"] is not None}
+from ui.spaces import clouds, space_figure, view
 
 
 def hidden_caption(result: dict) -> str:
@@ -36,8 +31,7 @@ def figure(settings: Settings, hold: np.ndarray | None = None) -> go.Figure:
     Drawn by the space's view (``ui.spaces``); ``hold`` ``(k, 3)``: on the sphere, further points the
     scene must frame (every frame of an animation).
     """
-    result = private_means(settings)
-    return view(result["space"]).figure(result, clouds(result), settings, hold)
+    return space_figure(private_means(settings), settings, hold)
 
 
 def _fmt(value: float) -> str:

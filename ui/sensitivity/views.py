@@ -8,9 +8,9 @@ import numpy as np
 import streamlit as st
 
 from engine import spaces
-from engine.pipelines import sensitivity
+from engine.pipelines import sensitivity, settings_file
 from engine.viz import sensitivity as figures
-from ui import errors, first_paint, state
+from ui import errors, first_paint, reproduce, state
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -53,7 +53,9 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
     first_paint.main_chart(fig, key="chart-empirical", **PLAIN_CHART)
     st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
                "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
-    download_row("sensitivity-vs-n", fig=fig, data=result.table(), settings=state.settings(list(settings.keys)))
+    download_row("sensitivity-vs-n", fig=fig, data=result.table(),
+                 settings=settings_file.payload("sensitivity", settings.config), pipeline="sensitivity")
+    reproduce.expander("sensitivity", settings.config)
 
     state.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
         lambda: _against_r(t2, settings), lambda: _against_kappa(t2, settings), lambda: _constants(t2, settings),

@@ -8,7 +8,7 @@ import streamlit as st
 
 from engine.experiments.singhal_steinke import COLORS, RELEASES_PER_DATA_SET
 from engine.pipelines.private_subspace import METHODS
-from engine.viz.subspaces import dimension_sweep_figure, distinct_releases, subspace_figure
+from engine.viz.subspaces import dimension_sweep_figure, distinct_releases, private_subspace_figure
 from ui.progress import DelayedProgress
 from ui.subspaces.compute import SWEEP_DIMENSIONS, SWEEP_METHODS, SWEEP_REPS, SWEEP_SIZES, sweep_cell
 
@@ -38,9 +38,7 @@ subspace and answering ⊥ when they do not.
 
 def figure(result: dict):
     """The 3D figure of one result."""
-    shape = "plane" if result["truth"].shape[1] == 2 else "line"
-    return subspace_figure(result["data"], result["outlier"], result["truth"], result["bases"], result["bottom"],
-                           title=f"Points near a {shape} in R³: the true subspace and private releases")
+    return private_subspace_figure(result)
 
 
 def caption(result: dict) -> str:

@@ -10,9 +10,9 @@ import streamlit as st
 
 from engine import bounds, spaces
 from engine.mechanisms import specs
-from engine.pipelines import utility
+from engine.pipelines import settings_file, utility
 from engine.viz import utility as figures
-from ui import first_paint, formulas, state, tables, who_wins, who_wins_map
+from ui import first_paint, formulas, reproduce, state, tables, who_wins, who_wins_map
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -48,13 +48,14 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
         st.error("No release could be simulated with these settings: raise ε or lower r.")
         st.stop()
     who_wins.show(lambda: verdict(result))
+    reproduce.expander("utility", c)
     first_paint.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
         lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
         who_wins_map.show))))
 
 
 def _curves(result: utility.UtilityResult, settings: Settings) -> None:
-    c, url = result.config, state.settings(list(settings.keys))
+    c = result.config
     left, right = st.columns(2)
     with left:
         st.subheader(f"Error against n (ε = {c.epsilon:g})")
@@ -67,7 +68,8 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
                    "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
                    "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
                    "adds to it).")
-        download_row("utility-vs-n", fig=fig_n, data=result.by_n, settings=url)
+        download_row("utility-vs-n", fig=fig_n, data=result.by_n, settings=settings_file.payload("utility", c),
+                     pipeline="utility")
     with right:
         st.subheader(f"Error against ε (n = {c.n})")
         eps_fine = np.geomspace(min(c.epsilons), max(c.epsilons), 60)
@@ -78,7 +80,8 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
         st.caption("Look at the slope: error ∝ 1/ε while the noise is small; large noise bends the intrinsic "
                    "curve (it saturates on the bounded sphere and grows faster on SPD, whose ambient distances "
                    "grow exponentially).")
-        download_row("utility-vs-eps", fig=fig_e, data=result.by_eps, settings=url)
+        download_row("utility-vs-eps", fig=fig_e, data=result.by_eps, settings=settings_file.payload("utility", c),
+                     pipeline="utility")
     st.latex(r"\mathbb{E}\,\rho(\tilde x, \bar x)^2 \le \frac{C_2}{C_1}\, d(d+1)\,\sigma^2 \quad\text{(Theorem 3)},"
              r"\qquad \mathbb{E}\,\|\tilde x_E - \bar x_E\| = D\,\sigma_E \quad "
              r"(\text{radius} \sim \sigma_E\,\Gamma(D, 1))")

@@ -1,0 +1,116 @@
+"""A page's settings file: the pipeline's frozen config as JSON, plus the page it came from and a schema.
+
+``{"page": "playground", "schema": 1, "space": "sphere", "radius": 0.3927, "mechanisms": ["exact",
+"euclid"], "releases": 200, ...}``: the keys are the config's field names, so the page's "Settings
+(JSON)" download, ``python -m engine.pipelines NAME --settings FILE`` and ``Config(**fields)`` in a
+notebook say the same thing in the same words. ``read`` refuses a file that is missing, not JSON, of
+another page or another schema, with an unknown key or an ill-typed value, in one ``ValueError``
+line naming the key and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from pathlib import Path
+
+#: Version of the file's layout; a file of another schema is refused rather than half-understood.
+SCHEMA = 1
+#: Keys of the file that are not fields of the config.
+HEADER = ("page", "schema")
+
+
+def scalar_type(field: dataclasses.Field) -> type:
+    """The type of one value of ``field``: that of its default, or the first of its annotation."""
+    default = field.default
+    if isinstance(default, tuple):
+        default = default[0] if default else None
+    if default is not None:
+        return type(default)
+    annotation = str(field.type).removeprefix("tuple[")
+    return next((kind for kind in (int, float) if annotation.startswith(kind.__name__)), str)
+
+
+def payload(page: str, config) -> dict:
+    """The settings file of ``config`` shown on ``page``: header, then every field (tuples as lists)."""
+    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    return {"page": page, "schema": SCHEMA,
+            **{name: list(value) if isinstance(value, tuple) else value for name, value in fields.items()}}
+
+
+def _is(kind: type, value) -> bool:
+    """Whether the JSON value ``value`` is a ``kind`` (an int is a float; a bool is neither)."""
+    if kind is bool or isinstance(value, bool):
+        return kind is bool and isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float))
+    return isinstance(value, kind)
+
+
+def _optional(field: dataclasses.Field) -> bool:
+    """Whether ``field`` may be ``None`` (JSON null)."""
+    return "None" in str(field.type)
+
+
+def _well_typed(field: dataclasses.Field, value) -> bool:
+    """Whether the JSON value ``value`` has the type of ``field`` (a list where its default is a tuple)."""
+    kind = scalar_type(field)
+    if value is None:
+        return _optional(field)
+    if isinstance(field.default, tuple):
+        return isinstance(value, list) and all(_is(kind, item) for item in value)
+    return _is(kind, value)
+
+
+def fields_of(config_type: type, page: str, settings: dict, source: str) -> dict:
+    """The config fields of the JSON object ``settings`` read from ``source`` (a file name), typed as
+    the config takes them (lists as tuples, ints as floats where the field is a float).
+
+    ``ValueError`` naming the key and the fix for another page or schema, an unknown key or a value
+    of the wrong JSON type; the values themselves are checked by the config.
+    """
+    if settings.get("page", page) != page:
+        raise ValueError(f"{source} holds the settings of the {settings['page']!r} page, not of {page!r}; pass it "
+                         f"to that page's pipeline (`python -m engine.pipelines --list`) or download this page's")
+    if settings.get("schema", SCHEMA) != SCHEMA:
+        raise ValueError(f"{source} has \"schema\": {settings['schema']!r}, this engine reads schema {SCHEMA}; "
+                         f"download the settings again from this version of the page")
+    fields = {f.name: f for f in dataclasses.fields(config_type)}
+    out = {}
+    for name, value in settings.items():
+        if name in HEADER:
+            continue
+        if name not in fields:
+            close = difflib.get_close_matches(name, fields, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ValueError(f"{source}: unknown key {name!r}; {hint}the keys of {page!r} are {', '.join(fields)}")
+        field, kind = fields[name], scalar_type(fields[name])
+        many = isinstance(field.default, tuple)
+        if not _well_typed(field, value):
+            shape = f"a list of {kind.__name__}" if many else kind.__name__
+            default = list(field.default) if many else field.default
+            raise ValueError(f"{source}: key {name!r} must be {shape}{' or null' if _optional(field) else ''}, "
+                             f"got {json.dumps(value)}; write it like the default, {json.dumps(default)}")
+        out[name] = tuple(kind(item) for item in value) if many else value if value is None else kind(value)
+    return out
+
+
+def read(path: Path, config_type: type, page: str) -> dict:
+    """The config fields of the settings file ``path`` of ``page`` (see ``fields_of``); ``ValueError``
+    in one line if the file is missing, unreadable or not a JSON object."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"settings file {str(path)!r} does not exist; give the path of the page's "
+                         f"\"Settings (JSON)\" download") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"cannot read the settings file {str(path)!r} ({err}); give a readable JSON file") from None
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"settings file {str(path)!r} is not JSON ({err}); download it again from the page") from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"settings file {str(path)!r} holds a JSON {type(settings).__name__}, not an object of "
+                         f"settings; download it again from the page")
+    return fields_of(config_type, page, settings, repr(str(path)))

@@ -1,0 +1,99 @@
+"""What each page's reproduction runs and draws: its pipeline, its paper and its figure builders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of a view: ``call`` builds it from the names ``config`` and ``result`` and those of
+    ``imports`` (import lines); ``name`` names it (the script writes ``PAGE-NAME.html``); ``note``
+    says what it shows (a markdown paragraph)."""
+
+    name: str
+    imports: tuple[str, ...]
+    call: str
+    note: str
+
+
+@dataclass(frozen=True)
+class View:
+    """A page's view: its title, the ``engine.pipelines`` command that runs it, the paper it follows,
+    what the run does (``steps``, markdown) and its figures in the order the page draws them."""
+
+    page: str
+    title: str
+    pipeline: str
+    paper: str
+    steps: str
+    figures: tuple[Figure, ...]
+
+
+#: The reference of the playground and the Sensitivity page (README's References).
+REIMHERR_BHARATH_SOTO = "M. Reimherr, K. Bharath, C. Soto (2021). Differential privacy over Riemannian manifolds. NeurIPS."
+
+#: The reference of the Private subspaces page (README's References).
+SINGHAL_STEINKE = "V. Singhal, T. Steinke (2021). Privately learning subspaces. NeurIPS."
+
+VIEWS = {
+    "playground": View(
+        page="playground", title="Private mean playground", pipeline="private-mean",
+        paper=REIMHERR_BHARATH_SOTO,
+        steps="The pipeline draws the data set from the chosen source, applies the ball policy to records "
+              "outside the public ball B_r(m₀), computes the Fréchet mean, bounds its sensitivity by Theorem 2 "
+              "of Reimherr, Bharath & Soto (2021), Δ = 2r(2 − h)/(n h) with h = 2r√κ·cot(2r√κ), calibrates each "
+              "mechanism from the public r, m₀, n, ε and δ only, draws its releases and checks the assumptions.",
+        figures=(Figure(
+            "space_figure", ("from ui.spaces import space_figure",),
+            "space_figure(result.to_dict(), config)",
+            "The page's figure: the data, the true Fréchet mean and every mechanism's releases on the space "
+            "(the Riemannian Laplace of Reimherr, Bharath & Soto 2021 beside its alternatives)."),),
+    ),
+    "sensitivity": View(
+        page="sensitivity", title="Sensitivity of the Fréchet mean", pipeline="sensitivity",
+        paper=REIMHERR_BHARATH_SOTO,
+        steps="For every sample size of the study's grid and n, the pipeline draws reps data sets in the ball B_r(m₀), replaces one "
+              "record at random or adversarially (moved across the ball) and measures how far the Fréchet mean "
+              "moves, ρ(x̄, x̄′); Theorem 2 of Reimherr, Bharath & Soto (2021) bounds every such move by "
+              "Δ = 2r(2 − h)/(n h), h = 2r√κ·cot(2r√κ).",
+        figures=(Figure(
+            "empirical_figure", ("from engine.pipelines.sensitivity import summarise",
+                                 "from engine.viz.sensitivity import empirical_figure"),
+            "empirical_figure(result.replicates, summarise(result.replicates), result.bound_curve(), log=True)",
+            "The page's first chart, on its default log–log axes: one dot per simulated pair of neighbouring data "
+            "sets, their mean and maximum per n, under Theorem 2's dashed bound."),),
+    ),
+    "utility": View(
+        page="utility", title="Utility: intrinsic against Euclidean", pipeline="utility",
+        paper=REIMHERR_BHARATH_SOTO,
+        steps="For every n of the sweep (at ε) and every ε of the sweep (at n), the pipeline draws reps data sets "
+              "in B_r(m₀), releases their Fréchet mean by the Riemannian Laplace with σ = C/(nε) (C from Theorem "
+              "2) and their ambient mean by the Euclidean Laplace with σ_E = 2r_E/(nε), and averages the geodesic "
+              "errors; Theorem 3 of Reimherr, Bharath & Soto (2021) bounds the intrinsic one.",
+        figures=tuple(Figure(
+            name, ("import numpy as np", "from engine.pipelines.utility import error_bounds",
+                   "from engine.viz.utility import error_figure"),
+            f"error_figure(result.ok_{axis}, x={column!r}, x_title={title!r}, bounds=error_bounds(config.space, "
+            f"config.radius, result.constant, {grid}), log=True)",
+            f"The page's chart of the error against {title}, on its default log–log axes: mean ± 2 SE bands of "
+            f"both mechanisms, and Theorem 3's bound (dashed).")
+            for name, axis, column, title, grid in (
+                ("error_against_n", "n", "n", "sample size n",
+                 "n=np.unique(np.geomspace(min(config.ns), max(config.ns), 60).round(2)), epsilon=config.epsilon"),
+                ("error_against_epsilon", "eps", "epsilon", "privacy budget ε",
+                 "n=config.n, epsilon=np.geomspace(min(config.epsilons), max(config.epsilons), 60)"))),
+    ),
+    "subspaces": View(
+        page="subspaces", title="Private subspaces", pipeline="private-subspace", paper=SINGHAL_STEINKE,
+        steps="The pipeline draws n points of R^d in a random k-dimensional subspace U (plus noise and "
+              "outliers), then runs the chosen method releases times on the same data: Singhal & Steinke's "
+              "exact algorithm (a stable selection among candidate subspaces, or ⊥), their approximate one "
+              "(subsample and aggregate), Analyze Gauss, the exponential mechanism or non-private PCA; a "
+              "release succeeds when it is not ⊥ and ‖Π̂ − Π‖₂ <= alpha.",
+        figures=(Figure(
+            "private_subspace_figure", ("from engine.viz.subspaces import private_subspace_figure",),
+            "private_subspace_figure(result.to_dict())",
+            "The page's figure: the points, the true subspace and the distinct private releases."),),
+    ),
+}

@@ -1,0 +1,79 @@
+"""The Sensitivity, Utility and Private subspaces pages' settings downloads are their pipelines' configs, their "Reproduce this
+view" shows the command for them, and that command prints the page's numbers (the playground's are in
+``test_playground_download.py``)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+
+from engine import reproduce
+from engine.pipelines import settings_file
+from engine.pipelines.__main__ import main
+from engine.pipelines.private_subspace import PrivateSubspaceConfig
+from engine.pipelines.sensitivity import SensitivityConfig
+from engine.pipelines.utility import N_GRIDS, UtilityConfig
+from tests.app.conftest import ROOT, downloaded, run_page
+
+SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
+UTILITY = ROOT / "pages" / "3_Utility.py"
+SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
+
+
+def test_the_settings_file_and_the_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``r_sphere``, ``kappa_sphere``, ``log``), which no command line took."""
+    at = run_page(SENSITIVITY, {"space": "spd", "r_spd": "1.2", "n": "30", "reps": "20", "seed": "3"})
+    config = SensitivityConfig(space="spd", radius=1.2, kappa=0.0, n=30, reps=20, seed=3)
+    file = tmp_path / "sensitivity-vs-n-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "sensitivity-vs-n"))
+    assert json.loads(file.read_text()) == settings_file.payload("sensitivity", config)
+    assert main(["sensitivity", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert f"{printed['largest']:.4g}" in [m.value for m in at.metric]
+    view = reproduce.VIEWS["sensitivity"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+
+
+def test_utility_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``r_sphere``, ``ngrid``, ``log``, ``target``, ...); the command
+    line's default of ``reps`` (100) was not the page's (200)."""
+    at = run_page(UTILITY, {"n": "30", "reps": "20", "eps": "2", "seed": "5"})
+    config = UtilityConfig(n=30, reps=20, epsilon=2.0, seed=5)
+    assert UtilityConfig().reps == 200 and config.ns == N_GRIDS["quick"]
+    file = tmp_path / "utility-vs-n-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "utility-vs-n"))
+    assert json.loads(file.read_text()) == settings_file.payload("utility", config)
+    assert downloaded(at, media_managers, "Settings (JSON)", "utility-vs-eps") == file.read_bytes()
+    assert main(["utility", "--settings", str(file), "--json"]) == 0
+    printed = pd.DataFrame(json.loads(capsys.readouterr().out)["by_n"])
+    page = pd.read_csv(io.BytesIO(downloaded(at, media_managers, "Data (CSV)", "utility-vs-n")))
+    assert len(printed) == len(page) > 0
+    for column in ("sigma", "mean_error", "se"):
+        np.testing.assert_allclose(printed[column], page[column], rtol=1e-15)
+    view = reproduce.VIEWS["utility"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)
+
+
+def test_subspaces_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``shape``, ``eps``), which the command line does not take."""
+    at = run_page(SUBSPACES, {"method": "analyze-gauss", "n": "500", "releases": "20", "seed": "2"})
+    config = PrivateSubspaceConfig(method="analyze-gauss", n=500, releases=20, seed=2)
+    file = tmp_path / "subspaces-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "subspaces-analyze-gauss"))
+    assert json.loads(file.read_text()) == settings_file.payload("subspaces", config)
+    assert main(["private-subspace", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    errors = [e for e, bottom in zip(printed["proj_error"], printed["bottom"]) if not bottom]
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Error"] == f"{np.median(errors):.2f}" and shown["Success"] == f"{printed['success_rate']:.0%}"
+    view = reproduce.VIEWS["subspaces"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)

@@ -1,0 +1,72 @@
+"""A page's settings file is the pipeline's config: ``python -m engine.pipelines NAME --settings FILE``."""
+
+import dataclasses
+import json
+
+import pytest
+
+from engine.pipelines import PrivateMeanConfig, settings_file
+from engine.pipelines.__main__ import PIPELINES, main
+
+
+def _summary(capsys, *argv) -> dict:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _as_json(config) -> dict:
+    return json.loads(json.dumps(dataclasses.asdict(config)))
+
+
+def test_the_file_is_the_config_and_runs_what_it_says(tmp_path, capsys):
+    config = PrivateMeanConfig(space="spd", source="wishart", n=30, radius=1.2, mechanisms=("exact", "gauss"),
+                               releases=40, seed=7)
+    file = tmp_path / "playground-settings.json"
+    file.write_text(json.dumps(settings_file.payload("playground", config)))
+    payload = json.loads(file.read_text())
+    assert payload["page"] == "playground" and payload["schema"] == 1
+    assert set(payload) - {"page", "schema"} == {f.name for f in dataclasses.fields(PrivateMeanConfig)}
+    assert _summary(capsys, "private-mean", "--settings", str(file))["config"] == _as_json(config)
+    overridden = _summary(capsys, "private-mean", "--settings", str(file), "--seed", "8", "--eps", "2")["config"]
+    assert overridden == {**_as_json(config), "seed": 8, "epsilon": 2.0}
+
+
+def test_the_command_line_defaults_are_the_pages(capsys):
+    """The CLI refused records outside the ball by default while the page clipped them (and k, δ and the
+    airports' region differed as well)."""
+    config = _summary(capsys, "private-mean")["config"]
+    assert config == _as_json(PrivateMeanConfig())
+    assert (config["outside"], config["k"], config["delta"], config["region"], config["thin"]) == \
+        ("clip", 8, 1e-3, "CA", 25)
+
+
+def test_every_pipeline_reads_its_own_page_file(tmp_path):
+    for name, pipeline in PIPELINES.items():
+        file = tmp_path / f"{name}.json"
+        file.write_text(json.dumps(settings_file.payload(pipeline.page, pipeline.config())))
+        assert settings_file.read(file, pipeline.config, pipeline.page) == dataclasses.asdict(pipeline.config())
+
+
+@pytest.mark.parametrize("content, quoted", [
+    (None, "does not exist; give the path of the page's \"Settings (JSON)\" download"),
+    ("{\"n\": 40,", "is not JSON"),
+    ("[1, 2]", "holds a JSON list, not an object"),
+    (json.dumps({"page": "utility", "n": 40}), "holds the settings of the 'utility' page, not of 'playground'"),
+    (json.dumps({"page": "playground", "schema": 2}), "\"schema\": 2, this engine reads schema 1"),
+    (json.dumps({"r": 0.3}), "unknown key 'r'; the keys of 'playground' are space, source, n, radius"),
+    (json.dumps({"radious": 0.3}), "unknown key 'radious'; did you mean 'radius'?"),
+    (json.dumps({"n": "40"}), "key 'n' must be int, got \"40\"; write it like the default, 50"),
+    (json.dumps({"n": 40.5}), "key 'n' must be int, got 40.5"),
+    (json.dumps({"mechanisms": "exact"}), "key 'mechanisms' must be a list of str, got \"exact\"; write it like "
+                                          "the default, [\"exact\", \"euclid\"]"),
+    (json.dumps({"step": "fast"}), "key 'step' must be float or null, got \"fast\""),
+    (json.dumps({"n": True}), "key 'n' must be int, got true"),
+    (json.dumps({"n": 1}), "n must be an integer >= 2, got 1"),
+])
+def test_a_bad_file_is_refused_in_one_line_naming_the_key(tmp_path, capsys, content, quoted):
+    file = tmp_path / "settings.json"
+    if content is not None:
+        file.write_text(content)
+    assert main(["private-mean", "--settings", str(file), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and quoted in captured.err
