@@ -15,6 +15,7 @@ from engine.manifolds import Hyperbolic, Kendall
 from engine.mechanisms import EuclideanLaplace
 from engine.pipelines import PrivateMeanConfig
 from engine.pipelines import run as run_pipeline
+from engine.pipelines.who_wins import ambient_stretch, factors
 from engine.spaces import make_manifold
 
 SPACES = [Hyperbolic(2), Hyperbolic(3), Kendall(4), Kendall(12)]
@@ -104,3 +105,14 @@ def test_the_baselines_audit_stays_within_its_claim_and_flags_half_the_noise(spa
     sensitivity = 2 * float(ambient_radius(manifold, radius)) / 10
     broken = EuclideanLaplace(manifold=manifold, epsilon=2.0, sensitivity=sensitivity)
     assert run_audit(euclidean_target(broken, pair, claimed_epsilon=1.0), samples=40_000, rng=12).flagged
+
+
+def test_who_wins_predicts_with_the_scale_of_the_ambient_coordinates():
+    """Near m0 a unit of Poincaré length is 2 of hyperbolic length and a unit of projector length 1/√2 of angle;
+    the predicted error ratio divides by it, and on H² at the playground's defaults matches the run within 10%."""
+    expected = {"sphere": 1.0, "spd": 1.0, "kendall": 1.0, "hyperbolic": 2.0, "grassmann": 1 / np.sqrt(2)}
+    for key, stretch in expected.items():
+        assert ambient_stretch(make_manifold(key, 6)) == pytest.approx(stretch, rel=1e-5), key
+    result = run_pipeline(PrivateMeanConfig(space="hyperbolic", source="ball", radius=1.0, releases=4000))
+    ratio = result.runs[0].errors["geodesic"] / result.runs[1].errors["geodesic"]
+    assert factors(make_manifold("hyperbolic"), 1.0, result.n_used).predicted_ratio == pytest.approx(ratio, rel=0.1)
