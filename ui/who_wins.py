@@ -27,7 +27,7 @@ def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Ve
     if intrinsic is None or euclidean is None or result["theorem2"] is None:
         return None
     manifold = make_manifold(settings.space, settings.k)
-    bias = measure_releases(manifold, result["mean"], ambient_mean(manifold, result["data"])[None])
+    bias = measure_releases(manifold, result["mean"], ambient_mean(manifold, result["data"], result["m0"])[None])
     return who_wins.verdict(manifold, settings.radius, result["n_used"], settings.epsilon,
                             intrinsic=ReleaseErrors(**intrinsic["errors"]),
                             euclidean=ReleaseErrors(**euclidean["errors"]), bias=bias)

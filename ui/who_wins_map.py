@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from engine import spaces
 from engine.pipelines import who_wins_map
 from engine.viz.who_wins_map import who_wins_map_figure
 from ui.downloads import download_row
@@ -37,7 +38,8 @@ def show() -> None:
     st.markdown(
         f"Each cell compares the mean geodesic error of the **Riemannian Laplace** (Theorem 2's proven sensitivity) "
         f"with that of the **Euclidean Laplace** (ambient sensitivity 2r_E/n, released around the ambient mean; "
-        f"projected back onto the sphere, left out where not positive definite) for n = {CONFIG['n']} records "
+        f"projected back onto the sphere and the shapes, left out where they leave the SPD cone or the Poincaré "
+        f"disk) for n = {CONFIG['n']} records "
         f"uniform in the tangent ball of radius r around m₀, ε = {CONFIG['epsilon']:g}. Blue: the intrinsic error "
         f"is smaller; vermillion: the Euclidean one. The dashed line is where they tie (ratio 1), the dotted one "
         f"where the noise scales and dimensions alone put the tie. Each ratio carries a standard error of about "
@@ -50,5 +52,7 @@ def show() -> None:
         st.plotly_chart(fig, key=f"chart-who-wins-map-{space}", **PLAIN_CHART)
         download_row(f"who-wins-map-{space}", fig=fig, data=cells)
     missing = [fam.baseline_missing for fam in who_wins_map.FAMILIES.values() if fam.baseline_missing]
+    missing += [f"{entry.short_label}: {entry.family.reason}" for entry in spaces.SPACES.values()
+                if not spaces.offered(entry.family)]
     if missing:
         st.caption("Not mapped: " + "; ".join(missing) + ".")

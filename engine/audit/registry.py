@@ -105,7 +105,7 @@ def _laplace(space, eps):
 
 def _euclidean(space, eps):
     s = SPACES[space]
-    return playground_target(specs.EUCLID.key, space, s.radius, n=s.n, epsilon=eps)
+    return playground_target(specs.EUCLID.key, space, s.radius, n=s.n, epsilon=eps, k=4)
 
 
 def _euclidean_fig1(space, eps):
@@ -229,7 +229,7 @@ AUDITS = {spec.name: spec for spec in (
           _ALL, _laplace),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
-          ("spd", "sphere"), _euclidean),
+          ("spd", "sphere", "hyperbolic", "kendall"), _euclidean),
     _spec("euclidean-baseline-fig1", "Euclidean (Utility, Figure 1)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the Figure 1 study's release",
           ("spd", "sphere"), _euclidean_fig1),

@@ -55,7 +55,7 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
     Parameters
     ----------
     key : one of ``PLAYGROUND_KEYS``
-    space : a key of ``engine.spaces.SPACES`` offering ``key`` (a ``requires_ambient`` one: sphere and SPD)
+    space : a key of ``engine.spaces.SPACES`` offering ``key`` (a ``requires_ambient`` one: a space with an ambient ball)
     radius : float > 0, the public radius r (the playground's slider)
     n : int >= 2; epsilon : float > 0; delta : the tangent Gaussian's δ; k : Kendall landmarks
 

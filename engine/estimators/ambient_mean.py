@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 
-def ambient_mean(manifold, points) -> np.ndarray:
+def ambient_mean(manifold, points, reference=None) -> np.ndarray:
     """from_ambient(mean of to_ambient(x_i)): shape ``(..., *point_shape)`` for ``points``
     ``(..., n, *point_shape)``; generally off the manifold (inside the sphere, a convex combination on SPD).
+    Each x_i is first taken as ``manifold.ambient_representative(x_i, reference)`` (Kendall shapes: its
+    pre-shape rotated onto the public ``reference`` m0, which they need).
 
     Its sensitivity is what ``engine.bounds.ambient_sensitivity`` states: for records whose ambient
     coordinates lie in a ball of radius r_E, replacing one moves the mean by at most 2 r_E / n in the
@@ -17,4 +19,4 @@ def ambient_mean(manifold, points) -> np.ndarray:
     pts = np.asarray(points, dtype=float)
     if pts.ndim < manifold.point_ndim + 1:
         raise ValueError(f"points must have shape (..., n, *{manifold.point_shape}), got {pts.shape}")
-    return manifold.from_ambient(manifold.to_ambient(pts).mean(axis=-2))
+    return manifold.from_ambient(manifold.to_ambient(manifold.ambient_representative(pts, reference)).mean(axis=-2))

@@ -95,6 +95,12 @@ class Manifold(ABC):
         B_r(origin), or ``None`` when the space states none (then no Euclidean baseline is offered)."""
         return None
 
+    def ambient_representative(self, x, reference) -> np.ndarray:
+        """The representative of the points ``x`` whose ``to_ambient`` coordinates the Euclidean baseline
+        reads, given the public ``reference`` point (the centre m0, or ``None``): ``x`` itself here;
+        a quotient space (Kendall shapes) rotates each representative onto the reference."""
+        return np.asarray(x, dtype=float)
+
     @property
     def open_in_ambient(self) -> bool:
         """Its ``to_ambient`` image is open in R^D (D = ``dim``, like the SPD cone): an ambient

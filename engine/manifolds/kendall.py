@@ -312,22 +312,45 @@ class Kendall(Manifold):
         return v / np.linalg.norm(v, axis=(-2, -1), keepdims=True)
 
     # ----- flat coordinates and sampling ---------------------------------------------------
-    def to_ambient(self, x) -> np.ndarray:
-        """Pre-shape flattened to ``(..., 2k)`` as (x_1, y_1, x_2, y_2, ...).
+    def ambient_ball_radius(self, radius) -> np.ndarray:
+        """The chord 2 sin(r/2) between aligned pre-shapes (``ambient_representative``).
 
-        These coordinates are not rotation invariant: an ambient (Euclidean) baseline applied to
-        them treats rotated copies of one shape as different data, unlike the shape-space
-        mechanisms.
+        If d([x], [m]) = ρ, the representative w of x aligned to the pre-shape z of m has <z, w> = cos ρ
+        real (the alignment's phase), so ‖w − z‖² = 2 − 2 cos ρ = 4 sin²(ρ/2), increasing on [0, π/2].
+        The same holds around every reference m, not only the origin.
+        """
+        return 2.0 * np.sin(np.minimum(np.asarray(radius, dtype=float), self.diameter) / 2.0)
+
+    def ambient_representative(self, x, reference) -> np.ndarray:
+        """The pre-shape of each ``x`` rotated onto the public ``reference`` (``align``), ``(..., k, 2)``.
+
+        A shape is a pre-shape up to rotation, so its flat coordinates need a rotation fixed by public
+        data: per point and data-independent, it keeps the ambient mean's sensitivity 2 r_E/n.
+        ``ValueError`` without a reference.
+        """
+        if reference is None:
+            raise ValueError(f"the ambient coordinates of {self.name} need a public reference shape to align "
+                             "to (the centre m0): pass reference=m0")
+        return self.align(reference, x)
+
+    def to_ambient(self, x) -> np.ndarray:
+        """Helmert coordinates of the centred configuration, ``(..., k, 2)`` -> ``(..., 2k − 2)``:
+        H x flattened (H the Helmert sub-matrix), an isometry of the centred configurations onto
+        R^{2k−2} ≅ C^{k−1}, the smallest flat space holding the pre-shapes.
+
+        These coordinates are not rotation invariant: rotate each pre-shape onto a public reference
+        first (``ambient_representative``) for a Euclidean baseline.
         """
         x = np.asarray(x, dtype=float)
-        return x.reshape(x.shape[:-2] + (2 * self.k,))
+        return (self._helmert @ x).reshape(x.shape[:-2] + (2 * self.k - 2,))
 
     def from_ambient(self, a) -> np.ndarray:
-        """Inverse of ``to_ambient``: ``(..., 2k)`` -> ``(..., k, 2)`` (not projected)."""
+        """Inverse of ``to_ambient`` on centred configurations: ``(..., 2k − 2)`` -> Hᵀ a, a centred
+        ``(..., k, 2)`` (not normalised: off the pre-shape sphere unless |a| = 1)."""
         a = np.asarray(a, dtype=float)
-        if a.ndim < 1 or a.shape[-1] != 2 * self.k:
-            raise ValueError(f"ambient coordinates of {self.name} must end in {2 * self.k}, got shape {a.shape}")
-        return a.reshape(a.shape[:-1] + self.point_shape)
+        if a.ndim < 1 or a.shape[-1] != 2 * self.k - 2:
+            raise ValueError(f"ambient coordinates of {self.name} must end in {2 * self.k - 2}, got shape {a.shape}")
+        return self._helmert.T @ a.reshape(a.shape[:-1] + (self.k - 1, 2))
 
     def random_point(self, n: int, rng=None) -> np.ndarray:
         """Pre-shapes of i.i.d. standard Gaussian landmarks, shape ``(n, k, 2)``.

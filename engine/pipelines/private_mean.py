@@ -214,8 +214,9 @@ _SENSITIVITY = {"theorem2": _theorem2_sensitivity, "ambient": _ambient_sensitivi
 
 
 def _footpoint(spec, manifold, ctx: dict) -> np.ndarray:
-    """The summary ``spec`` releases around: the Fréchet mean, or the ambient mean."""
-    return ambient_mean(manifold, ctx["data"]) if spec.statistic == "ambient" else ctx["mean"]
+    """The summary ``spec`` releases around: the Fréchet mean, or the ambient mean (records represented
+    relative to the public centre m0, ``Manifold.ambient_representative``)."""
+    return ambient_mean(manifold, ctx["data"], ctx["m0"]) if spec.statistic == "ambient" else ctx["mean"]
 
 
 def _chain_diagnostics(release, c: PrivateMeanConfig) -> dict | None:

@@ -10,7 +10,10 @@ decide it come from the public parameters (Reimherr, Bharath & Soto 2021):
 - dimensions: the intrinsic noise has E ρ ≈ dΔ/ε (radius σ·Gamma(d, 1) in flat space), the ambient
   one E‖N‖ = DΔ_E/ε, of which projecting onto the d-dimensional tangent space keeps on average
   k(d, D) = Γ(D/2)Γ((d + 1)/2) / (Γ(d/2)Γ((D + 1)/2)) (E‖Pu‖ for u uniform on S^{D−1});
-- so noise alone predicts the error ratio (Δ/Δ_E)·d/(D·k); the ambient mean's bias (its distance to
+- scale: near m0 a unit of ambient noise moves a release by λ in geodesic distance (the coordinates'
+  metric there: λ = 1 on the sphere, SPD at I and aligned pre-shapes, 2 on the Poincaré disk, 1/√2 for
+  projectors of lines);
+- so noise alone predicts the error ratio (Δ/Δ_E)·d/(D·k·λ); the ambient mean's bias (its distance to
   the Fréchet mean: geodesic after projection, and in ambient coordinates, where the ambient mean of
   points on a sphere lies inside it) adds to the Euclidean error.
 
@@ -58,7 +61,8 @@ class Factors:
     """What decides the comparison at radius r and n records (see the module docstring).
 
     ``h`` is Theorem 2's curvature factor, ``delta`` and ``delta_e`` the two sensitivities,
-    ``radius`` and ``ambient_radius`` r and r_E, ``dim`` and ``ambient_dim`` d and D, ``kept`` k(d, D).
+    ``radius`` and ``ambient_radius`` r and r_E, ``dim`` and ``ambient_dim`` d and D, ``kept`` k(d, D),
+    ``stretch`` λ, the geodesic length of a unit of ambient length at m0 (``ambient_stretch``).
     """
 
     h: float
@@ -69,6 +73,7 @@ class Factors:
     dim: int
     ambient_dim: int
     kept: float
+    stretch: float = 1.0
 
     @property
     def curvature(self) -> float:
@@ -88,7 +93,18 @@ class Factors:
     @property
     def predicted_ratio(self) -> float:
         """Intrinsic over Euclidean error predicted by the noise alone (no bias)."""
-        return self.scale_ratio * self.dimension_ratio
+        return self.scale_ratio * self.dimension_ratio / self.stretch
+
+
+def ambient_stretch(manifold, step: float = 1e-6) -> float:
+    """λ: geodesic over ambient length of short steps from the origin, t/‖a(Exp(t e_i)) − a(origin)‖
+    averaged over the tangent basis e_i (a = ``to_ambient``)."""
+    origin = manifold.origin
+    basis = manifold.tangent_basis(origin)
+    ends = manifold.exp(np.broadcast_to(origin, basis.shape), step * basis)
+    moved = np.linalg.norm(manifold.to_ambient(manifold.ambient_representative(ends, origin))
+                           - manifold.to_ambient(origin), axis=-1)
+    return float(np.mean(step / moved))
 
 
 def factors(manifold, radius: float, n: int) -> Factors:
@@ -100,7 +116,7 @@ def factors(manifold, radius: float, n: int) -> Factors:
     return Factors(h=float(bounds.curvature_factor(radius, manifold.kappa_max)), delta=delta,
                    delta_e=float(bounds.ambient_sensitivity(n, r_e)), radius=radius, ambient_radius=r_e,
                    dim=manifold.dim, ambient_dim=manifold.ambient_dim,
-                   kept=kept_length(manifold.dim, manifold.ambient_dim))
+                   kept=kept_length(manifold.dim, manifold.ambient_dim), stretch=ambient_stretch(manifold))
 
 
 @dataclass(frozen=True)
@@ -146,8 +162,10 @@ def _why(f: Factors, ratio: float) -> str:
                 f"scale the ratio by {f.dimension_ratio:.2f}")
     else:
         dims = f"both noises spread over the same {f.dim} dimensions, so the dimensions change nothing"
+    stretch = ("" if abs(f.stretch - 1) < 1e-3 else
+               f"; near m₀ a unit of ambient noise moves a release by {f.stretch:.2f} in geodesic distance")
     return (f"Why: the intrinsic noise scale is Δ/Δ_E = {f.scale_ratio:.2f} times the Euclidean one ({scale}); "
-            f"{dims}; the noise alone predicts an intrinsic-to-Euclidean error ratio of {f.predicted_ratio:.2f}, "
+            f"{dims}{stretch}; the noise alone predicts an intrinsic-to-Euclidean error ratio of {f.predicted_ratio:.2f}, "
             f"the run shows {ratio:.2f}.")
 
 

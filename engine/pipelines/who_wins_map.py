@@ -238,7 +238,7 @@ def _cells_of(fam: DimensionFamily, p: int, c: WhoWinsMapConfig, seed: np.random
                          f"epsilon")
     data_seed, intrinsic_seed, noise_seed = seed.spawn(3)
     data = tangent_ball_data(manifold, radii, c.datasets, c.n, np.random.default_rng(data_seed))
-    centres = ambient_mean(manifold, data)
+    centres = ambient_mean(manifold, data, reference=manifold.origin)
     fit = frechet_mean(manifold, data, step=FRECHET_STEP, tol=FRECHET_TOL, init=manifold.projection(centres))
     if not np.all(fit.converged):
         raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
@@ -319,10 +319,11 @@ def reading(found: WhoWinsMap) -> str:
     if len(crossing):
         low, high = crossing["radius"].idxmin(), crossing["radius"].idxmax()
         predicted = found.predicted_ties.groupby("parameter")["radius"].first()
+        alone = (f"the noise scales and dimensions alone put the tie at r ≈ {_span(predicted)}" if len(predicted) else
+                 "the noise scales and dimensions alone predict no tie in this range")
         parts.append(f"the Riemannian Laplace wins below r ≈ {_span(crossing['radius'])} ({fam.parameter} = {high}: "
                      f"{crossing.loc[high, 'radius']:.2g}; {fam.parameter} = {low}: {crossing.loc[low, 'radius']:.2g}) "
-                     f"and the Euclidean Laplace above (the noise scales and dimensions alone put the tie at "
-                     f"r ≈ {_span(predicted)})")
+                     f"and the Euclidean Laplace above ({alone})")
     reverse = first[first["below"] == "euclidean"]
     if len(reverse):
         parts.append(f"the Euclidean Laplace wins below r ≈ {_span(reverse['radius'])} for {fam.parameter} = "
@@ -340,6 +341,7 @@ def reading(found: WhoWinsMap) -> str:
     close = int(((cells["ratio"] - 1).abs() <= 2 * cells["ratio_se"]).sum())
     off = cells["off_share"]
     off_text = ("every Euclidean release lies off the space and is projected back" if off.min() == 1 else
+                "no Euclidean release leaves the space" if off.max() == 0 else
                 f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")
     return (f"{where}, " + "; ".join(parts) + f". The error ratio (Riemannian / Euclidean) runs from "
             f"{best['ratio']:.2f} ({fam.parameter} = {int(best['parameter'])}, r = {best['radius']:.2g}) to "

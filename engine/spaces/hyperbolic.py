@@ -1,7 +1,9 @@
 """The hyperbolic plane H² (hierarchies): uniform, wrapped Gaussian and embedded-tree data.
 
-Its manifold states no ambient ball and offers no Euclidean
-baseline; the paper's Figure 1 did not study it.
+Every source is centred at the origin m0, where the Poincaré disk holds B_r(m0) in the Euclidean disk
+of radius tanh(r/2) (``Hyperbolic.ambient_ball_radius``; the class notes say why Poincaré coordinates),
+so the Euclidean baseline is offered; its releases outside the unit disk are off H² and counted so.
+The paper's Figure 1 did not study it.
 """
 
 from __future__ import annotations
@@ -43,11 +45,10 @@ ENTRY = SpaceEntry(
                               f"{WRAPPED_STD:g}. Unbounded, so some points may fall outside B_r(m₀)."),
         "tree": DataSource("Embedded tree (40 nodes)", _tree),
     },
-    ambient_radius_tex=NotOffered("Hyperbolic(2) states no ambient ball for its spatial coordinates "
-                                  "(ambient_ball_radius is None), so no Euclidean baseline is calibrated"),
+    ambient_radius_tex=r"\tanh({r}/2)",
     recipe=NotOffered("Figure 1 of Reimherr, Bharath & Soto (2021) studies SPD(2) and S² only"),
     audit=AuditSetting("H²", lambda: Hyperbolic(2), 1.0),
     sampler=SamplerSetting(sigmas=(0.3, 0.9)),
     family=DimensionFamily("hyperbolic", "Hᵈ", "d", "dimension d", Hyperbolic, power_name("H"), tuple(range(2, 11)),
-                           3.0, 2, 100),
+                           2.0, 2, 100),
 )

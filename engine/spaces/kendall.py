@@ -1,7 +1,9 @@
 """Kendall's planar shape space Σ^k_2 (planar shapes): noisy copies of template outlines.
 
-Its points are configurations of k landmarks (``make(k)``); it states no ambient ball, so it offers
-no Euclidean baseline, and the paper's Figure 1 did not study it.
+Its points are configurations of k landmarks (``make(k)``). Pre-shapes rotated onto the public centre m0
+(the template) lie within the chord 2 sin(r/2) of m0's pre-shape in R^{2k−2}
+(``Kendall.ambient_ball_radius``), so the Euclidean baseline is offered; its releases, never of unit
+size, are normalised back. The paper's Figure 1 did not study it.
 """
 
 from __future__ import annotations
@@ -38,8 +40,7 @@ ENTRY = SpaceEntry(
     make=lambda k: Kendall(check_int("k", k, minimum=3)),
     default_radius=0.25,
     data_sources={name: DataSource(f"Noisy copies of the {name}", _noisy_shapes(name)) for name in TEMPLATES},
-    ambient_radius_tex=NotOffered("the pre-shape coordinates of a shape depend on its rotation, so no ambient "
-                                  "ball bounds a geodesic ball and no Euclidean baseline is calibrated"),
+    ambient_radius_tex=r"2\sin({r}/2)",
     recipe=NotOffered("Figure 1 of Reimherr, Bharath & Soto (2021) studies SPD(2) and S² only"),
     audit=AuditSetting("Kendall shapes, 4 landmarks", lambda: Kendall(4), np.pi / 16),
     sampler=SamplerSetting(sigmas=(0.1, 0.4), landmarks=5),

@@ -5,7 +5,7 @@ import pytest
 
 from engine import bounds
 from engine.data import hyperbolic_ball, sphere_ball
-from engine.manifolds import SPD, Euclidean, Hyperbolic, Kendall, Sphere
+from engine.manifolds import SPD, Euclidean, Grassmann, Hyperbolic, Kendall, Sphere
 
 
 def test_theorem2_closed_values():
@@ -103,8 +103,9 @@ def test_radius_limits_and_check_radius():
 def test_ambient_radii():
     np.testing.assert_allclose(bounds.ambient_radius(SPD(2), 1.5), np.e**1.5 - 1)
     np.testing.assert_allclose(bounds.ambient_radius(Sphere(2), np.pi / 8), 2 * np.sin(np.pi / 16))
-    with pytest.raises(ValueError, match="Hyperbolic"):
-        bounds.ambient_radius(Hyperbolic(2), 1.0)
+    np.testing.assert_allclose(bounds.ambient_radius(Hyperbolic(2), 1.0), np.tanh(0.5))
+    with pytest.raises(ValueError, match=r"Grassmann\(4, 2\)"):
+        bounds.ambient_radius(Grassmann(4, 2), 0.3)
 
 
 def test_spd_ambient_radius_by_brute_force():

@@ -223,13 +223,24 @@ def test_projection_is_vertical_and_fixes_points():
     np.testing.assert_allclose(H3.projection(lifted), x, rtol=1e-14)
 
 
-def test_ambient_coordinates_are_a_global_chart():
-    a = 10.0 * np.random.default_rng(21).standard_normal((7, 3))
-    x = H3.from_ambient(a)
+def test_spatial_coordinates_are_a_global_chart():
+    s = 10.0 * np.random.default_rng(21).standard_normal((7, 3))
+    x = H3.from_spatial(s)
     assert H3.belongs(x).all()
-    np.testing.assert_array_equal(H3.to_ambient(x), a)
-    np.testing.assert_allclose(np.linalg.norm(a, axis=-1), np.sinh(H3.dist(H3.origin, x)), rtol=1e-12)
+    np.testing.assert_array_equal(x[:, 1:], s)
+    np.testing.assert_allclose(np.linalg.norm(s, axis=-1), np.sinh(H3.dist(H3.origin, x)), rtol=1e-12)
+
+
+def test_ambient_coordinates_are_the_poincare_ball_and_its_outside_is_off_the_space():
+    x = H3.random_point(7, 22)
+    a = H3.to_ambient(x)
+    np.testing.assert_allclose(a, H3.to_poincare(x), rtol=1e-14)
+    np.testing.assert_allclose(H3.from_ambient(a), x, rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(a, axis=-1), np.tanh(H3.dist(H3.origin, x) / 2), rtol=1e-12)
     assert H3.ambient_dim == 3
+    outside = H3.from_ambient(a / np.linalg.norm(a, axis=-1, keepdims=True) * 1.5)
+    assert not H3.belongs(outside).any() and (outside[:, 0] < 0).all()
+    np.testing.assert_allclose(np.linalg.norm(H3.to_ambient(outside), axis=-1), 1.5, rtol=1e-14)
 
 
 def test_random_points_are_a_wrapped_standard_normal():

@@ -55,7 +55,7 @@ def test_constants():
         assert space.point_shape == (k, 2)
         assert space.kappa_min == kmin and space.kappa_max == 4.0
         assert space.injectivity_radius == space.diameter == np.pi / 2
-        assert space.ambient_dim == 2 * k
+        assert space.ambient_dim == 2 * k - 2
 
 
 @pytest.mark.parametrize("k", [2, 0, 3.5, "4"])
@@ -114,12 +114,14 @@ def test_check_points_refuses_off_manifold_inputs():
         space.check_points(2.0 * x)
 
 
-def test_ambient_coordinates_and_bad_shape():
+def test_ambient_coordinates_are_an_isometry_of_the_centred_configurations_and_bad_shape():
     space = Kendall(3)
     x = space.random_point(2, 1)
     a = space.to_ambient(x)
-    np.testing.assert_array_equal(a[:, :2], x[:, 0])
-    np.testing.assert_array_equal(space.from_ambient(a), x)
+    assert a.shape == (2, 4) and space.ambient_dim == 4
+    np.testing.assert_allclose(np.linalg.norm(a, axis=-1), 1.0, rtol=1e-14)
+    np.testing.assert_allclose(space.from_ambient(a), x, atol=1e-15)
+    np.testing.assert_allclose(space.from_ambient(np.ones(4)).mean(axis=0), 0.0, atol=1e-15)
     with pytest.raises(ValueError, match=r"\(2, 5\)"):
         space.from_ambient(np.zeros((2, 5)))
 

@@ -31,7 +31,7 @@ def test_the_sidebar_and_the_playground_offer_the_registry_spaces():
 
 @pytest.mark.parametrize("key, embedded, r_e", [("sphere", True, 2 * np.sin(0.5)), ("spd", True, np.e - 1),
                                                 ("grassmann", True, np.sqrt(2) * np.sin(1.0)),
-                                                ("hyperbolic", False, None), ("kendall", False, None)])
+                                                ("hyperbolic", True, np.tanh(0.5)), ("kendall", True, 2 * np.sin(0.5))])
 def test_the_ambient_ball_is_declared_by_the_manifold(key, embedded, r_e):
     entry = spaces.space(key)
     assert entry.embedded_in_ambient is embedded

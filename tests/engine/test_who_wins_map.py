@@ -18,6 +18,7 @@ from engine.pipelines import private_mean
 from engine.pipelines.__main__ import main as pipelines_main
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.who_wins_map import FAMILIES, WhoWinsMapConfig, reading, run, tie_radii
+from engine.spaces import DimensionFamily
 from engine.viz.who_wins_map import who_wins_map_figure
 
 
@@ -143,12 +144,14 @@ def test_a_cell_does_not_depend_on_the_other_dimensions(sphere_map):
                                   sphere_map.cells[sphere_map.cells["parameter"] == 5].reset_index(drop=True))
 
 
-def test_spaces_without_a_euclidean_baseline_are_named_not_mapped():
-    assert FAMILIES["sphere"].baseline_missing is None and FAMILIES["spd"].baseline_missing is None
-    for key in ("hyperbolic", "kendall"):
-        assert "no Euclidean baseline yet" in FAMILIES[key].baseline_missing
-        with pytest.raises(ValueError, match="no Euclidean baseline yet.*map one of sphere, spd"):
-            WhoWinsMapConfig(space=key)
+def test_spaces_without_a_euclidean_baseline_are_named_not_mapped(monkeypatch):
+    assert all(fam.baseline_missing is None for fam in FAMILIES.values())
+    bures = DimensionFamily("bures", "SPD(k), Bures–Wasserstein", "k", "matrix size k",
+                            lambda k: SPD(k, metric="bures-wasserstein"), "SPD({})".format, (2, 3), 1.0, 2, 6)
+    monkeypatch.setitem(FAMILIES, "bures", bures)
+    assert "no Euclidean baseline yet" in bures.baseline_missing
+    with pytest.raises(ValueError, match="no Euclidean baseline yet.*map one of sphere, spd, hyperbolic, kendall"):
+        WhoWinsMapConfig(space="bures")
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -209,7 +212,7 @@ def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--space", "hyperbolic"], "no Euclidean baseline yet"),
+    (["--space", "grassmann"], "space must be one of sphere, spd, hyperbolic, kendall, got 'grassmann'"),
     (["--radii", "0"], "radii must be an integer >= 2"),
     (["--max-radius", "nan"], "max_radius must be"),
 ])

@@ -31,7 +31,8 @@ VIEW = SpaceView(
     mh_thin=100,
     caption=f"The thick black outline is the true mean shape and each thin outline one private mean shape rotated "
             f"onto it (at most {KENDALL_MAX_OUTLINES} per mechanism): look at how much the landmarks wobble.",
-    error_note="Every mechanism here releases a shape, so none is projected.",
+    error_note="Euclidean releases are noisy pre-shapes, never of unit size: each is scaled back to a shape "
+               "before measuring it.",
     figure=_figure,
     coordinates=_coordinates,
     volume_tex=rf"\sin^{{2m-1}}\rho\,\cos\rho,\ \rho \in [0, \pi/2],\ m = k - 2 = {SAMPLER_SPACES['kendall'].k - 2}",
