@@ -4,7 +4,7 @@ The two data sets are the audit's adversarial replace-one pair (``engine.audit.p
 the public ball B_r(m0); each round one of them is chosen by a fair coin and the playground's own
 Riemannian Laplace releases its Fréchet mean (``engine.audit.uses.playground_target``, which runs
 ``engine.pipelines.private_mean.release_on``). Under ε-DP no guess is right more often than
-e^ε/(1 + e^ε) (``engine.lesson.odds.guess_ceiling``).
+e^ε/(1 + e^ε) (``engine.odds.guess_ceiling``).
 
 The best attacker is the likelihood-ratio test: it names D when log p_D(y)/p_D'(y) =
 (ρ(y, μ') − ρ(y, μ))/σ > 0, μ and μ' the two Fréchet means (the normalising constants cancel on a
@@ -22,7 +22,7 @@ from engine.audit.confidence import clopper_pearson_lower, clopper_pearson_upper
 from engine.audit.pairs import NeighbouringPair, replace_one_pair
 from engine.audit.target import AuditTarget
 from engine.audit.uses import playground_target
-from engine.lesson.odds import guess_ceiling
+from engine.odds import guess_ceiling
 from engine.spaces import make_manifold
 from engine.validation import check_int, check_positive, check_probability
 

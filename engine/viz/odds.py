@@ -1,6 +1,6 @@
 """What ε means, drawn: the trade-off curve of a mechanism against its ε-DP bound, and the posterior range.
 
-Curves from ``engine.lesson.odds`` (Dong, Roth & Su 2022): type I error α on x, type II error β on y;
+Curves from ``engine.odds`` (Dong, Roth & Su 2022): type I error α on x, type II error β on y;
 a test on a private release can never go below the bound.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from engine.lesson.odds import dp_tradeoff_bound, laplace_tradeoff, posterior_range
+from engine.odds import dp_tradeoff_bound, laplace_tradeoff, posterior_range
 from engine.viz import palette
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from engine.lesson.game import Tally
-from engine.lesson.odds import posterior_range
+from engine.odds import posterior_range
 from engine.viz.sphere import sphere_figure
 from ui.lesson import compute
 

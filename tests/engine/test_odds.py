@@ -1,4 +1,4 @@
-"""ε in odds (``engine.lesson.odds``): the posterior range, the ε-DP trade-off bound and the exact
+"""ε in odds (``engine.odds``): the posterior range, the ε-DP trade-off bound and the exact
 trade-off curves of the Gaussian and Laplace mechanisms, against Bayes' rule and simulated tests."""
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 from scipy.stats import laplace
 
 from engine.audit import gaussian_epsilon
-from engine.lesson.odds import (
+from engine.odds import (
     dp_tradeoff_bound,
     gaussian_tradeoff,
     guess_ceiling,
