@@ -96,8 +96,13 @@ def _python(*args: str) -> subprocess.Popen:
     ["-m", "engine.pipelines", "private-mean", "--mechanisms", "mh", "--burn-in", "5000000"],
 ])
 def test_ctrl_c_ends_quietly_with_exit_status_130(argv):
+    # Past the imports (a Ctrl-C during them is Python's own), into the run: twice what the imports take
+    # now, on this machine at its current load, and at least 10 s.
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", f"import {argv[1]}.__main__"], cwd=ROOT, check=True)
+    imports = time.perf_counter() - start
     process = _python(*argv)
-    time.sleep(10)  # past the imports (a Ctrl-C during them is Python's own), into the run
+    time.sleep(max(10.0, 2.0 * imports))
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130 and err == "interrupted\n", err[-500:]
