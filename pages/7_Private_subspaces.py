@@ -4,7 +4,7 @@ and see why the sample size their algorithms need does not grow with the dimensi
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, state, subspaces
+from ui import address_keys, first_paint, glossary, navigation, state, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
@@ -50,4 +50,5 @@ with why:
 download_row("subspaces-dimension-sweep", fig=sweep, data=summary,
              settings=subspaces.sweep_settings(config.k, config.epsilon, config.delta, config.seed),
              study="singhal-steinke-dimension")
+glossary.show("grassmannian", "bottom", "epsilon", "delta", "sigma", "sensitivity")
 address_keys.report()

@@ -1,0 +1,59 @@
+"""Hover help for every term a page uses (issue 34, plain language): each glossary term a page shows
+(in text, labels, tables or tooltips) has its definition on that page, in a tooltip or in the sidebar's
+"Terms on this page"; every glossary entry is used by some page."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from tests.app.conftest import ROOT, run_page
+from tests.app.page_text import page_text
+from ui import glossary
+from ui.navigation import PAGES
+
+#: States beyond the defaults that show terms the defaults do not: the regression's chain diagnostics.
+MORE_STATES = (("pages/6_Private_regression.py", {"reg_view": "Table 1 and diagnostics"}),)
+
+
+@functools.cache
+def _text(script: str, query: tuple = ()):
+    return page_text(run_page(ROOT / script, dict(query)))
+
+
+def _used(text) -> set[str]:
+    blob = "\n".join(text.shown + text.tooltips)
+    return {key for key, entry in glossary.GLOSSARY.items() if entry.found_in(blob)}
+
+
+def _explained(text, key: str) -> bool:
+    entry = glossary.GLOSSARY[key]
+    return any(entry.definition in line for line in text.term_list + text.tooltips)
+
+
+@pytest.mark.parametrize("script", [page.script for page in PAGES], ids=[page.label for page in PAGES])
+def test_every_term_a_page_shows_is_explained_on_it(script):
+    text = _text(script)
+    used = _used(text)
+    assert used, "the page shows no glossary term at all: the walk read nothing"
+    missing = sorted(key for key in used if not _explained(text, key))
+    assert not missing, f"{script} shows {missing} without their definitions"
+
+
+def test_every_glossary_entry_is_used_by_some_page():
+    states = [(page.script, ()) for page in PAGES] + [(script, tuple(query.items())) for script, query in MORE_STATES]
+    used = set().union(*(_used(_text(script, query)) for script, query in states))
+    assert used == set(glossary.GLOSSARY), sorted(set(glossary.GLOSSARY) - used)
+
+
+def test_a_term_list_entry_gives_the_definition_and_its_source():
+    line = glossary.entry_markdown("curvature-factor")
+    assert line.startswith("**Curvature factor h(r, κ)**")
+    assert "2r√κ·cot(2r√κ)" in line and "Theorem 2" in line
+    assert glossary.tooltip("frechet-mean").startswith("Fréchet mean: The point")
+
+
+def test_an_unknown_term_names_the_known_ones():
+    with pytest.raises(ValueError, match="no glossary term 'frechet'.*frechet-mean"):
+        glossary.term("frechet")
