@@ -8,10 +8,28 @@ from engine import spaces
 from engine.data import airport_states
 from engine.mechanisms import specs
 from engine.spaces import make_manifold
-from ui import controls, limits, state
+from ui import controls, limits, presets, state
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
 
 DEFAULTS = dict(k=8, region="CA", delta=1e-3, burn_in=1_000, step=None)
+#: Named settings, loaded from ``?preset=NAME`` (``ui.presets``; Home's links carry the values as well).
+PRESETS = {
+    "reimherr-spd": {"space": "spd", "source": "wishart", "r": 1.5, "n": 20, "eps": 1.0, "mech": ["exact", "euclid"]},
+    "reimherr-sphere": {"space": "sphere", "source": "cap", "r": 0.39269908169872414, "n": 20, "eps": 1.0,
+                        "mech": ["exact", "euclid"]},
+    "han-spd-mean": {"space": "spd", "source": "wishart", "r": 1.0, "n": 100, "eps": 0.1,
+                     "mech": ["exact", "mh", "gauss"], "delta": 0.001, "burn": 5_000, "thin": 50, "m": 100},
+}
+PRESET_NOTES = {
+    "reimherr-spd": "Loaded §5 of Reimherr, Bharath & Soto (2021) on SPD(2): Wishart data kept within r = 1.5 of I, "
+                    "n = 20, ε = 1, the Riemannian Laplace against the Euclidean Laplace.",
+    "reimherr-sphere": "Loaded §5 of Reimherr, Bharath & Soto (2021) on S²: data in the cap of radius r = π/8 "
+                       "around the north pole, n = 20, ε = 1, the Riemannian Laplace against the Euclidean Laplace.",
+    "han-spd-mean": "Loaded the SPD Fréchet mean of Han et al.: Wishart data within distance r = 1 of I, "
+                    "n = 100, ε = 0.1, δ = 10⁻³; the Riemannian Laplace drawn exactly and by a chain (burn-in "
+                    "5,000, thinning 50) against the tangent Gaussian, 100 releases each.",
+}
+PRESET_NOTE_KEY = "playground-preset-note"
 
 
 def _keep_valid(key: str, options, default) -> None:
@@ -32,9 +50,10 @@ def _keep_valid(key: str, options, default) -> None:
 
 
 def _reset_on_space_change(space: str, spec: SpaceSpec) -> None:
-    """When the space changes, its dependent controls go back to that space's defaults."""
+    """When the space changes, its dependent controls go back to that space's defaults (a preset just
+    loaded brings its own)."""
     previous = st.session_state.get("_playground_space")
-    if previous is not None and previous != space:
+    if previous is not None and previous != space and PRESET_NOTE_KEY not in st.session_state:
         st.session_state["source"] = spec.default_source
         st.session_state["r"] = spec.radius[2]
         st.session_state["mech"] = list(spec.default_mechanisms)
@@ -102,6 +121,7 @@ KEYS = ("space", "k", "source", "state", "n", "r", "outside", "eps", "mech", "de
 def sidebar() -> tuple[Settings, list[str]]:
     """Draw the playground's sidebar; return its settings and the URL keys on show."""
     state.own(KEYS)
+    presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
     space = controls.space()
     spec = SPACES[space]
     _reset_on_space_change(space, spec)
@@ -156,6 +176,7 @@ def sidebar() -> tuple[Settings, list[str]]:
     seed = controls.seed()
     keys += ["m", "seed"]
     state.sync(keys)
+    presets.show_note(PRESET_NOTE_KEY, PRESET_NOTES)
     settings = Settings(space=space, source=source, region=region, k=k, n=int(n), radius=float(radius),
                         outside=outside, epsilon=float(epsilon), mechanisms=mechanisms, delta=delta,
                         burn_in=burn_in, thin=thin, step=step, releases=int(releases), seed=int(seed))
