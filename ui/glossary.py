@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui import controls
+from ui import first_paint
 
 REIMHERR = "Reimherr, Bharath & Soto (2021)"
 HAN = "Han, Mishra, Jawanpuria & Gao"
@@ -172,9 +172,9 @@ def entry_markdown(key: str) -> str:
 
 def show(*keys: str) -> None:
     """List the terms ``keys`` (the ones the page uses) in the sidebar's "Terms on this page", in a run
-    that draws its widgets (``ui.controls.drawing``)."""
+    that draws its widgets (not a chart-first run, ``ui.first_paint``)."""
     entries = [entry_markdown(key) for key in keys]
-    if not controls.drawing():
+    if first_paint.running():
         return
     with st.sidebar.expander("Terms on this page", icon=":material/menu_book:"):
         for line in entries:

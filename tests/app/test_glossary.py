@@ -57,3 +57,10 @@ def test_a_term_list_entry_gives_the_definition_and_its_source():
 def test_an_unknown_term_names_the_known_ones():
     with pytest.raises(ValueError, match="no glossary term 'frechet'.*frechet-mean"):
         glossary.term("frechet")
+
+
+@pytest.mark.parametrize("script", ["pages/1_Private_mean_playground.py", "pages/3_Utility.py",
+                                    "pages/7_Private_subspaces.py"])
+def test_the_privacy_budget_slider_explains_epsilon_from_the_glossary(script):
+    at = run_page(ROOT / script)
+    assert at.slider(key="eps").help == glossary.tooltip("epsilon")
