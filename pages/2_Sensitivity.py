@@ -19,5 +19,5 @@ settings = sensitivity.sidebar()
 result = sensitivity.compute(settings)
 sensitivity.show(result, settings)
 glossary.show("sensitivity", "frechet-mean", "geodesic", "theorem-2", "curvature", "curvature-factor",
-              "injectivity-radius")
+              "injectivity-radius", "epsilon", "sigma")
 address_keys.report()

@@ -22,5 +22,5 @@ settings, keys = optimization.sidebar()
 computed = optimization.run(settings)
 optimization.show(computed, settings, keys)
 glossary.show("dp-rgd", "epsilon", "delta", "sigma", "frechet-mean", "geodesic", "tangent-space", "k-norm",
-              "metropolis-hastings", "burn-in", "grassmannian")
+              "metropolis-hastings", "burn-in", "grassmannian", "riemannian-laplace", "sensitivity")
 address_keys.report()

@@ -20,5 +20,6 @@ st.latex(r"E(p, v) = \frac{1}{2n}\sum_{i=1}^n d\big(\mathrm{Exp}(p, x_i v),\, y_
 first_paint.pending()
 settings = regression.sidebar()
 regression.show(settings)
-glossary.show("geodesic", "epsilon", "sigma", "sensitivity", "k-norm", "metropolis-hastings", "rhat", "ess")
+glossary.show("geodesic", "epsilon", "delta", "sigma", "sensitivity", "curvature", "k-norm", "metropolis-hastings",
+              "rhat", "ess")
 address_keys.report()

@@ -1,6 +1,6 @@
 """Hover help for every term a page uses (issue 34, plain language): each glossary term a page shows
-(in text, labels, tables or tooltips) has its definition on that page, in a tooltip or in the sidebar's
-"Terms on this page"; every glossary entry is used by some page."""
+(in text, labels, tables or tooltips), on every page and every tab, has its definition on that page, in
+a tooltip or in the sidebar's "Terms on this page"; every glossary entry is used by some page."""
 
 from __future__ import annotations
 
@@ -12,9 +12,23 @@ from tests.app.conftest import ROOT, run_page
 from tests.app.page_text import page_text
 from ui import glossary
 from ui.navigation import PAGES
+from ui.optimization.apps import SECTIONS as OPTIMIZATION_TABS
+from ui.optimization.apps import TAB_KEY as OPTIMIZATION_TAB
+from ui.regression import SECTIONS as REGRESSION_TABS
+from ui.regression import TAB_KEY as REGRESSION_TAB
+from ui.sensitivity import SECTIONS as SENSITIVITY_TABS
+from ui.sensitivity import TAB_KEY as SENSITIVITY_TAB
+from ui.utility import SECTIONS as UTILITY_TABS
+from ui.utility import TAB_KEY as UTILITY_TAB
 
-#: States beyond the defaults that show terms the defaults do not: the regression's chain diagnostics.
-MORE_STATES = (("pages/6_Private_regression.py", {"reg_view": "Table 1 and diagnostics"}),)
+#: Every page at its defaults, and every other tab of the pages with tabs (only the open one is drawn).
+STATES = [(page.script, ()) for page in PAGES] + [
+    (script, ((key, tab),)) for script, key, tabs in (
+        ("pages/2_Sensitivity.py", SENSITIVITY_TAB, SENSITIVITY_TABS),
+        ("pages/3_Utility.py", UTILITY_TAB, UTILITY_TABS),
+        ("pages/5_Private_optimization.py", OPTIMIZATION_TAB, OPTIMIZATION_TABS),
+        ("pages/6_Private_regression.py", REGRESSION_TAB, REGRESSION_TABS))
+    for tab in tabs[1:]]
 
 
 @functools.cache
@@ -32,18 +46,17 @@ def _explained(text, key: str) -> bool:
     return any(entry.definition in line for line in text.term_list + text.tooltips)
 
 
-@pytest.mark.parametrize("script", [page.script for page in PAGES], ids=[page.label for page in PAGES])
-def test_every_term_a_page_shows_is_explained_on_it(script):
-    text = _text(script)
+@pytest.mark.parametrize(("script", "query"), STATES, ids=[f"{script}{dict(query)}" for script, query in STATES])
+def test_every_term_a_page_shows_is_explained_on_it(script, query):
+    text = _text(script, query)
     used = _used(text)
     assert used, "the page shows no glossary term at all: the walk read nothing"
     missing = sorted(key for key in used if not _explained(text, key))
-    assert not missing, f"{script} shows {missing} without their definitions"
+    assert not missing, f"{script} {dict(query)} shows {missing} without their definitions"
 
 
 def test_every_glossary_entry_is_used_by_some_page():
-    states = [(page.script, ()) for page in PAGES] + [(script, tuple(query.items())) for script, query in MORE_STATES]
-    used = set().union(*(_used(_text(script, query)) for script, query in states))
+    used = set().union(*(_used(_text(script, query)) for script, query in STATES))
     assert used == set(glossary.GLOSSARY), sorted(set(glossary.GLOSSARY) - used)
 
 

@@ -102,3 +102,16 @@ def test_a_preset_name_alone_opens_the_settings_of_homes_link(index):
     assert _note(at)
     assert {key: at.query_params[key] for key in params if key != "preset"} == \
         {key: value for key, value in params.items() if key != "preset"}
+
+
+def test_a_playground_preset_loaded_over_another_space_keeps_its_own_radius_and_mechanisms():
+    """Switching the space puts its radius and mechanisms back to the space's defaults, except when a
+    preset has just set them."""
+    at = run_page(ROOT / "pages" / "1_Private_mean_playground.py")
+    assert at.query_params["space"] == "sphere"
+    at.query_params.clear()
+    at.query_params["preset"] = "han-spd-mean"
+    at.run()
+    assert {key: at.query_params[key] for key in ("space", "r", "mech", "burn")} == \
+        {"space": "spd", "r": "1.0", "mech": "exact,mh,gauss", "burn": "5000"}
+    assert _note(at).startswith("Loaded the SPD Fréchet mean of Han et al.")
