@@ -41,27 +41,27 @@ GLOSSARY = {
         "ε (privacy budget)", r"ε",
         "Replacing one person's record may change the probability of any release by at most a factor e^ε: "
         "smaller ε means stronger privacy and more noise.",
-        f"{REIMHERR}, §2 (ε-differential privacy)"),
+        f"{REIMHERR}, §3, Definition 1"),
     "delta": Term(
         "δ", r"δ",
         "The slack of an (ε, δ) guarantee: the probability of a release may exceed e^ε times its probability "
         "on the neighbouring data set by up to δ; keep δ well below 1/n.",
-        f"{HAN}, §2; {SINGHAL}, §2"),
+        f"{SINGHAL}, Definition 2.11; {HAN}, §3"),
     "sigma": Term(
         "σ (noise scale)", r"σ",
         "How wide the noise is: the Laplace density falls like exp(−ρ/σ) with σ = Δ/ε (2Δ/ε when its "
         "normalising constant depends on the centre); for Gaussian noise, its standard deviation.",
-        f"{REIMHERR}, Theorem 1"),
+        f"{REIMHERR}, §3, Definition 3 and Theorem 1"),
     "sensitivity": Term(
         "Sensitivity Δ", r"[Ss]ensitivit|Δ",
         "The most that replacing one record can move the statistic, measured as a geodesic distance; the noise "
         "scale grows in proportion to it.",
-        f"{REIMHERR}, §3"),
+        f"{REIMHERR}, §3, Definition 2"),
     "frechet-mean": Term(
         "Fréchet mean", r"Fréchet mean",
         "The point of the space with the smallest sum of squared geodesic distances to the data: on a flat "
         "space, the ordinary mean.",
-        f"{REIMHERR}, §3"),
+        f"{REIMHERR}, §4"),
     "geodesic": Term(
         "Geodesic", r"[Gg]eodesic",
         "The shortest path between two points that stays within the space; its length ρ is their geodesic "
@@ -74,70 +74,72 @@ GLOSSARY = {
         f"{REIMHERR}, §2"),
     "curvature": Term(
         "Curvature κ", r"κ",
-        "An upper bound on the sectional curvature of the space: 1 on the unit sphere, −1 on the hyperbolic "
-        "plane, at most 0 on SPD matrices with the affine-invariant metric.",
-        f"{REIMHERR}, Assumption 1"),
+        "The upper bound on the space's sectional curvature that Theorem 2 uses: 1 on the unit sphere, at most 0 "
+        "on hyperbolic space and on SPD matrices with the affine-invariant metric.",
+        f"{REIMHERR}, §4, Assumption 1"),
     "curvature-factor": Term(
         "Curvature factor h(r, κ)", r"h\(r, ?κ\)|[Cc]urvature factor",
         "Theorem 2's correction for positive curvature: h = 2r√κ·cot(2r√κ) when κ > 0 and h = 1 otherwise; "
         "the sensitivity 2r(2 − h)/(nh) grows as h falls below 1.",
-        f"{REIMHERR}, Theorem 2"),
+        f"{REIMHERR}, §4, Theorem 2"),
     "theorem-2": Term(
         "Theorem 2", r"Theorem 2\b",
         "The sensitivity bound for the Fréchet mean of n records within distance r of a public centre m₀: "
         "Δ ≤ 2r(2 − h)/(nh), for r below min{inj/2, π/(4√κ)}.",
-        f"{REIMHERR}, Theorem 2"),
+        f"{REIMHERR}, §4, Theorem 2"),
     "injectivity-radius": Term(
         "Injectivity radius", r"[Ii]njectivity radius|\binj\b",
         "The largest radius within which the geodesics leaving a point are the unique shortest paths: π on the "
         "unit sphere, infinite on hyperbolic space and SPD.",
-        f"{REIMHERR}, Assumption 1"),
+        f"{REIMHERR}, §4, Assumption 1"),
     "riemannian-laplace": Term(
         "Riemannian Laplace mechanism", r"Riemannian Laplace",
         "Releases one draw from the density ∝ exp(−ρ(x, x̄)/σ) with respect to the manifold's volume, centred "
         "on the true statistic x̄: the noise follows the geometry and the release stays on the space.",
-        f"{REIMHERR}, §2, Theorem 1"),
+        f"{REIMHERR}, §3, Definition 3 and Theorem 1"),
     "euclidean-laplace": Term(
         "Euclidean Laplace mechanism", r"Euclidean Laplace",
         "The flat baseline: Laplace noise added to the mean in ambient coordinates, scaled by the ambient "
         "sensitivity; its release may fall off the space.",
-        f"{REIMHERR}, §5"),
+        f"{REIMHERR}, §5 and supplement §1.4"),
     "k-norm": Term(
         "K-norm gradient mechanism (KNG)", r"K-norm|KNG",
-        "Releases an estimate with density ∝ exp(−‖∇E‖/σ), E the objective: it piles up where the gradient "
-        "vanishes, at the non-private estimate.",
-        f"{KULKARNI}, §3"),
+        "The K-norm mechanism releases a draw with density ∝ exp(−‖x − x̄‖/σ) for a norm ‖·‖ (the Laplace "
+        "mechanism is one); its gradient version KNG uses exp(−‖∇E(x)‖/σ), E the objective, and so piles up "
+        "where the gradient vanishes, at the non-private estimate.",
+        f"{REIMHERR}, §1; {KULKARNI}, the KNG densities of the footpoint and the shooting vector"),
     "metropolis-hastings": Term(
         "Metropolis–Hastings (MH)", r"Metropolis|\bMH\b",
-        "A Markov chain sampler: propose a random move and accept it with probability min(1, density ratio); "
-        "after a burn-in its states follow the target law.",
-        f"{REIMHERR}, supplement §2"),
+        "A Markov chain sampler: propose a random move (here symmetric) and accept it with probability "
+        "min(1, density ratio); after a burn-in its states follow the target law.",
+        f"{REIMHERR}, supplement §1.5"),
     "burn-in": Term(
         "Burn-in", r"[Bb]urn-in",
         "The first steps of a Markov chain, discarded because the chain has not yet forgotten where it started.",
-        f"{REIMHERR}, supplement §2"),
+        f"{REIMHERR}, supplement §1.5"),
     "thinning": Term(
         "Thinning", r"[Tt]hinning",
         "Keeping only every t-th state of a Markov chain, so the kept draws are close to independent.",
-        f"{REIMHERR}, supplement §2"),
+        f"{REIMHERR}, supplement §1.5"),
     "rhat": Term(
         "Split R̂", r"R̂",
         "Compares the spread within and between the halves of several Markov chains: close to 1 when they agree, "
         "above about 1.01 when they have not yet reached the same law.",
-        "Vehtari et al. (2021), used for the chains of Kulkarni & Soto's sampler"),
+        "Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021), rank-normalised split R̂"),
     "ess": Term(
         "ESS (effective sample size)", r"\bESS\b",
         "How many independent draws a run of correlated Markov chain draws is worth.",
-        "Vehtari et al. (2021), used for the chains of Kulkarni & Soto's sampler"),
+        "Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021), bulk and tail ESS"),
     "dp-rgd": Term(
         "DP-RGD", r"DP-RGD",
         "Differentially private Riemannian gradient descent: every step adds Gaussian noise in the tangent "
-        "space to a clipped gradient, and the privacy loss of all T steps is added up by an accountant.",
-        f"{HAN}, Algorithm 1"),
+        "space to a gradient whose norm is at most L0, and the privacy loss of all T steps is added up (by the "
+        "paper's rule or an accountant).",
+        f"{HAN}, §4, Algorithm 1"),
     "grassmannian": Term(
         "Grassmannian Gr(d, k)", r"Grassmann|Gr\(",
         "The space of k-dimensional subspaces through the origin of R^d (a plane when k = 2, a line when k = 1).",
-        f"{SINGHAL}, §1"),
+        f"{HAN}, §5.5; {SINGHAL}, Problem 3.1"),
     "bottom": Term(
         "⊥ (no answer)", r"⊥",
         "The answer the Singhal–Steinke methods give when the data do not fit one subspace well enough: saying "
@@ -147,7 +149,7 @@ GLOSSARY = {
         "Reach of an audit", r"can only reach|this pair can show",
         "The exact privacy loss between the mechanism's output laws on the chosen pair of neighbouring data "
         "sets: no test on that pair can show a larger ε.",
-        f"{REIMHERR}, §2 (the definition an audit tests)"),
+        f"{REIMHERR}, §3, Definition 1 (the inequality an audit tests)"),
 }
 
 
@@ -171,11 +173,12 @@ def entry_markdown(key: str) -> str:
 
 
 def show(*keys: str) -> None:
-    """List the terms ``keys`` (the ones the page uses) in the sidebar's "Terms on this page", in a run
+    """List the terms ``keys`` (the ones the page uses) in the sidebar's "Terms on this page" popover, in a run
     that draws its widgets (not a chart-first run, ``ui.first_paint``)."""
     entries = [entry_markdown(key) for key in keys]
     if first_paint.running():
         return
-    with st.sidebar.expander("Terms on this page", icon=":material/menu_book:"):
+    with st.sidebar.popover("Terms on this page", icon=":material/menu_book:", width="stretch",
+                            help="A plain definition of each term this page uses, with the paper it comes from."):
         for line in entries:
             st.markdown(line)
