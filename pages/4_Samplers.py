@@ -18,5 +18,6 @@ first_paint.pending()
 settings = samplers.sidebar()
 result, charts = samplers.compute(settings)
 samplers.show(result, charts, settings)
-glossary.show("sigma", "injectivity-radius", "metropolis-hastings", "burn-in", "thinning", "grassmannian")
+glossary.show("sigma", "epsilon", "sensitivity", "injectivity-radius", "metropolis-hastings", "burn-in", "thinning",
+              "grassmannian")
 address_keys.report()

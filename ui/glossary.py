@@ -160,10 +160,11 @@ def term(key: str) -> Term:
     return GLOSSARY[key]
 
 
-def tooltip(key: str) -> str:
-    """The ``help=`` text of a widget whose label uses the term ``key``: its name, definition and source."""
+def tooltip(key: str, then: str = "") -> str:
+    """The ``help=`` text of a widget whose label names the term ``key``: its name, definition and
+    source, followed by what the widget's page adds (``then``)."""
     entry = term(key)
-    return f"{entry.name}: {entry.definition} ({entry.source})"
+    return f"{entry.name}: {entry.definition} ({entry.source})" + (f" {then}" if then else "")
 
 
 def entry_markdown(key: str) -> str:

@@ -72,8 +72,28 @@ def test_an_unknown_term_names_the_known_ones():
         glossary.term("frechet")
 
 
-@pytest.mark.parametrize("script", ["pages/1_Private_mean_playground.py", "pages/3_Utility.py",
-                                    "pages/7_Private_subspaces.py"])
-def test_the_privacy_budget_slider_explains_epsilon_from_the_glossary(script):
-    at = run_page(ROOT / script)
-    assert at.slider(key="eps").help == glossary.tooltip("epsilon")
+#: (page, address, widget key, term): sliders named by a parameter the glossary defines.
+PARAMETER_SLIDERS = (
+    ("pages/1_Private_mean_playground.py", {}, "eps", "epsilon"),
+    ("pages/1_Private_mean_playground.py", {"mech": "exact,gauss"}, "delta", "delta"),
+    ("pages/1_Private_mean_playground.py", {"mech": "exact,mh"}, "burn", "burn-in"),
+    ("pages/1_Private_mean_playground.py", {"mech": "exact,mh"}, "thin", "thinning"),
+    ("pages/2_Sensitivity.py", {}, "kappa_sphere", "curvature"),
+    ("pages/3_Utility.py", {}, "eps", "epsilon"),
+    ("pages/4_Samplers.py", {}, "sigma", "sigma"),
+    ("pages/4_Samplers.py", {}, "burn", "burn-in"),
+    ("pages/4_Samplers.py", {}, "thin", "thinning"),
+    ("pages/5_Private_optimization.py", {}, "eps", "epsilon"),
+    ("pages/5_Private_optimization.py", {}, "delta", "delta"),
+    ("pages/7_Private_subspaces.py", {}, "eps", "epsilon"),
+    ("pages/7_Private_subspaces.py", {}, "delta", "delta"),
+)
+
+
+@pytest.mark.parametrize(("script", "query", "key", "term"), PARAMETER_SLIDERS,
+                         ids=[f"{script}:{key}" for script, _, key, _ in PARAMETER_SLIDERS])
+def test_a_slider_named_by_a_parameter_explains_it_from_the_glossary(script, query, key, term):
+    at = run_page(ROOT / script, query)
+    sliders = [widget for widget in list(at.slider) + list(at.select_slider) if widget.key == key]
+    assert len(sliders) == 1, key
+    assert sliders[0].help.startswith(glossary.tooltip(term)), sliders[0].help

@@ -8,7 +8,7 @@ from engine import spaces
 from engine.data import airport_states
 from engine.mechanisms import specs
 from engine.spaces import make_manifold
-from ui import controls, limits, presets, state
+from ui import controls, glossary, limits, presets, state
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
 
 DEFAULTS = dict(k=8, region="CA", delta=1e-3, burn_in=1_000, step=None)
@@ -85,8 +85,7 @@ def _delta_select() -> float:
     """δ of the tangent Gaussian on a log-spaced slider."""
     return float(controls.choice_slider(
         "δ of the tangent Gaussian", "delta", DELTAS, DEFAULTS["delta"],
-        help="The Gaussian mechanism is (ε, δ)-DP: with probability up to δ the ε bound may fail. "
-             "Keep δ well below 1/n.",
+        help=glossary.tooltip("delta", "The tangent Gaussian is (ε, δ)-DP; the Laplace mechanisms are ε-DP (δ = 0)."),
     ))
 
 
@@ -94,11 +93,11 @@ def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     """Burn-in, thinning and proposal radius (``None``: adaptive) of the MH chain, and their URL keys."""
     burn_in = controls.slider(
         "MH burn-in (steps)", "burn", min_value=100, max_value=10_000, default=DEFAULTS["burn_in"], step=100,
-        help="Steps discarded before the first release. The paper used 10,000; 1,000 keeps the playground fast.")
+        help=glossary.tooltip("burn-in", "The paper used 10,000; 1,000 keeps the playground fast."))
     thin = controls.slider(
         "MH thinning", "thin", min_value=1, max_value=100, default=spec.mh_thin, step=1,
-        help="Keep every thin-th state of the chain as a release. The paper used 100; the default is just above "
-             "the chain's autocorrelation time on this space, so the releases are close to independent.")
+        help=glossary.tooltip("thinning", "The paper used 100; the default is just above the chain's "
+                                          "autocorrelation time on this space."))
     adapt = controls.toggle(
         "Adapt the MH step size", "adapt", default=True,
         help="Tune the proposal radius during the first half of the burn-in towards 30 % acceptance.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.pipelines.private_subspace import METHODS, PrivateSubspaceConfig
-from ui import controls, presets, state
+from ui import controls, glossary, presets, state
 
 SHAPES = {"plane": "a plane (k = 2)", "line": "a line (k = 1)"}
 DIMENSION = {"plane": 2, "line": 1}
@@ -49,8 +49,7 @@ def sidebar() -> tuple[PrivateSubspaceConfig, list[str]]:
     epsilon = controls.epsilon()
     _keep_valid("delta", DELTAS, DEFAULTS["delta"])
     delta = controls.choice_slider("δ", "delta", DELTAS, DEFAULTS["delta"],
-                                   help="(ε, δ)-DP: with probability up to δ the ε bound may fail. The exact "
-                                        "method's n grows only like log(1/δ)/ε.")
+                                   help=glossary.tooltip("delta", "The exact method's n grows only like log(1/δ)/ε."))
     _keep_valid("noise", NOISES, DEFAULTS["noise"])
     noise = controls.choice_slider("Noise off the subspace", "noise", NOISES, DEFAULTS["noise"],
                                    help="Standard deviation of isotropic noise added to every point. The exact "
