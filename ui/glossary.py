@@ -1,8 +1,8 @@
 """The glossary: every term a page uses, with one plain sentence and the paper it comes from.
 
 One entry per term, used everywhere: ``tooltip`` gives the ``help=`` text of a widget whose label
-uses a term, and ``show`` lists the terms a page declares in its sidebar ("Terms on this page"), for
-the terms in running text, formulas and tables. ``pattern`` is how a term is recognised in a page's
+uses a term, and ``show`` lists the terms a page declares in a sidebar popover ("Terms on this page"),
+for the terms in running text, formulas and tables. ``pattern`` is how a term is recognised in a page's
 text (``tests/app/test_glossary.py`` checks that every term a page shows is explained there).
 """
 

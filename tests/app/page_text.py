@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: Elements whose strings are not read as words: charts (their JSON), custom components, the
-#: sidebar's links to the pages (their names), empty placeholders.
+#: Elements whose strings are not read as words: charts (their JSON), custom components, empty
+#: placeholders (the sidebar's links to the pages, their names, are skipped too).
 SKIPPED = frozenset({"plotly_chart", "component_instance", "empty", "vega_lite_chart", "deck_gl_json_chart"})
 #: Label of the glossary's list in the sidebar.
 TERM_LIST = "Terms on this page"
