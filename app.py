@@ -3,22 +3,24 @@ open a page with a paper's settings."""
 
 import streamlit as st
 
-from ui import address_keys, navigation
+from ui import address_keys, glossary, navigation
 
 #: (label, page script, address parameters): each opens its page inside the app (no new tab) with a
 #: paper's settings; ``preset`` names a page's own preset (``ui.presets``), the others set widgets.
 PRESETS = (
     ("Reimherr et al. §5, SPD(2), n = 20: the intrinsic one lands closer; a fifth of Euclidean releases not PD",
      "pages/1_Private_mean_playground.py",
-     {"space": "spd", "source": "wishart", "r": "1.5", "n": "20", "eps": "1.0", "mech": "exact,euclid"}),
+     {"space": "spd", "source": "wishart", "r": "1.5", "n": "20", "eps": "1.0", "mech": "exact,euclid",
+      "preset": "reimherr-spd"}),
     ("Reimherr et al. §5, sphere cap π/8, n = 20: the Euclidean one lands closer, every release off the sphere",
      "pages/1_Private_mean_playground.py",
      {"space": "sphere", "source": "cap", "r": "0.39269908169872414", "n": "20", "eps": "1.0",
-      "mech": "exact,euclid"}),
+      "mech": "exact,euclid", "preset": "reimherr-sphere"}),
     ("Han et al., SPD Fréchet mean at ε = 0.1, δ = 10⁻³ with data within distance 1 of I",
      "pages/1_Private_mean_playground.py",
      {"space": "spd", "source": "wishart", "r": "1.0", "n": "100", "eps": "0.1", "mech": "exact,mh,gauss",
-      "delta": "0.001", "burn": "5000", "thin": "50", "m": "100"}),
+      "delta": "0.001", "burn": "5000", "thin": "50", "m": "100",
+      "preset": "han-spd-mean"}),
     ("Reimherr et al. Theorem 2 on the sphere: the sensitivity bound against swapped records",
      "pages/2_Sensitivity.py", {"preset": "reimherr-theorem2"}),
     ("Reimherr et al. Figure 1 (SPD): utility of intrinsic against Euclidean Laplace",
@@ -34,7 +36,8 @@ PRESETS = (
      "pages/6_Private_regression.py", {"preset": "kulkarni-soto-fig1"}),
     ("Singhal & Steinke Theorem 3.2: the exact plane despite 5 adversarial points among 200, in any dimension",
      "pages/7_Private_subspaces.py",
-     {"shape": "plane", "method": "exact", "n": "200", "eps": "1.0", "delta": "1e-06", "outliers": "5"}),
+     {"shape": "plane", "method": "exact", "n": "200", "eps": "1.0", "delta": "1e-06", "outliers": "5",
+      "preset": "singhal-steinke-plane"}),
 )
 
 st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
@@ -81,4 +84,7 @@ st.header("Presets from the papers")
 st.markdown("Each link opens a page with a paper's settings already in place; change anything from there.")
 for label, script, params in PRESETS:
     st.page_link(script, label=label, icon=":material/tune:", query_params=params)
+glossary.show("epsilon", "delta", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2",
+              "riemannian-laplace", "euclidean-laplace", "k-norm", "metropolis-hastings", "burn-in", "thinning",
+              "dp-rgd", "bottom")
 address_keys.report()

@@ -5,7 +5,7 @@ compare the Riemannian Laplace mechanism with its Euclidean and Gaussian alterna
 import streamlit as st
 
 from engine.pipelines import settings_file
-from ui import address_keys, first_paint, navigation, playground, reproduce, who_wins
+from ui import address_keys, first_paint, glossary, navigation, playground, reproduce, who_wins
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 from ui.playground import animation
@@ -77,4 +77,7 @@ download_row(f"playground-{settings.space}", fig=fig, data=playground.points_tab
 if animation.available_for(settings.space):
     playground.slides_button(settings)
 reproduce.expander("playground", settings)
+glossary.show("frechet-mean", "geodesic", "tangent-space", "epsilon", "delta", "sigma", "sensitivity", "theorem-2",
+              "curvature", "curvature-factor", "injectivity-radius", "riemannian-laplace", "euclidean-laplace",
+              "k-norm", "metropolis-hastings", "burn-in", "thinning", "grassmannian")
 address_keys.report()

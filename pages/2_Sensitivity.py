@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, sensitivity
+from ui import address_keys, first_paint, glossary, navigation, sensitivity
 
 st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -18,4 +18,6 @@ first_paint.pending()
 settings = sensitivity.sidebar()
 result = sensitivity.compute(settings)
 sensitivity.show(result, settings)
+glossary.show("sensitivity", "frechet-mean", "geodesic", "theorem-2", "curvature", "curvature-factor",
+              "injectivity-radius", "epsilon", "sigma")
 address_keys.report()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, utility
+from ui import address_keys, first_paint, glossary, navigation, utility
 
 st.set_page_config(page_title="Utility · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -22,4 +22,6 @@ first_paint.pending()
 settings = utility.sidebar()
 result = utility.compute(settings)
 utility.show(result, settings)
+glossary.show("epsilon", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2", "curvature", "grassmannian",
+              "curvature-factor", "riemannian-laplace", "euclidean-laplace")
 address_keys.report()

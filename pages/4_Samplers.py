@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, samplers
+from ui import address_keys, first_paint, glossary, navigation, samplers
 
 st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -18,4 +18,6 @@ first_paint.pending()
 settings = samplers.sidebar()
 result, charts = samplers.compute(settings)
 samplers.show(result, charts, settings)
+glossary.show("sigma", "epsilon", "sensitivity", "injectivity-radius", "metropolis-hastings", "burn-in", "thinning",
+              "grassmannian")
 address_keys.report()

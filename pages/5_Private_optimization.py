@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, optimization
+from ui import address_keys, first_paint, glossary, navigation, optimization
 
 st.set_page_config(page_title="Private optimization · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -21,4 +21,6 @@ first_paint.pending()
 settings, keys = optimization.sidebar()
 computed = optimization.run(settings)
 optimization.show(computed, settings, keys)
+glossary.show("dp-rgd", "epsilon", "delta", "sigma", "frechet-mean", "geodesic", "tangent-space", "k-norm",
+              "metropolis-hastings", "burn-in", "grassmannian", "riemannian-laplace", "sensitivity")
 address_keys.report()

@@ -4,7 +4,7 @@ K-norm gradient mechanism (Kulkarni & Soto)."""
 
 import streamlit as st
 
-from ui import address_keys, first_paint, navigation, regression
+from ui import address_keys, first_paint, glossary, navigation, regression
 
 st.set_page_config(page_title="Private regression · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
 navigation.sidebar()
@@ -20,4 +20,6 @@ st.latex(r"E(p, v) = \frac{1}{2n}\sum_{i=1}^n d\big(\mathrm{Exp}(p, x_i v),\, y_
 first_paint.pending()
 settings = regression.sidebar()
 regression.show(settings)
+glossary.show("geodesic", "epsilon", "delta", "sigma", "sensitivity", "curvature", "k-norm", "metropolis-hastings",
+              "rhat", "ess")
 address_keys.report()

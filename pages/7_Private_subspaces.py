@@ -5,7 +5,7 @@ and see why the sample size their algorithms need does not grow with the dimensi
 import streamlit as st
 
 from engine.pipelines import settings_file
-from ui import address_keys, first_paint, navigation, reproduce, subspaces
+from ui import address_keys, first_paint, glossary, navigation, reproduce, subspaces
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
@@ -52,4 +52,5 @@ with why:
 download_row("subspaces-dimension-sweep", fig=sweep, data=summary,
              settings=subspaces.sweep_settings(config.k, config.epsilon, config.delta, config.seed),
              study="singhal-steinke-dimension")
+glossary.show("grassmannian", "bottom", "epsilon", "delta", "sigma", "sensitivity")
 address_keys.report()

@@ -5,7 +5,7 @@ deliberately broken positive control."""
 import pandas as pd
 import streamlit as st
 
-from ui import address_keys, audit, first_paint, navigation, state, tables
+from ui import address_keys, audit, first_paint, glossary, navigation, state, tables
 from ui.audit.views import run_live
 from ui.downloads import download_row
 from ui.errors import shown_as_error
@@ -44,4 +44,6 @@ st.table(tables.readable(table[["audit", "epsilon", "reachable_epsilon", "epsilo
          hide_index=True, border="horizontal")
 download_row(f"audit-{settings.name}-{settings.space}", fig=curve, data=result.history.assign(audit=result.label),
              settings=state.settings(keys))
+glossary.show("epsilon", "delta", "sigma", "sensitivity", "frechet-mean", "tangent-space", "riemannian-laplace",
+              "k-norm", "dp-rgd", "reach")
 address_keys.report()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import address_keys, lesson, navigation
+from ui import address_keys, glossary, lesson, navigation
 
 st.set_page_config(page_title="Lesson · Manifold Privacy Explorer", layout="wide")
 navigation.sidebar()
@@ -12,4 +12,6 @@ st.markdown(
     "computed from the chart's own run. Each step links to the full page with the same settings."
 )
 lesson.show()
+glossary.show("epsilon", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2", "riemannian-laplace",
+              "euclidean-laplace", "dp-rgd")
 address_keys.report()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine import spaces
-from ui import first_paint, state
+from ui import first_paint, glossary, state
 
 MAX_SEED = 2**31 - 1
 
@@ -77,8 +77,7 @@ def slider(label: str, key: str, *, min_value, max_value, default, step, help: s
 
 def epsilon(key: str = "eps", default: float = 1.0, *, min_value: float = 0.05, max_value: float = 10.0) -> float:
     return slider("Privacy budget ε", key, min_value=min_value, max_value=max_value, default=default, step=0.05,
-                  help="Smaller ε means stronger privacy and more noise. ε-DP bounds how much one person's "
-                       "record can change the probability of any release, by a factor e^ε.")
+                  help=glossary.tooltip("epsilon"))
 
 
 def sample_size(key: str = "n", default: int = 50, *, min_value: int = 5, max_value: int = 500) -> int:

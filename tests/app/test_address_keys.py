@@ -67,3 +67,18 @@ def test_keys_of_controls_hidden_in_this_state_are_known(page, params):
     at = run_page(page, {**params, "foo": "bar"})
     found = unknown_key_warnings(at)
     assert len(found) == 1 and "`'foo=bar'`" in found[0], found
+
+
+@pytest.mark.parametrize(("page", "params", "nearest"), [
+    (PLAYGROUND, {"epss": "2"}, "eps"),
+    (SENSITIVITY, {"foo": "bar"}, None),
+    (ROOT / "pages" / "7_Private_subspaces.py", {"zzz": "1"}, None),
+], ids=["playground-epss", "sensitivity-foo", "subspaces-zzz"])
+def test_a_key_like_none_the_page_knows_lists_the_known_keys_instead_of_a_far_one(page, params, nearest):
+    (key, value), = params.items()
+    found = unknown_key_warnings(run_page(page, params))
+    assert len(found) == 1 and f"`'{key}={value}'`" in found[0], found
+    if nearest is None:
+        assert "nearest key" not in found[0] and "the keys it knows are" in found[0] and "`'seed'`" in found[0], found
+    else:
+        assert f"the nearest key it knows is `'{nearest}'`" in found[0], found

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
+from ui import glossary
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,8 @@ HELP = {
            "Poincaré disk, low-rank matrix completion on the Grassmannian Gr(30, 5).",
     "data": "Synthetic: a spiked covariance with d = 50 and eigengap 10⁻³. The others are scikit-learn's bundled "
             "data sets (no download). Records are z-scored and divided by the spectral norm, as in the paper.",
-    "eps": "Smaller ε means stronger privacy and more noise. The paper uses ε = 0.1 (0.001 … 0.7 for the "
-           "eigenvector).",
-    "delta": "(ε, δ)-DP: the ε bound may fail with probability up to δ. Keep δ well below 1/n; the paper uses 10⁻³.",
+    "eps": glossary.tooltip("epsilon", "The paper uses ε = 0.1 (0.001 … 0.7 for the eigenvector)."),
+    "delta": glossary.tooltip("delta", "The paper uses 10⁻³."),
     "noise": "The accountant finds the σ that spends exactly ε; the paper's rule fixes σ by a formula with a constant "
              "c ({c:g} in its experiments for this application) and may spend more or less than ε (see Privacy "
              "accounting).",

@@ -8,11 +8,29 @@ from engine import spaces
 from engine.data import airport_states
 from engine.mechanisms import specs
 from engine.spaces import make_manifold
-from ui import controls, limits, state
+from ui import controls, glossary, limits, presets, state
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
 
 #: The page's defaults are the pipeline's (on the sphere; the space-dependent ones come from ``SPACES``).
 DEFAULTS = Settings()
+#: Named settings, loaded from ``?preset=NAME`` (``ui.presets``; Home's links carry the values as well).
+PRESETS = {
+    "reimherr-spd": {"space": "spd", "source": "wishart", "r": 1.5, "n": 20, "eps": 1.0, "mech": ["exact", "euclid"]},
+    "reimherr-sphere": {"space": "sphere", "source": "cap", "r": 0.39269908169872414, "n": 20, "eps": 1.0,
+                        "mech": ["exact", "euclid"]},
+    "han-spd-mean": {"space": "spd", "source": "wishart", "r": 1.0, "n": 100, "eps": 0.1,
+                     "mech": ["exact", "mh", "gauss"], "delta": 0.001, "burn": 5_000, "thin": 50, "m": 100},
+}
+PRESET_NOTES = {
+    "reimherr-spd": "Loaded §5 of Reimherr, Bharath & Soto (2021) on SPD(2): Wishart data kept within r = 1.5 of I, "
+                    "n = 20, ε = 1, the Riemannian Laplace against the Euclidean Laplace.",
+    "reimherr-sphere": "Loaded §5 of Reimherr, Bharath & Soto (2021) on S²: data in the cap of radius r = π/8 "
+                       "around the north pole, n = 20, ε = 1, the Riemannian Laplace against the Euclidean Laplace.",
+    "han-spd-mean": "Loaded the SPD Fréchet mean of Han et al.: Wishart data within distance r = 1 of I, "
+                    "n = 100, ε = 0.1, δ = 10⁻³; the Riemannian Laplace drawn exactly and by a chain (burn-in "
+                    "5,000, thinning 50) against the tangent Gaussian, 100 releases each.",
+}
+PRESET_NOTE_KEY = "playground-preset-note"
 
 
 def _keep_valid(key: str, options, default) -> None:
@@ -33,9 +51,10 @@ def _keep_valid(key: str, options, default) -> None:
 
 
 def _reset_on_space_change(space: str, spec: SpaceSpec) -> None:
-    """When the space changes, its dependent controls go back to that space's defaults."""
+    """When the space changes, its dependent controls go back to that space's defaults (a preset just
+    loaded brings its own)."""
     previous = st.session_state.get("_playground_space")
-    if previous is not None and previous != space:
+    if previous is not None and previous != space and PRESET_NOTE_KEY not in st.session_state:
         st.session_state["source"] = spec.default_source
         st.session_state["r"] = spec.radius[2]
         st.session_state["mech"] = list(spec.default_mechanisms)
@@ -67,8 +86,7 @@ def _delta_select() -> float:
     """δ of the tangent Gaussian on a log-spaced slider."""
     return float(controls.choice_slider(
         "δ of the tangent Gaussian", "delta", DELTAS, DEFAULTS.delta,
-        help="The Gaussian mechanism is (ε, δ)-DP: with probability up to δ the ε bound may fail. "
-             "Keep δ well below 1/n.",
+        help=glossary.tooltip("delta", "The tangent Gaussian is (ε, δ)-DP; the Laplace mechanisms are ε-DP (δ = 0)."),
     ))
 
 
@@ -76,11 +94,11 @@ def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     """Burn-in, thinning and proposal radius (``None``: adaptive) of the MH chain, and their URL keys."""
     burn_in = controls.slider(
         "MH burn-in (steps)", "burn", min_value=100, max_value=10_000, default=DEFAULTS.burn_in, step=100,
-        help="Steps discarded before the first release. The paper used 10,000; 1,000 keeps the playground fast.")
+        help=glossary.tooltip("burn-in", "The paper used 10,000; 1,000 keeps the playground fast."))
     thin = controls.slider(
         "MH thinning", "thin", min_value=1, max_value=100, default=spec.mh_thin, step=1,
-        help="Keep every thin-th state of the chain as a release. The paper used 100; the default is just above "
-             "the chain's autocorrelation time on this space, so the releases are close to independent.")
+        help=glossary.tooltip("thinning", "The paper used 100; the default is just above the chain's "
+                                          "autocorrelation time on this space."))
     adapt = controls.toggle(
         "Adapt the MH step size", "adapt", default=True,
         help="Tune the proposal radius during the first half of the burn-in towards 30 % acceptance.")
@@ -107,6 +125,7 @@ KEYS = (*FIELD_OF_KEY, "adapt")
 def sidebar() -> tuple[Settings, list[str]]:
     """Draw the playground's sidebar; return its settings and the URL keys on show."""
     state.own(KEYS)
+    presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
     space = controls.space()
     spec = SPACES[space]
     _reset_on_space_change(space, spec)
@@ -161,6 +180,7 @@ def sidebar() -> tuple[Settings, list[str]]:
     seed = controls.seed(default=DEFAULTS.seed)
     keys += ["m", "seed"]
     state.sync(keys)
+    presets.show_note(PRESET_NOTE_KEY, PRESET_NOTES)
     settings = Settings(space=space, source=source, region=region, k=k, n=int(n), radius=float(radius),
                         outside=outside, epsilon=float(epsilon), mechanisms=mechanisms, delta=delta,
                         burn_in=burn_in, thin=thin, step=step, releases=int(releases), seed=int(seed))

@@ -24,7 +24,8 @@ PRESETS = {
 }
 PRESET_NOTE_KEY = "reg-preset-note"
 PRESET_NOTES = {
-    "kulkarni-soto-fig1": "Loaded the paper's Figure 1 settings: Σ^50_2, n = 100, ε_p = ε_v = 0.3 (Figure 2's split).",
+    "kulkarni-soto-fig1": "Loaded the Figure 1 settings of Kulkarni & Soto: Σ^50_2, n = 100, ε_p = ε_v = 0.3 "
+                          "(Figure 2's split).",
 }
 KEYS = ("reg_data", "reg_n", "reg_k", "reg_eps_p", "reg_eps_v", "reg_tau", "reg_releases", "reg_paper_scale",
         "reg_clip", "reg_warmup", "reg_seed")

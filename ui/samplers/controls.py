@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from engine import spaces
 from engine.pipelines import sampler_comparison
 from engine.pipelines.sampler_comparison import MANIFOLDS, SamplerComparisonConfig
-from ui import controls, limits, presets, state
+from ui import controls, glossary, limits, presets, state
 from ui.spaces import view
 
 #: The spaces of the comparison, labelled from the registry (``engine.spaces``).
@@ -75,8 +75,8 @@ def sidebar() -> Settings:
     sigma_limits = sigma_range(space, low=0.05, high=2.0, step=0.05)
     sigma = controls.slider(
         "Scale σ", "sigma", min_value=sigma_limits.low, max_value=sigma_limits.high, default=0.5, step=0.05,
-        help="Laplace scale: the density is ∝ exp(−ρ(x, η)/σ). On H² the law exists only for σ < 1, on SPD(2) "
-             "only for σ < √2; close to those limits most mass sits far from η.")
+        help=glossary.tooltip("sigma", "Here the density is ∝ exp(−ρ(x, η)/σ). On H² the law exists only for σ < 1, "
+                                       "on SPD(2) only for σ < √2; close to those limits most mass sits far from η."))
     if sigma_limits.reason:
         controls.caption(sigma_limits.reason)
     adapt = controls.toggle("Adapt the MH step during burn-in", "adapt", default=True,
@@ -87,9 +87,9 @@ def sidebar() -> Settings:
         help="Proposal radius: each move goes to Exp_x(v) with v uniform in the tangent ball of radius s. "
              "Must not exceed the injectivity radius (π on S², π/2 on Kendall shapes).")
     burn_in = controls.slider("Burn-in steps", "burn", min_value=10, max_value=10_000, default=500, step=10,
-                              help="Steps discarded before the first draw. The papers use 10,000.")
+                              help=glossary.tooltip("burn-in", "The papers use 10,000."))
     thin = controls.slider("Thinning", "thin", min_value=1, max_value=100, default=5, step=1,
-                           help="Keep every k-th state after the burn-in. The papers use 100.")
+                           help=glossary.tooltip("thinning", "The papers use 100."))
     draws = controls.slider("Draws per chain", "draws", min_value=10, max_value=500, default=100, step=10,
                             help="Draws kept from each MH chain; the exact sampler draws as many points in total.")
     chains = controls.slider("MH chains", "chains", min_value=1, max_value=20, default=10, step=1,

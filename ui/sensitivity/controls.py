@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from engine import spaces
 from engine.pipelines import sensitivity
-from ui import controls, presets, state
+from ui import controls, glossary, presets, state
 from ui.spaces import view
 
 #: The spaces with the paper's data recipe, by the registry's short label (a sidebar select is
@@ -75,8 +75,8 @@ def sidebar() -> Settings:
     kappa = controls.slider(
         "Curvature bound κ", k_key, min_value=sensitivity.KAPPA_RANGE[0], max_value=sensitivity.KAPPA_RANGE[1],
         default=OWN_KAPPA[space], step=0.05,
-        help="Upper bound on the sectional curvature fed to Theorem 2. The space's own value (1 for the unit "
-             "sphere, 0 for SPD) is the default; κ = 0 stands for every κ ≤ 0, where h = 1.")
+        help=glossary.tooltip("curvature", "The space's own value is the default; κ = 0 stands for every κ ≤ 0, "
+                                           "where h = 1."))
     n = controls.sample_size(default=50, max_value=500)
     reps = controls.slider(
         "Replicates", "reps", min_value=20, max_value=1000, default=100, step=10,

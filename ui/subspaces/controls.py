@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.pipelines.private_subspace import METHODS, PrivateSubspaceConfig
-from ui import controls, state
+from ui import controls, glossary, presets, state
 
 SHAPES = {"plane": "a plane (k = 2)", "line": "a line (k = 1)"}
 DIMENSION = {"plane": 2, "line": 1}
@@ -14,6 +14,15 @@ DELTAS = (1e-3, 1e-4, 1e-5, 1e-6, 1e-8, 1e-10)
 NOISES = (0.0, 1e-8, 1e-6, 1e-4, 1e-2, 0.05, 0.1, 0.3)
 DEFAULTS = dict(shape="plane", method="exact", n=200, delta=1e-6, noise=0.0, outliers=0, releases=50)
 KEYS = ["shape", "method", "n", "eps", "delta", "noise", "outliers", "releases", "seed"]
+#: Named settings, loaded from ``?preset=NAME`` (``ui.presets``; Home's link carries the values as well).
+PRESETS = {
+    "singhal-steinke-plane": {"shape": "plane", "method": "exact", "n": 200, "eps": 1.0, "delta": 1e-6, "outliers": 5},
+}
+PRESET_NOTES = {
+    "singhal-steinke-plane": "Loaded Theorem 3.2 of Singhal & Steinke (2021): n = 200 points of a plane in R³, 5 of "
+                             "them adversarial, released by the exact method at ε = 1, δ = 10⁻⁶.",
+}
+PRESET_NOTE_KEY = "subspaces-preset-note"
 
 
 def _keep_valid(key: str, options, default) -> None:
@@ -24,6 +33,7 @@ def _keep_valid(key: str, options, default) -> None:
 
 def sidebar() -> tuple[PrivateSubspaceConfig, list[str]]:
     """Draw the controls (seeded from the address); return the config and the URL keys."""
+    presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
     shape = controls.select("Points near", "shape", SHAPES, DEFAULTS["shape"],
                             help="The data: points of R³ in a plane or on a line through the origin (the true "
                                  "subspace U), plus noise and outliers.")
@@ -39,8 +49,7 @@ def sidebar() -> tuple[PrivateSubspaceConfig, list[str]]:
     epsilon = controls.epsilon()
     _keep_valid("delta", DELTAS, DEFAULTS["delta"])
     delta = controls.choice_slider("δ", "delta", DELTAS, DEFAULTS["delta"],
-                                   help="(ε, δ)-DP: with probability up to δ the ε bound may fail. The exact "
-                                        "method's n grows only like log(1/δ)/ε.")
+                                   help=glossary.tooltip("delta", "The exact method's n grows only like log(1/δ)/ε."))
     _keep_valid("noise", NOISES, DEFAULTS["noise"])
     noise = controls.choice_slider("Noise off the subspace", "noise", NOISES, DEFAULTS["noise"],
                                    help="Standard deviation of isotropic noise added to every point. The exact "
@@ -55,6 +64,7 @@ def sidebar() -> tuple[PrivateSubspaceConfig, list[str]]:
                                     "are shares and medians over these releases.")
     seed = controls.seed()
     state.sync(KEYS)
+    presets.show_note(PRESET_NOTE_KEY, PRESET_NOTES)
     config = PrivateSubspaceConfig(k=DIMENSION[shape], d=3, n=int(n), epsilon=float(epsilon), delta=float(delta),
                                    noise=float(noise), outliers=int(outliers), method=method,
                                    releases=int(releases), seed=int(seed))

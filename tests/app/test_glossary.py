@@ -1,0 +1,99 @@
+"""Hover help for every term a page uses (issue 34, plain language): each glossary term a page shows
+(in text, labels, tables or tooltips), on every page and every tab, has its definition on that page, in
+a tooltip or in the sidebar's "Terms on this page"; every glossary entry is used by some page."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from tests.app.conftest import ROOT, run_page
+from tests.app.page_text import page_text
+from ui import glossary
+from ui.navigation import PAGES
+from ui.optimization.apps import SECTIONS as OPTIMIZATION_TABS
+from ui.optimization.apps import TAB_KEY as OPTIMIZATION_TAB
+from ui.regression import SECTIONS as REGRESSION_TABS
+from ui.regression import TAB_KEY as REGRESSION_TAB
+from ui.sensitivity import SECTIONS as SENSITIVITY_TABS
+from ui.sensitivity import TAB_KEY as SENSITIVITY_TAB
+from ui.utility import SECTIONS as UTILITY_TABS
+from ui.utility import TAB_KEY as UTILITY_TAB
+
+#: Every page at its defaults, and every other tab of the pages with tabs (only the open one is drawn).
+STATES = [(page.script, ()) for page in PAGES] + [
+    (script, ((key, tab),)) for script, key, tabs in (
+        ("pages/2_Sensitivity.py", SENSITIVITY_TAB, SENSITIVITY_TABS),
+        ("pages/3_Utility.py", UTILITY_TAB, UTILITY_TABS),
+        ("pages/5_Private_optimization.py", OPTIMIZATION_TAB, OPTIMIZATION_TABS),
+        ("pages/6_Private_regression.py", REGRESSION_TAB, REGRESSION_TABS))
+    for tab in tabs[1:]]
+
+
+@functools.cache
+def _text(script: str, query: tuple = ()):
+    return page_text(run_page(ROOT / script, dict(query)))
+
+
+def _used(text) -> set[str]:
+    blob = "\n".join(text.shown + text.tooltips)
+    return {key for key, entry in glossary.GLOSSARY.items() if entry.found_in(blob)}
+
+
+def _explained(text, key: str) -> bool:
+    entry = glossary.GLOSSARY[key]
+    return any(entry.definition in line for line in text.term_list + text.tooltips)
+
+
+@pytest.mark.parametrize(("script", "query"), STATES, ids=[f"{script}{dict(query)}" for script, query in STATES])
+def test_every_term_a_page_shows_is_explained_on_it(script, query):
+    text = _text(script, query)
+    used = _used(text)
+    assert used, "the page shows no glossary term at all: the walk read nothing"
+    missing = sorted(key for key in used if not _explained(text, key))
+    assert not missing, f"{script} {dict(query)} shows {missing} without their definitions"
+
+
+def test_every_glossary_entry_is_used_by_some_page():
+    used = set().union(*(_used(_text(script, query)) for script, query in STATES))
+    assert used == set(glossary.GLOSSARY), sorted(set(glossary.GLOSSARY) - used)
+
+
+def test_a_term_list_entry_gives_the_definition_and_its_source():
+    line = glossary.entry_markdown("curvature-factor")
+    assert line.startswith("**Curvature factor h(r, κ)**")
+    assert "2r√κ·cot(2r√κ)" in line and "Theorem 2" in line
+    assert glossary.tooltip("frechet-mean").startswith("Fréchet mean: The point")
+
+
+def test_an_unknown_term_names_the_known_ones():
+    with pytest.raises(ValueError, match="no glossary term 'frechet'.*frechet-mean"):
+        glossary.term("frechet")
+
+
+#: (page, address, widget key, term): sliders named by a parameter the glossary defines.
+PARAMETER_SLIDERS = (
+    ("pages/1_Private_mean_playground.py", {}, "eps", "epsilon"),
+    ("pages/1_Private_mean_playground.py", {"mech": "exact,gauss"}, "delta", "delta"),
+    ("pages/1_Private_mean_playground.py", {"mech": "exact,mh"}, "burn", "burn-in"),
+    ("pages/1_Private_mean_playground.py", {"mech": "exact,mh"}, "thin", "thinning"),
+    ("pages/2_Sensitivity.py", {}, "kappa_sphere", "curvature"),
+    ("pages/3_Utility.py", {}, "eps", "epsilon"),
+    ("pages/4_Samplers.py", {}, "sigma", "sigma"),
+    ("pages/4_Samplers.py", {}, "burn", "burn-in"),
+    ("pages/4_Samplers.py", {}, "thin", "thinning"),
+    ("pages/5_Private_optimization.py", {}, "eps", "epsilon"),
+    ("pages/5_Private_optimization.py", {}, "delta", "delta"),
+    ("pages/7_Private_subspaces.py", {}, "eps", "epsilon"),
+    ("pages/7_Private_subspaces.py", {}, "delta", "delta"),
+)
+
+
+@pytest.mark.parametrize(("script", "query", "key", "term"), PARAMETER_SLIDERS,
+                         ids=[f"{script}:{key}" for script, _, key, _ in PARAMETER_SLIDERS])
+def test_a_slider_named_by_a_parameter_explains_it_from_the_glossary(script, query, key, term):
+    at = run_page(ROOT / script, query)
+    sliders = [widget for widget in list(at.slider) + list(at.select_slider) if widget.key == key]
+    assert len(sliders) == 1, key
+    assert sliders[0].help.startswith(glossary.tooltip(term)), sliders[0].help
