@@ -5,10 +5,13 @@ from __future__ import annotations
 from engine.viz.sphere import sphere_figure
 from ui.spaces.view import Figure1View, SpaceView
 
+#: Height (px) that keeps the whole chart above the fold at 1280×720 (its top sits at 374 px there).
+PLAYGROUND_HEIGHT = 340
+
 
 def _figure(result, clouds, settings, hold):
     return sphere_figure(data=result["data"], mean=result["mean"], releases=clouds, center=result["m0"],
-                         radius=settings.radius, resolution=48, height=640, hold=hold)
+                         radius=settings.radius, resolution=48, height=PLAYGROUND_HEIGHT, hold=hold)
 
 
 VIEW = SpaceView(
