@@ -25,10 +25,11 @@ from engine.viz._common import as_clouds, as_points, mesh_arrays, mesh_trace, se
 
 _S2 = Sphere(2)
 SURFACE_COLOR = "#DCE3EA"
-#: The dome's colour and light (from straight above it): darker than ``SURFACE_COLOR`` and lit more
-#: directly, so its shading shows the curvature.
+#: The dome's colour: darker than ``SURFACE_COLOR`` so its edge stands out against the page.
 DOME_COLOR = "#B8C4CF"
-DOME_LIGHTING = dict(ambient=0.55, diffuse=0.7, specular=0.15, roughness=0.6, fresnel=0.1)
+#: The dome is lit evenly: plotly.js shades a mesh differently after a full redraw than after the live
+#: chart's in-place animation frames (``ui/live_chart/frontend/frames3d.js``), which must look alike.
+DOME_LIGHTING = dict(ambient=1.0, diffuse=0.0, specular=0.0, fresnel=0.0)
 CAP_LIFT = 1.002  # the cap sits just above the surface mesh so the two never z-fight
 ON_SPHERE_ATOL = 1e-6
 #: Framing: the dome reaches this fraction beyond the farthest point drawn (geodesic radius), enough
@@ -38,8 +39,6 @@ FRAME_PAD = 0.3
 ZOOM_RATIO = 6.0
 #: Smallest half-width of the frame (WebGL draws in float32: about 170 ulps at |x| = 1).
 MIN_HALF_WIDTH = 1e-5
-#: Below this half-width the whole-sphere mesh is too coarse: a fine local patch is drawn instead.
-PATCH_BELOW = 0.5
 #: Camera: tilted this far from the radial direction (25° above the tangent plane), so heights above
 #: the surface show without rotating while the cap still reads as a disc.
 EYE_TILT_DEG = 65.0
@@ -262,7 +261,7 @@ def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bo
         traces.append(go.Scatter3d(
             x=line[:, 0], y=line[:, 1], z=line[:, 2], mode="lines", name=f"{shown}: gap to the sphere",
             legendgroup=shown, showlegend=False, hoverinfo="skip",
-            line=dict(color=palette.rgba(palette.color(name), 0.7), width=3, dash=palette.dash(name)),
+            line=dict(color=palette.rgba(palette.color(name), 0.7), width=3),
         ))
     return traces
 
@@ -308,8 +307,8 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     go.Figure
         Traces in order: surface, [cap], ball boundary, [data], each release cloud (and its gap
         segments when off the sphere), the widest cloud first, and the true mean last. The surface
-        is the dome under the frame of ``frame``; the axes' ranges are its bounding box in true
-        proportions and the camera is ``fit_camera``'s. ``layout.meta["zoomed_on_releases"]`` says
+        is the dome under the frame of ``frame``; the axes' ranges are the cube around it and the
+        camera is ``fit_camera``'s, fitted to what is drawn. ``layout.meta["zoomed_on_releases"]`` says
         whether the frame left the data out to show the releases.
 
     Raises
@@ -341,7 +340,7 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     else:
         points, triangles = sphere_mesh(resolution)
     traces = [mesh_trace(points, triangles, name="sphere", color=DOME_COLOR, opacity=0.45)]
-    traces[0].update(lighting=DOME_LIGHTING, lightposition=dict(zip("xyz", (1e4 * facing).tolist())))
+    traces[0].update(lighting=DOME_LIGHTING)
     if show_cap and not zoomed:
         cap_points, cap_triangles = cap_mesh(center, r)
         traces.append(mesh_trace(cap_points, cap_triangles, name="B_r(m₀)",
@@ -363,18 +362,15 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
                            outline=dict(color="#FFFFFF", width=2)))
 
     drawn = np.concatenate([points, shown, *(c / np.linalg.norm(c, axis=1, keepdims=True) for c in clouds.values())])
-    lo, hi = drawn.min(axis=0), drawn.max(axis=0)
-    pad = 0.02 * float((hi - lo).max()) + MIN_HALF_WIDTH
-    lo, hi = lo - pad, hi + pad
-    side = float((hi - lo).max())
-    aspect = (hi - lo) / side
-    # plotly maps each axis' range onto [-1/2, 1/2] times its aspect ratio
-    scaled = (drawn - (lo + hi) / 2) / side
+    mid, half = _box(drawn)
+    half = 1.02 * half + MIN_HALF_WIDTH
+    # A cube: plotly.js scales each axis by its range before shading the dome, so equal ranges keep its
+    # normals true (and its shading the same after a full redraw); plotly maps the cube onto [-1/2, 1/2]³.
+    scaled = (drawn - mid) / (2 * half)
 
     fig = go.Figure(data=traces, layout=palette.layout(title, scene=True, height=height))
     fig.update_layout(legend=dict(entrywidth=0.5, entrywidthmode="fraction"))  # two columns: more scene
-    scene = {f"{c}axis": dict(range=[a, b], visible=False) for c, a, b in zip("xyz", lo.tolist(), hi.tolist())}
-    fig.update_layout(scene=dict(**scene, aspectmode="manual", aspectratio=dict(zip("xyz", aspect.tolist())),
-                                 camera=fit_camera(scaled, facing)),
+    scene = {f"{c}axis": dict(range=[m - half, m + half], visible=False) for c, m in zip("xyz", mid.tolist())}
+    fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=fit_camera(scaled, facing)),
                       meta=dict(zoomed_on_releases=zoomed))
     return fig

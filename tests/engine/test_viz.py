@@ -90,7 +90,7 @@ def test_sphere_figure_traces(sphere_case):
     names = [t.name for t in fig.data]
     assert names[2:] == ["data ball, r = 0.7", "Data", "Euclidean Laplace", "Euclidean Laplace: gap to the sphere",
                          "Riemannian Laplace", "True mean (not private)"]  # the widest cloud first, the mean last
-    assert fig.layout.scene.aspectmode == "manual"
+    assert fig.layout.scene.aspectmode == "cube"
     eye = np.array([fig.layout.scene.camera.eye[c] - fig.layout.scene.camera.center[c] for c in "xyz"])
     assert eye @ sphere_case["center"] / np.linalg.norm(eye) > 0.25  # m0's side of the sphere, at a grazing angle
 
@@ -169,11 +169,11 @@ def test_sphere_frame_holds_every_release_and_shows_the_clouds(scale):
 
 def _screen(fig, points: np.ndarray, aspect: float = MIN_ASPECT) -> np.ndarray:
     """Where plotly.js draws ``points`` ``(k, 3)``: (height, width) on screen in [-1, 1], by its perspective
-    camera (field of view π/4; each axis' range mapped onto [-1/2, 1/2] times its aspect ratio)."""
+    camera (field of view π/4; the cube of the axes' ranges mapped onto [-1/2, 1/2]³)."""
     scene = fig.layout.scene
+    assert scene.aspectmode == "cube"
     lo, hi = _scene_box(fig)
-    ratio = np.array([scene.aspectratio[c] for c in "xyz"])
-    local = (points - (lo + hi) / 2) / (hi - lo) * ratio
+    local = (points - (lo + hi) / 2) / (hi - lo)
     eye, centre, up = (np.array([getattr(scene.camera, part)[c] for c in "xyz"]) for part in ("eye", "center", "up"))
     back = (eye - centre) / np.linalg.norm(eye - centre)
     up = up - (up @ back) * back
