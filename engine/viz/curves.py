@@ -35,6 +35,14 @@ def _columns(df, columns: dict[str, str | None], what: str) -> pd.DataFrame:
     return df
 
 
+def _marks(group) -> dict:
+    """Line dash and marker symbol of a group: its palette entry's, plain for a group outside the palette
+    (given its colour in ``colors``), so mechanisms differ in more than hue."""
+    if not palette.known(group):
+        return dict(dash="solid", symbol="circle")
+    return dict(dash=palette.dash(group), symbol=palette.symbol(group))
+
+
 def _style(group, colors: Mapping | None) -> tuple[str, str]:
     """Colour and legend label of a group: ``colors[group]`` if given, else the palette entry."""
     if colors is not None and group in colors:
@@ -103,6 +111,7 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
     for name, rows in df.groupby(group, sort=False):
         rows = rows.sort_values(x)
         col, shown = _style(name, colors)
+        marks = _marks(name)
         xs, ys, err = (rows[c].to_numpy(dtype=float) for c in (x, y, se))
         lower, upper = ys - 2.0 * err, ys + 2.0 * err
         if log_y:
@@ -115,7 +124,8 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
         ))
         traces.append(go.Scatter(
             x=xs, y=ys, mode="lines+markers", name=shown, legendgroup=shown, meta="mean",
-            customdata=err, line=dict(color=col, width=3), marker=dict(size=7, color=col),
+            customdata=err, line=dict(color=col, width=3, dash=marks["dash"]),
+            marker=dict(size=8, color=col, symbol=marks["symbol"]),
             hovertemplate=f"{x} %{{x:.4g}}<br>{y} %{{y:.4g}} ± 2·%{{customdata:.2g}}<extra>{shown}</extra>",
         ))
     banded = set(df[group].unique())
@@ -126,7 +136,7 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
             traces.append(go.Scatter(
                 x=rows[x], y=rows[y], mode="markers", name=shown if name not in banded else f"{shown}: replicates",
                 legendgroup=shown, showlegend=name not in banded, meta="points",
-                marker=dict(size=5, color=col, opacity=0.35),
+                marker=dict(size=5, color=col, opacity=0.35, symbol=_marks(name)["symbol"]),
                 hovertemplate=f"{x} %{{x:.4g}}<br>{y} %{{y:.4g}}<extra>{shown}</extra>",
             ))
     if bound is not None:

@@ -1,10 +1,12 @@
-"""One fixed colour-blind-safe colour and marker per mechanism, and the shared plotly layout.
+"""One fixed colour-blind-safe colour, marker and line dash per mechanism, and the shared plotly layout.
 
 Colours are the Okabe–Ito palette (Okabe & Ito, *Color Universal Design*, 2008), distinguishable
 under the common forms of colour-vision deficiency and on a washed-out classroom projector. Each
 key below keeps its colour on every page, so "Euclidean Laplace" is vermillion everywhere. Yellow
 (#F0E442) is left out: it vanishes on a white background. "True mean" and "bound" share black but
-never share a mark: the mean is a large diamond, the bound a dashed line.
+never share a mark: the mean is a large diamond, the bound a dashed line. Hue is never the only
+cue: every mechanism also has its own marker symbol and its own line dash (``MECHANISMS``), and
+``engine.viz.colour_vision`` checks that the colours stay apart under protanopia and deuteranopia.
 """
 
 from __future__ import annotations
@@ -38,8 +40,15 @@ LABELS = _table({"data": "Data", "true mean": "True mean (not private)", "dp-rgd
 
 #: Marker symbol for each key. Only symbols that WebGL 3D scatters draw from common fonts are
 #: used (plotly draws ``"x"`` in 3D as the emoji ❌, a blank box without an emoji font).
-SYMBOLS = _table({"data": "circle", "true mean": "diamond", "dp-rgd": "square-open", "non-private": "diamond",
+SYMBOLS = _table({"data": "circle", "true mean": "diamond", "dp-rgd": "diamond-open", "non-private": "diamond",
                   "bound": "circle-open"}, "symbol")
+
+#: Line dash for each key: plotly's named dashes, and dash lengths (2D charts only) where they run out.
+DASHES = _table({"data": "dot", "true mean": "solid", "dp-rgd": "8px,3px,2px,3px,2px,3px",
+                 "non-private": "2px,2px,8px,2px", "bound": "dash"}, "dash")
+
+#: The keys that name a mechanism (not the data, the true mean or a bound): each has its own symbol and dash.
+MECHANISMS = tuple(key for key in COLORS if key not in _BEFORE + ("bound",))
 
 #: A legend label (lower case) names its key too, e.g. ``"Euclidean Laplace"`` -> ``"euclid"``.
 _BY_LABEL = MappingProxyType({label.lower(): key for key, label in LABELS.items()})
@@ -88,6 +97,11 @@ def label(name: str) -> str:
 def symbol(name: str) -> str:
     """Marker symbol of a palette key."""
     return SYMBOLS[_key(name)]
+
+
+def dash(name: str) -> str:
+    """Line dash of a palette key (plotly's ``line.dash``)."""
+    return DASHES[_key(name)]
 
 
 _SUBSCRIPT = re.compile(r"(?<=[^\s_])_(\{[^}]*\}|[^\W_]+)")

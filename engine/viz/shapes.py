@@ -29,10 +29,11 @@ def _outlines(shapes: np.ndarray) -> np.ndarray:
     return closed.reshape(-1, 2)
 
 
-def _overlay(points: np.ndarray, *, name: str, color: str, width: float, legendgroup: str) -> go.Scatter:
+def _overlay(points: np.ndarray, *, name: str, color: str, width: float, legendgroup: str,
+             dash: str = "solid") -> go.Scatter:
     path = _outlines(points)
     return go.Scatter(x=path[:, 0], y=path[:, 1], mode="lines", name=name, legendgroup=legendgroup,
-                      hoverinfo="skip", line=dict(color=color, width=width))
+                      hoverinfo="skip", line=dict(color=color, width=width, dash=dash))
 
 
 def shapes_figure(*, mean, releases, data=None, title: str | None = None,
@@ -84,7 +85,7 @@ def shapes_figure(*, mean, releases, data=None, title: str | None = None,
     for name, cloud in clouds.items():
         aligned = space.align(mean, space.preshape(cloud))
         traces.append(_overlay(aligned, name=palette.label(name), legendgroup=name, width=1.2,
-                               color=palette.rgba(palette.color(name), release_opacity)))
+                               color=palette.rgba(palette.color(name), release_opacity), dash=palette.dash(name)))
 
     outline = closed_outline(mean)
     numbers = np.append(np.arange(1, k + 1), 1)

@@ -3,8 +3,14 @@
 The surface is a pyvista ``pv.Sphere`` triangulated and handed to ``go.Mesh3d`` (pyvista builds
 meshes, plotly draws them in the browser). Releases are plotted exactly as
 given: intrinsic mechanisms put them on the sphere, the Euclidean Laplace baseline of Reimherr,
-Bharath & Soto (2021) adds noise in R^3 and its releases float off the sphere; thin segments to
+Bharath & Soto (2021) adds noise in R^3 and its releases float off the sphere; segments to
 their radial projections x/|x| make that gap visible.
+
+The scene is a dome: only the patch of the sphere around what is drawn, seen from outside at a
+grazing angle (``EYE_TILT_DEG`` off the radius, the radius pointing up on screen) so that heights
+above and below the surface show without rotating, in true proportions and with the camera's
+distance fitted to the patch (``fit_camera``). The true mean is the last trace, larger than every
+cloud's markers and outlined in white, so it stays visible on top of the clouds.
 """
 
 from __future__ import annotations
@@ -19,20 +25,40 @@ from engine.viz._common import as_clouds, as_points, mesh_arrays, mesh_trace, se
 
 _S2 = Sphere(2)
 SURFACE_COLOR = "#DCE3EA"
+#: The dome's colour: darker than ``SURFACE_COLOR`` so its edge stands out against the page.
+DOME_COLOR = "#B8C4CF"
+#: The dome is lit evenly: plotly.js shades a mesh differently after a full redraw than after the live
+#: chart's in-place animation frames (``ui/live_chart/frontend/frames3d.js``), which must look alike.
+DOME_LIGHTING = dict(ambient=1.0, diffuse=0.0, specular=0.0, fresnel=0.0)
 CAP_LIFT = 1.002  # the cap sits just above the surface mesh so the two never z-fight
 ON_SPHERE_ATOL = 1e-6
-#: Framing: the scene is the smallest cube holding what matters, padded by this fraction.
-FRAME_PAD = 0.15
+#: Framing: the dome reaches this fraction beyond the farthest point drawn (geodesic radius), enough
+#: of the sphere around the data for its curvature to show.
+FRAME_PAD = 0.3
 #: The frame zooms on the releases and the mean when the data ball is this many times wider.
 ZOOM_RATIO = 6.0
 #: Smallest half-width of the frame (WebGL draws in float32: about 170 ulps at |x| = 1).
 MIN_HALF_WIDTH = 1e-5
-#: Below this half-width the whole-sphere mesh is too coarse: a fine local patch is drawn instead.
-PATCH_BELOW = 0.5
-#: Camera: eye this far from the cube's centre (plotly scene units, the cube's side being 1), and
-#: tilted this far from the radial direction, so heights above the surface show without rotating.
-EYE_DISTANCE = 1.7
-EYE_TILT_DEG = 55.0
+#: Camera: tilted this far from the radial direction (25° above the tangent plane), so heights above
+#: the surface show without rotating while the cap still reads as a disc.
+EYE_TILT_DEG = 65.0
+#: plotly.js draws a 3D scene in perspective with this vertical field of view (gl-plot3d's default).
+FIELD_OF_VIEW = np.pi / 4
+#: The fitted camera fills this fraction of the scene's height (and of its width at ``MIN_ASPECT``).
+FILL = 0.94
+#: Narrowest scene the camera is fitted for (width / height: the playground's column at 1280×720).
+MIN_ASPECT = 1.8
+#: Steps of ``fit_camera`` centring the perspective picture.
+CENTRING_STEPS = 6
+#: Marker sizes (px): data, release clouds by their draw order (the widest cloud first), the true mean.
+DATA_SIZE = 3.0
+CLOUD_SIZES = (3.0, 4.0, 4.0, 4.0, 4.0)
+MEAN_SIZE = 8.0
+#: Just below 1: plotly.js draws translucent traces after opaque ones, in trace order, so the true mean
+#: (the last trace) is painted over the clouds instead of under them.
+MEAN_OPACITY = 0.99
+#: Opacity of release markers: overlapping clouds and the mean beneath them show through.
+CLOUD_OPACITY = 0.6
 
 
 def sphere_mesh(resolution: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -118,30 +144,31 @@ def patch_mesh(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
     return _S2.exp(center, flat[:, :1] * basis[0] + flat[:, 1:2] * basis[1]), triangles
 
 
-def frame(mean, clouds: dict, context) -> tuple[np.ndarray, float, bool]:
-    """The cube a sphere figure shows: its centre ``(3,)``, its half-width and whether it is zoomed.
+def _box(points: np.ndarray) -> tuple[np.ndarray, float]:
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    return (lo + hi) / 2, float((hi - lo).max()) / 2
 
-    The cube holds the mean, every release and its radial projection, and ``context`` (the data and
-    the ball's boundary, shape ``(k, 3)``), padded by ``FRAME_PAD``. When the context is more than
-    ``ZOOM_RATIO`` times wider than the releases (large n and ε), the cube holds only the mean and
-    the releases (``zoomed`` True), so the clouds do not shrink into the mean's marker.
+
+def frame(mean, clouds: dict, context) -> tuple[np.ndarray, float, bool]:
+    """What a sphere figure shows: the centre ``(3,)`` and half-width of the box holding it, and
+    whether it is zoomed.
+
+    The box holds the mean, every release and its radial projection, and ``context`` (the data and
+    the ball's boundary, shape ``(k, 3)``). When the context is more than ``ZOOM_RATIO`` times wider
+    than the releases (large n and ε), the box holds only the mean and the releases (``zoomed``
+    True), so the clouds do not shrink into the mean's marker.
     """
     mean = np.asarray(mean, dtype=float)[None]
     released = [mean] + [c for c in clouds.values() if c.size]
     released += [c / np.linalg.norm(c, axis=1, keepdims=True) for c in clouds.values() if c.size]
     released = np.concatenate(released)
     context = np.concatenate([released, np.asarray(context, dtype=float).reshape(-1, 3)])
-
-    def box(points):
-        lo, hi = points.min(axis=0), points.max(axis=0)
-        return (lo + hi) / 2, float((hi - lo).max()) / 2
-
-    mid, half = box(context)
-    zoom_mid, zoom_half = box(released)
+    mid, half = _box(context)
+    zoom_mid, zoom_half = _box(released)
     zoomed = half > ZOOM_RATIO * zoom_half
     if zoomed:
         mid, half = zoom_mid, zoom_half
-    return mid, max((1 + FRAME_PAD) * half, MIN_HALF_WIDTH), bool(zoomed)
+    return mid, max(half, MIN_HALF_WIDTH), bool(zoomed)
 
 
 def _nonzero(points: np.ndarray, name: str) -> np.ndarray:
@@ -153,30 +180,66 @@ def _nonzero(points: np.ndarray, name: str) -> np.ndarray:
 
 
 def _facing(mid: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """The point of the sphere the view faces: the cube's centre projected, or the mean when the cube
+    """The point of the sphere the view faces: the box's centre projected, or the mean when the box
     is centred near the origin (a frame around the whole sphere)."""
     norm = np.linalg.norm(mid)
     return mid / norm if norm > 0.1 else mean
 
 
-def _camera(facing: np.ndarray) -> dict:
-    """Plotly scene camera looking at the cube's centre from ``EYE_TILT_DEG`` off the radius at ``facing``."""
-    eye, up = view_direction(facing, tilt_deg=EYE_TILT_DEG)
-    return dict(eye=dict(zip("xyz", (EYE_DISTANCE * eye).tolist())), up=dict(zip("xyz", up.tolist())),
-                center=dict(x=0.0, y=0.0, z=0.0))
+def dome(facing, shown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The patch of the sphere under what is drawn: the geodesic disc about ``facing`` reaching
+    ``FRAME_PAD`` beyond the farthest radial projection of ``shown`` ``(k, 3)`` (vertices, triangles)."""
+    projected = shown / np.linalg.norm(shown, axis=1, keepdims=True)
+    reach = float(np.max(_S2.dist(facing, projected)))
+    return patch_mesh(facing, max((1.0 + FRAME_PAD) * reach, 2.0 * MIN_HALF_WIDTH))
+
+
+def fit_camera(points: np.ndarray, facing, aspect: float = MIN_ASPECT) -> dict:
+    """Plotly scene camera seeing every point of ``points`` ``(k, 3)`` (scene units) as large as it can,
+    tilted ``EYE_TILT_DEG`` off the radius at ``facing``, the radius pointing up on screen.
+
+    With the eye on the unit direction e, at distance d from the camera's centre c, a point p lies
+    at depth d - (p - c)·e and at height (p - c)·u on screen (u: "up", orthogonal to e); it is in
+    view when |height| ≤ FILL·tan(fov/2)·depth (and likewise for the width, times ``aspect``). For a
+    centre c, the smallest such d is a maximum over the points; c starts at the middle of the
+    points' extent across the view and moves, ``CENTRING_STEPS`` times, by the offset of their
+    perspective projection's middle, so the picture is centred.
+    """
+    eye, _ = view_direction(facing, tilt_deg=EYE_TILT_DEG)
+    up = facing - (facing @ eye) * eye
+    up /= np.linalg.norm(up)
+    across = np.stack([up, np.cross(up, eye)])
+    reach = FILL * np.tan(FIELD_OF_VIEW / 2) * np.array([1.0, aspect])
+
+    def distance(shift: np.ndarray) -> float:
+        local = points - across.T @ shift
+        return float(np.max(local @ eye + np.max(np.abs(local @ across.T) / reach, axis=1)))
+
+    spans = points @ across.T
+    shift = (spans.min(axis=0) + spans.max(axis=0)) / 2
+    for _ in range(CENTRING_STEPS):
+        d = distance(shift)
+        local = points - across.T @ shift
+        seen = (local @ across.T) / (d - local @ eye)[:, None] / reach
+        shift = shift + (seen.min(axis=0) + seen.max(axis=0)) / 2 * reach * d
+    centre = across.T @ shift
+    d = distance(shift)
+    return dict(eye=dict(zip("xyz", (centre + d * eye).tolist())), up=dict(zip("xyz", facing.tolist())),
+                center=dict(zip("xyz", centre.tolist())), projection=dict(type="perspective"))
 
 
 def _scatter(points: np.ndarray, *, name: str, key: str, size: float, customdata=None,
-             hovertemplate: str | None = None, opacity: float = 0.85) -> go.Scatter3d:
+             hovertemplate: str | None = None, opacity: float = CLOUD_OPACITY, outline=None) -> go.Scatter3d:
     return go.Scatter3d(
         x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers", name=name,
         legendgroup=name, customdata=customdata, hovertemplate=hovertemplate,
         marker=dict(size=size, color=palette.color(key), symbol=palette.symbol(key),
-                    opacity=opacity, line=dict(width=0)),
+                    opacity=opacity, line=outline or dict(width=0)),
     )
 
 
-def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bool = True) -> list:
+def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bool = True,
+                   size: float = CLOUD_SIZES[0]) -> list:
     """Markers of one release cloud ``(m, 3)`` named by its palette entry, hover errors against ``mean``,
     and segments to x/|x| when it is off the sphere (and ``show_gaps``): the traces ``sphere_figure``
     draws for it, also the frames of an animation."""
@@ -184,12 +247,12 @@ def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bo
     norms = np.linalg.norm(cloud, axis=1)
     if np.all(np.abs(norms - 1.0) <= ON_SPHERE_ATOL):
         error = _S2.dist(mean, cloud)
-        return [_scatter(cloud, name=shown, key=name, size=3.5, customdata=error,
+        return [_scatter(cloud, name=shown, key=name, size=size, customdata=error,
                          hovertemplate="geodesic error %{customdata:.3f}<extra>%{fullData.name}</extra>")]
     _nonzero(cloud, f"releases[{name!r}]")
     projected = cloud / norms[:, None]
     custom = np.stack([norms, _S2.dist(mean, projected)], axis=1)
-    traces = [_scatter(cloud, name=shown, key=name, size=3.5, customdata=custom,
+    traces = [_scatter(cloud, name=shown, key=name, size=size, customdata=custom,
                        hovertemplate="|x| = %{customdata[0]:.3f} (off the sphere)<br>"
                                      "geodesic error of x/|x| %{customdata[1]:.3f}"
                                      "<extra>%{fullData.name}</extra>")]
@@ -197,16 +260,20 @@ def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bo
         line = segments(cloud, projected)
         traces.append(go.Scatter3d(
             x=line[:, 0], y=line[:, 1], z=line[:, 2], mode="lines", name=f"{shown}: gap to the sphere",
-            legendgroup=shown, hoverinfo="skip",
-            line=dict(color=palette.rgba(palette.color(name), 0.45), width=2),
+            legendgroup=shown, showlegend=False, hoverinfo="skip",
+            line=dict(color=palette.rgba(palette.color(name), 0.7), width=3),
         ))
     return traces
+
+
+def _spread(cloud: np.ndarray) -> float:
+    return float(np.max(np.ptp(cloud, axis=0))) if len(cloud) else 0.0
 
 
 def sphere_figure(*, data, mean, releases, center, radius: float, title: str | None = None,
                   show_cap: bool = True, show_gaps: bool = True, resolution: int = 64,
                   height: int = 650, hold=None) -> go.Figure:
-    """Interactive S^2 figure of a private Fréchet mean experiment.
+    """Interactive S^2 figure of a private Fréchet mean experiment: a dome seen from outside.
 
     Parameters
     ----------
@@ -217,9 +284,9 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     releases : mapping str -> array_like, shape ``(m, 3)``
         Release clouds keyed by palette name (``"exact"``, ``"euclid"``,
         ...). Plotted as given: a cloud whose points are not all unit vectors (Euclidean releases)
-        floats off the sphere and is joined to its radial projection by thin segments.
+        floats off the sphere and is joined to its radial projection by segments.
     center : array_like, shape ``(3,)``
-        Centre m0 of the data ball B_r(m0); the camera looks at it.
+        Centre m0 of the data ball B_r(m0).
     radius : float
         Radius r of the ball, 0 < r < π.
     title : str, optional
@@ -228,7 +295,7 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     show_gaps : bool
         Draw segments from off-sphere releases to their radial projections.
     resolution : int
-        Meridians and parallels of the surface mesh.
+        Meridians and parallels of the whole-sphere mesh (drawn when the frame spans the sphere).
     height : int
         Figure height in pixels.
     hold : array_like, shape ``(k, 3)``, optional
@@ -238,10 +305,11 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     Returns
     -------
     go.Figure
-        Traces in order: surface, [cap], ball boundary, [data], true mean, then each release
-        cloud (and its gap segments when off the sphere). The scene is the cube of ``frame``, seen
-        from ``EYE_TILT_DEG`` off the vertical; ``layout.meta["zoomed_on_releases"]`` says whether it
-        left the data out to show the releases.
+        Traces in order: surface, [cap], ball boundary, [data], each release cloud (and its gap
+        segments when off the sphere), the widest cloud first, and the true mean last. The surface
+        is the dome under the frame of ``frame``; the axes' ranges are the cube around it and the
+        camera is ``fit_camera``'s, fitted to what is drawn. ``layout.meta["zoomed_on_releases"]`` says
+        whether the frame left the data out to show the releases.
 
     Raises
     ------
@@ -262,31 +330,47 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     context = circle if data is None else np.concatenate([circle, data])
     framed = clouds if hold is None else {**clouds, "hold": _S2.check_points(as_points("hold", hold, (3,)), "hold")}
     mid, half, zoomed = frame(mean, framed, context)
-    if half < PATCH_BELOW:
-        # sqrt(3)·half reaches the cube's corners; the patch is centred on the cube's projection.
-        points, triangles = patch_mesh(_facing(mid, mean), 2.0 * np.sqrt(3.0) * half)
+    facing = _facing(mid, mean)
+    shown = [mean[None]] + [c for c in framed.values() if c.size]
+    if not zoomed:
+        shown.append(context)
+    shown = np.concatenate(shown)
+    if np.max(_S2.dist(facing, shown / np.linalg.norm(shown, axis=1, keepdims=True))) < np.pi / 2:
+        points, triangles = dome(facing, shown)
     else:
         points, triangles = sphere_mesh(resolution)
-    traces = [mesh_trace(points, triangles, name="sphere", color=SURFACE_COLOR, opacity=0.35)]
+    traces = [mesh_trace(points, triangles, name="sphere", color=DOME_COLOR, opacity=0.45)]
+    traces[0].update(lighting=DOME_LIGHTING)
     if show_cap and not zoomed:
         cap_points, cap_triangles = cap_mesh(center, r)
         traces.append(mesh_trace(cap_points, cap_triangles, name="B_r(m₀)",
-                                 color=palette.color("data"), opacity=0.25))
+                                 color=palette.color("data"), opacity=0.2))
     traces.append(go.Scatter3d(
         x=circle[:, 0], y=circle[:, 1], z=circle[:, 2], mode="lines",
-        name=f"boundary of the data ball, r = {r:.3g}", hoverinfo="skip", line=dict(color="#444444", width=4),
+        name=f"data ball, r = {r:.3g}", hoverinfo="skip", line=dict(color="#444444", width=4),
     ))
     if data is not None:
-        traces.append(_scatter(data, name=palette.label("data"), key="data", size=3,
-                               customdata=_S2.dist(center, data), opacity=0.7,
+        traces.append(_scatter(data, name=palette.label("data"), key="data", size=DATA_SIZE,
+                               customdata=_S2.dist(center, data), opacity=0.5,
                                hovertemplate="distance to m₀ %{customdata:.3f}<extra>data</extra>"))
-    traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=7 if zoomed else 9,
-                           hovertemplate="true Fréchet mean<extra></extra>", opacity=1.0))
-    for name, cloud in clouds.items():
-        traces.extend(release_traces(name, cloud, mean, show_gaps))
+    widest_first = sorted(clouds, key=lambda name: -_spread(clouds[name]))
+    for order, name in enumerate(widest_first):
+        size = CLOUD_SIZES[min(order, len(CLOUD_SIZES) - 1)]
+        traces.extend(release_traces(name, clouds[name], mean, show_gaps, size=size))
+    traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=MEAN_SIZE,
+                           hovertemplate="true Fréchet mean<extra></extra>", opacity=MEAN_OPACITY,
+                           outline=dict(color="#FFFFFF", width=2)))
+
+    drawn = np.concatenate([points, shown, *(c / np.linalg.norm(c, axis=1, keepdims=True) for c in clouds.values())])
+    mid, half = _box(drawn)
+    half = 1.02 * half + MIN_HALF_WIDTH
+    # A cube: plotly.js scales each axis by its range before shading the dome, so equal ranges keep its
+    # normals true (and its shading the same after a full redraw); plotly maps the cube onto [-1/2, 1/2]³.
+    scaled = (drawn - mid) / (2 * half)
 
     fig = go.Figure(data=traces, layout=palette.layout(title, scene=True, height=height))
+    fig.update_layout(legend=dict(entrywidth=0.5, entrywidthmode="fraction"))  # two columns: more scene
     scene = {f"{c}axis": dict(range=[m - half, m + half], visible=False) for c, m in zip("xyz", mid.tolist())}
-    fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=_camera(_facing(mid, mean))),
+    fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=fit_camera(scaled, facing)),
                       meta=dict(zoomed_on_releases=zoomed))
     return fig

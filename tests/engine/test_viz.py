@@ -23,7 +23,7 @@ from engine.viz.export import (
 from engine.viz.poincare import geodesic_arc, poincare_figure
 from engine.viz.shapes import shapes_figure
 from engine.viz.spd_cone import spd_cone_figure
-from engine.viz.sphere import CAP_LIFT, ball_boundary, sphere_figure
+from engine.viz.sphere import CAP_LIFT, FRAME_PAD, MIN_ASPECT, ball_boundary, sphere_figure
 
 S2 = Sphere(2)
 H2 = Hyperbolic(2)
@@ -88,11 +88,11 @@ def test_sphere_figure_traces(sphere_case):
     assert isinstance(fig, go.Figure)
     assert [t.type for t in fig.data] == ["mesh3d", "mesh3d"] + ["scatter3d"] * 6
     names = [t.name for t in fig.data]
-    assert names[2:] == ["boundary of the data ball, r = 0.7", "Data", "True mean (not private)", "Riemannian Laplace",
-                         "Euclidean Laplace", "Euclidean Laplace: gap to the sphere"]
+    assert names[2:] == ["data ball, r = 0.7", "Data", "Euclidean Laplace", "Euclidean Laplace: gap to the sphere",
+                         "Riemannian Laplace", "True mean (not private)"]  # the widest cloud first, the mean last
     assert fig.layout.scene.aspectmode == "cube"
-    eye = np.array([fig.layout.scene.camera.eye[c] for c in "xyz"])
-    assert eye @ sphere_case["center"] / np.linalg.norm(eye) > 0.4  # looking at m0's side of the sphere
+    eye = np.array([fig.layout.scene.camera.eye[c] - fig.layout.scene.camera.center[c] for c in "xyz"])
+    assert eye @ sphere_case["center"] / np.linalg.norm(eye) > 0.25  # m0's side of the sphere, at a grazing angle
 
 
 def test_sphere_points_and_mesh_lie_on_the_unit_sphere(sphere_case):
@@ -108,7 +108,7 @@ def test_sphere_points_and_mesh_lie_on_the_unit_sphere(sphere_case):
 
 def test_sphere_ball_boundary_is_the_geodesic_circle(sphere_case):
     center = sphere_case["center"]
-    circle = _xyz(_by_name(sphere_case["fig"], "boundary of the data ball, r = 0.7"))
+    circle = _xyz(_by_name(sphere_case["fig"], "data ball, r = 0.7"))
     np.testing.assert_allclose(S2.dist(center, circle), 0.7, atol=1e-12)
     np.testing.assert_allclose(circle[0], circle[-1])
     np.testing.assert_allclose(ball_boundary(center, 0.7), circle)
@@ -160,21 +160,83 @@ def test_sphere_frame_holds_every_release_and_shows_the_clouds(scale):
     spread = (clouds.max(axis=0) - clouds.min(axis=0)).max()
     zoomed = fig.layout.meta["zoomed_on_releases"]
     assert zoomed == (scale < 0.01)
-    # zoomed, the clouds fill the frame; else they span at least 1/(ZOOM_RATIO·(1 + pad)) of it
-    assert spread > (0.8 if zoomed else 0.14) * (hi - lo).max()
+    # zoomed, the clouds fill the frame but for the dome's margin; else they span at least
+    # 1/(ZOOM_RATIO·(1 + pad)) of it
+    assert spread > (1 / (1 + FRAME_PAD) - 0.1 if zoomed else 0.14) * (hi - lo).max()
     if scale >= 0.05:
         assert _inside(fig, args["data"])
 
 
+def _screen(fig, points: np.ndarray, aspect: float = MIN_ASPECT) -> np.ndarray:
+    """Where plotly.js draws ``points`` ``(k, 3)``: (height, width) on screen in [-1, 1], by its perspective
+    camera (field of view π/4; the cube of the axes' ranges mapped onto [-1/2, 1/2]³)."""
+    scene = fig.layout.scene
+    assert scene.aspectmode == "cube"
+    lo, hi = _scene_box(fig)
+    local = (points - (lo + hi) / 2) / (hi - lo)
+    eye, centre, up = (np.array([getattr(scene.camera, part)[c] for c in "xyz"]) for part in ("eye", "center", "up"))
+    back = (eye - centre) / np.linalg.norm(eye - centre)
+    up = up - (up @ back) * back
+    up /= np.linalg.norm(up)
+    depth = np.linalg.norm(eye - centre) - (local - centre) @ back
+    across = np.stack([(local - centre) @ up, (local - centre) @ np.cross(up, back)], axis=1)
+    return across / depth[:, None] / np.tan(np.pi / 8) / np.array([1.0, aspect])
+
+
 def test_sphere_camera_shows_heights_above_the_surface():
-    """Item 4: from the old top-down camera, Euclidean releases floating off the sphere could not be
-    seen without rotating. The eye now sits well off the radial direction, far enough to see the cube."""
+    """Issue 34, item 3: the Euclidean releases did not visibly float. The eye sits at a grazing angle
+    to the tangent plane, the radius pointing up on screen: a release at height h above the sphere is
+    drawn higher than its radial projection by a visible share of the picture."""
     center, args = _released(0.05)
     fig = sphere_figure(**args)
-    eye = np.array([fig.layout.scene.camera.eye[c] for c in "xyz"])
+    camera = fig.layout.scene.camera
+    eye = np.array([camera.eye[c] - camera.center[c] for c in "xyz"])
     tilt = np.degrees(np.arccos(eye @ center / np.linalg.norm(eye)))
-    assert 40 < tilt < 70
-    assert np.linalg.norm(eye) >= 1.6  # the whole cube (side 1 in scene units) stays in view
+    assert 55 < tilt < 75
+    np.testing.assert_allclose(np.array([camera.up[c] for c in "xyz"]) @ center, 1.0, atol=0.05)  # radius up
+    floating = args["releases"]["euclidean laplace"]
+    norms = np.linalg.norm(floating, axis=1)
+    lifted = floating[norms > 1.05]
+    rise = _screen(fig, lifted)[:, 0] - _screen(fig, lifted / np.linalg.norm(lifted, axis=1, keepdims=True))[:, 0]
+    assert lifted.size and np.all(rise > 0.02)  # above the surface is up on screen, by 1 % of the height or more
+
+
+@pytest.mark.parametrize("scale", [1e-4, 0.02, 0.3])
+def test_sphere_scene_is_framed_on_the_data(scale):
+    """Issue 34, item 3: 40 % of the chart's height was empty and the scene a grey bowl around the whole
+    sphere. The axes' ranges now hold every drawn point and no more than the data's cap with its
+    margin, and the camera's picture of them fills the scene's height."""
+    center, args = _released(scale)
+    fig = sphere_figure(**args)
+    zoomed = fig.layout.meta["zoomed_on_releases"]
+    framed = [t for t in fig.data if not (zoomed and t.name in ("Data", "data ball, r = 0.4"))]
+    drawn = np.concatenate([_xyz(t) for t in framed])
+    drawn = drawn[np.isfinite(drawn).all(axis=1)]
+    assert _inside(fig, drawn)
+    lo, hi = _scene_box(fig)
+    points = np.concatenate([_xyz(t) for t in framed if t.name != "sphere"])
+    points = points[np.isfinite(points).all(axis=1)]
+    reach = S2.dist(center, points / np.linalg.norm(points, axis=1, keepdims=True)).max()
+    heights = np.abs(np.linalg.norm(points, axis=1) - 1).max()
+    # the dome: FRAME_PAD beyond the farthest point (seen from the frame's centre, near m0)
+    assert (hi - lo).max() < 2 * np.sin(min((1 + FRAME_PAD) * reach + 0.05, np.pi / 2)) + 2 * heights + 0.01
+    seen = _screen(fig, drawn)
+    assert np.abs(seen).max() <= 1.0  # nothing drawn leaves the picture
+    assert seen[:, 0].max() - seen[:, 0].min() > 1.6 or seen[:, 1].max() - seen[:, 1].min() > 1.6  # and it fills it
+
+
+def test_sphere_true_mean_is_drawn_last_and_largest(sphere_case):
+    """Issue 34, item 3: the true mean's marker was hidden under the Euclidean cloud. It is now the last
+    trace (plotly.js paints translucent traces in order, after opaque ones), larger than every cloud's
+    markers, outlined in white."""
+    fig = sphere_case["fig"]
+    last = fig.data[-1]
+    assert last.name == "True mean (not private)"
+    markers = [t for t in fig.data[:-1] if t.type == "scatter3d" and t.mode == "markers"]
+    assert markers and all(last.marker.size > 1.5 * t.marker.size for t in markers)
+    assert last.marker.opacity < 1 and last.marker.line.color == "#FFFFFF" and last.marker.line.width >= 2
+    sizes = {t.name: t.marker.size for t in markers}
+    assert sizes["Riemannian Laplace"] > sizes["Euclidean Laplace"]  # the tighter cloud drawn later and larger
 
 
 def test_sphere_frame_holds_the_points_of_every_animation_frame():

@@ -5,18 +5,21 @@ from __future__ import annotations
 from engine.viz.sphere import sphere_figure
 from ui.spaces.view import Figure1View, SpaceView
 
+#: Height (px) that keeps the whole chart above the fold at 1280×720 (its top sits at 374 px there).
+PLAYGROUND_HEIGHT = 340
+
 
 def _figure(result, clouds, settings, hold):
     return sphere_figure(data=result["data"], mean=result["mean"], releases=clouds, center=result["m0"],
-                         radius=settings.radius, resolution=48, height=640, hold=hold)
+                         radius=settings.radius, resolution=48, height=PLAYGROUND_HEIGHT, hold=hold)
 
 
 VIEW = SpaceView(
     key="sphere",
     radius_slider=(0.05, 1.5, 0.005),
     mh_thin=25,
-    caption="Seen from the side: Riemannian releases stay on the sphere around the true mean (black diamond), while "
-            "Euclidean ones float above and below it (faint orange segments join each to the sphere). Drag to "
+    caption="Seen from outside, low over the data: Riemannian releases stay on the sphere around the true mean (black diamond), while "
+            "Euclidean ones float above and below it (orange segments join each to the sphere). Drag to "
             "rotate.",
     error_note="Euclidean releases are projected back onto the sphere before measuring it.",
     figure=_figure,

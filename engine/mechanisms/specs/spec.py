@@ -22,8 +22,9 @@ class MechanismSpec:
         The name in addresses, settings files, command lines, result frames and the palette.
     label, long_label, chip, audit_label : str
         Legend label; the pipeline's description; the playground's option; the audit's target name.
-    color, symbol : str
-        Okabe–Ito colour and plotly marker (``engine.viz.palette`` reads them).
+    color, symbol, dash : str
+        Okabe–Ito colour, plotly marker and line dash (``engine.viz.palette`` reads them): every
+        mechanism differs from every other in all three, for colour-blind viewers.
     guarantee : str
         ``"ε-DP"``, ``"(ε, δ)-DP"`` (needs a δ) or ``"none"`` (a control that claims ε but breaks it).
     sensitivity : one of ``SENSITIVITIES``
@@ -57,6 +58,7 @@ class MechanismSpec:
     audit_label: str
     color: str
     symbol: str
+    dash: str
     guarantee: str
     sensitivity: str
     statistic: str

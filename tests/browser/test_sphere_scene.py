@@ -1,0 +1,50 @@
+"""Issue 34, item 3, in Chromium at 1280×720: the playground's sphere chart lies wholly above the fold
+(before: its bottom at 1014 px, half of it below) and the true mean's marker shows on top of the
+clouds (before: hidden under the Euclidean cloud)."""
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from tests.browser.harness import PLOTS, plot_locator, wait_for_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# The chart's frame in the page, and where plotly.js projects the true mean in its WebGL canvas (CSS
+# pixels from the canvas' corner): data -> dataScale -> model -> view -> projection matrices.
+_GEOMETRY = f"""() => {{
+    const gd = {PLOTS}()[0];
+    const frame = Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === gd.ownerDocument);
+    const scene = gd._fullLayout.scene._scene, camera = scene.glplot.cameraParams, scale = scene.dataScale;
+    const mean = gd._fullData.find(t => t.name === 'True mean (not private)');
+    const times = (m, v) => [0, 1, 2, 3].map(r => m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2] + m[12 + r] * v[3]);
+    const clip = times(camera.projection, times(camera.view, times(camera.model,
+        [mean.x[0] * scale[0], mean.y[0] * scale[1], mean.z[0] * scale[2], 1])));
+    const canvas = gd.querySelector('.gl-container canvas').getBoundingClientRect();
+    return {{bottom: frame.getBoundingClientRect().bottom, last: gd._fullData[gd._fullData.length - 1].name,
+             x: (clip[0] / clip[3] + 1) / 2 * canvas.width, y: (1 - clip[1] / clip[3]) / 2 * canvas.height}};
+}}"""
+
+
+def test_the_sphere_chart_is_above_the_fold_with_the_true_mean_on_top(chromium, app_url):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/Private_mean_playground")
+        wait_for_app(page, 180_000)
+        page.wait_for_timeout(1000)  # the scene's last WebGL render
+        seen = page.evaluate(_GEOMETRY)
+        assert seen["bottom"] <= 720, seen
+        assert seen["last"] == "True mean (not private)"
+        canvas = plot_locator(page, 0).locator(".gl-container canvas").first
+        pixels = np.asarray(Image.open(io.BytesIO(canvas.screenshot())).convert("L"), dtype=float)
+        x, y = round(seen["x"]), round(seen["y"])
+        assert 0 <= x < pixels.shape[1] and 0 <= y < pixels.shape[0], seen
+        # The black diamond: near-black pixels where it is projected, drawn over the orange and blue clouds
+        # (their darkest pixels are above 60 in luminance; the ball's dark-grey boundary is far from the mean).
+        around = pixels[max(y - 3, 0):y + 4, max(x - 3, 0):x + 4]
+        assert (around < 40).mean() > 0.5, around
+    finally:
+        context.close()
