@@ -84,6 +84,11 @@ def sphere_mesh(resolution: int = 64) -> tuple[np.ndarray, np.ndarray]:
     return points / np.linalg.norm(points, axis=1, keepdims=True), triangles
 
 
+def ball_name(radius: float) -> str:
+    """The legend name of the data ball's boundary drawn at radius r."""
+    return f"data ball, r = {radius:.3g}"
+
+
 def ball_boundary(center, radius: float, n: int = 181) -> np.ndarray:
     """Closed curve ∂B_r(m0) = {exp_m0(r (cos φ e1 + sin φ e2)) : φ ∈ [0, 2π]}, shape ``(n, 3)``.
 
@@ -347,7 +352,7 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
                                  color=palette.color("data"), opacity=0.2))
     traces.append(go.Scatter3d(
         x=circle[:, 0], y=circle[:, 1], z=circle[:, 2], mode="lines",
-        name=f"data ball, r = {r:.3g}", hoverinfo="skip", line=dict(color="#444444", width=4),
+        name=ball_name(r), hoverinfo="skip", line=dict(color="#444444", width=4),
     ))
     if data is not None:
         traces.append(_scatter(data, name=palette.label("data"), key="data", size=DATA_SIZE,

@@ -17,7 +17,7 @@ from engine.pipelines.private_optimization import sphere_coordinates
 from engine.viz import palette
 from engine.viz.poincare import poincare_figure
 from engine.viz.spd_cone import spd_cone_figure
-from engine.viz.sphere import sphere_figure
+from engine.viz.sphere import ball_name, sphere_figure
 from ui.figure_cache import cache_figures
 
 VIEW_CAPTIONS = {
@@ -34,7 +34,10 @@ VIEW_CAPTIONS = {
 }
 
 def _rename(fig: go.Figure, old: str, new: str) -> None:
-    """Rename the legend entry ``old`` of a figure built by ``engine.viz``."""
+    """Rename the legend entry ``old`` of a figure built by ``engine.viz``; ``ValueError`` if it has none, so a
+    renamed builder's trace cannot keep its old name here unnoticed."""
+    if not any(trace.name == old for trace in fig.data):
+        raise ValueError(f"the figure has no trace named {old!r} to rename to {new!r}")
     fig.for_each_trace(lambda trace: trace.update(name=new), selector=dict(name=old))
 
 
@@ -48,7 +51,7 @@ def manifold_view(app: str, view: dict, optimum: np.ndarray, outputs: dict, lapl
         fig = sphere_figure(data=None, mean=np.array([1.0, 0.0, 0.0]), releases=clouds, center=[1.0, 0.0, 0.0],
                             radius=radius, show_cap=False, height=600)
         _rename(fig, palette.label("true mean"), "Top eigenvector u₁ (exact, not private)")
-        _rename(fig, f"∂B_r(m₀), r = {radius:.3g}", f"median DP-RGD angle to u₁: {radius:.3g} rad")
+        _rename(fig, ball_name(radius), f"median DP-RGD angle to u₁: {radius:.3g} rad")
         frame = pd.concat([pd.DataFrame({"method": name, "angle_to_u1": np.arccos(np.clip(p[:, 0], -1, 1)),
                                          "x": p[:, 0], "y": p[:, 1], "z": p[:, 2]}) for name, p in clouds.items()])
         return fig, frame
