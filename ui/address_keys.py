@@ -13,13 +13,15 @@ import difflib
 
 import streamlit as st
 
-from ui import controls, state
+from ui import controls, presenter, state
 from ui.literal import literal
 
 #: Session key of the run's reserved place at the top of the page.
 SLOT = "_address_keys_slot"
 #: Keys Streamlit itself reads from the address.
 STREAMLIT_KEYS = frozenset({"embed", "embed_options"})
+#: Keys every page reads: Streamlit's and presenter mode's (``ui.presenter``); never named as a page's nearest.
+EVERY_PAGE_KEYS = STREAMLIT_KEYS | {presenter.KEY}
 
 
 def reserve() -> None:
@@ -44,11 +46,11 @@ def report() -> list[str]:
     """Warn, in the place ``reserve`` kept, about each address key this page does not know; the keys."""
     if not controls.drawing():
         return []
-    known = state.page_keys() | STREAMLIT_KEYS
+    known = state.page_keys() | EVERY_PAGE_KEYS
     unknown = [key for key in st.query_params if key not in known]
     slot = st.session_state.pop(SLOT, None)
     if unknown and slot is not None:
         with slot.container():
             for key in unknown:
-                st.warning(warning(key, st.query_params[key], known - STREAMLIT_KEYS))
+                st.warning(warning(key, st.query_params[key], known - EVERY_PAGE_KEYS))
     return unknown
