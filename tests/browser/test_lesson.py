@@ -3,6 +3,7 @@
 → and ← step through the lesson and the address follows (``step=N``); at 1280×720 and 1920×1080 every
 step's chart lies fully inside the window without scrolling, nothing is wider than the window and no
 traceback shows; the mode follows the session to the page a step links to, and Esc leaves it.
+The walk at 1280×720 takes README's screenshot of presenter mode (docs/screenshots/Lesson_presenter.png).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pytest
 from tests.browser.harness import (
     LAYOUT_PROBE,
     PLOTS,
+    ROOT,
     chart_signature,
     wait_for_app,
     wait_for_chart_change,
@@ -23,6 +25,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 VIEWPORTS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
 TIMEOUT_MS = 120_000
+#: README's screenshot: this step (two clouds on the sphere) at 1280×720.
+SCREENSHOT = (4, "1280x720", ROOT / "docs" / "screenshots" / "Lesson_presenter.png")
 # The first chart's box in the window's coordinates (through its iframe), the window's size and the page's
 # scrollable width.
 _CHART_BOX = f"""() => {{
@@ -93,6 +97,8 @@ def test_every_step_fits_the_projector(chromium, app_url, viewport):
             assert 0 <= box["top"] and box["bottom"] <= box["height"], (number, box)
             assert 0 <= box["left"] and box["right"] <= box["width"], (number, box)
             assert page.evaluate(LAYOUT_PROBE) == {"clipped": [], "wide": [], "cut": []}, number
+            if (number, viewport) == SCREENSHOT[:2]:
+                page.screenshot(path=str(SCREENSHOT[2]))
     finally:
         context.close()
 
