@@ -4,21 +4,23 @@ Each session is a thin client of Streamlit's websocket protocol (``/_stcore/stre
 ``BackMsg``/``ForwardMsg``, the messages the browser exchanges). Like the browser, it answers a page's
 chart-first run (``ui.first_paint``): the live chart's value is set once the run has delivered it, which
 asks for the full run with the sidebar's widgets; an opening is timed until that full run has finished.
-Two scenarios on the playground:
+Two scenarios:
 
-- ``class``: every session walks the same steps, as a class following the teacher: from Home it opens
-  each of Home's playground presets in turn and moves ε to the same value after each (results shared);
+- ``class``: every session walks the Lesson page's steps, as a class following the teacher: it opens the
+  Lesson and presses → (the same trigger the browser sends) until the last step (results shared; one
+  session walked the lesson before, as the teacher does when preparing the class);
 - ``own``: every session opens the playground and moves ε ``CHANGES`` times, each time to a value no
   other session uses (the worst case: nothing shared).
 
 Nothing is rendered, so the figures are the server's alone:
 
-- time per step: from the request (a preset's address, an ε change) to the server's last
+- time per step: from the request (the Lesson's →, an ε change) to the server's last
   ``script_finished`` (p50, p95, max; a run the page restarts with ``st.rerun()`` and a chart-first
   run's follow-up count with it), including the time a run waits for the two cores;
 - errors: an exception or ``st.error`` element, a run that did not finish successfully, a timeout, a page
-  that never showed its ε slider;
-- leaks: a session whose ε slider or address (``page_info_changed``) shows a value it did not ask for;
+  that never showed its ε slider (the Lesson: its → button);
+- leaks: a session whose ε slider or address (``page_info_changed``) shows a value it did not ask for, or
+  (the Lesson) whose step heading or address ``step`` is not the step it moved to;
 - RSS of the server (with its children) after one warm-up session, at its peak while the sessions
   run (sampled every 0.2 s) and after all sessions.
 
@@ -28,7 +30,6 @@ Command line: ``python -m benchmarks.load --scenario class --sessions 30``.
 from __future__ import annotations
 
 import argparse
-import ast
 import asyncio
 import contextlib
 import json
@@ -42,6 +43,7 @@ import numpy as np
 import psutil
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.Button_pb2 import Button
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -49,23 +51,11 @@ from benchmarks.timing import Row
 from tests.browser.harness import ROOT, streamlit_process
 
 SESSIONS, CHANGES = 30, 3
-PAGE = "Private_mean_playground"
+PAGE, LESSON = "Private_mean_playground", "Lesson"
 SCENARIOS = ("class", "own")
 EPSILON_LABEL, DEFAULT_EPSILON = "Privacy budget ε", 1.0
-#: The ε every session of the class moves to after each preset.
-CLASS_EPSILON = 2.0
-
-
-def home_presets(app: Path = ROOT / "app.py") -> tuple:
-    """Home's ``PRESETS`` (label, page script, address parameters), read from ``app.py`` without running it."""
-    for node in ast.parse(app.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "PRESETS" for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise ValueError(f"{app} defines no PRESETS: the class scenario walks Home's playground presets")
-
-
-#: Address parameters of Home's presets that open the playground: the steps of the class scenario.
-CLASS_STEPS = tuple(params for _, script, params in home_presets() if script.endswith(f"{PAGE}.py"))
+#: The label of the Lesson's button to the next step.
+FORWARD = "→"
 RUN_TIMEOUT = 600.0
 MIB = 2.0**20
 
@@ -88,6 +78,7 @@ class Shown:
     errors: list[str] = field(default_factory=list)
     epsilons: list[float] = field(default_factory=list)
     addresses: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
 
 
 def epsilon_of(index: int, change: int) -> float:
@@ -112,6 +103,7 @@ class Client:
         self.socket = socket
         self.widgets: dict[str, WidgetState] = {}
         self.epsilon_id: str | None = None
+        self.forward: Button | None = None
 
     def set_epsilon(self, value: float) -> None:
         state = WidgetState(id=self.epsilon_id)
@@ -120,17 +112,25 @@ class Client:
 
     async def open(self, page: str, query: dict | None = None) -> Shown:
         """Go to ``page`` (with the address ``query``), leaving the widgets of the page shown before."""
-        self.widgets, self.epsilon_id = {}, None
+        self.widgets, self.epsilon_id, self.forward = {}, None, None
         return await self.run(page, urlencode(query or {}))
 
-    async def run(self, page: str, query_string: str = "") -> Shown:
-        """Request a run of ``page``, follow a chart-first run to the full run; what they showed."""
+    async def press_forward(self, page: str, query_string: str) -> Shown:
+        """Press the page's → button (a trigger: sent with this run only), as the browser does."""
+        return await self.run(page, query_string, WidgetState(id=self.forward.id, trigger_value=True))
+
+    async def run(self, page: str, query_string: str = "", trigger: WidgetState | None = None) -> Shown:
+        """Request a run of ``page`` (with a button's ``trigger``), follow a chart-first run to the full run;
+        what they showed."""
         shown, start = Shown(), time.perf_counter()
         while True:
             message = BackMsg()
             message.rerun_script.page_name = page
             message.rerun_script.query_string = query_string
             message.rerun_script.widget_states.widgets.extend(self.widgets.values())
+            if trigger is not None:
+                message.rerun_script.widget_states.widgets.append(trigger)
+                trigger = None
             await self.socket.send(message.SerializeToString())
             chart_first = await self._replies(shown)
             if chart_first is None:
@@ -156,6 +156,10 @@ class Client:
                 elif element.WhichOneof("type") == "slider" and element.slider.label == EPSILON_LABEL:
                     self.epsilon_id = element.slider.id
                     shown.epsilons.extend(element.slider.value)
+                elif element.WhichOneof("type") == "button" and element.button.label == FORWARD:
+                    self.forward = element.button
+                elif element.WhichOneof("type") == "heading":
+                    shown.headings.append(element.heading.body)
                 elif _reports_drawn(element):
                     chart_first = element.component_instance.id
             elif kind == "page_info_changed":
@@ -197,17 +201,31 @@ async def _own(client: Client, session: Session, changes: int) -> None:
             return
 
 
+def _foreign_step(number: int, shown: Shown) -> list[str]:
+    """Lesson steps shown to a session that moved to step ``number``: a heading "k · …" or an address
+    ``step=k`` with k ≠ ``number``."""
+    bad = [f"heading {text!r}" for text in shown.headings if text.split(" · ")[0].isdigit()
+           and int(text.split(" · ")[0]) != number]
+    last = parse_qs(shown.addresses[-1]).get("step", []) if shown.addresses else []
+    return bad + [f"address step={value}" for value in last if value != str(number)]
+
+
 async def _class_walk(client: Client, session: Session, changes: int) -> None:
-    """From Home, open each of Home's playground presets and move ε to ``CLASS_EPSILON`` after each
-    (``changes`` is not used: every session takes the same steps)."""
-    for params in CLASS_STEPS:
-        home = await client.open("")
-        session.errors += home.errors
-        if not _record(session, float(params["eps"]), await client.open(PAGE, params)):
-            return
-        client.set_epsilon(CLASS_EPSILON)
-        if not _record(session, CLASS_EPSILON, await client.run(PAGE)):
-            return
+    """Open the Lesson at step 1, then press → until the last step, timing each step (``changes`` is not
+    used: every session takes the same steps)."""
+    opened = await client.open(LESSON)
+    session.errors += opened.errors
+    session.leaks += _foreign_step(1, opened)
+    number, address = 1, opened.addresses[-1] if opened.addresses else ""
+    while client.forward is not None and not client.forward.disabled:
+        number += 1
+        shown = await client.press_forward(LESSON, address)
+        session.times.append(shown.seconds)
+        session.errors += shown.errors
+        session.leaks += _foreign_step(number, shown)
+        address = shown.addresses[-1] if shown.addresses else address
+    if client.forward is None:
+        session.errors.append(f"no {FORWARD} button on {LESSON}")
 
 
 async def drive(url: str, scenario: str, index: int, changes: int) -> Session:
@@ -252,7 +270,7 @@ class LoadResult:
     @property
     def steps(self) -> str:
         if self.scenario == "class":
-            return f"{len(CLASS_STEPS)} Home presets, each then ε → {CLASS_EPSILON:g}, the same for all"
+            return f"the Lesson opened, then → to each of its {len(self.times) // self.sessions + 1} steps"
         return f"1 opening + {self.changes} ε changes to values of its own"
 
 
@@ -266,6 +284,8 @@ def measure(scenario: str = "class", sessions: int = SESSIONS, changes: int = CH
 
     with server() as (url, process):
         asyncio.run(drive(url, "own", sessions, 0))
+        if scenario == "class":
+            asyncio.run(drive(url, "class", sessions, 0))  # the teacher prepares the lesson
         before = rss(process)
         samples, done = [before], threading.Event()
 
@@ -299,7 +319,7 @@ def run() -> list[Row]:
     for scenario, target in (("class", "< 1.5 s"), ("own", "—")):
         r = measure(scenario)
         p50, p95 = _percentiles(r.times)
-        note = (f"{r.sessions} sessions × ({r.steps}) on {PAGE}, no browser; {len(r.times)} steps in {r.wall:.0f} s; "
+        note = (f"{r.sessions} sessions × ({r.steps}) on {LESSON if scenario == 'class' else PAGE}, no browser; {len(r.times)} steps in {r.wall:.0f} s; "
                 f"errors {len(r.errors)}, leaks {len(r.leaks)}; server RSS {r.rss_before:.0f} MiB after warm-up, "
                 f"peak {r.rss_peak:.0f}, {r.rss_after:.0f} after")
         rows += [Row(f"load ({scenario}): step to finished rerun, p50", p50, "—", note),
@@ -319,7 +339,8 @@ def main(argv=None) -> None:
                      f"{args.changes}")
     r = measure(args.scenario, args.sessions, args.changes)
     p50, p95 = _percentiles(r.times)
-    print(f"{args.scenario}: {r.sessions} sessions × ({r.steps}) on {PAGE}: {len(r.times)} steps in {r.wall:.1f} s")
+    print(f"{args.scenario}: {r.sessions} sessions × ({r.steps}) on {LESSON if args.scenario == 'class' else PAGE}: "
+          f"{len(r.times)} steps in {r.wall:.1f} s")
     print(f"step to finished rerun: p50 {p50:.2f} s, p95 {p95:.2f} s, max {r.times.max(initial=0):.2f} s")
     print(f"errors: {len(r.errors)}; cross-session leaks: {len(r.leaks)}")
     print(f"server RSS: {r.rss_before:.0f} MiB after warm-up, peak {r.rss_peak:.0f} MiB "

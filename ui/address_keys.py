@@ -14,7 +14,7 @@ import difflib
 
 import streamlit as st
 
-from ui import controls, state
+from ui import controls, presenter, state
 from ui.literal import literal
 
 #: Session key of the run's reserved place at the top of the page.
@@ -26,6 +26,8 @@ STREAMLIT_KEYS = frozenset({"embed", "embed_options"})
 CLOSENESS = 0.5
 #: Known keys a warning lists when none resembles the unknown one.
 LISTED = 10
+#: Keys every page reads: Streamlit's and presenter mode's (``ui.presenter``); never named as a page's nearest.
+EVERY_PAGE_KEYS = STREAMLIT_KEYS | {presenter.KEY}
 
 
 def reserve() -> None:
@@ -56,11 +58,11 @@ def report() -> list[str]:
     """Warn, in the place ``reserve`` kept, about each address key this page does not know; the keys."""
     if not controls.drawing():
         return []
-    known = state.page_keys() | STREAMLIT_KEYS
+    known = state.page_keys() | EVERY_PAGE_KEYS
     unknown = [key for key in st.query_params if key not in known]
     slot = st.session_state.pop(SLOT, None)
     if unknown and slot is not None:
         with slot.container():
             for key in unknown:
-                st.warning(warning(key, st.query_params[key], known - STREAMLIT_KEYS))
+                st.warning(warning(key, st.query_params[key], known - EVERY_PAGE_KEYS))
     return unknown

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
+from ui import presenter, state
 from ui.live_chart import live_chart
 
 #: Key of ``ui.state.visit()``: whether this visit's current run is its chart-first run.
@@ -58,9 +58,10 @@ def rerun_in_full() -> None:
 
 def main_chart(fig, *, key: str, **kwargs) -> None:
     """The page's main chart, a ``ui.live_chart`` (``kwargs`` as there); a chart-first run stops after it,
-    and the drawn chart asks for the full run. Later main charts of the same run are plain live charts."""
+    and the drawn chart asks for the full run; in presenter mode it fits the window (``ui.presenter``).
+    Later main charts of the same run are plain live charts."""
     first = running()
-    live_chart(fig, key=key, report_drawn=first, **kwargs)
+    live_chart(fig, key=key, report_drawn=first, fit=presenter.active(), **kwargs)
     if first:
         st.stop()
 

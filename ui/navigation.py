@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import address_keys, state
+from ui import address_keys, presenter, state
 
 #: The app's logo (page icon of every page, Home's picture).
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
@@ -72,4 +72,5 @@ def sidebar() -> None:
         for page in PAGES:
             st.page_link(page.script, label=page.label, icon=page.icon)
         st.divider()
+    presenter.setup()
     address_keys.reserve()

@@ -151,6 +151,23 @@ _SETTLED = f"""() => {{
 }}"""
 
 
+# What a projector must not show (test_presenter.py, test_lesson.py). Clipped: KaTeX blocks wider than
+# their box (a few px of strut overhang are normal). Wide: HTML elements whose right edge passes the
+# viewport (KaTeX's hidden MathML copy and SVG/WebGL internals excluded). Cut: text shortened by CSS ellipsis.
+LAYOUT_PROBE = """() => {
+  const width = window.innerWidth;
+  const shown = el => el.offsetParent !== null;
+  const all = [...document.querySelectorAll('[data-testid="stMain"] *, [data-testid="stSidebar"] *')];
+  const clipped = [...document.querySelectorAll('.katex-display')]
+      .filter(el => shown(el) && el.scrollWidth > el.clientWidth + 4).map(el => el.textContent.slice(0, 80));
+  const wide = all.filter(el => !el.closest('.katex-mathml, svg, canvas') && el.getBoundingClientRect().width > 0
+      && el.getBoundingClientRect().right > width + 1).map(el => el.tagName + ': ' + el.textContent.slice(0, 60));
+  const cut = all.filter(el => shown(el) && getComputedStyle(el).textOverflow === 'ellipsis'
+      && el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.slice(0, 80));
+  return {clipped, wide, cut};
+}"""
+
+
 def plot_count(page) -> int:
     """How many plotly charts the page shows (in the page and in live-chart iframes)."""
     return page.evaluate(f"() => {PLOTS}().length")
@@ -177,6 +194,11 @@ def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> Non
     page.wait_for_selector("h1", timeout=timeout_ms)
     if chart:
         wait_for_chart(page, timeout_ms)
+    wait_for_settled(page, timeout_ms)
+
+
+def wait_for_settled(page, timeout_ms: float = 30_000) -> None:
+    """Wait until the script has finished its run (past any chart-first run) and the page stopped changing."""
     page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=300)
 
 

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.harness import PLOTS, page_paths, wait_for_app
+from tests.browser.harness import LAYOUT_PROBE, PLOTS, page_paths, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,21 +32,6 @@ def _targets() -> dict[str, str]:
 
 
 TARGETS = _targets()
-# Formulas: KaTeX blocks wider than their box (a few px of strut overhang are normal). Wide: HTML
-# elements whose right edge passes the viewport (KaTeX's hidden MathML copy and SVG/WebGL internals
-# excluded). Cut: text shortened by CSS ellipsis.
-_PROBE = """() => {
-  const width = window.innerWidth;
-  const shown = el => el.offsetParent !== null;
-  const all = [...document.querySelectorAll('[data-testid="stMain"] *, [data-testid="stSidebar"] *')];
-  const clipped = [...document.querySelectorAll('.katex-display')]
-      .filter(el => shown(el) && el.scrollWidth > el.clientWidth + 4).map(el => el.textContent.slice(0, 80));
-  const wide = all.filter(el => !el.closest('.katex-mathml, svg, canvas') && el.getBoundingClientRect().width > 0
-      && el.getBoundingClientRect().right > width + 1).map(el => el.tagName + ': ' + el.textContent.slice(0, 60));
-  const cut = all.filter(el => shown(el) && getComputedStyle(el).textOverflow === 'ellipsis'
-      && el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.slice(0, 80));
-  return {clipped, wide, cut};
-}"""
 _DRAWN = f"() => {PLOTS}().some(el => el._fullLayout && el.offsetHeight > 0)"
 # After a resize: the window has its new width and the main area's size stayed the same over three polls
 # (Streamlit's columns and the charts' autosize follow the window within a few frames).
@@ -85,7 +70,7 @@ def test_presenter_view(chromium, app_url, shots, view):
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function(_RESIZED, arg=width, timeout=TIMEOUT_MS, polling=100)
             page.screenshot(path=str(shots / f"{view}-{viewport}.png"))
-            found = page.evaluate(_PROBE)
+            found = page.evaluate(LAYOUT_PROBE)
             assert found == {"clipped": [], "wide": [], "cut": []}, (viewport, found)
     finally:
         context.close()

@@ -16,6 +16,7 @@ from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import bound_vs_r
 from engine.spaces import make_manifold
 from engine.viz.odds import posterior_figure, tradeoff_figure
+from engine.viz.sphere import sphere_figure
 from ui import who_wins as page_verdict
 from ui.figure_cache import cache_figures
 from ui.optimization import compute as optimization_compute
@@ -74,6 +75,17 @@ def game(epsilon: float) -> Game:
 def best_attacker(epsilon: float, broken: bool) -> Tally:
     """The best attacker's tally over ``BEST_ROUNDS`` rounds against the mechanism (or its broken control)."""
     return game(epsilon).best_attacker(BEST_ROUNDS, seed=1 if not broken else 2, broken=broken)
+
+
+@cache_figures(max_entries=8)
+def game_scene(epsilon: float):
+    """The game's sphere without a release (built once, not on every session's rerun): D's records, D′'s
+    moved record, the mean of D, framed on both data sets so the camera gives nothing away."""
+    game_at = game(epsilon)
+    first, second = game_at.pair.first, game_at.pair.second
+    return sphere_figure(data=np.concatenate([first, second[-1:]]), mean=game_at.means[0], releases={},
+                         center=game_at.pair.manifold.origin, radius=game_at.radius, resolution=32, height=420,
+                         hold=np.concatenate([first, second[-1:]]))
 
 
 @cache_figures(max_entries=8)

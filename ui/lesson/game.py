@@ -8,8 +8,9 @@ import streamlit as st
 
 from engine.lesson.game import Tally
 from engine.odds import posterior_range
-from engine.viz.sphere import sphere_figure
+from engine.viz.sphere import release_traces
 from ui.lesson import compute
+from ui.live_chart import live_chart
 
 #: Session key of the class's game: its tally, the hidden data set of the current round and its release.
 GAME = "_lesson_game"
@@ -56,13 +57,11 @@ def show_odds(epsilon: float) -> None:
 def show(epsilon: float) -> None:
     """The pair, the current release, the guess buttons and the three tallies beside the ceiling."""
     game, play = compute.game(epsilon), _play(epsilon)
-    first, second = game.pair.first, game.pair.second
     st.markdown(f"**Which data set?** D holds {game.n} records (grey); D′ is D with the last one moved across the "
                 f"cap. The mechanism released the mean of one of them at ε = {epsilon:g}: which?")
-    fig = sphere_figure(data=np.concatenate([first, second[-1:]]), mean=game.means[0],
-                        releases={"exact": play["release"][None]}, center=game.pair.manifold.origin,
-                        radius=game.radius, resolution=32, height=420)
-    st.plotly_chart(fig, key="lesson_game_chart")
+    fig = compute.game_scene(epsilon)
+    fig.add_traces(release_traces("exact", play["release"][None], game.means[0]))
+    live_chart(fig, key="lesson_game_chart")  # updated in place each round (no new WebGL scene, no revalidation)
     st.caption("Blue: this round's release. Black: the mean of D. Grey: the records of D and, moved, D′'s last one.")
     left, right = st.columns(2)
     left.button("It came from D", key="lesson_guess_first", on_click=_guess, args=(epsilon, 0))

@@ -1,11 +1,11 @@
-"""The Lesson page's body: the step selector (← / →, a select box, ``?step=N``), the step's chart, its
+"""The Lesson page's body: the step selector (← / → buttons and keys, a select box, ``?step=N``), the step's chart, its
 predict-then-reveal question, its takeaway and the link to the full page."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
+from ui import presenter, state
 from ui.lesson import game
 from ui.lesson.steps import GAME_EPSILON, STEPS
 from ui.live_chart import live_chart
@@ -23,11 +23,12 @@ def _selector() -> int:
     state.init(STEP, 1, options=list(range(1, len(STEPS) + 1)))
     back, box, forward = st.columns([1, 6, 1], vertical_alignment="bottom")
     back.button("←", key="lesson_back", on_click=_move, args=(-1,), disabled=st.session_state[STEP] == 1,
-                help="Previous step")
+                help="Previous step", shortcut="Left")
     box.selectbox("Step", list(range(1, len(STEPS) + 1)), key=STEP,
-                  format_func=lambda number: f"{number} · {STEPS[number - 1].title}")
+                  format_func=lambda number: f"{number} · {STEPS[number - 1].title}",
+                  label_visibility="collapsed" if presenter.active() else "visible")
     forward.button("→", key="lesson_forward", on_click=_move, args=(1,), disabled=st.session_state[STEP] == len(STEPS),
-                   help="Next step")
+                   help="Next step", shortcut="Right")
     state.sync([STEP])
     return st.session_state[STEP]
 
@@ -52,8 +53,8 @@ def show() -> None:
     """The whole lesson page below its title."""
     number = _selector()
     step = STEPS[number - 1]
-    st.subheader(f"{number} · {step.title}")
-    live_chart(step.chart(), key="lesson_chart")
+    (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}")
+    live_chart(step.chart(), key="lesson_chart", fit=presenter.active())
     _question(number)
     if step.game:
         game.show_odds(GAME_EPSILON)

@@ -89,7 +89,7 @@ def figure_json(figure: go.Figure) -> str:
 
 
 def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: str | None = "streamlit",
-               report_drawn: bool = False) -> None:
+               report_drawn: bool = False, fit: bool = False) -> None:
     """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
 
     Parameters
@@ -109,10 +109,14 @@ def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme
     report_drawn : bool
         The browser sets the chart's value once this figure is drawn (or failed to draw), which reruns
         the page: the chart-first run of ``ui.first_paint``.
+    fit : bool
+        Draw the chart no taller than the room between its top and the bottom of the browser's window when
+        the page is scrolled to its top (presenter mode, ``ui.presenter``), and refit it when the window
+        is resized; the figure's height stays the most it takes.
     """
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
     if theme not in ("streamlit", None):
         raise ValueError(f'theme must be "streamlit" or None, as for st.plotly_chart, got {theme!r}')
     _component(figure=figure_json(figure), config=dict(config or {}), theme=theme is not None,
-               report=bool(report_drawn), key=key, default=None)
+               report=bool(report_drawn), fit=bool(fit), key=key, default=None)

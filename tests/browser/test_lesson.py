@@ -1,0 +1,120 @@
+"""The Lesson in presenter mode, as a teacher gives it from a projector (issue 33, items 2 and 6).
+
+→ and ← step through the lesson and the address follows (``step=N``); at 1280×720 and 1920×1080 every
+step's chart lies fully inside the window without scrolling, nothing is wider than the window and no
+traceback shows; the mode follows the session to the page a step links to, and Esc leaves it.
+The walk at 1280×720 takes README's screenshot of presenter mode (docs/screenshots/Lesson_presenter.png).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.harness import (
+    LAYOUT_PROBE,
+    PLOTS,
+    ROOT,
+    chart_signature,
+    wait_for_app,
+    wait_for_chart_change,
+    wait_for_settled,
+)
+from ui.lesson.steps import STEPS
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+VIEWPORTS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
+TIMEOUT_MS = 120_000
+#: README's screenshot: this step (two clouds on the sphere) at 1280×720.
+SCREENSHOT = (4, "1280x720", ROOT / "docs" / "screenshots" / "Lesson_presenter.png")
+# The first chart's box in the window's coordinates (through its iframe), the window's size and the page's
+# scrollable width.
+_CHART_BOX = f"""() => {{
+    const el = {PLOTS}()[0];
+    const frame = Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === el.ownerDocument);
+    const box = el.getBoundingClientRect(), offset = frame ? frame.getBoundingClientRect() : {{top: 0, left: 0}};
+    return {{top: box.top + offset.top, bottom: box.bottom + offset.top, left: box.left + offset.left,
+             right: box.right + offset.left, width: innerWidth, height: innerHeight,
+             scrollWidth: document.documentElement.scrollWidth, scrollY: scrollY}};
+}}"""
+_SIDEBAR_SHOWN = "() => { const s = document.querySelector('[data-testid=\"stSidebar\"]'); return !!s && s.offsetWidth > 0; }"
+
+
+def _open(chromium, app_url, address: str, viewport: str):
+    width, height = VIEWPORTS[viewport]
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{app_url}/{address}")
+    wait_for_app(page, TIMEOUT_MS)
+    return context, page
+
+
+def _step_in_address(page) -> str | None:
+    return page.evaluate("() => new URLSearchParams(location.search).get('step')")
+
+
+def _press(page, key: str, number: int) -> None:
+    """Press ``key`` and wait until step ``number`` is open, its chart drawn and the page settled."""
+    before = chart_signature(page)
+    page.keyboard.press(key)
+    page.wait_for_function("(title) => document.querySelector('h1')?.textContent.startsWith(title)",
+                           arg=f"{number} ·", timeout=TIMEOUT_MS)
+    wait_for_chart_change(page, before, TIMEOUT_MS, polling=100)
+    wait_for_settled(page, TIMEOUT_MS)
+
+
+def test_arrow_keys_step_through_the_lesson_and_the_address_follows(chromium, app_url):
+    context, page = _open(chromium, app_url, "Lesson?present=1", "1280x720")
+    try:
+        assert _step_in_address(page) == "1"
+        _press(page, "ArrowRight", 2)
+        assert _step_in_address(page) == "2"
+        _press(page, "ArrowRight", 3)
+        assert _step_in_address(page) == "3"
+        _press(page, "ArrowLeft", 2)
+        assert _step_in_address(page) == "2"
+        assert page.evaluate("() => new URLSearchParams(location.search).get('present')") == "1"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_every_step_fits_the_projector(chromium, app_url, viewport):
+    """Walks the steps with → from step 1; at each, the chart's box lies inside the window at the top of the
+    page, and the checks of ``test_presenter`` (no formula cut, nothing wider than the window, no label cut)
+    pass."""
+    from playwright.sync_api import expect
+
+    context, page = _open(chromium, app_url, "Lesson?present=1", viewport)
+    try:
+        assert not page.evaluate(_SIDEBAR_SHOWN)
+        for number in range(1, len(STEPS) + 1):
+            if number > 1:
+                _press(page, "ArrowRight", number)
+            expect(page.get_by_test_id("stException")).to_have_count(0)
+            box = page.evaluate(_CHART_BOX)
+            assert box["scrollY"] == 0 and box["scrollWidth"] <= box["width"], (number, box)
+            assert 0 <= box["top"] and box["bottom"] <= box["height"], (number, box)
+            assert 0 <= box["left"] and box["right"] <= box["width"], (number, box)
+            assert page.evaluate(LAYOUT_PROBE) == {"clipped": [], "wide": [], "cut": []}, number
+            if (number, viewport) == SCREENSHOT[:2]:
+                page.screenshot(path=str(SCREENSHOT[2]))
+    finally:
+        context.close()
+
+
+def test_presenter_mode_follows_the_session_and_esc_leaves_it(chromium, app_url):
+    context, page = _open(chromium, app_url, "Lesson?present=1&step=2", "1280x720")
+    try:
+        page.get_by_role("link", name="Open the full page with these settings").click()
+        page.wait_for_url("**/Private_mean_playground?**", timeout=TIMEOUT_MS)
+        wait_for_app(page, TIMEOUT_MS)
+        assert page.evaluate("() => new URLSearchParams(location.search).get('present')") == "1"
+        assert not page.evaluate(_SIDEBAR_SHOWN)
+        box = page.evaluate(_CHART_BOX)
+        assert 0 <= box["top"] and box["bottom"] <= box["height"], box
+        page.keyboard.press("Escape")
+        page.wait_for_function(_SIDEBAR_SHOWN, timeout=TIMEOUT_MS)
+        page.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=TIMEOUT_MS)
+    finally:
+        context.close()

@@ -1,0 +1,72 @@
+"""Presenter mode (``?present=1`` or the sidebar's button): the page as a projector shows it.
+
+The sidebar is hidden, the type is larger and live charts fit the window's height (``ui.live_chart``'s
+``fit``), so a page's main chart sits above the fold at 1280×720 and 1920×1080; Esc leaves the mode.
+The mode belongs to the session, not to a page: every page draws it through ``ui.navigation.sidebar``
+and writes ``present=1`` back into the address, which a switch of page empties.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.literal import literal
+
+#: The address key of presenter mode.
+KEY = "present"
+#: Session keys: whether the mode is on (kept over page switches), the buttons that turn it on and off.
+ON, ENTER, LEAVE = "_presenter_on", "_presenter_enter", "_presenter_leave"
+#: Address values of the mode.
+VALUES = {"1": True, "true": True, "0": False, "false": False}
+#: The mode's stylesheet, a constant (nothing from the address goes into it): no sidebar and no button to
+#: open it, type and spacing 25 % larger (Streamlit sizes both in rem) but titles smaller, less blank space above them.
+STYLE = """<style>
+[data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none; }
+html { font-size: 125%; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; padding-bottom: 2rem; }
+h1 { font-size: 2rem !important; padding-top: 0 !important; }
+</style>"""
+
+
+def _asked() -> bool | None:
+    """The mode the address asks for (None without ``present``); a value other than 1, 0, true or false
+    warns, on every run while the address holds it, and asks for nothing."""
+    raw = st.query_params.get(KEY)
+    if raw is None:
+        return None
+    on = VALUES.get(raw.lower())
+    if on is None:
+        st.warning(f"Ignored the address parameter {literal(f'{KEY}={raw}')}: it must be 1 (presenter mode) or 0; "
+                   "presenter mode stays as it was.")
+    return on
+
+
+def active() -> bool:
+    """Whether the session shows its pages in presenter mode."""
+    return bool(st.session_state.get(ON))
+
+
+def _turn(on: bool) -> None:
+    st.session_state[ON] = on
+
+
+def setup() -> None:
+    """Draw the mode's button into the sidebar (in the mode: its stylesheet and the Esc button that leaves
+    it) and write the mode into the address. The address sets the mode at a session's start; the buttons
+    later. Buttons, not a toggle: a page's chart-first run (``ui.first_paint``) draws no value widgets."""
+    asked = _asked()
+    if ON not in st.session_state:
+        st.session_state[ON] = bool(asked)
+    on = active()
+    with st.sidebar:
+        if on:
+            st.button("Leave presenter mode", key=LEAVE, on_click=_turn, args=(False,), shortcut="Esc")
+            st.markdown(STYLE, unsafe_allow_html=True)
+        else:
+            st.button("Presenter mode", key=ENTER, on_click=_turn, args=(True,), icon=":material/present_to_all:",
+                      help="Hides this sidebar, enlarges the type and fits charts to the window; Esc leaves it. On "
+                           "the Lesson page ← and → step through the lesson. The address keeps present=1.")
+    if on:
+        st.query_params[KEY] = "1"
+    elif asked is not None:
+        del st.query_params[KEY]
