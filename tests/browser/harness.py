@@ -33,11 +33,15 @@ def chromium_missing_reason() -> str | None:
 
 
 def page_paths() -> dict[str, str]:
-    """URL path of every page: '' for app.py, then pages/N_Title.py -> 'Title'."""
-    paths = {"Home": ""}
-    for file in sorted((ROOT / "pages").glob("*.py")):
-        title = file.stem.split("_", 1)[1] if "_" in file.stem else file.stem
-        paths[title] = title
+    """URL path of every page in the sidebar's order (``ui.navigation.PAGES``, which holds every file of
+    ``pages/``): '' for app.py, then pages/N_Title.py -> 'Title'."""
+    from ui.navigation import PAGES
+
+    paths = {}
+    for page in PAGES:
+        stem = Path(page.script).stem
+        title = "Home" if page.script == "app.py" else stem.split("_", 1)[1] if "_" in stem else stem
+        paths[title] = "" if page.script == "app.py" else title
     return paths
 
 

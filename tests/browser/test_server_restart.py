@@ -8,9 +8,7 @@ import pytest
 
 from tests.browser.harness import (
     chart_signature,
-    chromium_missing_reason,
     free_port,
-    headless_chromium,
     streamlit_process,
     wait_for_app,
     wait_for_chart_change,
@@ -49,13 +47,13 @@ def _wait_for_reconnect(page, sockets: list, seconds: float = 60.0) -> None:
     raise AssertionError(f"the page did not reconnect to the restarted server within {seconds:g} s")
 
 
-def test_the_slider_keeps_working_after_a_server_restart():
-    reason = chromium_missing_reason()
-    if reason:
-        pytest.skip(f"browser tests skipped: {reason}")
+def test_the_slider_keeps_working_after_a_server_restart(chromium):
+    """On a server of its own (restarted on its port), with the session's Chromium: a second Playwright in
+    the same process would run inside the first one's event loop."""
     port = free_port()
-    with headless_chromium() as browser:
-        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
         sockets = []
         page.on("websocket", lambda socket: sockets.append(socket))
         with streamlit_process(120.0, port=port) as (base, _):
@@ -66,3 +64,5 @@ def test_the_slider_keeps_working_after_a_server_restart():
             _wait_for_reconnect(page, sockets)
             _move_and_wait(page, "1.05")
             _move_and_wait(page, "1.1")
+    finally:
+        context.close()
