@@ -21,7 +21,7 @@ def test_method_switch_redraws_the_subspaces(app_page, app_url):
     wait_for_app(page)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     expect(plot_locator(page, 0).locator(".gl-container canvas").first).to_be_visible()  # in the live chart's iframe
-    assert page.get_by_test_id("stMetric").count() == 3
+    expect(page.get_by_test_id("stMetric")).to_have_count(3)  # drawn by the run after the chart-first one
     before = chart_signature(page)
     page.get_by_test_id("stSelectbox").filter(has_text="Method").click()
     page.get_by_role("option", name="Analyze Gauss (noisy XᵀX)").click()
