@@ -18,6 +18,7 @@ from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from ui.lesson import compute
 from ui.optimization.controls import Settings as OptimizationSettings
+from ui.playground.controls import address as playground_address
 
 #: Releases per mechanism in the lesson's private-mean runs (the playground draws 200 too).
 RELEASES = 200
@@ -109,8 +110,7 @@ def _subspaces() -> tuple[int, str]:
 
 
 def _playground_params(c: PrivateMeanConfig) -> dict:
-    return {"space": c.space, "source": c.source, "r": repr(c.radius), "n": str(c.n), "eps": repr(c.epsilon),
-            "mech": ",".join(c.mechanisms)}
+    return playground_address(c, ("space", "source", "r", "n", "eps", "mech"))
 
 
 WINNERS = ("The Riemannian Laplace (intrinsic)", "The Euclidean Laplace (ambient)", "Neither: a tie")

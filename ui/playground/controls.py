@@ -122,6 +122,15 @@ FIELD_OF_KEY = {"space": "space", "k": "k", "source": "source", "state": "region
 KEYS = (*FIELD_OF_KEY, "adapt")
 
 
+def address(config, keys=tuple(FIELD_OF_KEY)) -> dict[str, str]:
+    """The address parameters ``keys`` that open the playground on ``config`` (a ``PrivateMeanConfig`` or the
+    page's ``Settings``): tuples comma-joined, numbers written exactly."""
+    def text(value) -> str:
+        return ",".join(value) if isinstance(value, tuple) else repr(value) if isinstance(value, float) else str(value)
+
+    return {key: text(getattr(config, FIELD_OF_KEY[key])) for key in keys}
+
+
 def sidebar() -> tuple[Settings, list[str]]:
     """Draw the playground's sidebar; return its settings and the URL keys on show."""
     state.own(KEYS)
