@@ -208,12 +208,13 @@ def tangent_mean_sensitivity(n, radius, kappa_max) -> np.ndarray:
     return frechet_mean_sensitivity(n, radius, kappa_max) * log_lipschitz(radius, kappa_max)
 
 
-def ambient_radius(manifold, radius) -> np.ndarray:
-    """Radius r_E of the smallest ambient ball containing the geodesic ball B_r(m0), as the space
-    states it (``Manifold.ambient_ball_radius``): e^r − 1 on SPD around I (supplement, Proposition 1),
-    the chord 2 sin(r/2) on the unit sphere (supplement §1.3.2). ``ValueError`` where none is known.
+def ambient_radius(manifold, radius, centre=None) -> np.ndarray:
+    """Radius r_E of an ambient ball containing the geodesic ball B_r(centre) (the origin's when
+    ``centre`` is ``None``), as the space states it (``Manifold.ambient_ball_radius``): λ_max(m0)(e^r − 1)
+    on SPD (e^r − 1 around I, supplement, Proposition 1), the chord 2 sin(r/2) on the unit sphere
+    (supplement §1.3.2). ``ValueError`` where none is known.
     """
-    r_e = manifold.ambient_ball_radius(radius)
+    r_e = manifold.ambient_ball_radius(radius, centre)
     if r_e is None:
         raise ValueError(f"no ambient radius is known for {manifold.name}: the Euclidean baseline needs one")
     return r_e

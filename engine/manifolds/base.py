@@ -90,9 +90,11 @@ class Manifold(ABC):
         ``"spd-affine"`` (the eigen-log law of SPD(k)); ``None`` when no exact sampler is known."""
         return "flat" if self.flat else None
 
-    def ambient_ball_radius(self, radius) -> np.ndarray | None:
-        """Radius r_E of the smallest ball of ``to_ambient`` coordinates containing the geodesic ball
-        B_r(origin), or ``None`` when the space states none (then no Euclidean baseline is offered)."""
+    def ambient_ball_radius(self, radius, centre=None) -> np.ndarray | None:
+        """Radius r_E of a ball of ``to_ambient`` coordinates (of the ``ambient_representative``s relative
+        to ``centre``) that contains the image of the geodesic ball B_r(centre), the origin's when
+        ``centre`` is ``None``: two records then differ by at most 2 r_E, the ambient mean's sensitivity
+        2 r_E/n. ``None`` when the space states none (then no Euclidean baseline is offered)."""
         return None
 
     def ambient_representative(self, x, reference) -> np.ndarray:

@@ -98,9 +98,9 @@ class Grassmann(Manifold):
         Laplace sampler the engine has; ``None`` for p > 1, whose polar volume depends on the direction."""
         return "real-projective" if self.p == 1 else None
 
-    def ambient_ball_radius(self, radius) -> np.ndarray | None:
-        """For lines, ‖xxᵀ − yyᵀ‖_F = √2 sin θ (θ the angle), increasing on [0, π/2]: r_E = √2 sin r.
-        ``None`` for p > 1."""
+    def ambient_ball_radius(self, radius, centre=None) -> np.ndarray | None:
+        """For lines, ‖xxᵀ − yyᵀ‖_F = √2 sin θ (θ the angle), increasing on [0, π/2]: r_E = √2 sin r
+        around every centre (rotations act isometrically on lines and on projectors). ``None`` for p > 1."""
         if self.p != 1:
             return None
         return np.sqrt(2.0) * np.sin(np.minimum(np.asarray(radius, dtype=float), np.pi / 2))

@@ -370,9 +370,17 @@ class Hyperbolic(Manifold):
         height = np.sqrt(1.0 + np.sum(s * s, axis=-1, keepdims=True))
         return np.concatenate([height, s], axis=-1)
 
-    def ambient_ball_radius(self, radius) -> np.ndarray:
-        """tanh(r/2): a point at distance ρ from the origin has Poincaré radius tanh(ρ/2), increasing in ρ."""
-        return np.tanh(np.asarray(radius, dtype=float) / 2.0)
+    def ambient_ball_radius(self, radius, centre=None) -> np.ndarray:
+        """sinh r/(cosh s + cosh r) for the centre c at distance s from the origin (cosh s = c₀): tanh(r/2)
+        around the origin, where a point at distance ρ has Poincaré radius tanh(ρ/2).
+
+        B_r(c) is a Euclidean ball in the Poincaré model (Möbius maps keep spheres), cut by the line
+        through 0 and c at Poincaré radii tanh((s − r)/2) and tanh((s + r)/2); half their difference is
+        sinh r/(cosh s + cosh r).
+        """
+        r = np.asarray(radius, dtype=float)
+        cosh_s = 1.0 if centre is None else self.check_points(centre, "centre")[..., 0]
+        return np.sinh(r) / (cosh_s + np.cosh(r))
 
     def to_ambient(self, x) -> np.ndarray:
         """Poincaré-ball coordinates p = x_{1:}/(1 + x_0), shape ``(..., d)`` (see the class notes).

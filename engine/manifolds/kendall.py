@@ -312,7 +312,7 @@ class Kendall(Manifold):
         return v / np.linalg.norm(v, axis=(-2, -1), keepdims=True)
 
     # ----- flat coordinates and sampling ---------------------------------------------------
-    def ambient_ball_radius(self, radius) -> np.ndarray:
+    def ambient_ball_radius(self, radius, centre=None) -> np.ndarray:
         """The chord 2 sin(r/2) between aligned pre-shapes (``ambient_representative``).
 
         If d([x], [m]) = ρ, the representative w of x aligned to the pre-shape z of m has <z, w> = cos ρ

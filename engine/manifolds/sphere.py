@@ -36,8 +36,9 @@ class Sphere(Manifold):
         self.point_shape = (self.dim + 1,)
         self.name = f"Sphere({self.dim})"
 
-    def ambient_ball_radius(self, radius) -> np.ndarray:
-        """The chord 2 sin(r/2) (Reimherr et al. 2021, supplement §1.3.2)."""
+    def ambient_ball_radius(self, radius, centre=None) -> np.ndarray:
+        """The chord 2 sin(r/2) (Reimherr et al. 2021, supplement §1.3.2), around every centre (rotations
+        are isometries of both the sphere and R^{d+1})."""
         return 2.0 * np.sin(np.minimum(np.asarray(radius, dtype=float), np.pi) / 2.0)
 
     @property

@@ -199,7 +199,7 @@ def _theorem2_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: Mechan
 
 def _ambient_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: MechanismRun) -> float:
     """Δ_E = 2 r_E / n of the ambient mean (the statistic Δ_E bounds)."""
-    run.extra["ambient_radius"] = float(ambient_radius(manifold, c.radius))
+    run.extra["ambient_radius"] = float(ambient_radius(manifold, c.radius, ctx["m0"]))
     return float(ambient_sensitivity(ctx["n_used"], run.extra["ambient_radius"]))
 
 

@@ -36,9 +36,14 @@ class SPDAffine(SPD, metric="affine"):
     def polar_volume(self) -> str | None:
         return "spd-affine" if self.k >= 2 else super().polar_volume
 
-    def ambient_ball_radius(self, radius) -> np.ndarray:
-        """r_E = e^r − 1 around I (supplement, Proposition 1: ‖X − I‖_F ≤ e^{ρ(I, X)} − 1)."""
-        return np.expm1(np.asarray(radius, dtype=float))
+    def ambient_ball_radius(self, radius, centre=None) -> np.ndarray:
+        """r_E = λ_max(M)(e^r − 1) around M (I when ``centre`` is ``None``), attained at
+        X = M^{1/2} exp(r vvᵀ) M^{1/2} with v M's top eigenvector.
+
+        At I it is the supplement's Proposition 1, ‖X − I‖_F ≤ e^{ρ(I, X)} − 1. Around M, X = M^{1/2} e^L M^{1/2}
+        with ‖L‖_F = ρ(M, X) ≤ r, so ‖X − M‖_F = ‖M^{1/2}(e^L − I)M^{1/2}‖_F ≤ λ_max(M)(e^r − 1).
+        """
+        return self.largest_eigenvalue(centre) * np.expm1(np.asarray(radius, dtype=float))
 
     def frame_scale(self, w: np.ndarray) -> np.ndarray:
         """s_ij = √(λ_i λ_j): <U, V>_X = tr(X⁻¹UX⁻¹V)."""

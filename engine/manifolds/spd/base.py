@@ -148,6 +148,12 @@ class SPD(Manifold):
         return np.full(center.shape[:-2], self.kappa_max)
 
     # ----- coordinates and sampling --------------------------------------------------------
+    def largest_eigenvalue(self, centre) -> np.ndarray:
+        """λ_max of the points ``centre``, shape ``centre.shape[:-2]``; 1 (that of I) when ``centre`` is ``None``."""
+        if centre is None:
+            return np.float64(1.0)
+        return np.linalg.eigvalsh(self.check_points(centre, "centre"))[..., -1]
+
     def to_ambient(self, x) -> np.ndarray:
         """Upper triangle ``(..., k(k+1)/2)``, off-diagonals ×√2 (Euclidean norm = Frobenius norm)."""
         x = np.asarray(x, dtype=float)

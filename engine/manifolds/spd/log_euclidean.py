@@ -23,9 +23,15 @@ class SPDLogEuclidean(SPD, metric="log-euclidean"):
         self.kappa_max = 0.0
         self.injectivity_radius = np.inf
 
-    def ambient_ball_radius(self, radius) -> np.ndarray:
-        """r_E = e^r − 1 around I: d(I, X) = ‖log X‖_F and ‖e^L − I‖_F ≤ e^{‖L‖_F} − 1."""
-        return np.expm1(np.asarray(radius, dtype=float))
+    def ambient_ball_radius(self, radius, centre=None) -> np.ndarray:
+        """r_E = λ_max(M)(e^r − 1) around M (I when ``centre`` is ``None``), attained at exp(log M + r vvᵀ)
+        with v M's top eigenvector.
+
+        X = exp(A + L) with A = log M and ‖L‖_F = ρ(M, X) ≤ r; X − M = ∫₀¹ D exp_{A+tL}[L] dt, and the
+        Daleckii–Krein derivative has ‖D exp_B[L]‖_F ≤ e^{λ_max(B)}‖L‖_F ≤ λ_max(M) e^{tr}‖L‖_F, whose
+        integral is λ_max(M)(e^r − 1).
+        """
+        return self.largest_eigenvalue(centre) * np.expm1(np.asarray(radius, dtype=float))
 
     def frame_scale(self, w: np.ndarray) -> np.ndarray:
         """s_ij = exp[log λ_i, log λ_j], the divided difference of exp (Daleckii–Krein:
