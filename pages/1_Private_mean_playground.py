@@ -52,6 +52,8 @@ with view:
         caption += " " + hidden
     if shown.layout.meta and shown.layout.meta.get("zoomed_on_releases"):
         caption += " " + playground.ZOOM_NOTE
+    if animate and (beyond := animation.beyond_dome_caption(settings, animate)):
+        caption += " " + beyond
     st.caption(caption)
     st.subheader("How far the releases land")
     who_wins.show(lambda: who_wins.playground_verdict(result, settings))

@@ -1,14 +1,16 @@
 """The Utility page's "Where each wins" tab: the map of ``engine.pipelines.who_wins_map`` for every
 space with a Euclidean baseline at the playground's defaults (n = 50, ε = 1), computed once per
-server process, with its reading, one heatmap per space and the spaces not mapped yet."""
+server process, with its reading, one heatmap per space, a table of how its tie and ratios move with
+n·ε (``engine.pipelines.ties_by_budget``) and the spaces not mapped yet."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from engine import spaces
-from engine.pipelines import who_wins_map
+from engine.pipelines import ties_by_budget, who_wins_map
 from engine.viz.who_wins_map import who_wins_map_figure
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
@@ -26,6 +28,25 @@ def space_map(space: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, str
     ``CONFIG``), cached."""
     found = who_wins_map.run(who_wins_map.WhoWinsMapConfig(space=space, **CONFIG))
     return found.cells, found.ties, found.predicted_ties, who_wins_map.reading(found)
+
+
+@st.cache_data(max_entries=4, show_spinner="Mapping the tie at other budgets n·ε…")
+def budget_rows(space: str) -> pd.DataFrame:
+    """``ties_by_budget`` of ``space`` at the map's n (its smallest parameter, the map's seed), cached."""
+    return ties_by_budget.ties_by_budget(space, n=CONFIG["n"])
+
+
+def budget_table(found: pd.DataFrame, parameter: str) -> pd.DataFrame:
+    """``ties_by_budget``'s rows as the tab shows them: n·ε, ε, the tie and the ratios at the grid's ends."""
+    first, last = found["first_radius"].iloc[0], found["last_radius"].iloc[0]
+    return pd.DataFrame({
+        "n·ε": [f"{b:g}" for b in found["n_epsilon"]],
+        f"ε at n = {CONFIG['n']}": [f"{e:g}" for e in found["epsilon"]],
+        "Tie radius r": ["none" if np.isnan(t) else f"{t:.3g}" for t in found["tie"]],
+        "Wins below the tie": [dict(intrinsic="Riemannian", euclidean="Euclidean").get(w, "—") for w in found["below"]],
+        f"Ratio at r = {first:.2g}": [f"{r:.2f}" for r in found["first_ratio"]],
+        f"Ratio at r = {last:.2g}": [f"{r:.2f}" for r in found["last_ratio"]],
+    })
 
 
 def mapped_spaces() -> list[str]:
@@ -48,9 +69,15 @@ def show() -> None:
         cells, ties, predicted, sentence = space_map(space)
         fam = who_wins_map.FAMILIES[space]
         st.info(sentence)
-        fig = figure(cells, ties, space=fam.label, parameter_label=fam.parameter_label, predicted=predicted)
+        fig = figure(cells, ties, space=fam.label, parameter_label=fam.parameter_label, predicted=predicted,
+                     **CONFIG)
         st.plotly_chart(fig, key=f"chart-who-wins-map-{space}", **PLAIN_CHART)
         download_row(f"who-wins-map-{space}", fig=fig, data=cells)
+        found = budget_rows(space)
+        p = int(found["parameter"].iloc[0])
+        st.markdown(f"**The same comparison at other budgets n·ε** on {fam.make(p).name} ({fam.parameter} = {p}), "
+                    f"n = {CONFIG['n']} records, ε = n·ε / {CONFIG['n']}:")
+        st.table(budget_table(found, fam.parameter), hide_index=True, border="horizontal")
     missing = [fam.baseline_missing for fam in who_wins_map.FAMILIES.values() if fam.baseline_missing]
     missing += [f"{entry.short_label}: {entry.family.reason}" for entry in spaces.SPACES.values()
                 if not spaces.offered(entry.family)]

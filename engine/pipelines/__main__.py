@@ -193,7 +193,8 @@ def _write_map(files: dict[str, Path], result: who_wins_map.WhoWinsMap) -> None:
     from engine.viz.who_wins_map import who_wins_map_figure
 
     fig = who_wins_map_figure(result.cells, result.ties, space=result.family.label,
-                              parameter_label=result.family.parameter_label, predicted=result.predicted_ties)
+                              parameter_label=result.family.parameter_label, n=result.config.n,
+                              epsilon=result.config.epsilon, predicted=result.predicted_ties)
     texts = {"cells": result.cells.to_csv(index=False), "ties": result.ties.to_csv(index=False),
              "figure": figure_to_html(fig), "settings": json.dumps(dataclasses.asdict(result.config), indent=1) + "\n"}
     for part, path in files.items():

@@ -176,12 +176,13 @@ class WhoWinsMap:
     predicted_ties: pd.DataFrame
 
     def summary(self) -> dict:
-        """JSON-ready numbers: the config, every cell and every tie, measured and predicted."""
+        """JSON-ready numbers: the config, every cell and every tie, measured and predicted, and the map's
+        ``reading`` (which names the n·ε it holds at)."""
         def plain(frame):
             return [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in row.items()}
                     for row in frame.to_dict("records")]
         return dict(config=dataclasses.asdict(self.config), space=self.family.label, cells=plain(self.cells),
-                    ties=plain(self.ties), predicted_ties=plain(self.predicted_ties))
+                    ties=plain(self.ties), predicted_ties=plain(self.predicted_ties), reading=reading(self))
 
 
 @dataclass(frozen=True)
@@ -304,7 +305,8 @@ def _span(values) -> str:
 def reading(found: WhoWinsMap) -> str:
     """One sentence from the map: where the intrinsic mechanism wins, where the Euclidean one does,
     by how much at the extremes, how many cells are too close to call, and the share of Euclidean
-    releases off the space.
+    releases off the space; then the n, ε and n·ε it holds at (the ratios and ties move with n·ε:
+    ``engine.pipelines.ties_by_budget``).
 
     The tie of a parameter is its first crossing of 1 along r (``ties``); parameters without one are
     said to be won at every radius by the mechanism whose ratio side they stay on.
@@ -346,4 +348,6 @@ def reading(found: WhoWinsMap) -> str:
     return (f"{where}, " + "; ".join(parts) + f". The error ratio (Riemannian / Euclidean) runs from "
             f"{best['ratio']:.2f} ({fam.parameter} = {int(best['parameter'])}, r = {best['radius']:.2g}) to "
             f"{worst['ratio']:.2f} ({fam.parameter} = {int(worst['parameter'])}, r = {worst['radius']:.2g}), within two "
-            f"standard errors of 1 in {close} of {len(cells)} cells; {off_text}.")
+            f"standard errors of 1 in {close} of {len(cells)} cells; {off_text}. All at n = {found.config.n} "
+            f"records and ε = {found.config.epsilon:g}, n·ε = {found.config.n * found.config.epsilon:g}: both noise "
+            f"scales shrink as 1/(n·ε) but the ambient mean's bias does not, so the ratios and the ties move with n·ε.")

@@ -314,7 +314,8 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
         segments when off the sphere), the widest cloud first, and the true mean last. The surface
         is the dome under the frame of ``frame``; the axes' ranges are the cube around it and the
         camera is ``fit_camera``'s, fitted to what is drawn. ``layout.meta["zoomed_on_releases"]`` says
-        whether the frame left the data out to show the releases.
+        whether the frame left the data out to show the releases; ``layout.meta["dome"]`` holds the
+        dome's centre ``facing`` and geodesic ``reach`` (π for the whole sphere), read by ``beyond_dome``.
 
     Raises
     ------
@@ -342,8 +343,10 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     shown = np.concatenate(shown)
     if np.max(_S2.dist(facing, shown / np.linalg.norm(shown, axis=1, keepdims=True))) < np.pi / 2:
         points, triangles = dome(facing, shown)
+        reach = float(np.max(_S2.dist(facing, points)))
     else:
         points, triangles = sphere_mesh(resolution)
+        reach = np.pi
     traces = [mesh_trace(points, triangles, name="sphere", color=DOME_COLOR, opacity=0.45)]
     traces[0].update(lighting=DOME_LIGHTING)
     if show_cap and not zoomed:
@@ -377,5 +380,17 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     fig.update_layout(legend=dict(entrywidth=0.5, entrywidthmode="fraction"))  # two columns: more scene
     scene = {f"{c}axis": dict(range=[m - half, m + half], visible=False) for c, m in zip("xyz", mid.tolist())}
     fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=fit_camera(scaled, facing)),
-                      meta=dict(zoomed_on_releases=zoomed))
+                      meta=dict(zoomed_on_releases=zoomed, dome=dict(facing=facing.tolist(), reach=reach)))
     return fig
+
+
+def beyond_dome(fig: go.Figure, points) -> np.ndarray:
+    """Which of ``points`` ``(m, 3)`` (nonzero) a ``sphere_figure`` leaves out of its scene: those whose radial
+    projection lies farther from the dome's centre than the dome reaches, or outside the axes' ranges (which
+    plotly.js clips), shape ``(m,)`` bool. Points that ``hold`` framed are never beyond."""
+    points = _nonzero(as_points("points", points, (3,)), "points")
+    dome_meta = fig.layout.meta["dome"]
+    projected = points / np.linalg.norm(points, axis=1, keepdims=True)
+    far = _S2.dist(np.asarray(dome_meta["facing"]), projected) > dome_meta["reach"] + ON_SPHERE_ATOL
+    ranges = np.array([getattr(fig.layout.scene, f"{c}axis").range for c in "xyz"])
+    return far | np.any((points < ranges[:, 0]) | (points > ranges[:, 1]), axis=1)

@@ -25,8 +25,8 @@ def _colorscale() -> list:
     return [[0.0, palette.color("exact")], [0.5, "#FFFFFF"], [1.0, palette.color("euclid")]]
 
 
-def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, parameter_label: str,
-                        predicted: pd.DataFrame | None = None, height: int = 560) -> go.Figure:
+def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, parameter_label: str, n: int,
+                        epsilon: float, predicted: pd.DataFrame | None = None, height: int = 560) -> go.Figure:
     """Heatmap of log₂(ratio) per (radius, parameter) with the tie radii drawn.
 
     Parameters
@@ -35,6 +35,8 @@ def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, 
     ties : frame with parameter and radius (``who_wins_map.tie_radii``)
     space : the family's label (Sᵈ, SPD(k)) for the title
     parameter_label : the y axis' words ("dimension d")
+    n, epsilon : the records and the budget the map was computed at, named in the title with n·ε (the
+        ratios and ties move with n·ε: ``engine.pipelines.ties_by_budget``)
     predicted : optional ties of the ratio the noise alone predicts, drawn dotted
 
     Returns
@@ -73,7 +75,8 @@ def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, 
         fig.add_scatter(x=ordered["radius"], y=ordered["parameter"], mode="lines", name="tie the noise alone predicts",
                         line=dict(color=palette.color("bound"), width=2, dash="dot"),
                         hovertemplate=f"predicted tie at r = %{{x:.3f}}, {parameter_label} = %{{y}}<extra></extra>")
-    fig.update_layout(palette.layout(palette.chart_text(f"Where each mechanism wins on {space}"), height=height))
+    title = f"Where each mechanism wins on {space} at n·ε = {n * epsilon:g} (n = {n}, ε = {epsilon:g})"
+    fig.update_layout(palette.layout(palette.chart_text(title), height=height))
     fig.update_xaxes(title_text="radius r of the data ball")
     fig.update_yaxes(title_text=parameter_label, dtick=1 if len(params) <= 12 else 2)
     return fig

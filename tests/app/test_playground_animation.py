@@ -175,3 +175,45 @@ def test_epsilon_animation_keeps_the_scene_on_the_data():
     moving = _spec(run_page(PLAYGROUND, {"anim": "true"}))["layout"]["scene"]
     for axis in "xyz":
         assert moving[f"{axis}axis"]["range"] == still[f"{axis}axis"]["range"]
+
+
+def _beyond(spec, frame) -> int:
+    """Releases of one frame outside the scene, computed from the chart itself: the dome is the first trace
+    (its farthest vertex from the camera's "up", the dome's centre, gives its reach) and plotly clips what
+    lies outside the axes' ranges."""
+    scene = spec["layout"]["scene"]
+    facing = np.array([scene["camera"]["up"][axis] for axis in "xyz"])
+    reach = S2.dist(facing, _points(spec["data"][0])).max()
+    ranges = np.array([scene[f"{axis}axis"]["range"] for axis in "xyz"])
+    count = 0
+    for index, trace in zip(frame["traces"], frame["data"]):
+        if spec["data"][index]["mode"] != "markers":
+            continue
+        points = _points(trace)
+        projected = points / np.linalg.norm(points, axis=1, keepdims=True)
+        outside = np.any((points < ranges[:, 0]) | (points > ranges[:, 1]), axis=1)
+        count += int((outside | (S2.dist(facing, projected) > reach + 1e-6)).sum())
+    return count
+
+
+def test_the_caption_counts_the_releases_the_frames_put_beyond_the_dome():
+    """Issue 34: over ε the scene stays on the data, so at ε = 0.1 on the slider releases lay beyond the drawn
+    dome without a word; the caption now counts them, frame by frame as the chart draws them."""
+    at = run_page(PLAYGROUND, {"anim": "true", "eps": "1"})
+    assert_clean(at)
+    spec = _spec(at)
+    counts = [_beyond(spec, frame) for frame in spec["frames"]]
+    some = [s for s, count in enumerate(counts) if count]
+    assert some and some[0] == 0 and counts[0] > 50, counts
+    names = [frame["name"] for frame in spec["frames"]]
+    caption = " ".join(c.value for c in at.caption)
+    expected = f"Beyond the drawn dome: {counts[0]} of 400 releases at ε = 0.1 on the slider"
+    if some[-1] != 0:
+        expected += f", {counts[some[-1]]} at ε = {names[some[-1]]}"
+    assert expected + f", none from ε = {names[some[-1] + 1]} on." in caption
+    assert "a smaller ε in the sidebar widens it" in caption
+    # At ε = 0.1 in the sidebar the scene is the whole sphere: the same frame leaves far fewer out, and no advice.
+    wide = run_page(PLAYGROUND, {"anim": "true", "eps": "0.1"})
+    assert _beyond(_spec(wide), _spec(wide)["frames"][0]) < counts[0] / 10
+    assert "widens it" not in " ".join(c.value for c in wide.caption)
+    assert "Beyond the drawn dome" not in " ".join(c.value for c in run_page(PLAYGROUND).caption)

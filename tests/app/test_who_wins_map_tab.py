@@ -1,7 +1,10 @@
 """The Utility page's "Where each wins" tab (AppTest): one map per space with a Euclidean baseline,
 each read in a sentence the engine computes from the same map, and the spaces without one named."""
 
+import numpy as np
+
 from engine.pipelines import who_wins_map
+from engine.pipelines.ties_by_budget import ties_by_budget
 from tests.app.charts import specs
 from tests.app.conftest import ROOT, messages, run_page
 from tests.plain_text import code_spelling
@@ -28,3 +31,28 @@ def test_the_tab_maps_every_space_with_a_baseline_and_reads_each_map():
     assert "Not mapped: Lines in R³, Gr(3, 1): the map sweeps Gr(d, 1) over d only once" in caption
     words = [str(e.value) for kind in ("markdown", "caption", "info") for e in getattr(at, kind)]
     assert not [text for text in words if code_spelling(text)]
+
+
+def test_each_map_names_its_budget_and_shows_how_the_tie_moves_with_it():
+    """Issue 34: the verdict moves with n·ε; each map's title and sentence name the n·ε they hold at, and a
+    table under each map gives the tie and the end ratios of its smallest parameter at n·ε = 5, 50, 500,
+    from ``ties_by_budget`` (the n·ε = 50 row is the map's own first row)."""
+    at = run_page(PAGE, {utility.TAB_KEY: WHERE})
+    assert not messages(at)
+    budget = CONFIG["n"] * CONFIG["epsilon"]
+    for chart in specs(at):
+        assert f"at n·ε = {budget:g} (n = {CONFIG['n']}, ε = {CONFIG['epsilon']:g})" in chart["layout"]["title"]["text"]
+    sentences = [box.value for box in at.info if box.value.startswith("On ")]
+    assert len(sentences) == 4 and all(f"n·ε = {budget:g}" in s for s in sentences)
+    tables = [table.value for table in at.table if "n·ε" in table.value.columns]
+    assert len(tables) == 4
+    for table, space in zip(tables, ("sphere", "spd", "hyperbolic", "kendall")):
+        found = ties_by_budget(space, n=CONFIG["n"])
+        assert table["n·ε"].tolist() == ["5", "50", "500"]
+        assert table["Tie radius r"].tolist() == ["none" if np.isnan(t) else f"{t:.3g}" for t in found["tie"]]
+        assert table.iloc[:, -1].tolist() == [f"{r:.2f}" for r in found["last_ratio"]]
+        own = who_wins_map.run(who_wins_map.WhoWinsMapConfig(space=space, **CONFIG)).cells
+        first = own[own["parameter"] == found["parameter"].iloc[0]].sort_values("radius")
+        assert table.iloc[1, -1] == f"{first['ratio'].iloc[-1]:.2f}"
+    # SPD(2): a tie at n·ε = 5, none at 50 and 500.
+    assert tables[1]["Tie radius r"].tolist()[1:] == ["none", "none"] and tables[1]["Tie radius r"][0] != "none"

@@ -48,3 +48,22 @@ def test_the_sphere_chart_is_above_the_fold_with_the_true_mean_on_top(chromium, 
         assert (around < 40).mean() > 0.5, around
     finally:
         context.close()
+
+
+def test_the_animated_sphere_chart_stays_above_the_fold(chromium, app_url):
+    """Issue 34: with the ε animation on, the slider and its play button sat under the scene and pushed the
+    chart's bottom to 804 px at 1280×720; they now share the chart's own height."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/Private_mean_playground?anim=true")
+        wait_for_app(page, 180_000)
+        page.wait_for_timeout(1000)  # the scene's last WebGL render
+        seen = page.evaluate(_GEOMETRY)
+        assert seen["bottom"] <= 720, seen
+        slider = plot_locator(page, 0).locator(".slider-container").first.bounding_box()
+        play = plot_locator(page, 0).locator(".updatemenu-container").first.bounding_box()
+        assert slider is not None and play is not None
+        assert slider["y"] + slider["height"] <= 720 and play["y"] + play["height"] <= 720, (slider, play)
+    finally:
+        context.close()

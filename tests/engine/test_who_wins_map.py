@@ -185,8 +185,8 @@ def test_grids_the_engine_cannot_compare_are_refused_before_any_draw(kwargs, mes
 
 
 def test_the_figure_centres_its_colours_at_a_tie_and_draws_the_ties(sphere_map):
-    fig = who_wins_map_figure(sphere_map.cells, sphere_map.ties, space="Sᵈ", parameter_label="dimension d",
-                              predicted=sphere_map.predicted_ties)
+    fig = who_wins_map_figure(sphere_map.cells, sphere_map.ties, space="Sᵈ", parameter_label="dimension d", n=50,
+                              epsilon=1.0, predicted=sphere_map.predicted_ties)
     heat, measured, predicted = fig.data
     assert heat.type == "heatmap" and heat.zmid == 0 and heat.zmin == -heat.zmax == -2
     assert heat.colorbar.ticktext[0] == "≤ 0.25" and heat.colorbar.ticktext[-1] == "≥ 4"
@@ -195,6 +195,7 @@ def test_the_figure_centres_its_colours_at_a_tie_and_draws_the_ties(sphere_map):
     assert sorted(zip(measured.y, measured.x)) == sorted(zip(sphere_map.ties["parameter"], sphere_map.ties["radius"]))
     assert predicted.line.dash == "dot" and len(predicted.x) == len(sphere_map.predicted_ties) == 2
     assert fig.layout.xaxis.title.text == "radius r of the data ball"
+    assert fig.layout.title.text.endswith("on Sᵈ at n·ε = 50 (n = 50, ε = 1)")
 
 
 def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
@@ -204,6 +205,7 @@ def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out)
     cells = pd.read_csv(out / "who-wins-map-sphere-cells.csv")
     assert len(cells) == 6 and np.allclose(cells["ratio"], [c["ratio"] for c in summary["cells"]])
+    assert "All at n = 50 records and ε = 1, n·ε = 50" in summary["reading"]
     assert (out / "who-wins-map-sphere-ties.csv").exists()
     assert "plotly" in (out / "who-wins-map-sphere-figure.html").read_text()[:100_000].lower()
     assert json.loads((out / "who-wins-map-sphere-settings.json").read_text())["dims"] == [2]
@@ -245,6 +247,8 @@ def test_the_reading_says_where_each_wins_from_the_map(sphere_map, spd_map):
     assert sphere.startswith("On Sᵈ (d = 2–5, r up to 0.75), the Riemannian Laplace wins below r ≈ ")
     assert f"d = 2: {first[2]:.2g}" in sphere and "and the Euclidean Laplace above" in sphere
     assert "every Euclidean release lies off the space" in sphere
+    assert sphere.endswith("All at n = 50 records and ε = 1, n·ε = 50: both noise scales shrink as 1/(n·ε) but the "
+                           "ambient mean's bias does not, so the ratios and the ties move with n·ε.")
     spd = reading(spd_map)
     assert "the Riemannian Laplace wins at every radius" in spd
     assert f"{spd_map.cells['ratio'].max():.2f} (k = 2, r = 0.4)" in spd

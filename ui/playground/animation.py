@@ -33,7 +33,7 @@ from engine.pipelines import sample_size_frames as sizes_engine
 from engine.spaces import make_manifold
 from engine.viz import palette
 from engine.viz.animation import add_parameter_frames
-from engine.viz.sphere import release_traces
+from engine.viz.sphere import beyond_dome, release_traces
 from engine.viz.tangent_view import carried_basis, tangent_coordinates, tangent_view_figure
 from ui import controls, state
 from ui.figure_cache import cache_figures
@@ -52,8 +52,11 @@ OVER = {"eps": "the privacy budget ε", "n": "the sample size n"}
 #: The ε grid of the frames: log-spaced over the sidebar slider's range, plus the chosen ε.
 EPSILON_GRID = tuple(float(f"{e:.2g}") for e in np.geomspace(0.1, 10.0, 21))
 _S2 = Sphere(2)
-#: Pixels the 3D figure grows by to hold its slider between the scene and the legend.
-SLIDER_PX = 90
+#: Pixels of the 3D figure's own height its slider and play button take, in a strip between the scene and
+#: the legend: the figure keeps its height, so the chart stays above the fold at 1280×720.
+SLIDER_PX = 64
+#: Legend rank of the animated cloud: after every other entry (plotly's default rank is 1000).
+LAST_IN_LEGEND = 1001
 
 #: Caption under the tangent-plane view.
 TANGENT_CAPTION = (
@@ -224,10 +227,42 @@ def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
     add_parameter_frames(fig, trace=index, coordinates=coordinates, labels=animation.labels,
                          active=animation.active, prefix=animation.prefix, also=also,
                          name=f"{label} ({animation.prefix.split()[0]} on the slider below)")
-    # The slider and its buttons right under the scene, the legend below them (not under the slider).
-    fig.update_layout(height=fig.layout.height + SLIDER_PX, margin=dict(b=fig.layout.margin.b + SLIDER_PX),
-                      legend=dict(y=-SLIDER_PX / (fig.layout.height - fig.layout.margin.t - fig.layout.margin.b)))
+    # The slider and its buttons in a strip at the bottom of the plotting area, the scene above them and the
+    # legend below, as in the still figure; the animated cloud's long name last there, where no entry follows it.
+    strip = SLIDER_PX / (fig.layout.height - fig.layout.margin.t - fig.layout.margin.b)
+    fig.update_layout(scene=dict(domain=dict(y=[strip, 1.0])))
+    fig.data[index].legendrank = LAST_IN_LEGEND
+    fig.layout.sliders[0].update(y=strip, pad=dict(t=0, b=0))
+    fig.layout.updatemenus[0].update(y=strip, pad=dict(t=0, r=10))
     return fig
+
+
+def beyond_dome_caption(settings: Settings, over: str = "eps") -> str:
+    """What the caption says of the releases the animation's frames put beyond the drawn dome (over ε its scene
+    stays on the data and the sidebar's releases): how many at the first and the last frame where some are,
+    from which frame on none is, and, when those frames lie below the sidebar's value, how to widen the
+    view; "" when every frame's releases are in the scene."""
+    animation = frames(settings, over)
+    if animation is None:
+        return ""
+    fig = animated_figure(settings, over)
+    clouds = [animation.releases, *animation.others.values()]
+    counts = [sum(int(beyond_dome(fig, cloud[s]).sum()) for cloud in clouds) for s in range(len(animation.labels))]
+    some = [s for s, count in enumerate(counts) if count]
+    if not some:
+        return ""
+    first, last = some[0], some[-1]
+    at = [f"{counts[first]} of {sum(cloud.shape[1] for cloud in clouds)} releases at "
+          f"{animation.prefix}{animation.labels[first]} on the slider"]
+    if last != first:
+        at.append(f"{counts[last]} at {animation.prefix}{animation.labels[last]}")
+    if last + 1 < len(counts):
+        at.append(f"none from {animation.prefix}{animation.labels[last + 1]} on")
+    text = "Beyond the drawn dome: " + ", ".join(at) + "."
+    if first < animation.active:
+        text += (f" The scene stays framed on the data and the sidebar's releases: a smaller "
+                 f"{animation.prefix.split()[0]} in the sidebar widens it.")
+    return text
 
 
 @cache_figures(max_entries=8)

@@ -1,0 +1,70 @@
+"""How the who-wins map's verdict moves with the budget n·ε: for one parameter of a family (its smallest
+dimension by default), the radius where the error ratio Riemannian / Euclidean Laplace crosses 1 and the
+ratio at the grid's smallest and largest radius, at several values of n·ε.
+
+Both noise scales are ∝ 1/(n·ε) (σ = Δ/ε with Δ = 2r(2 − h)/(n h), σ_E = 2r_E/(n ε); Reimherr, Bharath &
+Soto 2021), so the ratio of the noise alone does not depend on n·ε. The measured one does: the ambient
+mean's bias against the Fréchet mean does not shrink as ε grows, and on a compact space the Riemannian
+Laplace's radius is capped when σ is large. Each budget is one map of ``who_wins_map.run`` at
+ε = n·ε / n with the same seed, so the budgets share their data sets and random streams.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from engine.pipelines.who_wins_map import WhoWinsMapConfig, family, run
+from engine.validation import check_positive
+
+#: The budgets n·ε compared: a tenth of the playground's default (n = 50, ε = 1) to ten times it.
+BUDGETS = (5.0, 50.0, 500.0)
+
+
+def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int | None = None, radii: int = 20,
+                   seed: int = 0) -> pd.DataFrame:
+    """The tie radius and the end ratios of one parameter of the map of ``space`` at each budget n·ε.
+
+    Parameters
+    ----------
+    space : str
+        A family of ``who_wins_map.FAMILIES`` with a Euclidean baseline.
+    budgets : sequence of float
+        The values of n·ε, positive and distinct; ε = n·ε / n.
+    n : int
+        Records per data set.
+    parameter : int, optional
+        The family's parameter (d or k); its smallest default one when omitted.
+    radii, seed : int
+        The maps' radius grid and seed (``WhoWinsMapConfig``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per budget, in the order given: ``n_epsilon``, ``epsilon``, ``parameter``, ``tie`` (the
+        first radius where the ratio crosses 1, NaN when it does not), ``below`` (the mechanism that wins
+        below the tie, "" without one), ``first_radius`` and ``first_ratio`` (the smallest radius of the
+        grid and its ratio), ``last_radius`` and ``last_ratio`` (the largest).
+
+    Raises
+    ------
+    ValueError
+        No budget, a budget that is not positive or repeats, or a bad map setting.
+    """
+    budgets = [check_positive("n·ε", budget) for budget in budgets]
+    if not budgets:
+        raise ValueError("give at least one value of n·ε")
+    if len(set(budgets)) != len(budgets):
+        raise ValueError(f"the values of n·ε must not repeat, got {', '.join(f'{b:g}' for b in budgets)}")
+    p = min(family(space).dims) if parameter is None else parameter
+    rows = []
+    for budget in budgets:
+        found = run(WhoWinsMapConfig(space=space, dims=(p,), radii=radii, n=n, epsilon=budget / n, seed=seed))
+        cells = found.cells.sort_values("radius")
+        tie = found.ties.iloc[0] if len(found.ties) else None
+        rows.append(dict(n_epsilon=budget, epsilon=budget / n, parameter=p,
+                         tie=np.nan if tie is None else float(tie["radius"]),
+                         below="" if tie is None else tie["below"],
+                         first_radius=float(cells["radius"].iloc[0]), first_ratio=float(cells["ratio"].iloc[0]),
+                         last_radius=float(cells["radius"].iloc[-1]), last_ratio=float(cells["ratio"].iloc[-1])))
+    return pd.DataFrame(rows)
