@@ -312,6 +312,10 @@ def reading(found: WhoWinsMap) -> str:
     said to be won at every radius by the mechanism whose ratio side they stay on.
     """
     fam, cells = found.family, found.cells.dropna(subset=["ratio"])
+    if cells.empty:
+        return (f"On {fam.label} no cell has a finite error ratio (every error was uncomputable in float64), so "
+                f"the map says nothing about who wins here; lower the radius or raise n·ε = "
+                f"{found.config.n * found.config.epsilon:g}.")
     params = sorted(int(p) for p in cells["parameter"].unique())
     span = f"{params[0]}" if len(params) == 1 else f"{params[0]}–{params[-1]}"
     where = f"On {fam.label} ({fam.parameter} = {span}, r up to {cells['radius'].max():.2g})"

@@ -6,6 +6,7 @@ command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -252,3 +253,10 @@ def test_the_reading_says_where_each_wins_from_the_map(sphere_map, spd_map):
     spd = reading(spd_map)
     assert "the Riemannian Laplace wins at every radius" in spd
     assert f"{spd_map.cells['ratio'].max():.2f} (k = 2, r = 0.4)" in spd
+
+
+def test_a_map_without_a_finite_ratio_says_so_in_one_sentence(spd_map):
+    """Every cell uncomputable (NaN ratio): the reading says the map is silent and how to fix it."""
+    empty = dataclasses.replace(spd_map, cells=spd_map.cells.assign(ratio=np.nan))
+    text = reading(empty)
+    assert text.startswith("On SPD(k) no cell has a finite error ratio") and "n·ε = 50" in text
