@@ -59,8 +59,8 @@ def show() -> None:
     st.markdown(
         f"Each cell compares the mean geodesic error of the **Riemannian Laplace** (Theorem 2's proven sensitivity) "
         f"with that of the **Euclidean Laplace** (ambient sensitivity 2r_E/n, released around the ambient mean; "
-        f"projected back onto the sphere and the shapes, left out where they leave the SPD cone or the Poincaré "
-        f"disk) for n = {CONFIG['n']} records "
+        f"projected back onto the sphere and the shapes, rounded to the nearest line on Gr(d, 1), left out where "
+        f"they leave the SPD cone or the Poincaré disk) for n = {CONFIG['n']} records "
         f"uniform in the tangent ball of radius r around m₀, ε = {CONFIG['epsilon']:g}. Blue: the intrinsic error "
         f"is smaller; vermillion: the Euclidean one. The dashed line is where they tie (ratio 1), the dotted one "
         f"where the noise scales and dimensions alone put the tie. Each ratio carries a standard error of about "

@@ -10,7 +10,10 @@ log-likelihood ratio log p_D(x)/p_D'(x) of the law the mechanism claims to sampl
 * Euclidean K-norm baseline: (‖a − c'‖ − ‖a − c‖)/σ in ambient coordinates; the most is ‖c − c'‖/σ.
 * Tangent Gaussian at a public base point w (Han et al., Proposition 2): with u = Log_w x and
   b = Log_w f(D), (‖u − b'‖² − ‖u − b‖²)/(2σ²); the pair shows at most the exact ε(δ) of the
-  Gaussian mechanism with sensitivity ‖b − b'‖ (Balle & Wang 2018).
+  Gaussian mechanism with sensitivity ‖b − b'‖ (Balle & Wang 2018). Where geodesics close
+  (``Manifold.geodesic_period`` L: the lines of Gr(n, 1)), Exp_w maps every (θ + kL)û onto x, so the
+  release's density sums the Gaussian over them (``tangent_gaussian_llr``); Log alone reads only the
+  nearest and, past the cut locus, points the wrong way.
 * K-norm gradient: (‖grad F_D'(W)‖ − ‖grad F_D(W)‖)/σ, the ratio up to the data-dependent
   normalisers (unknown, so the pair's most is not known in closed form).
 * DP-RGD: the released path w_0..w_T is audited (the guarantee covers it). Given w_t, step t is a
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import log_ndtr, ndtr
+from scipy.special import log_ndtr, logsumexp, ndtr, xlogy
 
 from engine.audit.pairs import NeighbouringPair
 from engine.audit.target import AuditTarget
@@ -94,10 +97,8 @@ def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambie
     m = pair.manifold
     if summary == "ambient":
         centres = pair.ambient_means()
-        footpoints = tuple(m.from_ambient(c) for c in centres)
     elif summary == "frechet":
-        footpoints = pair.frechet_means()
-        centres = tuple(m.to_ambient(f) for f in footpoints)
+        centres = tuple(m.to_ambient(f) for f in pair.frechet_means())
     else:
         raise ValueError(f"summary must be 'ambient' or 'frechet', got {summary!r}")
     g, eps = _claim(mechanism, claimed_epsilon)
@@ -105,7 +106,7 @@ def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambie
     gap = float(np.linalg.norm(centres[0] - centres[1]))
 
     def draw(side, size, rng):
-        return mechanism.release(footpoints[side], size=size, rng=rng).points
+        return mechanism.release_centre(centres[side], size=size, rng=rng).points
 
     def statistic(x):
         a = m.to_ambient(x)
@@ -116,6 +117,73 @@ def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambie
         reachable_epsilon=gap / sigma, statistic_name="K-norm log-likelihood ratio (|a − c′| − |a − c|) / σ",
         pair_description=f"{pair.description}; {summary} means {gap:.4g} apart in ambient coordinates",
         notes=notes, batch_size=batch_size)
+
+
+def tangent_gaussian_llr(manifold, w, b, sigma: float):
+    """The statistic log p₀(x)/p₁(x) of releases x = Exp_w(b_i + ξ), ξ ~ N(0, σ²I) in T_wM, for the
+    two tangent vectors ``b = (b₀, b₁)`` at w; a function of x ``(N, *point_shape)`` -> ``(N,)``.
+
+    Without ``manifold.geodesic_period`` it is (‖u − b₁‖² − ‖u − b₀‖²)/(2σ²), u = Log_w x. With a period L
+    the tangent vectors Exp_w maps onto x are s_k û (s_k = θ + kL, Log_w x = θû), so the density of x is
+    Σ_k |s_k|^{d−1} φ_σ(s_k û − b_i) / J(θ) (polar coordinates; J is L-periodic, so J(θ) cancels); k runs
+    over every s_k within 12σ + max ‖b_i‖ of 0.
+    """
+    m = manifold
+    period = m.geodesic_period
+    squares = [float(m.inner(w, bi, bi)) for bi in b]
+
+    def log_point(x):
+        return m.log(np.broadcast_to(w, x.shape), x)
+
+    if period is None:
+        def statistic(x):
+            u = log_point(x)
+            return (m.norm(w, u - b[1]) ** 2 - m.norm(w, u - b[0]) ** 2) / (2.0 * sigma**2)
+        return statistic
+    turns = int(np.ceil((12.0 * sigma + np.sqrt(max(squares))) / period)) + 1
+    k = np.arange(-turns, turns + 1)
+
+    def statistic(x):
+        u = log_point(x)
+        theta = m.norm(w, u)
+        unit = u / m.per_point(np.where(theta > 0, theta, 1.0))
+        s = theta[:, None] + period * k
+        weight = xlogy(m.dim - 1, np.abs(s))
+        log_density = [logsumexp(weight - (s**2 - 2.0 * s * m.inner(w, unit, bi)[:, None] + sq) / (2.0 * sigma**2),
+                                 axis=1) for bi, sq in zip(b, squares)]
+        return log_density[0] - log_density[1]
+
+    return statistic
+
+
+#: Grid of the released points on which ``released_loss_bound`` takes the largest privacy loss: distances
+#: θ ∈ [0, L/2], angles α and, in dimension >= 3, the share ρ of the direction in the plane of b₀, b₁.
+LOSS_GRID = dict(distances=161, angles=160, shares=9)
+
+
+def released_loss_bound(manifold, w, b, statistic) -> float:
+    """The largest privacy loss |log p₀(x)/p₁(x)| of the released points on a grid (``LOSS_GRID``), on a
+    space whose geodesics close (``geodesic_period`` L): the pure ε of the release, the most a test on it
+    can show, below the tangent vectors' own ε(δ) whenever Exp_w folds the noise over the space.
+
+    ``statistic`` is ``tangent_gaussian_llr``: it reads x only through θ = ρ(w, x) ∈ [0, L/2] and the
+    projections of the direction û of Log_w x on b₀ and b₁, so the grid spans θ and û = ρ(cos α e₁ +
+    sin α e₂) + √(1 − ρ²) e₃ with e₁, e₂ an orthonormal basis of a plane holding b₀, b₁ and e₃ ⊥ both
+    (ρ = 1 in dimension 2).
+    """
+    m = manifold
+    basis = m.tangent_basis(w)
+    frame = np.linalg.qr(np.column_stack([[m.inner(w, e, bi) for e in basis] for bi in b]
+                                         + [np.eye(m.dim)[:, i] for i in range(m.dim)]))[0][:, :3]
+    theta = np.linspace(0.0, m.geodesic_period / 2, LOSS_GRID["distances"])
+    alpha = np.linspace(0.0, 2 * np.pi, LOSS_GRID["angles"], endpoint=False)
+    share = np.linspace(0.0, 1.0, LOSS_GRID["shares"]) if m.dim >= 3 else np.ones(1)
+    t, a, r = (g.ravel() for g in np.meshgrid(theta, alpha, share, indexing="ij"))
+    coords = (r * np.cos(a))[:, None] * frame[:, 0] + (r * np.sin(a))[:, None] * frame[:, 1]
+    if m.dim >= 3:
+        coords = coords + np.sqrt(1.0 - r**2)[:, None] * frame[:, 2]
+    steps = np.tensordot(t[:, None] * coords, basis, axes=1)
+    return float(np.max(np.abs(statistic(m.exp(np.broadcast_to(w, steps.shape), steps)))))
 
 
 def tangent_gaussian_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, label=None, notes="",
@@ -135,14 +203,21 @@ def tangent_gaussian_target(mechanism, pair: NeighbouringPair, *, claimed_epsilo
     def draw(side, size, rng):
         return mechanism.release(eta[side], size=size, rng=rng).points
 
-    def statistic(x):
-        u = m.log(np.broadcast_to(w, x.shape), x)
-        return (m.norm(w, u - b[1]) ** 2 - m.norm(w, u - b[0]) ** 2) / (2.0 * sigma**2)
-
+    statistic = tangent_gaussian_llr(m, w, b, sigma)
+    reachable = gaussian_epsilon(gap / sigma, g.delta)
+    name = "Gaussian log-likelihood ratio in T_wM at the base point"
+    if m.geodesic_period is not None:
+        name += ", summed over every tangent vector Exp_w maps onto the release"
+        tangent, reachable = reachable, min(reachable, released_loss_bound(m, w, b, statistic))
+        if reachable < tangent:
+            notes = (notes + " " if notes else "") + (
+                f"Exp_w folds the tangent noise (σ = {sigma:.3g}) over {m.name}, whose geodesics close after "
+                f"{m.geodesic_period:.4g}: the released points' privacy loss never exceeds {reachable:.3g} (its "
+                f"largest value on a grid of points), below the {tangent:.3g} of the tangent vectors, so no test "
+                f"on the releases can show more.")
     return AuditTarget(
         label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
-        reachable_epsilon=gaussian_epsilon(gap / sigma, g.delta),
-        statistic_name="Gaussian log-likelihood ratio in T_wM at the base point",
+        reachable_epsilon=reachable, statistic_name=name,
         pair_description=f"{pair.description}; log_w of the means {gap:.4g} apart", notes=notes,
         batch_size=batch_size)
 

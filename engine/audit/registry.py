@@ -2,8 +2,8 @@
 
 ``AUDITS[name].build(space, epsilon)`` returns an ``AuditTarget``; ``run_audit`` runs it. The
 settings are the papers': data within r of the space's origin (S²: π/8; SPD(2): 1.5, Figure 1 of
-Reimherr et al.; H²: 1; Kendall Σ⁴₂: π/16; R²: 1) and n = 10 records, the adversarial replace-one
-pair of ``engine.audit.pairs``; DP-RGD and its control follow Han et al. §6.1. The Euclidean
+Reimherr et al.; H²: 1; Kendall Σ⁴₂: π/16; the lines Gr(3, 1): π/8; R²: 1) and n = 10 records, the
+adversarial replace-one pair of ``engine.audit.pairs``; DP-RGD and its control follow Han et al. §6.1. The Euclidean
 baselines, the analytic tangent Gaussian and the paper's baseline run through the code of the page
 or study that uses them (``engine.audit.uses``).
 """
@@ -229,17 +229,17 @@ AUDITS = {spec.name: spec for spec in (
           _ALL, _laplace),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
-          ("spd", "sphere", "hyperbolic", "kendall"), _euclidean),
+          ("spd", "sphere", "hyperbolic", "kendall", "grassmann"), _euclidean),
     _spec("euclidean-baseline-fig1", "Euclidean (Utility, Figure 1)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the Figure 1 study's release",
           ("spd", "sphere"), _euclidean_fig1),
     _spec("tangent-gaussian", "Tangent Gaussian (classical)",
           "Gaussian in the tangent space of the public centre m₀, σ by the classical rule (analytic for "
           "ε > 1, where the classical rule is not proven)",
-          ("sphere", "spd", "hyperbolic", "kendall", "euclidean"), _tangent_gaussian),
+          ("sphere", "spd", "hyperbolic", "kendall", "grassmann", "euclidean"), _tangent_gaussian),
     _spec("tangent-gaussian-analytic", "Tangent Gaussian (analytic)",
           "Gaussian in the tangent space of the public centre m₀, σ by the analytic rule, through the "
-          "playground's pipeline", ("sphere", "spd", "hyperbolic", "kendall"), _tangent_gaussian_analytic),
+          "playground's pipeline", ("sphere", "spd", "hyperbolic", "kendall", "grassmann"), _tangent_gaussian_analytic),
     _spec("kng", "K-norm gradient", "KNG Fréchet mean by Metropolis–Hastings (ball-conditioned on the sphere)",
           ("sphere", "hyperbolic", "spd", "euclidean"), _kng, samples=20_000),
     _spec("dp-rgd", "DP-RGD end to end", "DP Riemannian gradient descent, σ by the RDP accountant, whole path",

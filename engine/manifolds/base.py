@@ -111,6 +111,12 @@ class Manifold(ABC):
         almost surely and ``projection`` brings it back to its nearest point."""
         return self.dim == self.ambient_dim
 
+    #: Length L after which every geodesic from a point returns to it, with the polar volume density J
+    #: periodic along it: the tangent vectors Exp_w maps onto x are then exactly (θ + kL)u, k ∈ Z, for
+    #: Log_w x = θu, all with the same J (π on RP^{n−1} = Gr(n, 1)); ``None`` where geodesics do not close
+    #: or where the space does not state it.
+    geodesic_period: float | None = None
+
     #: Exponential growth rate c of the volume of geodesic balls, J(ρ) <= ρ^{d−1}e^{cρ}: the
     #: unconditioned Laplace law is normalisable iff σ < 1/c (every σ when c = 0).
     volume_growth: float = 0.0

@@ -21,13 +21,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.manifolds._linalg import eigh, sym
+from engine.manifolds._linalg import eigh
 from engine.manifolds.base import Manifold
 from engine.validation import check_int
 
 
 def _t(a: np.ndarray) -> np.ndarray:
     return np.swapaxes(a, -1, -2)
+
+
+def _svd(a: np.ndarray):
+    """Thin SVD ``(u, s, vt)`` of a stack of matrices ``(..., m, k)``; in closed form when k = 1 (the
+    matrices of lines, p = 1: u = a/‖a‖, s = ‖a‖, vt = 1, u = e₁ for a = 0), where ``np.linalg.svd``'s
+    cost per matrix would dominate the maps and audits that handle thousands of lines at once."""
+    if a.shape[-1] != 1:
+        return np.linalg.svd(a, full_matrices=False)
+    s = np.linalg.norm(a, axis=-2)
+    first = np.zeros(a.shape[-2:])
+    first[0, 0] = 1.0
+    u = np.where(s[..., None, :] > 0, a / np.where(s > 0, s, 1.0)[..., None, :], first)
+    return u, s, np.ones(a.shape[:-2] + (1, 1))
 
 
 def _orthonormalize(y: np.ndarray) -> np.ndarray:
@@ -60,10 +73,11 @@ class Grassmann(Manifold):
     return canonical representatives, so ``from_ambient(to_ambient(x)) == x`` for those points;
     ``exp`` and ``projection`` instead keep the representative near their input.
 
-    *Flat coordinates.* ``to_ambient`` is the orthogonal projector YYᵀ flattened (D = n²), which
-    does not depend on the representative; ``from_ambient`` takes the top-p eigenvectors of the
-    symmetrised matrix (the nearest rank-p projector in Frobenius norm), so it maps any n×n matrix,
-    e.g. a noisy Euclidean mean of projectors, back onto Gr(n, p).
+    *Flat coordinates.* ``to_ambient`` is the orthogonal projector YYᵀ in the coordinates of the
+    symmetric matrices (upper triangle, off-diagonals ×√2, D = n(n + 1)/2, Euclidean norm = Frobenius
+    norm, as on SPD), which do not depend on the representative; ``from_ambient`` takes the top-p
+    eigenvectors of the symmetric matrix (the nearest rank-p projector in Frobenius norm), so it maps
+    any point of R^D, e.g. a noisy Euclidean mean of projectors, back onto Gr(n, p).
     """
 
     kappa_min: float
@@ -79,6 +93,8 @@ class Grassmann(Manifold):
         self.dim = self.p * (self.n - self.p)
         self.point_shape = (self.n, self.p)
         self.name = f"Grassmann({self.n}, {self.p})"
+        self._rows, self._cols = np.triu_indices(self.n)
+        self._coord_scale = np.where(self._rows == self._cols, 1.0, np.sqrt(2.0))
         if min(self.p, self.n - self.p) >= 2:
             self.kappa_min, self.kappa_max = 0.0, 2.0
         elif self.dim >= 2:
@@ -87,6 +103,9 @@ class Grassmann(Manifold):
         else:
             # Gr(2, 1) is a circle of length π: one-dimensional, so no sectional curvature (flat).
             self.kappa_min, self.kappa_max = 0.0, 0.0
+        if self.p == 1:
+            # A line turned by π is itself again: the great circles of its lift S^{n−1} close at half length.
+            self.geodesic_period = np.pi
 
     @property
     def origin(self) -> np.ndarray:
@@ -114,7 +133,7 @@ class Grassmann(Manifold):
 
     def projection(self, x) -> np.ndarray:
         """Nearest orthonormal basis (Frobenius): the polar factor U Wᵀ of the SVD X = U S Wᵀ."""
-        u, _, wt = np.linalg.svd(np.asarray(x, dtype=float), full_matrices=False)
+        u, _, wt = _svd(np.asarray(x, dtype=float))
         return u @ wt
 
     def to_tangent(self, x, v) -> np.ndarray:
@@ -130,7 +149,7 @@ class Grassmann(Manifold):
         block A S Aᵀ is symmetric positive semi-definite.
         """
         x = np.asarray(x, dtype=float)
-        a, _, bt = np.linalg.svd(x[..., : self.p, :])
+        a, _, bt = _svd(x[..., : self.p, :])
         return x @ (_t(bt) @ _t(a))
 
     # ----- principal angles, exp, log ------------------------------------------------------
@@ -147,7 +166,7 @@ class Grassmann(Manifold):
         """
         x = np.asarray(x, dtype=float)
         y = np.asarray(y, dtype=float)
-        a, c, bt = np.linalg.svd(_t(x) @ y)
+        a, c, bt = _svd(_t(x) @ y)
         yb = y @ _t(bt)
         perp = yb - x @ (_t(x) @ yb)
         s = np.linalg.norm(perp, axis=-2)
@@ -174,7 +193,7 @@ class Grassmann(Manifold):
         """
         x = np.asarray(x, dtype=float)
         v = np.asarray(v, dtype=float)
-        u, sigma, wt = np.linalg.svd(v, full_matrices=False)
+        u, sigma, wt = _svd(v)
         y = (x @ _t(wt)) * np.cos(sigma)[..., None, :] + u * np.sin(sigma)[..., None, :]
         return _orthonormalize(y @ wt)
 
@@ -229,14 +248,21 @@ class Grassmann(Manifold):
 
     # ----- coordinates and sampling -------------------------------------------------------
     def to_ambient(self, x) -> np.ndarray:
-        """Projector XXᵀ flattened, shape ``(..., n²)``; the same for every basis of span(X)."""
+        """Projector XXᵀ as a symmetric matrix's upper triangle, off-diagonals ×√2, shape
+        ``(..., n(n + 1)/2)`` (Euclidean norm = Frobenius norm); the same for every basis of span(X)."""
         x = np.asarray(x, dtype=float)
-        return (x @ _t(x)).reshape(x.shape[:-2] + (self.n * self.n,))
+        return (x @ _t(x))[..., self._rows, self._cols] * self._coord_scale
 
     def from_ambient(self, a) -> np.ndarray:
-        """Canonical basis of the top-p eigenvectors of sym(reshape(a, (n, n))), ``(..., n, p)``."""
+        """Canonical basis of the top-p eigenvectors of the symmetric matrix of ``to_ambient``
+        coordinates ``a`` ``(..., n(n + 1)/2)``, shape ``(..., n, p)``."""
         a = np.asarray(a, dtype=float)
-        m = sym(a.reshape(a.shape[:-1] + (self.n, self.n)))
+        size = len(self._rows)
+        if a.ndim < 1 or a.shape[-1] != size:
+            raise ValueError(f"ambient coordinates of {self.name} must have trailing size {size}, got shape {a.shape}")
+        m = np.zeros(a.shape[:-1] + (self.n, self.n))
+        m[..., self._rows, self._cols] = a / self._coord_scale
+        m[..., self._cols, self._rows] = a / self._coord_scale
         _, vecs = eigh(m)
         return self.canonical(vecs[..., :, self.n - self.p :])
 

@@ -211,23 +211,34 @@ def _valid_releases(manifold, releases: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def euclidean_laplace(manifold, footpoint, sigma, *, size=None, rng=None) -> np.ndarray:
-    """K-norm (ℓ2 Laplace) noise in the flat coordinates ``manifold.to_ambient`` (exact).
+    """K-norm (ℓ2 Laplace) noise in the flat coordinates ``manifold.to_ambient`` (exact), around the
+    coordinates of ``footpoint``: ``ambient_laplace(manifold, to_ambient(footpoint), ...)``.
 
-    release = from_ambient(a + σ R u), a = to_ambient(footpoint) ∈ R^D, u uniform on S^{D−1},
-    R ~ Gamma(D, 1) (Reimherr et al. supplement §1.4). ``footpoint`` needs the point shape but not
-    membership (an extrinsic mean may lie off the manifold); releases generally leave the manifold.
-    Shapes follow ``riemannian_laplace``.
+    ``footpoint`` needs the point shape but not membership (an extrinsic mean may lie off the manifold).
+    """
+    arr = check_finite_array("footpoint", footpoint)
+    pnd = manifold.point_ndim
+    if arr.ndim < pnd or arr.shape[arr.ndim - pnd :] != manifold.point_shape:
+        raise ValueError(f"footpoint must have trailing shape {manifold.point_shape}, got shape {arr.shape}")
+    return ambient_laplace(manifold, manifold.to_ambient(arr), sigma, size=size, rng=rng)
+
+
+def ambient_laplace(manifold, centre, sigma, *, size=None, rng=None) -> np.ndarray:
+    """K-norm (ℓ2 Laplace) noise around ``centre`` given in the flat coordinates ``manifold.to_ambient``
+    ``(..., D)`` (exact): release = from_ambient(a + σ R u), a = centre, u uniform on S^{D−1},
+    R ~ Gamma(D, 1) (Reimherr et al. supplement §1.4). Releases generally leave the manifold (or, on
+    Gr(n, p), are rounded onto it by ``from_ambient``: post-processing). Shapes follow
+    ``riemannian_laplace`` with ``centre``'s batch.
     """
     sigma = check_positive("sigma", sigma)
     if sigma > AMBIENT_SCALE_LIMIT:
         raise ValueError(f"sigma must be at most {AMBIENT_SCALE_LIMIT:.4g} (beyond it the squared norms of the "
                          f"releases overflow float64), got {sigma:.4g}; raise epsilon")
-    arr = check_finite_array("footpoint", footpoint)
-    pnd = manifold.point_ndim
-    if arr.ndim < pnd or arr.shape[arr.ndim - pnd :] != manifold.point_shape:
-        raise ValueError(f"footpoint must have trailing shape {manifold.point_shape}, got shape {arr.shape}")
+    a = check_finite_array("centre", centre)
+    if a.ndim < 1 or a.shape[-1] != manifold.ambient_dim:
+        raise ValueError(f"centre must have trailing size D = {manifold.ambient_dim} (the ambient coordinates of "
+                         f"{manifold.name}), got shape {a.shape}")
     rng = np.random.default_rng(rng)
-    a = manifold.to_ambient(arr)
     out_batch = a.shape[:-1] if size is None else (check_int("size", size),) + a.shape[:-1]
     g = rng.standard_normal(out_batch + a.shape[-1:])
     radius = rng.gamma(a.shape[-1], 1.0, size=out_batch)
@@ -419,8 +430,15 @@ class EuclideanLaplace:
         self.sigma = _noise_scale(1.0, self.sensitivity, self.epsilon, limit=AMBIENT_SCALE_LIMIT)
 
     def release(self, footpoint, *, size=None, rng=None) -> Release:
-        """Releases ``from_ambient(a + noise)``: points that may lie off the manifold (exact)."""
+        """Releases ``from_ambient(to_ambient(footpoint) + noise)``: points that may lie off the manifold (exact)."""
         points = euclidean_laplace(self.manifold, footpoint, self.sigma, size=size, rng=rng)
+        return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
+
+    def release_centre(self, centre, *, size=None, rng=None) -> Release:
+        """Releases ``from_ambient(centre + noise)`` around ambient coordinates ``centre`` ``(..., D)``: the
+        ambient mean itself (``engine.estimators.ambient_centre``), which a point cannot always hold (the
+        mean projector of subspaces is no projector)."""
+        points = ambient_laplace(self.manifold, centre, self.sigma, size=size, rng=rng)
         return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
 
     def privacy_guarantee(self) -> PrivacyGuarantee:

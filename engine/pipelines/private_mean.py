@@ -29,7 +29,7 @@ from engine.bounds import (
 )
 from engine.budget import check_memory
 from engine.data.ball import POLICIES, enforce_ball
-from engine.estimators import ambient_mean, frechet_mean
+from engine.estimators import ambient_centre, frechet_mean
 from engine.mechanisms import scale_limit, specs
 from engine.pipelines import checks
 from engine.pipelines.release_errors import measure_releases
@@ -213,12 +213,6 @@ def _tangent_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: Mechani
 _SENSITIVITY = {"theorem2": _theorem2_sensitivity, "ambient": _ambient_sensitivity, "tangent": _tangent_sensitivity}
 
 
-def _footpoint(spec, manifold, ctx: dict) -> np.ndarray:
-    """The summary ``spec`` releases around: the Fréchet mean, or the ambient mean (records represented
-    relative to the public centre m0, ``Manifold.ambient_representative``)."""
-    return ambient_mean(manifold, ctx["data"], ctx["m0"]) if spec.statistic == "ambient" else ctx["mean"]
-
-
 def _chain_diagnostics(release, c: PrivateMeanConfig) -> dict | None:
     """Acceptance, ESS, autocorrelation time, step and window of an MCMC release (``None`` if exact)."""
     chain = release.chain
@@ -247,8 +241,12 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
     if spec.sensitivity == "theorem2":  # Theorem 1's factor: σ = 2Δ/ε where the normaliser depends on the footpoint
         run.extra["footpoint_dependent"] = bool(mechanism.footpoint_dependent)
     chain = dict(method="mh", step=c.step, burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
-    return mechanism, mechanism.release(_footpoint(spec, manifold, ctx), size=c.releases, rng=rng,
-                                        **(chain if spec.chain else {}))
+    if spec.statistic == "ambient":
+        # The ambient mean in its own coordinates (records relative to the public centre m0): a point could
+        # round it (Gr(n, p)), and Δ_E bounds the mean itself.
+        centre = ambient_centre(manifold, ctx["data"], ctx["m0"])
+        return mechanism, mechanism.release_centre(centre, size=c.releases, rng=rng)
+    return mechanism, mechanism.release(ctx["mean"], size=c.releases, rng=rng, **(chain if spec.chain else {}))
 
 
 def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> MechanismRun:

@@ -12,9 +12,10 @@ Every cell uses the same recipe (Reimherr, Bharath & Soto 2021; ``engine.pipelin
   is the radius of the draw, whose law depends on σ only (radial density ∝ e^{−ρ/σ} J(ρ)), so the
   cell draws that radius with the mechanism's own exact sampler (``radial.sample_radius``;
   ``spd_laplace.sample_eigenlog``, ρ = ‖r‖, on SPD(k));
-- Euclidean: the ℓ2 Laplace with Δ_E = 2r_E/n around the ambient mean, measured as the playground
-  measures it (``release_errors.measure_releases``: off-sphere releases projected back, releases
-  outside the SPD cone left out and counted in ``off_share``); the noise's base draws are shared
+- Euclidean: the ℓ2 Laplace with Δ_E = 2r_E/n around the ambient mean (in its own coordinates,
+  ``ambient_centre``: on Gr(d, 1) the mean projector, rounded to its top eigenvector only after the
+  noise), measured as the playground measures it (``release_errors.measure_releases``: off-sphere
+  releases projected back, releases outside the SPD cone left out and counted in ``off_share``); the noise's base draws are shared
   across the radii of a dimension too. Its standard error takes the data sets as clusters
   (``clustered``): the ambient mean's bias differs between data sets (on SPD(2) at r = 1.6 that
   spread doubles the standard error the releases alone would give).
@@ -39,9 +40,9 @@ import pandas as pd
 from engine.bounds import radius_limits
 from engine.budget import check_memory
 from engine.data._common import tangent_vectors
-from engine.estimators import ambient_mean, frechet_mean
+from engine.estimators import ambient_centre, frechet_mean
 from engine.mechanisms import RiemannianLaplace
-from engine.mechanisms.laplace import euclidean_laplace, radial_law
+from engine.mechanisms.laplace import ambient_laplace, radial_law
 from engine.mechanisms.radial import sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog
 from engine.pipelines.release_errors import ReleaseDistances, release_distances
@@ -239,14 +240,15 @@ def _cells_of(fam: DimensionFamily, p: int, c: WhoWinsMapConfig, seed: np.random
                          f"epsilon")
     data_seed, intrinsic_seed, noise_seed = seed.spawn(3)
     data = tangent_ball_data(manifold, radii, c.datasets, c.n, np.random.default_rng(data_seed))
-    centres = ambient_mean(manifold, data, reference=manifold.origin)
-    fit = frechet_mean(manifold, data, step=FRECHET_STEP, tol=FRECHET_TOL, init=manifold.projection(centres))
+    centres = ambient_centre(manifold, data, reference=manifold.origin)
+    fit = frechet_mean(manifold, data, step=FRECHET_STEP, tol=FRECHET_TOL,
+                       init=manifold.projection(manifold.from_ambient(centres)))
     if not np.all(fit.converged):
         raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
     m = releases_per_cell(manifold.dim, c.ratio_se)
     per_data_set = math.ceil(m / c.datasets)
-    releases = np.stack([euclidean_laplace(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
-                                           rng=np.random.default_rng(noise_seed)) for f, centre in zip(found, centres)])
+    releases = np.stack([ambient_laplace(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
+                                         rng=np.random.default_rng(noise_seed)) for f, centre in zip(found, centres)])
     euclid = clustered(release_distances(manifold, fit.mean[:, None], releases))
     return [_row(manifold, p, f, sigma, c.epsilon, intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed)),
                  float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]))

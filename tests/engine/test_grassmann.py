@@ -214,12 +214,18 @@ def test_ambient_coordinates_are_projectors_and_come_back_canonical():
     x = G52.random_point(5, rng)
     q = _rotations(2, 5, 16)
     a = G52.to_ambient(x @ q)
-    assert a.shape == (5, 25)
+    # The symmetric matrices' coordinates: D = n(n + 1)/2, Euclidean norm = Frobenius norm of the projectors.
+    assert a.shape == (5, 15)
+    np.testing.assert_allclose(np.linalg.norm(a[0] - a[1]), np.linalg.norm(_projector(x[0]) - _projector(x[1])),
+                               rtol=1e-12)
     np.testing.assert_allclose(a, G52.to_ambient(x), atol=1e-14)
     np.testing.assert_allclose(G52.from_ambient(a), x, atol=1e-12)
     # A noisy symmetric matrix maps to the span of its top-2 eigenvectors.
-    spectrum = np.diag([0.1, 3.0, -1.0, 2.0, 0.5]).reshape(1, 25)
+    spectrum = np.zeros((1, 15))
+    spectrum[0, [0, 5, 9, 12, 14]] = [0.1, 3.0, -1.0, 2.0, 0.5]  # the diagonal's places in the upper triangle
     np.testing.assert_allclose(_projector(G52.from_ambient(spectrum))[0], np.diag([0, 1.0, 0, 1.0, 0]), atol=1e-14)
+    with pytest.raises(ValueError, match="trailing size 15, got shape"):
+        G52.from_ambient(np.zeros(25))
 
 
 def test_projection_is_the_polar_factor():
@@ -240,7 +246,7 @@ def test_random_subspaces_are_uniform():
     assert x.shape == (3000, 3, 1)
     cos = np.abs(x[:, 0, 0])
     assert stats.kstest(cos, stats.uniform().cdf).pvalue > 1e-3
-    mean_projector = G52.to_ambient(G52.random_point(4000, 20)).mean(axis=0).reshape(5, 5)
+    mean_projector = _projector(G52.random_point(4000, 20)).mean(axis=0)
     np.testing.assert_allclose(mean_projector, 0.4 * np.eye(5), atol=0.03)
 
 

@@ -120,4 +120,4 @@ def test_the_studies_and_audits_read_their_settings_from_the_entries():
     assert [p for recipe in figure1_setting.RECIPES.values() for p in recipe.panels] == [1, 2, 3, 4]
     assert [key for key in AUDIT_SPACES if key in spaces.SPACES] == offering["audit"]
     assert list(sampler_comparison.SPACES) == offering["sampler"] == list(DEFAULT_SIGMAS)
-    assert "grassmann" in offering["sampler"] and "grassmann" not in offering["audit"] + offering["recipe"]
+    assert "grassmann" in offering["sampler"] + offering["audit"] and "grassmann" not in offering["recipe"]

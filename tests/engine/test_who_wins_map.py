@@ -151,12 +151,13 @@ def test_spaces_without_a_euclidean_baseline_are_named_not_mapped(monkeypatch):
                             lambda k: SPD(k, metric="bures-wasserstein"), "SPD({})".format, (2, 3), 1.0, 2, 6)
     monkeypatch.setitem(FAMILIES, "bures", bures)
     assert "no Euclidean baseline yet" in bures.baseline_missing
-    with pytest.raises(ValueError, match="no Euclidean baseline yet.*map one of sphere, spd, hyperbolic, kendall"):
+    with pytest.raises(ValueError,
+                       match="no Euclidean baseline yet.*map one of sphere, spd, hyperbolic, kendall, grassmann"):
         WhoWinsMapConfig(space="bures")
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(space="torus"), "space must be one of sphere, spd, hyperbolic, kendall, got 'torus'"),
+    (dict(space="torus"), "space must be one of sphere, spd, hyperbolic, kendall, grassmann, got 'torus'"),
     (dict(space="spd", dims=(1,)), "dims entry k of SPD\\(k\\) must be an integer >= 2"),
     (dict(space="spd", dims=(9,)), "must be at most 6, got 9"),
     (dict(dims=(2, 2)), "dims must not repeat a value"),
@@ -215,7 +216,7 @@ def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--space", "grassmann"], "space must be one of sphere, spd, hyperbolic, kendall, got 'grassmann'"),
+    (["--space", "torus"], "space must be one of sphere, spd, hyperbolic, kendall, grassmann, got 'torus'"),
     (["--radii", "0"], "radii must be an integer >= 2"),
     (["--max-radius", "nan"], "max_radius must be"),
 ])
