@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 
 from engine.bounds import ambient_radius
-from engine.manifolds import SPD, Hyperbolic, Kendall, Sphere
+from engine.manifolds import SPD, Grassmann, Hyperbolic, Kendall, Sphere
 from engine.pipelines import PrivateMeanConfig
 from engine.pipelines.private_mean import release_on
 
 SPACES = [SPD(2), SPD(3), SPD(2, "log-euclidean"), SPD(3, "log-euclidean"), Hyperbolic(2), Hyperbolic(3),
-          Sphere(2), Kendall(5)]
+          Sphere(2), Kendall(5), Grassmann(4, 1)]
 
 
 def _off_origin_centre(manifold, rng):
