@@ -37,8 +37,11 @@ def _matrix_completion(c) -> dict:
 
 
 def _regression(c) -> dict:
-    return dict(seed=c.seed, n=c.n, k=c.k, noise=c.noise, tau=c.tau, scale=c.scale, clip_residuals=c.clip_residuals,
-                warmup=c.warmup)
+    return dict(seed=c.seed, n=c.n, k=c.k, noise=c.noise, tau=c.tau, scale=c.scale, clip_residuals=c.clip_residuals)
+
+
+def _regression_curves(c) -> dict:
+    return dict(_regression(c), warmup=c.warmup)
 
 
 def _regression_split(c) -> dict:
@@ -55,7 +58,7 @@ STUDY_SETTINGS: dict[tuple[str, str], Callable] = {
     ("optimization", "dp-rgd-frechet"): _frechet,
     ("optimization", "dp-rgd-hyperbolic"): _hyperbolic,
     ("optimization", "dp-rgd-matrix-completion"): _matrix_completion,
-    ("regression", "kulkarni-soto-fig1"): _regression,
+    ("regression", "kulkarni-soto-fig1"): _regression_curves,
     ("regression", "kulkarni-soto-fig2"): _regression_split,
 }
 

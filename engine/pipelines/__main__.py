@@ -5,7 +5,7 @@ separated; booleans ``--flag``/``--no-flag``; ``--eps`` also sets ``epsilon``), 
 runs exactly what a notebook's ``run(Config(...))`` runs. Fields left out keep the config's default,
 except the ones that follow the chosen space as on the pages: the data radius (the registry's
 default), the data source (the space's first) and the curvature bound κ (the space's own); and, for
-``private-optimization``, the size, step size, batch and T that follow the chosen application.
+``private-optimization``, the data, size, step size, batch and T that follow the chosen application.
 
 ``--settings FILE`` reads a page's "Settings (JSON)" download (``engine.pipelines.settings_file``: the
 config's fields, the page and a schema; an older download with the page's address keys is translated,
@@ -88,7 +88,7 @@ PIPELINES = {
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
 #: Fields whose default follows the chosen application of DP-RGD (``private_optimization.APP_DEFAULTS``).
-APP_DEFAULTS = ("size", "eta", "batch", "steps")
+APP_DEFAULTS = ("data", "size", "eta", "batch", "steps")
 
 
 def _parse(kind: type, many: bool, name: str) -> Callable[[str], object]:
@@ -148,7 +148,7 @@ def _note(line: str) -> None:
 def config_from_args(args: argparse.Namespace):
     """The config of ``args.pipeline`` from the ``--settings`` file, then the given options; the
     space-following fields (radius, data source, κ) default to the chosen space's, the application-
-    following ones (size, step size, batch, T) to the chosen application's; ``ValueError`` naming a
+    following ones (data, size, step size, batch, T) to the chosen application's; ``ValueError`` naming a
     bad value."""
     pipeline = PIPELINES[args.pipeline]
     config = pipeline.config

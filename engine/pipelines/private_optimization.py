@@ -60,13 +60,13 @@ BLOCK = 10
 MAX_STEPS = 5_000
 #: c of the paper's noise rule σ² = c·T log(1/δ) L0²/(n²ε²) in its experiments, per application.
 PAPER_C = {"eigenvector": 1.0, "frechet": 1.0, "barycenter": 1.0, "hyperbolic": 1.0, "lrmc": 1e4}
-#: The page's defaults that depend on the application: n, N or tree depth; step size in the page's units;
-#: batch size (0: all n); T when the application has no rule for it.
+#: The page's defaults that depend on the application: the taxonomy (hyperbolic); n, N or tree depth; step
+#: size in the page's units; batch size (0: all n); T when the application has no rule for it.
 APP_DEFAULTS = {
     "eigenvector": {"size": 20_000, "eta": 0.9, "batch": 0},
     "frechet": {"size": 100, "eta": 0.05, "batch": 0},
     "barycenter": {"size": 100, "eta": 0.05, "batch": 0},
-    "hyperbolic": {"size": 5, "eta": 0.001, "batch": 0},
+    "hyperbolic": {"data": "balanced", "size": 5, "eta": 0.001, "batch": 0},
     "lrmc": {"size": 1_000, "eta": 0.05, "batch": 10, "steps": 200},
 }
 NOISES = ("calibrated", "paper")

@@ -84,11 +84,9 @@ def fields_of(config_type: type, page: str, settings: dict, source: str,
     if settings.get("schema", SCHEMA) != SCHEMA:
         raise ValueError(f"{source} has \"schema\": {settings['schema']!r}, this engine reads schema {SCHEMA}; "
                          f"download the settings again from this version of the page")
+    translated = []
     if "schema" not in settings and page in address_keys.PAGES:
         settings, translated = address_keys.translate(page, settings)
-        if translated and notify is not None:
-            notify(f"{source} is an older download with the {page!r} page's address keys; read "
-                   f"{', '.join(translated)} as the config's fields (download it again for a settings file)")
     fields = {f.name: f for f in dataclasses.fields(config_type)}
     out = {}
     for name, value in settings.items():
@@ -106,6 +104,9 @@ def fields_of(config_type: type, page: str, settings: dict, source: str,
             raise ValueError(f"{source}: key {name!r} must be {shape}{' or null' if _optional(field) else ''}, "
                              f"got {json.dumps(value)}; write it like the default, {json.dumps(default)}")
         out[name] = tuple(kind(item) for item in value) if many else value if value is None else kind(value)
+    if translated and notify is not None:
+        notify(f"{source} is an older download with the {page!r} page's address keys; read "
+               f"{', '.join(translated)} as the config's fields (download it again for a settings file)")
     return out
 
 
