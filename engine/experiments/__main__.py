@@ -69,15 +69,16 @@ def _params(name: str, module, args):
 
     settings = {}
     if args.settings is not None:
-        settings = read_settings(args.settings, name)
+        settings = read_settings(args.settings, name, module.Params)
     flags = {"reps": args.reps, "seed": args.seed}
     settings.update({key: value for key, value in flags.items() if value is not None})
     return make_params(module.Params, settings)
 
 
-def read_settings(path: Path, name: str) -> dict:
+def read_settings(path: Path, name: str, params_type: type) -> dict:
     """The settings of the JSON object in ``path`` (its ``"study"`` entry, if any, must be ``name``); a page's
-    settings file (with ``"page"``) is mapped onto the study (``engine.experiments.page_settings``)."""
+    settings file (with ``"page"``, or an older one with the page's address keys) is mapped onto the study
+    (``engine.experiments.page_settings``); ``params_type`` is the study's ``Params``."""
     try:
         settings = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -90,10 +91,11 @@ def read_settings(path: Path, name: str) -> dict:
     if study != name:
         raise ValueError(f"--settings {str(path)!r} holds settings of study {study!r}, not {name!r}; run "
                          f"`python -m engine.experiments {study} --settings {path}` or drop its \"study\" entry")
-    if "page" in settings:
-        from engine.experiments.page_settings import study_settings
+    from engine.experiments.page_settings import page_of_old_download, study_settings
 
-        return study_settings(name, settings, repr(str(path)), _note)
+    page = page_of_old_download(name, settings, params_type)
+    if page is not None or "page" in settings:
+        return study_settings(name, {"page": page, **settings}, repr(str(path)), _note)
     return settings
 
 

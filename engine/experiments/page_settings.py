@@ -4,15 +4,16 @@ A page's "Settings (JSON)" download is its pipeline's config (``engine.pipelines
 Where a study runs the page's problem (the DP-RGD studies for the Private optimization page, Kulkarni
 & Soto's figures for the Private regression page), ``STUDY_SETTINGS`` maps the config's fields onto
 the study's ``Params``; the study keeps its own grid (of ε or n) and its own sampler lengths. Any
-other page's file is refused in one line naming the pipeline that runs it.
+other page's file is refused in one line naming the pipeline that runs it. An older download of such a
+page (its address keys, no ``"page"``) is recognised by those keys (``page_of_old_download``).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+from engine.pipelines import address_keys, settings_file
 from engine.pipelines import private_optimization as po
-from engine.pipelines import settings_file
 
 
 def _eigenvector(c) -> dict:
@@ -61,6 +62,19 @@ STUDY_SETTINGS: dict[tuple[str, str], Callable] = {
     ("regression", "kulkarni-soto-fig1"): _regression_curves,
     ("regression", "kulkarni-soto-fig2"): _regression_split,
 }
+
+
+def page_of_old_download(name: str, settings: dict, params_type: type) -> str | None:
+    """The page whose older download (address keys, no ``"page"``) ``settings`` is, among the pages whose
+    config maps onto study ``name``: one of its keys is an address key of the page and no field of the
+    study's ``params_type``; None otherwise."""
+    fields = set(params_type.__dataclass_fields__)
+    for page, study in STUDY_SETTINGS:
+        table = address_keys.PAGES[page]
+        if study == name and "page" not in settings and any(
+                key in table.fields or key in table.shown_only for key in set(settings) - fields):
+            return page
+    return None
 
 
 def study_settings(name: str, settings: dict, source: str, notify: Callable[[str], None] | None = None) -> dict:

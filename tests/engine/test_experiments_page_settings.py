@@ -102,3 +102,15 @@ def test_every_mapping_names_only_fields_of_the_study():
     for (page, name), to_study in STUDY_SETTINGS.items():
         fields = {f.name for f in dataclasses.fields(load(name).Params)}
         assert set(to_study(REGRESSION if page == "regression" else OPTIMIZATION[name])) <= fields, name
+
+
+def test_an_old_figure1_download_with_the_pages_address_keys_is_translated(tmp_path, capsys):
+    """The Figure 1 tab's download held ``"study"`` and the page's address keys, which the study refused."""
+    path = tmp_path / "kulkarni-soto-fig1-settings.json"
+    path.write_text(json.dumps({"study": "kulkarni-soto-fig1", "reg_data": "callosum", "reg_n": 20, "reg_k": 10,
+                                "reg_eps_p": 0.5, "reg_eps_v": 1.0, "reg_tau": 0.08, "reg_releases": 5,
+                                "reg_paper_scale": True, "reg_clip": True, "reg_warmup": 20, "reg_seed": 5}))
+    params = _params("kulkarni-soto-fig1", str(path))
+    assert {key: getattr(params, key) for key in EXPECTED["kulkarni-soto-fig1"]} == EXPECTED["kulkarni-soto-fig1"]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("note: ") and "reg_paper_scale" in err
