@@ -18,9 +18,9 @@ st.latex(r"w_{t+1} = \mathrm{Exp}_{w_t}\!\Big(-\eta\,\big(\tfrac{1}{b}\textstyle
          r"\mathrm{clip}_{L_0}(\mathrm{grad}\, f_i(w_t)) + \xi_t\big)\Big),\qquad \xi_t \sim N_{w_t}(0, \sigma^2)")
 
 first_paint.pending()
-settings, keys = optimization.sidebar()
+settings, _ = optimization.sidebar()
 computed = optimization.run(settings)
-optimization.show(computed, settings, keys)
+optimization.show(computed, settings)
 glossary.show("dp-rgd", "epsilon", "delta", "sigma", "frechet-mean", "geodesic", "tangent-space", "k-norm",
               "metropolis-hastings", "burn-in", "grassmannian", "riemannian-laplace", "sensitivity")
 address_keys.report()

@@ -3,7 +3,8 @@
 Runs study NAME (``--list`` names them) in-process, on N local Dask worker processes, or on an
 existing Dask scheduler; writes its tables (CSV), figures (HTML) and effective settings
 (``NAME-settings.json``, which ``--settings`` takes back) into ``--out``. Settings come from the
-study's defaults, then ``--settings FILE``, then the flags given (``--reps``, ``--seed``). Results
+study's defaults, then ``--settings FILE`` (the study's own settings, or a page's "Settings (JSON)"
+download where that page's config maps onto the study), then the flags given (``--reps``, ``--seed``). Results
 are cached on disk (``engine.experiments.cache``) and checked on every read; ``--no-cache`` runs
 the study again and replaces the cached entry. Bad input (an unknown study, ``--workers 0``, an
 unreachable scheduler, a bad setting, an ``--out`` that cannot be written) prints one line and
@@ -68,14 +69,16 @@ def _params(name: str, module, args):
 
     settings = {}
     if args.settings is not None:
-        settings = read_settings(args.settings, name)
+        settings = read_settings(args.settings, name, module.Params)
     flags = {"reps": args.reps, "seed": args.seed}
     settings.update({key: value for key, value in flags.items() if value is not None})
     return make_params(module.Params, settings)
 
 
-def read_settings(path: Path, name: str) -> dict:
-    """The settings of the JSON object in ``path`` (its ``"study"`` entry, if any, must be ``name``)."""
+def read_settings(path: Path, name: str, params_type: type) -> dict:
+    """The settings of the JSON object in ``path`` (its ``"study"`` entry, if any, must be ``name``); a page's
+    settings file (with ``"page"``, or an older one with the page's address keys) is mapped onto the study
+    (``engine.experiments.page_settings``); ``params_type`` is the study's ``Params``."""
     try:
         settings = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -88,7 +91,17 @@ def read_settings(path: Path, name: str) -> dict:
     if study != name:
         raise ValueError(f"--settings {str(path)!r} holds settings of study {study!r}, not {name!r}; run "
                          f"`python -m engine.experiments {study} --settings {path}` or drop its \"study\" entry")
+    from engine.experiments.page_settings import page_of_old_download, study_settings
+
+    page = page_of_old_download(name, settings, params_type)
+    if page is not None or "page" in settings:
+        return study_settings(name, {"page": page, **settings}, repr(str(path)), _note)
     return settings
+
+
+def _note(line: str) -> None:
+    """Say ``line`` on stderr, as ``note: LINE``."""
+    print(f"note: {line}", file=sys.stderr)
 
 
 def check_writable(out: Path) -> None:

@@ -4,10 +4,12 @@ Each pipeline's options are the fields of its frozen config (``--field-name``; t
 separated; booleans ``--flag``/``--no-flag``; ``--eps`` also sets ``epsilon``), so the command line
 runs exactly what a notebook's ``run(Config(...))`` runs. Fields left out keep the config's default,
 except the ones that follow the chosen space as on the pages: the data radius (the registry's
-default), the data source (the space's first) and the curvature bound κ (the space's own).
+default), the data source (the space's first) and the curvature bound κ (the space's own); and, for
+``private-optimization``, the data, size, step size, batch and T that follow the chosen application.
 
 ``--settings FILE`` reads a page's "Settings (JSON)" download (``engine.pipelines.settings_file``: the
-config's fields, the page and a schema); options given on the command line override the file's.
+config's fields, the page and a schema; an older download with the page's address keys is translated,
+with one line on stderr); options given on the command line override the file's.
 ``--json`` prints the result's ``summary()``; without it, a table. ``private-mean`` also saves the
 arrays with ``--releases-out FILE.npz``, ``who-wins-map`` its cells, ties (CSV) and figure (HTML)
 into the existing folder ``--out DIR``. Bad input prints one line naming the value, exit status 2.
@@ -19,6 +21,7 @@ Examples::
     python -m engine.pipelines utility --space sphere --ns 10,50 --reps 20 --json
     python -m engine.pipelines private-subspace --method approx --n 2000 --json
     python -m engine.pipelines private-regression --dataset drift --n 40 --json
+    python -m engine.pipelines private-optimization --app hyperbolic --epsilon 0.5 --json
     python -m engine.pipelines who-wins-map --space sphere --out DIR
 """
 
@@ -39,6 +42,7 @@ from engine import spaces
 from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
 from engine.pipelines import (
     private_mean,
+    private_optimization,
     private_regression,
     private_subspace,
     sensitivity,
@@ -72,6 +76,9 @@ PIPELINES = {
                         "error against n and ε of the intrinsic and Euclidean Laplace (the Utility page)", "utility"),
     "private-regression": Pipeline(private_regression.RegressionConfig, private_regression.run,
                                    "private geodesic regression in two K-norm gradient steps", "regression"),
+    "private-optimization": Pipeline(private_optimization.OptimizationConfig, private_optimization.run,
+                                     "DP-RGD on one application of Han et al. against its noiseless twin, and the "
+                                     "accountant (the Private optimization page)", "optimization"),
     "private-subspace": Pipeline(private_subspace.PrivateSubspaceConfig, private_subspace.run,
                                  "a private k-subspace of R^d (Singhal & Steinke and baselines)", "subspaces"),
     "who-wins-map": Pipeline(who_wins_map.WhoWinsMapConfig, who_wins_map.run,
@@ -80,6 +87,8 @@ PIPELINES = {
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
+#: Fields whose default follows the chosen application of DP-RGD (``private_optimization.APP_DEFAULTS``).
+APP_DEFAULTS = ("data", "size", "eta", "batch", "steps")
 
 
 def _parse(kind: type, many: bool, name: str) -> Callable[[str], object]:
@@ -99,6 +108,7 @@ def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
     for field in dataclasses.fields(config):
         flags = (f"--{field.name.replace('_', '-')}", *ALIASES.get(field.name, ()))
         default = "the space's" if field.name in SPACE_DEFAULTS and "space" in config.__dataclass_fields__ \
+            else "the application's" if field.name in APP_DEFAULTS and "app" in config.__dataclass_fields__ \
             else field.default
         kind = settings_file.scalar_type(field)
         if kind is bool:
@@ -130,22 +140,31 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _note(line: str) -> None:
+    """Say ``line`` on stderr, as ``note: LINE``."""
+    print(f"note: {line}", file=sys.stderr)
+
+
 def config_from_args(args: argparse.Namespace):
     """The config of ``args.pipeline`` from the ``--settings`` file, then the given options; the
-    space-following fields (radius, data source, κ) default to the chosen space's; ``ValueError``
-    naming a bad value."""
+    space-following fields (radius, data source, κ) default to the chosen space's, the application-
+    following ones (data, size, step size, batch, T) to the chosen application's; ``ValueError`` naming a
+    bad value."""
     pipeline = PIPELINES[args.pipeline]
     config = pipeline.config
     names = [field.name for field in dataclasses.fields(config)]
     given = {name: getattr(args, name) for name in names if hasattr(args, name)}
     if args.settings is not None:
-        given = {**settings_file.read(args.settings, config, pipeline.page), **given}
+        given = {**settings_file.read(args.settings, config, pipeline.page, _note), **given}
     if "space" in names:
         key = given.get("space", config.__dataclass_fields__["space"].default)
         entry = spaces.space(key)
         follow = {"radius": entry.default_radius, "kappa": float(entry.make(spaces.DEFAULT_LANDMARKS).kappa_max),
                   "source": next(iter(entry.sources), None)}
         given = {**{name: follow[name] for name in SPACE_DEFAULTS if name in names}, **given}
+    if "app" in names:
+        key = given.get("app", config.__dataclass_fields__["app"].default)
+        given = {**private_optimization.APP_DEFAULTS.get(key, {}), **given}
     return config(**given)
 
 

@@ -14,7 +14,9 @@ rules), so that one run of the page and the study's sweep describe the same prob
 * ``accountant``: the RDP accountant's ε after t steps for the calibrated σ and for the paper's rule
   σ² = c·T log(1/δ) L0²/(n²ε²);
 * ``hyperbolic_errors``: distances to the held-out truth from the hyperbolic study's points;
-* ``sphere_coordinates``: the eigenvector outputs on S², by their angle to the top eigenvector.
+* ``sphere_coordinates``: the eigenvector outputs on S², by their angle to the top eigenvector;
+* ``run``: all of the above for one ``OptimizationConfig`` (the page's settings file), as the command
+  line ``python -m engine.pipelines private-optimization`` runs it.
 
 Seeds: ``SeedSequence(seed)`` child 0 draws the data (as the studies do), child 1 the run; block 0 of
 the run uses child 1 itself and block k ≥ 1 its (k−1)-th child.
@@ -22,7 +24,7 @@ the run uses child 1 itself and block k ≥ 1 its (k−1)-th child.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -38,6 +40,8 @@ from engine.pipelines.dp_rgd_setting import eigenvector as eig
 from engine.pipelines.dp_rgd_setting import frechet
 from engine.pipelines.dp_rgd_setting import hyperbolic as hyper
 from engine.pipelines.dp_rgd_setting import matrix_completion as lrmc
+from engine.pipelines.summary import plain
+from engine.validation import check_int, check_positive, check_probability
 
 APPLICATIONS = ("eigenvector", "frechet", "barycenter", "hyperbolic", "lrmc")
 EIG_D, EIG_GAP = 50, 1e-3  # synthetic eigenvector data of §6.3
@@ -52,6 +56,20 @@ METRICS = {"frechet": "affine", "barycenter": "bures-wasserstein"}
 START_FACTOR = 1.5
 #: Chains per block of a run: the unit of progress (a run of at most BLOCK repeats is one block).
 BLOCK = 10
+#: Cap of a single run's T taken from the paper's rule (the page's sliders stop lower still).
+MAX_STEPS = 5_000
+#: c of the paper's noise rule σ² = c·T log(1/δ) L0²/(n²ε²) in its experiments, per application.
+PAPER_C = {"eigenvector": 1.0, "frechet": 1.0, "barycenter": 1.0, "hyperbolic": 1.0, "lrmc": 1e4}
+#: The page's defaults that depend on the application: the taxonomy (hyperbolic); n, N or tree depth; step
+#: size in the page's units; batch size (0: all n); T when the application has no rule for it.
+APP_DEFAULTS = {
+    "eigenvector": {"size": 20_000, "eta": 0.9, "batch": 0},
+    "frechet": {"size": 100, "eta": 0.05, "batch": 0},
+    "barycenter": {"size": 100, "eta": 0.05, "batch": 0},
+    "hyperbolic": {"data": "balanced", "size": 5, "eta": 0.001, "batch": 0},
+    "lrmc": {"size": 1_000, "eta": 0.05, "batch": 10, "steps": 200},
+}
+NOISES = ("calibrated", "paper")
 
 
 def public_start(m, radius: float) -> np.ndarray:
@@ -264,6 +282,96 @@ def accountant(*, epsilon: float, delta: float, steps: int, n: int, batch: int, 
                        ignore_index=True)
     return {"curves": curves, "z": z, "sigma": sigma, "paper_sigma": paper, "paper_sigma_1": paper_1,
             "paper_z": paper_z, "paper_epsilon": float(both["paper"][-1]), "c_needed": (sigma / paper_1) ** 2}
+
+
+@dataclass(frozen=True)
+class OptimizationConfig:
+    """One run of the Private optimization page: application, data and DP-RGD's settings (all public).
+
+    ``data`` is the eigenvector data set or the hyperbolic taxonomy ("synthetic" otherwise); ``size`` is
+    n, N or the tree depth; ``steps`` None takes T from the paper's rule, capped at ``MAX_STEPS``;
+    ``batch`` 0 is the full batch; ``eta`` is in the page's units (``Problem.eta_factor``). The defaults
+    are the page's for the Fréchet mean; ``APP_DEFAULTS`` holds the other applications'.
+    """
+
+    app: str = "frechet"
+    data: str = "synthetic"
+    size: int = APP_DEFAULTS["frechet"]["size"]
+    epsilon: float = 1.0
+    delta: float = 1e-3
+    noise: str = "calibrated"
+    steps: int | None = None
+    batch: int = APP_DEFAULTS["frechet"]["batch"]
+    eta: float = APP_DEFAULTS["frechet"]["eta"]
+    reps: int = 5
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.app not in APPLICATIONS:
+            raise ValueError(f"app must be one of {APPLICATIONS}, got {self.app!r}")
+        if self.noise not in NOISES:
+            raise ValueError(f"noise must be one of {NOISES}, got {self.noise!r}")
+        check_positive("epsilon", self.epsilon)
+        check_probability("delta", self.delta)
+        check_positive("eta", self.eta)
+        check_int("size", self.size, minimum=0)
+        check_int("batch", self.batch, minimum=0)
+        check_int("reps", self.reps)
+        if self.steps is not None:
+            check_int("steps", self.steps)
+        elif self.app == "lrmc":
+            raise ValueError(f"matrix completion has no rule for T; give steps (the page's default is "
+                             f"{APP_DEFAULTS['lrmc']['steps']})")
+
+
+@dataclass(frozen=True)
+class OptimizationResult:
+    """One run of ``OptimizationConfig``: the problem, T of the paper's rule (None without one) and the T
+    run, the batch b used, the combined run (``combine``) and the accountant's numbers (``accountant``)."""
+
+    config: OptimizationConfig
+    problem: Problem = field(repr=False)
+    rule_steps: int | None
+    steps: int
+    batch: int
+    run: dict = field(repr=False)
+    accountant: dict = field(repr=False)
+
+    def summary(self) -> dict:
+        """The numbers the page shows (JSON-ready): the config, n, L0, T, b, the run's σ and ε spent, its
+        guarantee, the mean ± SE excess loss and gradient norm at the last iteration per method, and the
+        accountant's σ of both rules."""
+        paths = self.run["paths"]
+        last = paths[paths["iteration"] == paths["iteration"].max()]
+        final = summarize(last, ["method"], "excess_loss").merge(
+            summarize(last, ["method"], "gradient_norm"), on=["method", "count"], suffixes=("_loss", "_gradient"))
+        accountant_numbers = {key: value for key, value in self.accountant.items() if key != "curves"}
+        return plain(dict(config=self.config, n=self.problem.n, clip=self.problem.clip, rule_steps=self.rule_steps,
+                          steps=self.steps, batch=self.batch, info=self.run["info"], guarantee=self.run["guarantee"],
+                          final=final, accountant=accountant_numbers))
+
+
+def steps_run(config: OptimizationConfig, p: Problem) -> tuple[int | None, int]:
+    """T of the paper's rule (None without one) and the T run: ``config.steps``, or the rule's capped at
+    ``MAX_STEPS``."""
+    rule = rule_steps(config.app, p, config.epsilon, config.delta)
+    return rule, (min(rule, MAX_STEPS) if config.steps is None else config.steps)
+
+
+def run(config: OptimizationConfig) -> OptimizationResult:
+    """Problem, DP-RGD run in ``blocks`` and the accountant of ``config`` (module docstring); the page runs
+    the same blocks one by one under its progress bar."""
+    p = problem(app=config.app, data=config.data, size=config.size, seed=config.seed)
+    rule, steps = steps_run(config, p)
+    b = batch_size(config.batch, p.n)
+    sigma = noise_sigma(config.noise, PAPER_C[config.app], config.epsilon, config.delta, steps, p.n, p.clip)
+    parts = [run_block(p, app=config.app, epsilon=config.epsilon, delta=config.delta, sigma=sigma, steps=steps,
+                       batch=config.batch, eta=config.eta, seed=config.seed, start=start, stop=stop)
+             for start, stop in blocks(config.reps)]
+    numbers = accountant(epsilon=config.epsilon, delta=config.delta, steps=steps, n=p.n, batch=b, clip=p.clip,
+                         c=PAPER_C[config.app])
+    return OptimizationResult(config=config, problem=p, rule_steps=rule, steps=steps, batch=b, run=combine(parts),
+                              accountant=numbers)
 
 
 def hyperbolic_errors(result: dict[str, pd.DataFrame]) -> pd.DataFrame:

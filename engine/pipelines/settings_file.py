@@ -5,7 +5,9 @@
 (JSON)" download, ``python -m engine.pipelines NAME --settings FILE`` and ``Config(**fields)`` in a
 notebook say the same thing in the same words. ``read`` refuses a file that is missing, not JSON, of
 another page or another schema, with an unknown key or an ill-typed value, in one ``ValueError``
-line naming the key and the fix.
+line naming the key and the fix. A download from before the schema, which held the page's address
+keys (``{"r": 0.3927, "m": 200}``), is read through the page's table (``engine.pipelines.address_keys``)
+and said so in one line.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import dataclasses
 import difflib
 import json
 from pathlib import Path
+from typing import Callable
+
+from engine.pipelines import address_keys
 
 #: Version of the file's layout; a file of another schema is refused rather than half-understood.
 SCHEMA = 1
@@ -63,9 +68,12 @@ def _well_typed(field: dataclasses.Field, value) -> bool:
     return _is(kind, value)
 
 
-def fields_of(config_type: type, page: str, settings: dict, source: str) -> dict:
+def fields_of(config_type: type, page: str, settings: dict, source: str,
+              notify: Callable[[str], None] | None = None) -> dict:
     """The config fields of the JSON object ``settings`` read from ``source`` (a file name), typed as
-    the config takes them (lists as tuples, ints as floats where the field is a float).
+    the config takes them (lists as tuples, ints as floats where the field is a float). Settings
+    without a ``"schema"`` that hold the page's address keys are translated first, and ``notify``
+    receives one line saying which keys were read so.
 
     ``ValueError`` naming the key and the fix for another page or schema, an unknown key or a value
     of the wrong JSON type; the values themselves are checked by the config.
@@ -76,6 +84,9 @@ def fields_of(config_type: type, page: str, settings: dict, source: str) -> dict
     if settings.get("schema", SCHEMA) != SCHEMA:
         raise ValueError(f"{source} has \"schema\": {settings['schema']!r}, this engine reads schema {SCHEMA}; "
                          f"download the settings again from this version of the page")
+    translated = []
+    if "schema" not in settings and page in address_keys.PAGES:
+        settings, translated = address_keys.translate(page, settings)
     fields = {f.name: f for f in dataclasses.fields(config_type)}
     out = {}
     for name, value in settings.items():
@@ -93,12 +104,16 @@ def fields_of(config_type: type, page: str, settings: dict, source: str) -> dict
             raise ValueError(f"{source}: key {name!r} must be {shape}{' or null' if _optional(field) else ''}, "
                              f"got {json.dumps(value)}; write it like the default, {json.dumps(default)}")
         out[name] = tuple(kind(item) for item in value) if many else value if value is None else kind(value)
+    if translated and notify is not None:
+        notify(f"{source} is an older download with the {page!r} page's address keys; read "
+               f"{', '.join(translated)} as the config's fields (download it again for a settings file)")
     return out
 
 
-def read(path: Path, config_type: type, page: str) -> dict:
-    """The config fields of the settings file ``path`` of ``page`` (see ``fields_of``); ``ValueError``
-    in one line if the file is missing, unreadable or not a JSON object."""
+def read(path: Path, config_type: type, page: str, notify: Callable[[str], None] | None = None) -> dict:
+    """The config fields of the settings file ``path`` of ``page`` (see ``fields_of``, which tells
+    ``notify`` of a translated old download); ``ValueError`` in one line if the file is missing,
+    unreadable or not a JSON object."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -113,4 +128,4 @@ def read(path: Path, config_type: type, page: str) -> dict:
     if not isinstance(settings, dict):
         raise ValueError(f"settings file {str(path)!r} holds a JSON {type(settings).__name__}, not an object of "
                          f"settings; download it again from the page")
-    return fields_of(config_type, page, settings, repr(str(path)))
+    return fields_of(config_type, page, settings, repr(str(path)), notify)

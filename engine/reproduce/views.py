@@ -36,6 +36,13 @@ REIMHERR_BHARATH_SOTO = "M. Reimherr, K. Bharath, C. Soto (2021). Differential p
 #: The reference of the Private subspaces page (README's References).
 SINGHAL_STEINKE = "V. Singhal, T. Steinke (2021). Privately learning subspaces. NeurIPS."
 
+#: The reference of the Private optimization page (README's References).
+HAN_MISHRA_JAWANPURIA_GAO = ("A. Han, B. Mishra, P. Jawanpuria, J. Gao. Differentially private Riemannian "
+                             "optimization (Algorithm 1, DP-RGD).")
+
+#: The reference of the Private regression page (README's References).
+KULKARNI_SOTO = "A. Kulkarni, C. Soto. Differentially private geodesic regression (K-norm gradient mechanism)."
+
 VIEWS = {
     "playground": View(
         page="playground", title="Private mean playground", pipeline="private-mean",
@@ -95,5 +102,36 @@ VIEWS = {
             "private_subspace_figure", ("from engine.viz.subspaces import private_subspace_figure",),
             "private_subspace_figure(result.to_dict())",
             "The page's figure: the points, the true subspace and the distinct private releases."),),
+    ),
+    "optimization": View(
+        page="optimization", title="Private optimization", pipeline="private-optimization",
+        paper=HAN_MISHRA_JAWANPURIA_GAO,
+        steps="The pipeline draws the application's data from child 0 of the seed's stream and finds its exact "
+              "minimiser, takes T from the paper's rule (capped at 5,000) unless given, sets σ by the RDP "
+              "accountant (or the paper's rule σ² = c·T log(1/δ) L0²/(n²ε²)) and runs reps chains of DP-RGD "
+              "(Algorithm 1 of Han et al.: clip each record's Riemannian gradient to L0, average, add the tangent "
+              "Gaussian, follow the exponential map) beside the same iterations without noise, in blocks of ten "
+              "chains, each from its own stream; then the accountant's ε(t) for both rules.",
+        figures=(*(Figure(
+            name, ("from ui.optimization.figures import convergence",),
+            f"convergence(config.app, result.run['paths'])[{index}]",
+            f"The page's {what} chart: mean ± 2 SE along the iterations of DP-RGD and its noiseless twin.")
+            for index, (name, what) in enumerate((("excess_loss", "excess-loss"), ("gradient_norm", "gradient-norm")))),
+            Figure("accountant", ("from ui.optimization.figures import accountant",),
+                   "accountant(result.accountant['curves'], config.epsilon, config.noise)",
+                   "The Privacy accounting tab's chart: ε spent after t steps for the calibrated σ and for the paper's "
+                   "rule, against the target ε.")),
+    ),
+    "regression": View(
+        page="regression", title="Private regression", pipeline="private-regression", paper=KULKARNI_SOTO,
+        steps="The pipeline draws the data set (the ball's centre and radius public, records clipped onto the "
+              "ball), fits the geodesic y = Exp(p, x·v) without privacy, then releases the footpoint p̃ with "
+              "density ∝ exp(−‖∇_p E‖/σ_p) and the shooting vector ṽ at p̃ with density ∝ exp(−‖∇_v E‖/σ_v) by "
+              "Metropolis–Hastings chains (the K-norm gradient mechanism of Kulkarni & Soto, Table 1's "
+              "sensitivities Δ_p = Δ_v = 2τ/n where the curvature is ≥ 0), and checks the chains (split R̂, ESS).",
+        figures=(Figure(
+            "main_figure", ("from ui.regression.figures import main_figure",), "main_figure(result)",
+            "The page's figure: the non-private geodesic's predictions and the private releases' at the page's "
+            "covariate values."),),
     ),
 }

@@ -50,7 +50,7 @@ def test_defaults_render_the_convergence_tab_without_messages(defaults):
     assert not messages(defaults)
     assert [tab.label for tab in defaults.tabs] == list(cfg.SECTIONS)
     assert {"DP-RGD", "Non-private"} <= chart_names(defaults, 0)
-    assert len(defaults.expander) == 1
+    assert [e.label for e in defaults.expander] == ["Reproduce this view", "Privacy guarantee of this run"]
 
 
 @pytest.mark.parametrize(("label", "expected"), [

@@ -1,4 +1,4 @@
-"""The Sensitivity, Utility and Private subspaces pages' settings downloads are their pipelines' configs, their "Reproduce this
+"""The Sensitivity, Utility, Private subspaces, Private optimization and Private regression pages' settings downloads are their pipelines' configs, their "Reproduce this
 view" shows the command for them, and that command prints the page's numbers (the playground's are in
 ``test_playground_download.py``)."""
 
@@ -13,10 +13,13 @@ import pandas as pd
 from engine import reproduce
 from engine.pipelines import settings_file
 from engine.pipelines.__main__ import main
+from engine.pipelines.private_optimization import APP_DEFAULTS, OptimizationConfig
+from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.pipelines.utility import N_GRIDS, UtilityConfig
 from tests.app.conftest import ROOT, downloaded, run_page
+from ui.optimization.apps import APPS
 
 SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
 UTILITY = ROOT / "pages" / "3_Utility.py"
@@ -77,3 +80,60 @@ def test_subspaces_settings_file_and_command_give_the_page_numbers(media_manager
     (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
     assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
     assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+
+
+OPTIMIZATION = ROOT / "pages" / "5_Private_optimization.py"
+REGRESSION = ROOT / "pages" / "6_Private_regression.py"
+
+
+def test_optimization_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``n_frechet``, ``eps``, ``eta_frechet``, ``Trule``); no command ran the
+    page's DP-RGD run."""
+    at = run_page(OPTIMIZATION, {"n_frechet": "40", "eps": "0.5", "reps": "2", "seed": "3"})
+    config = OptimizationConfig(size=40, epsilon=0.5, reps=2, seed=3)
+    file = tmp_path / "optimization-loss-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "optimization-loss"))
+    assert json.loads(file.read_text()) == settings_file.payload("optimization", config)
+    assert main(["private-optimization", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Noise σ"] == f"{printed['info']['sigma']:.4g}"
+    assert shown["ε spent (accountant)"] == f"{printed['info']['epsilon_spent']:.4g}"
+    assert shown["Iterations T"] == str(printed["steps"])
+    page = pd.read_csv(io.BytesIO(downloaded(at, media_managers, "Data (CSV)", "optimization-loss")))
+    last = page[page["iteration"] == page["iteration"].max()].groupby("method", sort=False)["excess_loss"].mean()
+    np.testing.assert_allclose([row["mean_loss"] for row in printed["final"]], last.to_numpy(), rtol=1e-12)
+    view = reproduce.VIEWS["optimization"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+
+
+def test_optimization_defaults_per_application_are_the_engines():
+    """The command line's ``--app NAME`` takes the page's sliders' defaults for that application."""
+    for app, spec in APPS.items():
+        defaults = APP_DEFAULTS[app]
+        assert (spec.size.default, spec.eta.default, spec.batch) == \
+            (defaults["size"], defaults["eta"], defaults["batch"]), app
+        assert spec.rule is not None or spec.steps.default == defaults["steps"], app
+
+
+def test_regression_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``reg_eps_p``, ``reg_paper_scale``), which the command line does not take;
+    the Figure 1 download named its study but held the same address keys, which the study refused."""
+    at = run_page(REGRESSION, {"reg_n": "20", "reg_k": "10", "reg_releases": "2", "reg_warmup": "100",
+                               "reg_paper_scale": "true", "reg_seed": "4"})
+    config = RegressionConfig(n=20, k=10, releases=2, warmup=100, scale="paper", seed=4)
+    file = tmp_path / "regression-callosum-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "regression-callosum"))
+    assert json.loads(file.read_text()) == settings_file.payload("regression", config)
+    assert main(["private-regression", "--settings", str(file), "--json"]) == 0
+    printed = pd.DataFrame(json.loads(capsys.readouterr().out)["energies"])
+    page = pd.read_csv(io.BytesIO(downloaded(at, media_managers, "Data (CSV)", "regression-callosum")))
+    assert len(printed) == len(page) == 2
+    for column in ("energy_private", "energy_nonprivate", "footpoint_distance"):
+        np.testing.assert_allclose(printed[column], page[column], rtol=1e-12)
+    view = reproduce.VIEWS["regression"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)

@@ -7,6 +7,8 @@ import pytest
 
 from engine.pipelines import PrivateMeanConfig, settings_file
 from engine.pipelines.__main__ import PIPELINES, main
+from engine.pipelines.private_optimization import OptimizationConfig
+from engine.pipelines.private_regression import RegressionConfig
 
 
 def _summary(capsys, *argv) -> dict:
@@ -53,7 +55,7 @@ def test_every_pipeline_reads_its_own_page_file(tmp_path):
     ("[1, 2]", "holds a JSON list, not an object"),
     (json.dumps({"page": "utility", "n": 40}), "holds the settings of the 'utility' page, not of 'playground'"),
     (json.dumps({"page": "playground", "schema": 2}), "\"schema\": 2, this engine reads schema 1"),
-    (json.dumps({"r": 0.3}), "unknown key 'r'; the keys of 'playground' are space, source, n, radius"),
+    (json.dumps({"colour": 0.3}), "unknown key 'colour'; the keys of 'playground' are space, source, n, radius"),
     (json.dumps({"radious": 0.3}), "unknown key 'radious'; did you mean 'radius'?"),
     (json.dumps({"n": "40"}), "key 'n' must be int, got \"40\"; write it like the default, 50"),
     (json.dumps({"n": 40.5}), "key 'n' must be int, got 40.5"),
@@ -70,3 +72,50 @@ def test_a_bad_file_is_refused_in_one_line_naming_the_key(tmp_path, capsys, cont
     assert main(["private-mean", "--settings", str(file), "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and quoted in captured.err
+
+
+def _translated(tmp_path, capsys, pipeline: str, old: dict) -> tuple[dict, str]:
+    """The config ``--json`` prints for the old download ``old`` of the pipeline's page, and stderr."""
+    file = tmp_path / "old-settings.json"
+    file.write_text(json.dumps(old))
+    assert main([pipeline, "--settings", str(file), "--json"]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out)["config"], captured.err
+
+
+def test_an_old_playground_download_with_address_keys_is_translated_with_one_note(tmp_path, capsys):
+    """The playground's download held its address keys until the schema; such a file was refused."""
+    old = {"space": "sphere", "source": "cap", "n": 40, "r": 0.3927, "outside": "clip", "eps": 2.0,
+           "mech": ["exact", "euclid"], "m": 200, "seed": 4, "adapt": True}
+    config, err = _translated(tmp_path, capsys, "private-mean", old)
+    assert config == _as_json(PrivateMeanConfig(n=40, radius=0.3927, epsilon=2.0, releases=200, seed=4))
+    assert err.count("\n") == 1 and err.startswith("note: ") and "older download" in err
+    assert "r, eps, mech, m, adapt" in err
+
+
+def test_an_old_regression_download_is_translated_with_its_scale_toggle(tmp_path, capsys):
+    old = {"reg_data": "drift", "reg_n": 30, "reg_eps_p": 0.5, "reg_eps_v": 1.0, "reg_tau": 0.3, "reg_releases": 2,
+           "reg_paper_scale": True, "reg_clip": False, "reg_warmup": 100, "reg_seed": 3}
+    config, err = _translated(tmp_path, capsys, "private-regression", old)
+    assert config == _as_json(RegressionConfig(dataset="drift", n=30, epsilon_p=0.5, epsilon_v=1.0, tau=0.3,
+                                               releases=2, scale="paper", clip_residuals=False, warmup=100, seed=3))
+    assert err.count("\n") == 1 and "reg_paper_scale" in err
+
+
+def test_an_old_optimization_download_keeps_only_its_applications_sliders(tmp_path, capsys):
+    """Each application has its own size, T, batch and step sliders (``n_frechet``, ``eta_lrmc``)."""
+    old = {"app": "frechet", "n_frechet": 40, "eps": 0.5, "delta": 1e-3, "noise": "calibrated", "Trule": False,
+           "T_frechet": 30, "b_frechet": 0, "eta_frechet": 0.1, "eta_lrmc": 0.2, "reps": 2, "seed": 1,
+           "grid": "quick", "burn": 200, "opt_view": "Study"}
+    config, err = _translated(tmp_path, capsys, "private-optimization", old)
+    assert config == _as_json(OptimizationConfig(size=40, epsilon=0.5, steps=30, eta=0.1, reps=2, seed=1))
+    assert err.count("\n") == 1
+
+
+def test_an_unknown_key_in_an_old_download_is_still_refused_in_one_line(tmp_path, capsys):
+    file = tmp_path / "old-settings.json"
+    file.write_text(json.dumps({"space": "sphere", "r": 0.3, "colour": "red"}))
+    assert main(["private-mean", "--settings", str(file), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith("error: ") and "unknown key 'colour'" in captured.err

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.experiments import dp_rgd_eigenvector as eig
 from engine.experiments import dp_rgd_frechet as frechet
+from engine.pipelines import private_optimization as po
 from ui import glossary
 
 
@@ -46,7 +47,7 @@ class AppSpec:
     preset: str | None
 
 
-MAX_STEPS = 5_000  # cap of a single run's T taken from the paper's rule
+MAX_STEPS = po.MAX_STEPS  # cap of a single run's T taken from the paper's rule
 #: Sections of the page, one tab each (URL parameter ``opt_view``); only the open one is computed and drawn.
 TAB_KEY = "opt_view"
 SECTIONS = ("Convergence", "Privacy accounting", "On the manifold", "Study")
@@ -107,7 +108,7 @@ APPS = {
         eta=Slider("eta_eigenvector", "Step size (paper's units)", 0.05, 3.0, 0.9, 0.05,
                    "In the paper's units for data with ‖Z‖₂ = 1: η = step · n on F(w) = −wᵀAw. The paper uses "
                    "0.9."),
-        batch=0, sweep="epsilon", paper_c=1.0,
+        batch=0, sweep="epsilon", paper_c=po.PAPER_C["eigenvector"],
         grids={"quick": ("Quick: ε = 0.01 … 1 (5)", (0.01, 0.05, 0.1, 0.5, 1.0)),
                "full": ("Han et al.: ε = 0.001 … 0.7", tuple(eig.EPSILONS))},
         rule=r"T = \left\lceil \log \frac{n^2\varepsilon^2}{d\,L_0^2 \log(1/\delta)} \right\rceil",
@@ -119,7 +120,7 @@ APPS = {
         steps=Slider("T_frechet", "Iterations T", help=STEPS_HELP + " The paper takes T = n.", **SPD_STEPS),
         eta=Slider("eta_frechet", "Step size η", help=SPD_ETA_HELP + "; η = 1 is the Karcher step, which reaches "
                    "the mean in a few steps without noise.", **SPD_ETA),
-        batch=0, sweep="n", paper_c=1.0,
+        batch=0, sweep="n", paper_c=po.PAPER_C["frechet"],
         grids={"quick": ("Quick: n = 20, 50, 100", (20, 50, 100)),
                "full": ("Han et al.: n = 20, 40, …, 300", tuple(frechet.NS))},
         rule=r"T = n", preset="han-frechet-mean"),
@@ -130,7 +131,7 @@ APPS = {
                     "convex.", **SPD_SIZE),
         steps=Slider("T_barycenter", "Iterations T", help=STEPS_HELP + " The paper takes T = n.", **SPD_STEPS),
         eta=Slider("eta_barycenter", "Step size η", help=SPD_ETA_HELP + ".", **SPD_ETA),
-        batch=0, sweep="n", paper_c=1.0,
+        batch=0, sweep="n", paper_c=po.PAPER_C["barycenter"],
         grids={"quick": ("Quick: n = 20, 50, 100", (20, 50, 100)),
                "full": ("Han et al.: n = 20, 40, …, 300", tuple(frechet.NS))},
         rule=r"T = n", preset="han-barycenter"),
@@ -143,7 +144,7 @@ APPS = {
         eta=Slider("eta_hyperbolic", "Step size (paper's units)", 0.0001, 0.01, 0.001, 0.0001,
                    "In the paper's units (its code descends on Σ α_i d²): η = 2n · step on F. The paper uses "
                    "0.001 private and 0.003 non-private; here both runs share one step.", fmt="%.4f"),
-        batch=0, sweep="epsilon", paper_c=1.0,
+        batch=0, sweep="epsilon", paper_c=po.PAPER_C["hyperbolic"],
         grids={"quick": ("Quick: ε = 0.05, 0.1, 0.5, 1", (0.05, 0.1, 0.5, 1.0)),
                "full": ("Wide: ε = 0.01 … 2", (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0))},
         rule=r"T = \frac{\sqrt{L_1}\,n\varepsilon}{\sqrt{d \log(1/\delta)}\,L_0}", preset="han-hyperbolic"),
@@ -155,7 +156,7 @@ APPS = {
         steps=Slider("T_lrmc", "Iterations T", 10, 2_000, 200, 10, STEPS_HELP),
         eta=Slider("eta_lrmc", "Step size η", 0.005, 1.0, 0.05, 0.005,
                    "η of the private run; the study's non-private RSGD uses 0.5 (see the RMSE charts).", fmt="%.3f"),
-        batch=10, sweep="iterations", paper_c=1e4, grids={}, rule=None, preset=None),
+        batch=10, sweep="iterations", paper_c=po.PAPER_C["lrmc"], grids={}, rule=None, preset=None),
 }
 APP_LABELS = {name: spec.label for name, spec in APPS.items()}
 PRESETS = {

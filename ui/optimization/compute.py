@@ -25,7 +25,7 @@ from engine.experiments import dp_rgd_hyperbolic as hyper
 from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.pipelines import private_optimization as po
 from ui import errors, studies
-from ui.optimization.apps import APPS, MAX_STEPS
+from ui.optimization.apps import APPS
 from ui.optimization.controls import Settings
 
 
@@ -60,10 +60,7 @@ def problem(*, settings: Settings) -> po.Problem:
 
 def steps(settings: Settings, p: po.Problem) -> tuple[int | None, int]:
     """T of the paper's rule (None without one) and the T run: the slider's, or the rule's capped at MAX_STEPS."""
-    rule = po.rule_steps(settings.app, p, settings.eps, settings.delta)
-    if settings.steps is not None:
-        return rule, settings.steps
-    return rule, min(rule, MAX_STEPS)
+    return po.steps_run(settings.config, p)
 
 
 def _sigma(settings: Settings, p: po.Problem, steps: int):
@@ -95,7 +92,7 @@ def run(settings: Settings) -> Computed:
     fixed = run_settings(settings)
     with errors.shown_as_error("set up the problem"):
         p = problem(settings=fixed)
-    rule, t = steps(settings, p)
+        rule, t = steps(settings, p)
     b = po.batch_size(settings.batch, p.n)
     name = "DP-RGD" if b == p.n else f"DP-RSGD (b = {b})"
     with errors.shown_as_error("run DP-RGD"):

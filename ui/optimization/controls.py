@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.pipelines.private_optimization import OptimizationConfig
 from ui import controls, presets, state
 from ui.optimization.apps import (
     APP_LABELS,
@@ -48,6 +49,14 @@ class Settings:
     seed: int
     grid: str | None
     burn: int
+
+    @property
+    def config(self) -> OptimizationConfig:
+        """The run of these settings (``engine.pipelines.private_optimization.run``) and the page's settings
+        file; a ``ValueError`` names a bad value."""
+        return OptimizationConfig(app=self.app, data=self.data, size=self.size, epsilon=self.eps, delta=self.delta,
+                                  noise=self.noise, steps=self.steps, batch=self.batch, eta=self.eta, reps=self.reps,
+                                  seed=self.seed)
 
 
 def apply_preset(name: str) -> None:

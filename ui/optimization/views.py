@@ -8,8 +8,10 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from engine.experiments.page_settings import STUDY_OF_APPLICATION
 from engine.pipelines import private_optimization as po
-from ui import errors, first_paint, presets, state
+from engine.pipelines import settings_file
+from ui import errors, first_paint, presets, reproduce
 from ui.downloads import download_row
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.optimization import figures as figs
@@ -164,7 +166,8 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
     fig_study = figs.study(app, summary, eps if x_name == "epsilon" else settings.size)
     st.plotly_chart(fig_study, key="chart-study", **PLAIN_CHART)
     st.caption(figs.STUDY_CAPTIONS[app])
-    download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}), settings=url)
+    download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}), settings=url,
+                 study=STUDY_OF_APPLICATION[app])
 
 
 def show_guarantee(computed: Computed) -> None:
@@ -181,10 +184,11 @@ def show_guarantee(computed: Computed) -> None:
 SHOW = (show_convergence, show_accounting, show_manifold, show_study)
 
 
-def show(computed: Computed, settings: Settings, keys: list[str]) -> None:
+def show(computed: Computed, settings: Settings) -> None:
     """The whole page below the introduction: notes, numbers, the open section's tab, the guarantee."""
-    url = state.settings(keys)
+    url = settings_file.payload("optimization", settings.config)
     show_notes(computed, settings)
     show_metrics(computed, settings)
+    reproduce.expander("optimization", settings.config)
     first_paint.draw_open_tab(TAB_KEY, {label: partial(draw, computed, settings, url) for label, draw in zip(SECTIONS, SHOW)})
     show_guarantee(computed)

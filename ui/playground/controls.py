@@ -7,6 +7,7 @@ import streamlit as st
 from engine import spaces
 from engine.data import airport_states
 from engine.mechanisms import specs
+from engine.pipelines import address_keys
 from engine.spaces import make_manifold
 from ui import controls, glossary, limits, presets, state
 from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
@@ -113,13 +114,12 @@ def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     return int(burn_in), int(thin), step, keys
 
 
-#: The config field (``Settings``, the settings file's key) each address key sets. The address keeps its
-#: short keys; ``adapt`` (off) is the only one without a field: it gives ``step`` a value.
-FIELD_OF_KEY = {"space": "space", "k": "k", "source": "source", "state": "region", "n": "n", "r": "radius",
-                "outside": "outside", "eps": "epsilon", "mech": "mechanisms", "delta": "delta", "burn": "burn_in",
-                "thin": "thin", "step": "step", "m": "releases", "seed": "seed"}
+#: The config field (``Settings``, the settings file's key) each address key sets (the engine's table, which
+#: also reads old downloads). The address keeps its short keys; ``adapt`` (off) is the only one without a
+#: field: it gives ``step`` a value.
+FIELD_OF_KEY = address_keys.PAGES["playground"].fields
 #: Every address key of the sidebar, also those it shows only for some spaces, sources or mechanisms.
-KEYS = (*FIELD_OF_KEY, "adapt")
+KEYS = (*FIELD_OF_KEY, *address_keys.PAGES["playground"].shown_only)
 
 
 def address(config, keys=tuple(FIELD_OF_KEY)) -> dict[str, str]:

@@ -12,9 +12,10 @@ from functools import partial
 import streamlit as st
 
 from engine.mechanisms.multichain import RHAT_LIMIT
+from engine.pipelines import settings_file
 from engine.pipelines.private_regression import RegressionResult
 from engine.viz.regression import figure1_panels
-from ui import errors, first_paint, state, tables
+from ui import errors, first_paint, reproduce, tables
 from ui.downloads import download_row
 from ui.progress import DelayedProgress
 from ui.regression import figures
@@ -30,7 +31,7 @@ CHART = {"config": {"displaylogo": False}}
 def show(settings: Settings) -> None:
     """The whole page below the introduction: the open section's tab. The private run is computed by the tabs
     that show it (not for the Figure 1 tab, which runs its own study: Home's preset opens that tab)."""
-    url = state.settings(settings.keys)
+    url = settings_file.payload("regression", settings.config)
     draws = (show_geodesics, show_checks, show_figure1)
     first_paint.draw_open_tab(TAB_KEY, {label: partial(draw, settings, url) for label, draw in zip(SECTIONS, draws)})
 
@@ -45,7 +46,9 @@ def show_geodesics(settings: Settings, url: dict) -> None:
                "K-norm noise radius grows like (2k − 4)·σ.")
     show_spread(result)
     st.table(tables.readable(result.energies.round(5)), hide_index=True, border="horizontal")
-    download_row(f"regression-{settings.dataset}", fig=fig, data=result.energies, settings=url)
+    download_row(f"regression-{settings.dataset}", fig=fig, data=result.energies, settings=url,
+                 pipeline="private-regression")
+    reproduce.expander("regression", settings.config)
 
 
 #: Private footpoints this far out on average (as a fraction of the public ball's radius) sit near its edge.
