@@ -20,6 +20,7 @@ Examples::
     python -m engine.pipelines private-subspace --method approx --n 2000 --json
     python -m engine.pipelines private-regression --dataset drift --n 40 --json
     python -m engine.pipelines who-wins-map --space sphere --out DIR
+    python -m engine.pipelines samplers --space hyperbolic --sigma 0.95 --json
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from engine.pipelines import (
     private_mean,
     private_regression,
     private_subspace,
+    sampler_comparison,
     sensitivity,
     settings_file,
     utility,
@@ -77,6 +79,8 @@ PIPELINES = {
     "who-wins-map": Pipeline(who_wins_map.WhoWinsMapConfig, who_wins_map.run,
                              "error ratio intrinsic / Euclidean Laplace over radius × dimension, and the ties",
                              "Utility (where each wins)"),
+    "samplers": Pipeline(sampler_comparison.SamplerComparisonConfig, sampler_comparison.run,
+                         "exact against Metropolis–Hastings draws of one Laplace law (the Samplers page)", "samplers"),
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")

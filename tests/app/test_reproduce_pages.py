@@ -1,4 +1,4 @@
-"""The Sensitivity, Utility and Private subspaces pages' settings downloads are their pipelines' configs, their "Reproduce this
+"""The Sensitivity, Utility, Private subspaces and Samplers pages' settings downloads are their pipelines' configs, their "Reproduce this
 view" shows the command for them, and that command prints the page's numbers (the playground's are in
 ``test_playground_download.py``)."""
 
@@ -14,6 +14,7 @@ from engine import reproduce
 from engine.pipelines import settings_file
 from engine.pipelines.__main__ import main
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
+from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.pipelines.utility import N_GRIDS, UtilityConfig
 from tests.app.conftest import ROOT, downloaded, run_page
@@ -21,6 +22,7 @@ from tests.app.conftest import ROOT, downloaded, run_page
 SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
 UTILITY = ROOT / "pages" / "3_Utility.py"
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
+SAMPLERS = ROOT / "pages" / "4_Samplers.py"
 
 
 def test_the_settings_file_and_the_command_give_the_page_numbers(media_managers, tmp_path, capsys):
@@ -74,6 +76,30 @@ def test_subspaces_settings_file_and_command_give_the_page_numbers(media_manager
     shown = {m.label: m.value for m in at.metric}
     assert shown["Error"] == f"{np.median(errors):.2f}" and shown["Success"] == f"{printed['success_rate']:.0%}"
     view = reproduce.VIEWS["subspaces"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+
+
+def test_samplers_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``adapt``, ``burn``), which no command line took; the page had no
+    pipeline on the command line."""
+    at = run_page(SAMPLERS, {"space": "hyperbolic", "sigma": "0.7", "adapt": "false", "step": "0.8", "burn": "100",
+                             "thin": "2", "draws": "50", "chains": "4", "seed": "3"})
+    config = SamplerComparisonConfig(space="hyperbolic", sigma=0.7, step=0.8, burn_in=100, thin=2, draws=50, chains=4,
+                                     seed=3)
+    file = tmp_path / "samplers-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "samplers-trace"))
+    assert json.loads(file.read_text()) == settings_file.payload("samplers", config)
+    assert downloaded(at, media_managers, "Settings (JSON)", "samplers-exact-radii") == file.read_bytes()
+    assert main(["samplers", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["KS distance, exact"] == f"{printed['ks_exact']:.3f}"
+    assert shown["KS distance, MH"] == f"{printed['ks_mh']:.3f}"
+    assert shown["MH effective sample size"] == f"{printed['ess']:.0f}"
+    assert shown["MH acceptance"] == f"{100 * printed['acceptance']:.0f}%"
+    view = reproduce.VIEWS["samplers"]
     (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
     assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
     assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)

@@ -15,6 +15,7 @@ from nbclient import NotebookClient
 
 from engine.pipelines import PrivateMeanConfig
 from engine.pipelines.__main__ import PIPELINES
+from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.reproduce import VIEWS, command, notebook, script, snippet
 
@@ -68,11 +69,12 @@ def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
 SETTINGS = [*(PIPELINES[view.pipeline].config() for view in VIEWS.values()), SensitivityConfig(space="spd", radius=1.2, kappa=0.0, n=30, reps=20, seed=3),
             PrivateMeanConfig(space="spd", source="wishart", n=30, radius=1.2, epsilon=2.5,
                                         mechanisms=("exact", "mh", "gauss"), delta=1e-4, burn_in=200, thin=3,
-                                        step=0.3, releases=40, seed=11)]
+                                        step=0.3, releases=40, seed=11),
+            SamplerComparisonConfig(space="hyperbolic", sigma=0.95, step=0.8, burn_in=200, thin=3, seed=4)]
 
 
 @pytest.mark.parametrize("config", SETTINGS, ids=[*(f"{page}-defaults" for page in VIEWS), "sensitivity-spd",
-                                                  "playground-spd-mh"])
+                                                  "playground-spd-mh", "samplers-h2-fixed-step"])
 def test_the_command_line_prints_the_same_numbers(config):
     (view,) = [v for v in VIEWS.values() if isinstance(config, PIPELINES[v.pipeline].config)]
     words = shlex.split(command(view, config))
@@ -98,5 +100,6 @@ def test_the_script_prints_the_same_numbers_and_writes_the_figures(tmp_path, pag
 
 def test_the_snippet_builds_the_same_config():
     names = {}
-    exec(snippet(VIEW, SETTINGS[-1]).replace("result = run(config)\nprint(result.summary())", ""), names)
-    assert names["config"] == SETTINGS[-1]
+    (playground_mh,) = [config for config in SETTINGS if isinstance(config, PrivateMeanConfig) and config.step]
+    exec(snippet(VIEW, playground_mh).replace("result = run(config)\nprint(result.summary())", ""), names)
+    assert names["config"] == playground_mh
