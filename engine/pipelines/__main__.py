@@ -21,6 +21,7 @@ Examples::
     python -m engine.pipelines private-regression --dataset drift --n 40 --json
     python -m engine.pipelines who-wins-map --space sphere --out DIR
     python -m engine.pipelines samplers --space hyperbolic --sigma 0.95 --json
+    python -m engine.pipelines audit --audit kng --space spd --eps 2 --json
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import pandas as pd
 from engine import spaces
 from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
 from engine.pipelines import (
+    audit,
     private_mean,
     private_regression,
     private_subspace,
@@ -81,6 +83,8 @@ PIPELINES = {
                              "Utility (where each wins)"),
     "samplers": Pipeline(sampler_comparison.SamplerComparisonConfig, sampler_comparison.run,
                          "exact against Metropolis–Hastings draws of one Laplace law (the Samplers page)", "samplers"),
+    "audit": Pipeline(audit.AuditConfig, audit.run,
+                      "a 95 % lower bound on ε of a mechanism beside a broken control (the Audit page)", "audit"),
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
@@ -144,7 +148,7 @@ def config_from_args(args: argparse.Namespace):
     given = {name: getattr(args, name) for name in names if hasattr(args, name)}
     if args.settings is not None:
         given = {**settings_file.read(args.settings, config, pipeline.page), **given}
-    if "space" in names:
+    if any(name in names for name in SPACE_DEFAULTS):
         key = given.get("space", config.__dataclass_fields__["space"].default)
         entry = spaces.space(key)
         follow = {"radius": entry.default_radius, "kappa": float(entry.make(spaces.DEFAULT_LANDMARKS).kappa_max),

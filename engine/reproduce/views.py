@@ -36,6 +36,10 @@ REIMHERR_BHARATH_SOTO = "M. Reimherr, K. Bharath, C. Soto (2021). Differential p
 #: The reference of the Private subspaces page (README's References).
 SINGHAL_STEINKE = "V. Singhal, T. Steinke (2021). Privately learning subspaces. NeurIPS."
 
+#: The reference of the Audit page's method (``engine.audit.confidence``).
+JAGIELSKI_ULLMAN_OPREA = ("M. Jagielski, J. Ullman, A. Oprea (2020). Auditing differentially private machine learning: "
+                          "how private is private SGD? NeurIPS.")
+
 VIEWS = {
     "playground": View(
         page="playground", title="Private mean playground", pipeline="private-mean",
@@ -117,5 +121,23 @@ VIEWS = {
                    "chain_trace(result, config.burn_in)[0]",
                    "The trace of the first chain's distance to the footpoint, burn-in shaded, beside the exact "
                    "mean radius E ρ (dashed).")),
+    ),
+    "audit": View(
+        page="audit", title="Audit", pipeline="audit", paper=JAGIELSKI_ULLMAN_OPREA,
+        steps="The pipeline runs the chosen mechanism `samples` times on each of two neighbouring data sets built by "
+              "an adversary from the public ball and n, reduces each release to the log-likelihood ratio of the law "
+              "it claims to sample (or a learned score), chooses a rejection set S on half of the releases and "
+              "bounds ε from below on the other half by ε >= log((P_lo(S) − δ)/Q_hi(S)) with one-sided "
+              "Clopper–Pearson bounds (Jagielski, Ullman & Oprea 2020), at checkpoints whose levels add up to 5 %, "
+              "so the whole curve holds at 95 %. The deliberately broken control is audited the same way; the "
+              "wall-clock seconds are left out of the numbers (they measure the machine).",
+        figures=tuple(Figure(
+            f"{which}_{name}", (f"from engine.viz.audit import {builder}",), f"{builder}(result.{which})",
+            f"The page's {what} of the {'mechanism' if which == 'audit' else 'positive control'}.")
+            for which in ("audit", "control")
+            for name, builder, what in (("curve", "audit_curve", "95 % lower bound on ε against the releases per "
+                                                                 "side, under the claimed ε (dashed)"),
+                                        ("histograms", "audit_histograms", "histograms of the statistic on both "
+                                                                           "data sets, with the rejection threshold"))),
     ),
 }

@@ -1,4 +1,4 @@
-"""The Sensitivity, Utility, Private subspaces and Samplers pages' settings downloads are their pipelines' configs, their "Reproduce this
+"""The Sensitivity, Utility, Private subspaces, Samplers and Audit pages' settings downloads are their pipelines' configs, their "Reproduce this
 view" shows the command for them, and that command prints the page's numbers (the playground's are in
 ``test_playground_download.py``)."""
 
@@ -13,6 +13,7 @@ import pandas as pd
 from engine import reproduce
 from engine.pipelines import settings_file
 from engine.pipelines.__main__ import main
+from engine.pipelines.audit import AuditConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
@@ -23,6 +24,7 @@ SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
 UTILITY = ROOT / "pages" / "3_Utility.py"
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
 SAMPLERS = ROOT / "pages" / "4_Samplers.py"
+AUDIT = ROOT / "pages" / "8_Audit.py"
 
 
 def test_the_settings_file_and_the_command_give_the_page_numbers(media_managers, tmp_path, capsys):
@@ -103,3 +105,27 @@ def test_samplers_settings_file_and_command_give_the_page_numbers(media_managers
     (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
     assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
     assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+
+
+def test_audit_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``eps``), and the page's audit with its control was no one command:
+    ``python -m engine.audit`` runs one audit, in batches other than the page's, with no ``--settings``."""
+    at = run_page(AUDIT, {"audit": "kng", "space": "spd", "eps": "2.0", "seed": "1",
+                          "control": "control-theorem2-no-factor"})
+    config = AuditConfig(audit="kng", space="spd", epsilon=2.0, seed=1, control="control-theorem2-no-factor")
+    assert config.control_space == "sphere"
+    file = tmp_path / "audit-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "audit-kng-spd"))
+    assert json.loads(file.read_text()) == settings_file.payload("audit", config)
+    assert main(["audit", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    verdicts = [box.value for box in (*at.success, *at.error)]
+    for which in ("audit", "control"):
+        assert any(f"ε ≥ {printed[which]['epsilon_lower']:.3f}" in text for text in verdicts), (which, verdicts)
+    shown = at.table[0].value
+    assert [list(row) for row in shown.iloc[:, [0, -1]].to_numpy()] == \
+        [[printed[which]["audit"], printed[which]["verdict"]] for which in ("audit", "control")]
+    view = reproduce.VIEWS["audit"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)

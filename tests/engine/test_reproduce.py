@@ -15,6 +15,7 @@ from nbclient import NotebookClient
 
 from engine.pipelines import PrivateMeanConfig
 from engine.pipelines.__main__ import PIPELINES
+from engine.pipelines.audit import AuditConfig
 from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.reproduce import VIEWS, command, notebook, script, snippet
@@ -70,11 +71,14 @@ SETTINGS = [*(PIPELINES[view.pipeline].config() for view in VIEWS.values()), Sen
             PrivateMeanConfig(space="spd", source="wishart", n=30, radius=1.2, epsilon=2.5,
                                         mechanisms=("exact", "mh", "gauss"), delta=1e-4, burn_in=200, thin=3,
                                         step=0.3, releases=40, seed=11),
-            SamplerComparisonConfig(space="hyperbolic", sigma=0.95, step=0.8, burn_in=200, thin=3, seed=4)]
+            SamplerComparisonConfig(space="hyperbolic", sigma=0.95, step=0.8, burn_in=200, thin=3, seed=4),
+            AuditConfig(audit="dp-rgd", space="euclidean", epsilon=0.5, samples=4000, seed=2,
+                        control="control-dp-rgd-paper-rule")]
 
 
 @pytest.mark.parametrize("config", SETTINGS, ids=[*(f"{page}-defaults" for page in VIEWS), "sensitivity-spd",
-                                                  "playground-spd-mh", "samplers-h2-fixed-step"])
+                                                  "playground-spd-mh", "samplers-h2-fixed-step",
+                                                  "audit-dp-rgd-control"])
 def test_the_command_line_prints_the_same_numbers(config):
     (view,) = [v for v in VIEWS.values() if isinstance(config, PIPELINES[v.pipeline].config)]
     words = shlex.split(command(view, config))
