@@ -1,4 +1,4 @@
-"""The Sensitivity, Utility, Private subspaces, Samplers and Audit pages' settings downloads are their pipelines' configs, their "Reproduce this
+"""The Sensitivity, Utility, Private subspaces, Samplers, Audit and Lesson pages' settings downloads are their pipelines' configs, their "Reproduce this
 view" shows the command for them, and that command prints the page's numbers (the playground's are in
 ``test_playground_download.py``)."""
 
@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from engine import reproduce
 from engine.pipelines import settings_file
@@ -19,12 +20,39 @@ from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.pipelines.utility import N_GRIDS, UtilityConfig
 from tests.app.conftest import ROOT, downloaded, run_page
+from ui.lesson.steps import STEPS
 
 SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
 UTILITY = ROOT / "pages" / "3_Utility.py"
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
 SAMPLERS = ROOT / "pages" / "4_Samplers.py"
 AUDIT = ROOT / "pages" / "8_Audit.py"
+LESSON = ROOT / "pages" / "9_Lesson.py"
+
+
+def _mechanism(printed: dict, key: str) -> dict:
+    (run,) = [run for run in printed["mechanisms"] if run["key"] == key]
+    return run
+
+
+#: Per lesson step, the numbers of the pipeline's --json that its revealed answer prints, as it prints them.
+LESSON_NUMBERS = {
+    "One record moves the mean": lambda p: [f"Theorem 2's bound is {p['theorem2']['delta']:.4f}"],
+    "Noise hides the move": lambda p: [f"land {_mechanism(p, 'exact')['errors']['geodesic']:.4f} from the mean",
+                                       f"Δ = {_mechanism(p, 'exact')['sensitivity']:.4f}"],
+    "Flat noise leaves the space": lambda p: [f"{_mechanism(p, 'euclid')['errors']['off_share']:.0%} of the Euclidean"],
+    "Curvature has a price": lambda p: [f"{_mechanism(p, key)['errors']['geodesic']:.3g}" for key in ("exact", "euclid")],
+    "Where the intrinsic mechanism wins": lambda p: [f"{_mechanism(p, key)['errors']['geodesic']:.3g}"
+                                                     for key in ("exact", "euclid")],
+    "The guarantee, audited: which data set?": lambda p: [],
+    "Beyond means: subspaces": lambda p: [
+        f"{np.mean([not b and e <= p['config']['alpha'] for b, e in zip(p['bottom'], p['proj_error'])]):.0%} of "
+        f"{p['config']['releases']} releases"],
+}
+#: The key of the "Settings (JSON)" download of each page a lesson step links to.
+SETTINGS_DOWNLOAD = {"sensitivity": "sensitivity-vs-n", "playground": "", "audit": "audit-",
+                     "subspaces": "dl-json-subspaces-exact"}
+REPRODUCED = [number for number, step in enumerate(STEPS, 1) if step.reproduction is not None]
 
 
 def test_the_settings_file_and_the_command_give_the_page_numbers(media_managers, tmp_path, capsys):
@@ -129,3 +157,26 @@ def test_audit_settings_file_and_command_give_the_page_numbers(media_managers, t
     (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
     assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
     assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)
+
+
+@pytest.mark.parametrize("number", REPRODUCED)
+def test_lesson_step_settings_file_and_command_give_the_steps_numbers(media_managers, tmp_path, capsys, number):
+    """The Lesson had no way out of the app: no command, notebook or settings file for a step. The step's file
+    is also the one the page its link opens downloads."""
+    step = STEPS[number - 1]
+    page, config = step.reproduction
+    view = reproduce.VIEWS[page]
+    at = run_page(LESSON, {"step": str(number)})
+    file = tmp_path / f"lesson-step-{number}-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", f"lesson-step-{number}"))
+    assert json.loads(file.read_text()) == settings_file.payload(page, config)
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+    assert main([view.pipeline, "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    _, numbers = step.answer()
+    for shown in LESSON_NUMBERS[step.title](printed):
+        assert shown in numbers, (shown, numbers)
+    linked = run_page(ROOT / step.page, step.params)
+    assert downloaded(linked, media_managers, "Settings (JSON)", SETTINGS_DOWNLOAD[page]) == file.read_bytes()

@@ -19,6 +19,7 @@ from engine.pipelines.audit import AuditConfig
 from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.reproduce import VIEWS, command, notebook, script, snippet
+from ui.lesson.steps import STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEW = VIEWS["playground"]
@@ -43,12 +44,10 @@ def _figures(view, config) -> list:
     return [eval(figure.call, names) for figure in view.figures]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("page", VIEWS)
-def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
-    view = VIEWS[page]
-    defaults = PIPELINES[view.pipeline].config()
-    book = nbformat.reads(notebook(view, defaults), as_version=4)
+def _run_in_a_kernel(view, config, label: str) -> None:
+    """Execute the view's notebook for ``config`` in a real kernel, within ``NOTEBOOK_SECONDS``: it prints
+    the pipeline's ``--json`` summary and shows the view's figures with the same traces."""
+    book = nbformat.reads(notebook(view, config), as_version=4)
     markdown = [cell.source for cell in book.cells if cell.cell_type == "markdown"]
     assert len(markdown) == 1 + sum(cell.cell_type == "code" for cell in book.cells)
     assert all(view.paper in text for text in markdown)
@@ -56,15 +55,29 @@ def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
     NotebookClient(book, kernel_name="python3", timeout=NOTEBOOK_SECONDS,
                    resources={"metadata": {"path": str(ROOT)}}).execute()
     seconds = time.perf_counter() - start
-    print(f"{page} notebook at the page's defaults: {seconds:.1f} s")
+    print(f"{label} notebook: {seconds:.1f} s")
     assert seconds < NOTEBOOK_SECONDS
     outputs = [output for cell in book.cells if cell.cell_type == "code" for output in cell.outputs]
     stdout = "".join(output.text for output in outputs if output.output_type == "stream" and output.name == "stdout")
-    assert stdout == _printed(defaults)
+    assert stdout == _printed(config)
     shown = [output.data["application/vnd.plotly.v1+json"] for output in outputs
              if output.output_type == "display_data"]
     assert [[trace.get("name") for trace in fig["data"]] for fig in shown] == \
-        [[trace.name for trace in fig.data] for fig in _figures(view, defaults)]
+        [[trace.name for trace in fig.data] for fig in _figures(view, config)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", VIEWS)
+def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
+    view = VIEWS[page]
+    _run_in_a_kernel(view, PIPELINES[view.pipeline].config(), f"{page} at the page's defaults")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [number for number, step in enumerate(STEPS, 1) if step.reproduction])
+def test_each_lesson_steps_notebook_runs_in_a_kernel(number):
+    page, config = STEPS[number - 1].reproduction
+    _run_in_a_kernel(VIEWS[page], config, f"lesson step {number} ({page})")
 
 
 SETTINGS = [*(PIPELINES[view.pipeline].config() for view in VIEWS.values()), SensitivityConfig(space="spd", radius=1.2, kappa=0.0, n=30, reps=20, seed=3),
