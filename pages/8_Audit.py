@@ -5,7 +5,8 @@ deliberately broken positive control."""
 import pandas as pd
 import streamlit as st
 
-from ui import address_keys, audit, first_paint, glossary, navigation, state, tables
+from engine.pipelines import settings_file
+from ui import address_keys, audit, first_paint, glossary, navigation, reproduce, tables
 from ui.audit.views import run_live
 from ui.downloads import download_row
 from ui.errors import shown_as_error
@@ -20,7 +21,8 @@ st.markdown(
     "(Clopper–Pearson, 95%). A correct mechanism stays below its claim; a broken one is flagged."
 )
 first_paint.pending()
-settings, keys = audit.sidebar()
+settings, _ = audit.sidebar()
+config = settings.config
 left, right = st.columns(2, gap="large")
 with left:
     st.subheader("Mechanism")
@@ -30,11 +32,9 @@ with left:
     curve = audit.show(result, key="main")
 with right:
     st.subheader("Positive control")
-    spaces = audit.controls_spaces(settings.control)
-    control_space = settings.space if settings.space in spaces else spaces[0]
-    st.caption(f"{settings.control} on {audit.space_name(control_space)}")
+    st.caption(f"{settings.control} on {audit.space_name(config.control_space)}")
     with shown_as_error("audit the control"):
-        control = run_live(settings.control, control_space, settings.epsilon, settings.samples, settings.seed,
+        control = run_live(settings.control, config.control_space, settings.epsilon, settings.samples, settings.seed,
                            key="control")
     audit.show(control, key="control")
 
@@ -43,7 +43,8 @@ table = pd.DataFrame([result.row(), control.row()])
 st.table(tables.readable(table[["audit", "epsilon", "reachable_epsilon", "epsilon_lower", "samples_per_side", "verdict"]]),
          hide_index=True, border="horizontal")
 download_row(f"audit-{settings.name}-{settings.space}", fig=curve, data=result.history.assign(audit=result.label),
-             settings=state.settings(keys))
+             settings=settings_file.payload("audit", config), pipeline="audit")
+reproduce.expander("audit", config)
 glossary.show("epsilon", "delta", "sigma", "sensitivity", "frechet-mean", "tangent-space", "riemannian-laplace",
               "k-norm", "dp-rgd", "reach")
 address_keys.report()

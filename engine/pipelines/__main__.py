@@ -23,6 +23,8 @@ Examples::
     python -m engine.pipelines private-regression --dataset drift --n 40 --json
     python -m engine.pipelines private-optimization --app hyperbolic --epsilon 0.5 --json
     python -m engine.pipelines who-wins-map --space sphere --out DIR
+    python -m engine.pipelines samplers --space hyperbolic --sigma 0.95 --json
+    python -m engine.pipelines audit --audit kng --space spd --eps 2 --json
 """
 
 from __future__ import annotations
@@ -41,10 +43,12 @@ import pandas as pd
 from engine import spaces
 from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
 from engine.pipelines import (
+    audit,
     private_mean,
     private_optimization,
     private_regression,
     private_subspace,
+    sampler_comparison,
     sensitivity,
     settings_file,
     utility,
@@ -84,6 +88,10 @@ PIPELINES = {
     "who-wins-map": Pipeline(who_wins_map.WhoWinsMapConfig, who_wins_map.run,
                              "error ratio intrinsic / Euclidean Laplace over radius × dimension, and the ties",
                              "Utility (where each wins)"),
+    "samplers": Pipeline(sampler_comparison.SamplerComparisonConfig, sampler_comparison.run,
+                         "exact against Metropolis–Hastings draws of one Laplace law (the Samplers page)", "samplers"),
+    "audit": Pipeline(audit.AuditConfig, audit.run,
+                      "a 95 % lower bound on ε of a mechanism beside a broken control (the Audit page)", "audit"),
 }
 #: Fields whose default follows the chosen space (see the module docstring).
 SPACE_DEFAULTS = ("radius", "source", "kappa")
@@ -156,7 +164,7 @@ def config_from_args(args: argparse.Namespace):
     given = {name: getattr(args, name) for name in names if hasattr(args, name)}
     if args.settings is not None:
         given = {**settings_file.read(args.settings, config, pipeline.page, _note), **given}
-    if "space" in names:
+    if any(name in names for name in SPACE_DEFAULTS):
         key = given.get("space", config.__dataclass_fields__["space"].default)
         entry = spaces.space(key)
         follow = {"radius": entry.default_radius, "kappa": float(entry.make(spaces.DEFAULT_LANDMARKS).kappa_max),

@@ -28,6 +28,7 @@ from scipy.special import gammaincinv
 from engine import spaces
 from engine.mechanisms import effective_sample_size, laplace_mh, riemannian_laplace, scale_limit
 from engine.mechanisms.radial_density import radial_density
+from engine.pipelines.summary import plain
 from engine.spaces import SAMPLER_SPACES as MANIFOLDS
 from engine.validation import check_int, check_positive
 
@@ -89,6 +90,7 @@ class SamplerComparison:
 
     Attributes
     ----------
+    config : SamplerComparisonConfig
     exact_radii : ndarray, shape ``(draws × chains,)``
     mh_radii : ndarray, shape ``(draws, chains)``
         Kept MH states' distances to η.
@@ -107,6 +109,7 @@ class SamplerComparison:
         sequence), mean autocorrelation time and the (final) proposal radius.
     """
 
+    config: SamplerComparisonConfig
     exact_radii: np.ndarray
     mh_radii: np.ndarray
     chain: np.ndarray
@@ -130,6 +133,23 @@ class SamplerComparison:
         exact = pd.DataFrame({"sampler": "exact", "chain": -1, "draw": np.arange(self.exact_radii.size),
                               "rho": self.exact_radii})
         return pd.concat([exact, mh], ignore_index=True)
+
+    @property
+    def ks_critical(self) -> float:
+        """The KS distance that ``draws × chains`` independent exact draws exceed 5 % of the time,
+        1.36/√(draws × chains) (asymptotic Kolmogorov quantile)."""
+        return float(1.36 / np.sqrt(self.config.total))
+
+    def summary(self) -> dict:
+        """The page's metrics as JSON-ready numbers (``engine.pipelines.summary.plain``): the config, E ρ,
+        both KS distances with the 5 % critical value 1.36/√(draws × chains), and the MH diagnostics.
+
+        The two timings are left out: they measure this machine, not the seed's draws.
+        """
+        return plain(dict(config=self.config, mean_radius=self.mean_radius, ks_exact=self.ks_exact,
+                          ks_mh=self.ks_mh, ks_critical=self.ks_critical,
+                          acceptance=self.acceptance, ess=self.ess,
+                          autocorrelation_time=self.autocorrelation_time, step=self.step))
 
 
 def _envelope(space: str) -> tuple[int, float, float]:
@@ -222,7 +242,7 @@ def run(config: SamplerComparisonConfig, *, progress: Callable[[float, str], Non
         return np.interp(rho, grid, cdf)
 
     return SamplerComparison(
-        exact_radii=exact, mh_radii=mh, chain=result.chain[:, 0], grid=grid, density=density,
+        config=config, exact_radii=exact, mh_radii=mh, chain=result.chain[:, 0], grid=grid, density=density,
         mean_radius=float(integrate.trapezoid(grid * density, grid)),
         ks_exact=float(stats.kstest(exact, exact_cdf).statistic),
         ks_mh=float(stats.kstest(mh.ravel(), exact_cdf).statistic),

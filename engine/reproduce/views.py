@@ -43,6 +43,10 @@ HAN_MISHRA_JAWANPURIA_GAO = ("A. Han, B. Mishra, P. Jawanpuria, J. Gao. Differen
 #: The reference of the Private regression page (README's References).
 KULKARNI_SOTO = "A. Kulkarni, C. Soto. Differentially private geodesic regression (K-norm gradient mechanism)."
 
+#: The reference of the Audit page's method (``engine.audit.confidence``).
+JAGIELSKI_ULLMAN_OPREA = ("M. Jagielski, J. Ullman, A. Oprea (2020). Auditing differentially private machine learning: "
+                          "how private is private SGD? NeurIPS.")
+
 VIEWS = {
     "playground": View(
         page="playground", title="Private mean playground", pipeline="private-mean",
@@ -133,5 +137,45 @@ VIEWS = {
             "main_figure", ("from ui.regression.figures import main_figure",), "main_figure(result)",
             "The page's figure: the non-private geodesic's predictions and the private releases' at the page's "
             "covariate values."),),
+    ),
+    "samplers": View(
+        page="samplers", title="Samplers: exact against Metropolis–Hastings", pipeline="samplers",
+        paper=REIMHERR_BHARATH_SOTO,
+        steps="Both samplers target the Riemannian Laplace law p(x) ∝ exp(−ρ(x, η)/σ) of Reimherr, Bharath & "
+              "Soto (2021), Definition 3, around the space's origin η. The exact sampler draws a uniform direction "
+              "and an exact radius from f(ρ) ∝ e^{−ρ/σ} J(ρ); the random-walk Metropolis–Hastings sampler of the "
+              "paper's supplement runs `chains` chains from η (burn-in, thinning, a step adapted towards 30 % "
+              "acceptance unless fixed). Both sets of radii are compared with the exact radial CDF by the "
+              "Kolmogorov–Smirnov distance; the two timings of the page are left out of the numbers (they "
+              "measure the machine).",
+        figures=(*(Figure(
+            name, ("from engine.viz.samplers import radius_histograms",),
+            f"radius_histograms(result)[{index}]",
+            f"The page's {side} histogram of the distances to the footpoint against the exact radial density "
+            f"(dashed), on the same axes as the other sampler's.")
+            for index, (name, side) in enumerate((("exact_radii", "left: the exact sampler's"),
+                                                  ("mh_radii", "right: the Metropolis–Hastings sampler's")))),
+            Figure("chain_trace", ("from engine.viz.samplers import chain_trace",),
+                   "chain_trace(result, config.burn_in)[0]",
+                   "The trace of the first chain's distance to the footpoint, burn-in shaded, beside the exact "
+                   "mean radius E ρ (dashed).")),
+    ),
+    "audit": View(
+        page="audit", title="Audit", pipeline="audit", paper=JAGIELSKI_ULLMAN_OPREA,
+        steps="The pipeline runs the chosen mechanism `samples` times on each of two neighbouring data sets built by "
+              "an adversary from the public ball and n, reduces each release to the log-likelihood ratio of the law "
+              "it claims to sample (or a learned score), chooses a rejection set S on half of the releases and "
+              "bounds ε from below on the other half by ε >= log((P_lo(S) − δ)/Q_hi(S)) with one-sided "
+              "Clopper–Pearson bounds (Jagielski, Ullman & Oprea 2020), at checkpoints whose levels add up to 5 %, "
+              "so the whole curve holds at 95 %. The deliberately broken control is audited the same way; the "
+              "wall-clock seconds are left out of the numbers (they measure the machine).",
+        figures=tuple(Figure(
+            f"{which}_{name}", (f"from engine.viz.audit import {builder}",), f"{builder}(result.{which})",
+            f"The page's {what} of the {'mechanism' if which == 'audit' else 'positive control'}.")
+            for which in ("audit", "control")
+            for name, builder, what in (("curve", "audit_curve", "95 % lower bound on ε against the releases per "
+                                                                 "side, under the claimed ε (dashed)"),
+                                        ("histograms", "audit_histograms", "histograms of the statistic on both "
+                                                                           "data sets, with the rejection threshold"))),
     ),
 }

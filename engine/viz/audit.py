@@ -38,3 +38,14 @@ def statistic_histograms(first, second, threshold: float, *, title: str = "") ->
                       yaxis_title="share of releases",
                       margin=dict(t=50, b=40, l=50, r=20), height=300, legend=dict(orientation="h", y=-0.3))
     return fig
+
+
+def audit_curve(result) -> go.Figure:
+    """``bound_curve`` of one ``engine.audit.AuditResult``, titled with its label (the Audit page's curve)."""
+    return bound_curve(result.history, result.epsilon, result.reachable_epsilon, title=result.label)
+
+
+def audit_histograms(result) -> go.Figure:
+    """``statistic_histograms`` of one ``engine.audit.AuditResult``'s evaluation half with its threshold."""
+    return statistic_histograms(result.statistic_first, result.statistic_second, result.rejection.threshold,
+                                title="Releases on the statistic")

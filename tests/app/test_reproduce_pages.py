@@ -1,4 +1,4 @@
-"""The Sensitivity, Utility, Private subspaces, Private optimization and Private regression pages' settings downloads are their pipelines' configs, their "Reproduce this
+"""The Sensitivity, Utility, Private subspaces, Private optimization, Private regression, Samplers, Audit and Lesson pages' settings downloads are their pipelines' configs, their "Reproduce this
 view" shows the command for them, and that command prints the page's numbers (the playground's are in
 ``test_playground_download.py``)."""
 
@@ -9,21 +9,53 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from engine import reproduce
 from engine.pipelines import settings_file
 from engine.pipelines.__main__ import main
+from engine.pipelines.audit import AuditConfig
 from engine.pipelines.private_optimization import APP_DEFAULTS, OptimizationConfig
 from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
+from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.pipelines.utility import N_GRIDS, UtilityConfig
 from tests.app.conftest import ROOT, downloaded, run_page
+from ui.lesson.steps import STEPS
 from ui.optimization.apps import APPS
 
 SENSITIVITY = ROOT / "pages" / "2_Sensitivity.py"
 UTILITY = ROOT / "pages" / "3_Utility.py"
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
+SAMPLERS = ROOT / "pages" / "4_Samplers.py"
+AUDIT = ROOT / "pages" / "8_Audit.py"
+LESSON = ROOT / "pages" / "9_Lesson.py"
+
+
+def _mechanism(printed: dict, key: str) -> dict:
+    (run,) = [run for run in printed["mechanisms"] if run["key"] == key]
+    return run
+
+
+#: Per lesson step, the numbers of the pipeline's --json that its revealed answer prints, as it prints them.
+LESSON_NUMBERS = {
+    "One record moves the mean": lambda p: [f"Theorem 2's bound is {p['theorem2']['delta']:.4f}"],
+    "Noise hides the move": lambda p: [f"land {_mechanism(p, 'exact')['errors']['geodesic']:.4f} from the mean",
+                                       f"Δ = {_mechanism(p, 'exact')['sensitivity']:.4f}"],
+    "Flat noise leaves the space": lambda p: [f"{_mechanism(p, 'euclid')['errors']['off_share']:.0%} of the Euclidean"],
+    "Curvature has a price": lambda p: [f"{_mechanism(p, key)['errors']['geodesic']:.3g}" for key in ("exact", "euclid")],
+    "Where the intrinsic mechanism wins": lambda p: [f"{_mechanism(p, key)['errors']['geodesic']:.3g}"
+                                                     for key in ("exact", "euclid")],
+    "The guarantee, audited: which data set?": lambda p: [],
+    "Beyond means: subspaces": lambda p: [
+        f"{np.mean([not b and e <= p['config']['alpha'] for b, e in zip(p['bottom'], p['proj_error'])]):.0%} of "
+        f"{p['config']['releases']} releases"],
+}
+#: The key of the "Settings (JSON)" download of each page a lesson step links to.
+SETTINGS_DOWNLOAD = {"sensitivity": "sensitivity-vs-n", "playground": "", "audit": "audit-",
+                     "subspaces": "dl-json-subspaces-exact"}
+REPRODUCED = [number for number, step in enumerate(STEPS, 1) if step.reproduction is not None]
 
 
 def test_the_settings_file_and_the_command_give_the_page_numbers(media_managers, tmp_path, capsys):
@@ -137,3 +169,74 @@ def test_regression_settings_file_and_command_give_the_page_numbers(media_manage
     (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
     assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
     assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)
+
+
+def test_samplers_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``adapt``, ``burn``), which no command line took; the page had no
+    pipeline on the command line."""
+    at = run_page(SAMPLERS, {"space": "hyperbolic", "sigma": "0.7", "adapt": "false", "step": "0.8", "burn": "100",
+                             "thin": "2", "draws": "50", "chains": "4", "seed": "3"})
+    config = SamplerComparisonConfig(space="hyperbolic", sigma=0.7, step=0.8, burn_in=100, thin=2, draws=50, chains=4,
+                                     seed=3)
+    file = tmp_path / "samplers-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "samplers-trace"))
+    assert json.loads(file.read_text()) == settings_file.payload("samplers", config)
+    assert downloaded(at, media_managers, "Settings (JSON)", "samplers-exact-radii") == file.read_bytes()
+    assert main(["samplers", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["KS distance, exact"] == f"{printed['ks_exact']:.3f}"
+    assert shown["KS distance, MH"] == f"{printed['ks_mh']:.3f}"
+    assert shown["MH effective sample size"] == f"{printed['ess']:.0f}"
+    assert shown["MH acceptance"] == f"{100 * printed['acceptance']:.0f}%"
+    view = reproduce.VIEWS["samplers"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+
+
+def test_audit_settings_file_and_command_give_the_page_numbers(media_managers, tmp_path, capsys):
+    """The download held the address keys (``eps``), and the page's audit with its control was no one command:
+    ``python -m engine.audit`` runs one audit, in batches other than the page's, with no ``--settings``."""
+    at = run_page(AUDIT, {"audit": "kng", "space": "spd", "eps": "2.0", "seed": "1",
+                          "control": "control-theorem2-no-factor"})
+    config = AuditConfig(audit="kng", space="spd", epsilon=2.0, seed=1, control="control-theorem2-no-factor")
+    assert config.control_space == "sphere"
+    file = tmp_path / "audit-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", "audit-kng-spd"))
+    assert json.loads(file.read_text()) == settings_file.payload("audit", config)
+    assert main(["audit", "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    verdicts = [box.value for box in (*at.success, *at.error)]
+    for which in ("audit", "control"):
+        assert any(f"ε ≥ {printed[which]['epsilon_lower']:.3f}" in text for text in verdicts), (which, verdicts)
+    shown = at.table[0].value
+    assert [list(row) for row in shown.iloc[:, [0, -1]].to_numpy()] == \
+        [[printed[which]["audit"], printed[which]["verdict"]] for which in ("audit", "control")]
+    view = reproduce.VIEWS["audit"]
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)
+
+
+@pytest.mark.parametrize("number", REPRODUCED)
+def test_lesson_step_settings_file_and_command_give_the_steps_numbers(media_managers, tmp_path, capsys, number):
+    """The Lesson had no way out of the app: no command, notebook or settings file for a step. The step's file
+    is also the one the page its link opens downloads."""
+    step = STEPS[number - 1]
+    page, config = step.reproduction
+    view = reproduce.VIEWS[page]
+    at = run_page(LESSON, {"step": str(number)})
+    file = tmp_path / f"lesson-step-{number}-settings.json"
+    file.write_bytes(downloaded(at, media_managers, "Settings (JSON)", f"lesson-step-{number}"))
+    assert json.loads(file.read_text()) == settings_file.payload(page, config)
+    (expander,) = [e for e in at.expander if e.label == "Reproduce this view"]
+    assert [c.value for c in expander.code] == [reproduce.command(view, config), reproduce.snippet(view, config)]
+    assert downloaded(at, media_managers, "Notebook (.ipynb)").decode() == reproduce.notebook(view, config)
+    assert main([view.pipeline, "--settings", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    _, numbers = step.answer()
+    for shown in LESSON_NUMBERS[step.title](printed):
+        assert shown in numbers, (shown, numbers)
+    linked = run_page(ROOT / step.page, step.params)
+    assert downloaded(linked, media_managers, "Settings (JSON)", SETTINGS_DOWNLOAD[page]) == file.read_bytes()

@@ -15,8 +15,11 @@ from nbclient import NotebookClient
 
 from engine.pipelines import PrivateMeanConfig
 from engine.pipelines.__main__ import PIPELINES
+from engine.pipelines.audit import AuditConfig
+from engine.pipelines.sampler_comparison import SamplerComparisonConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from engine.reproduce import VIEWS, command, notebook, script, snippet
+from ui.lesson.steps import STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEW = VIEWS["playground"]
@@ -41,12 +44,10 @@ def _figures(view, config) -> list:
     return [eval(figure.call, names) for figure in view.figures]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("page", VIEWS)
-def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
-    view = VIEWS[page]
-    defaults = PIPELINES[view.pipeline].config()
-    book = nbformat.reads(notebook(view, defaults), as_version=4)
+def _run_in_a_kernel(view, config, label: str) -> None:
+    """Execute the view's notebook for ``config`` in a real kernel, within ``NOTEBOOK_SECONDS``: it prints
+    the pipeline's ``--json`` summary and shows the view's figures with the same traces."""
+    book = nbformat.reads(notebook(view, config), as_version=4)
     markdown = [cell.source for cell in book.cells if cell.cell_type == "markdown"]
     assert len(markdown) == 1 + sum(cell.cell_type == "code" for cell in book.cells)
     assert all(view.paper in text for text in markdown)
@@ -54,25 +55,43 @@ def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
     NotebookClient(book, kernel_name="python3", timeout=NOTEBOOK_SECONDS,
                    resources={"metadata": {"path": str(ROOT)}}).execute()
     seconds = time.perf_counter() - start
-    print(f"{page} notebook at the page's defaults: {seconds:.1f} s")
+    print(f"{label} notebook: {seconds:.1f} s")
     assert seconds < NOTEBOOK_SECONDS
     outputs = [output for cell in book.cells if cell.cell_type == "code" for output in cell.outputs]
     stdout = "".join(output.text for output in outputs if output.output_type == "stream" and output.name == "stdout")
-    assert stdout == _printed(defaults)
+    assert stdout == _printed(config)
     shown = [output.data["application/vnd.plotly.v1+json"] for output in outputs
              if output.output_type == "display_data"]
     assert [[trace.get("name") for trace in fig["data"]] for fig in shown] == \
-        [[trace.name for trace in fig.data] for fig in _figures(view, defaults)]
+        [[trace.name for trace in fig.data] for fig in _figures(view, config)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", VIEWS)
+def test_the_notebook_runs_in_a_kernel_and_prints_the_pipeline_numbers(page):
+    view = VIEWS[page]
+    _run_in_a_kernel(view, PIPELINES[view.pipeline].config(), f"{page} at the page's defaults")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [number for number, step in enumerate(STEPS, 1) if step.reproduction])
+def test_each_lesson_steps_notebook_runs_in_a_kernel(number):
+    page, config = STEPS[number - 1].reproduction
+    _run_in_a_kernel(VIEWS[page], config, f"lesson step {number} ({page})")
 
 
 SETTINGS = [*(PIPELINES[view.pipeline].config() for view in VIEWS.values()), SensitivityConfig(space="spd", radius=1.2, kappa=0.0, n=30, reps=20, seed=3),
             PrivateMeanConfig(space="spd", source="wishart", n=30, radius=1.2, epsilon=2.5,
                                         mechanisms=("exact", "mh", "gauss"), delta=1e-4, burn_in=200, thin=3,
-                                        step=0.3, releases=40, seed=11)]
+                                        step=0.3, releases=40, seed=11),
+            SamplerComparisonConfig(space="hyperbolic", sigma=0.95, step=0.8, burn_in=200, thin=3, seed=4),
+            AuditConfig(audit="dp-rgd", space="euclidean", epsilon=0.5, samples=4000, seed=2,
+                        control="control-dp-rgd-paper-rule")]
 
 
 @pytest.mark.parametrize("config", SETTINGS, ids=[*(f"{page}-defaults" for page in VIEWS), "sensitivity-spd",
-                                                  "playground-spd-mh"])
+                                                  "playground-spd-mh", "samplers-h2-fixed-step",
+                                                  "audit-dp-rgd-control"])
 def test_the_command_line_prints_the_same_numbers(config):
     (view,) = [v for v in VIEWS.values() if isinstance(config, PIPELINES[v.pipeline].config)]
     words = shlex.split(command(view, config))
@@ -98,5 +117,6 @@ def test_the_script_prints_the_same_numbers_and_writes_the_figures(tmp_path, pag
 
 def test_the_snippet_builds_the_same_config():
     names = {}
-    exec(snippet(VIEW, SETTINGS[-1]).replace("result = run(config)\nprint(result.summary())", ""), names)
-    assert names["config"] == SETTINGS[-1]
+    (playground_mh,) = [config for config in SETTINGS if isinstance(config, PrivateMeanConfig) and config.step]
+    exec(snippet(VIEW, playground_mh).replace("result = run(config)\nprint(result.summary())", ""), names)
+    assert names["config"] == playground_mh

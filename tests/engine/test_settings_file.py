@@ -119,3 +119,25 @@ def test_an_unknown_key_in_an_old_download_is_still_refused_in_one_line(tmp_path
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
     assert captured.err.startswith("error: ") and "unknown key 'colour'" in captured.err
+
+
+@pytest.mark.parametrize("pipeline, settings, quoted", [
+    ("samplers", {"page": "audit"}, "holds the settings of the 'audit' page, not of 'samplers'"),
+    ("samplers", {"burn": 100}, "unknown key 'burn'; did you mean 'burn_in'?"),
+    ("samplers", {"step": "adapt"}, "key 'step' must be float or null, got \"adapt\""),
+    ("samplers", {"space": "euclidean"}, "space must be one of sphere, spd, hyperbolic, kendall, grassmann, got "
+                                         "'euclidean'"),
+    ("audit", {"page": "samplers"}, "holds the settings of the 'samplers' page, not of 'audit'"),
+    ("audit", {"eps": 2.0}, "unknown key 'eps'; did you mean 'epsilon'?"),
+    ("audit", {"samples": "20000"}, "key 'samples' must be int, got \"20000\"; write it like the default, 20000"),
+    ("audit", {"audit": "dp-rgd", "space": "sphere"}, "space must be one of spd, euclidean, hyperbolic for audit "
+                                                      "'dp-rgd', got 'sphere'"),
+    ("audit", {"control": "laplace"}, "control must be one of control-half-noise, "),
+])
+def test_the_samplers_and_audit_pages_files_are_checked_alike(tmp_path, capsys, pipeline, settings, quoted):
+    """The Samplers and Audit pages' downloads were address keys that no command read."""
+    file = tmp_path / "settings.json"
+    file.write_text(json.dumps({"page": PIPELINES[pipeline].page, "schema": 1, **settings}))
+    assert main([pipeline, "--settings", str(file), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and quoted in captured.err

@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.audit import AUDITS, run_audit
+from engine.pipelines.audit import audit_one
 
-# Batches of this many releases per side: the first bound shows after two of them.
-BATCH = 10_000
 KEEP = 16
 
 
 def audit(name: str, space: str, epsilon: float, samples: int, seed: int, progress=None):
-    """``run_audit`` of the named audit, or the session's stored result for the same arguments;
+    """``engine.pipelines.audit.audit_one``, or the session's stored result for the same arguments;
     ``progress`` receives each checkpoint of a fresh run."""
     store = st.session_state.setdefault("audit-results", {})
     key = (name, space, epsilon, samples, seed)
     if key not in store:
-        target = AUDITS[name].target(space, epsilon)
-        store[key] = run_audit(target, samples=samples, rng=seed, batch_size=min(BATCH, target.batch_size),
-                               progress=progress)
+        store[key] = audit_one(name, space, epsilon, samples, seed, progress=progress)
         while len(store) > KEEP:
             store.pop(next(iter(store)))
     return store[key]

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.audit import AUDITS, space_label
+from engine.pipelines.audit import CONTROLS, MECHANISMS, AuditConfig
 from ui import controls, state
 
-MECHANISMS = tuple(name for name, spec in AUDITS.items() if not spec.control)
-CONTROLS = tuple(name for name, spec in AUDITS.items() if spec.control)
 SAMPLES = (20_000, 100_000, 200_000, 1_000_000)
 
 
@@ -22,6 +21,12 @@ class Settings:
     samples: int
     seed: int
     control: str
+
+    @property
+    def config(self) -> AuditConfig:
+        """The ``audit`` pipeline's config of these settings (the page's settings file)."""
+        return AuditConfig(audit=self.name, space=self.space, epsilon=self.epsilon, samples=self.samples,
+                           seed=self.seed, control=self.control)
 
 
 def space_name(key: str) -> str:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.viz.audit import bound_curve, statistic_histograms
+from engine.viz.audit import audit_curve, audit_histograms, bound_curve
 from ui import first_paint
 from ui.audit.compute import audit
 
@@ -45,11 +45,9 @@ def show(result, *, key: str) -> object:
         st.info("On this pair no ε holds at the claimed δ: a test can show any ε.")
     elif not np.isfinite(result.reachable_epsilon):
         st.info("The most this pair can show is not known in closed form.")
-    curve = bound_curve(result.history, result.epsilon, result.reachable_epsilon, title=result.label)
+    curve = audit_curve(result)
     first_paint.main_chart(curve, key=f"{key}-curve")
-    st.plotly_chart(statistic_histograms(result.statistic_first, result.statistic_second,
-                                         result.rejection.threshold, title="Releases on the statistic"),
-                    key=f"{key}-hist")
+    st.plotly_chart(audit_histograms(result), key=f"{key}-hist")
     st.text(f"Pair: {result.pair_description}\nStatistic: {result.statistic_name}\n"
             f"Rejection set: {result.rejection.describe()}\n"
             f"{result.samples:,} releases per side, stopped: {result.stop_reason}")

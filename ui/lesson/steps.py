@@ -2,7 +2,8 @@
 
 Each record names its chart (a builder of the page it comes from, at the step's settings), a question
 to answer before the reveal, the answer computed from the same run, a one-sentence takeaway, and the
-full page with the step's settings as address keys.
+full page with the step's settings as address keys, and where one exists the step's reproduction: the
+``engine.reproduce`` view and the pipeline config of the step's settings.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Callable
 import numpy as np
 
 from engine.pipelines import PrivateMeanConfig
+from engine.pipelines.audit import AuditConfig
 from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
+from engine.pipelines.sensitivity import SensitivityConfig
 from ui.lesson import compute
 from ui.optimization.controls import Settings as OptimizationSettings
 from ui.playground.controls import address as playground_address
@@ -34,12 +37,16 @@ REGRESSION = RegressionConfig(dataset="drift", n=30, releases=3, warmup=200, win
 OPTIMIZATION = OptimizationSettings(app="frechet", data="synthetic", size=50, eps=1.0, delta=1e-3, noise="calibrated",
                                     steps=None, batch=0, eta=0.05, reps=3, seed=0, grid=None, burn=0)
 SUBSPACES = PrivateSubspaceConfig(k=2, d=3, n=200, epsilon=1.0, delta=1e-6, outliers=5, method="exact", releases=20)
+#: The Sensitivity page's simulation at the first step's n and r, and the Audit page at the game's ε.
+SENSITIVITY = SensitivityConfig(space="sphere", radius=SENSITIVITY_R, kappa=1.0, n=SENSITIVITY_N)
+AUDIT = AuditConfig(audit="laplace", space="sphere", epsilon=GAME_EPSILON, control="control-half-noise")
 
 
 @dataclass(frozen=True)
 class Step:
     """One step: ``chart()`` its figure, ``question`` with ``choices``, ``answer()`` the index of the right
-    choice and the numbers that show it, ``takeaway``, and the full ``page`` opened with ``params``."""
+    choice and the numbers that show it, ``takeaway``, the full ``page`` opened with ``params``, and
+    ``reproduction``, the ``engine.reproduce.VIEWS`` key and the config that run the step outside the app."""
 
     title: str
     chart: Callable[[], object]
@@ -50,6 +57,7 @@ class Step:
     page: str
     params: dict = field(default_factory=dict)
     game: bool = False
+    reproduction: tuple[str, object] | None = None
 
 
 def _moved_mean() -> tuple[int, str]:
@@ -123,33 +131,36 @@ STEPS = (
          ("No: 2r/n is the most", "Yes: further than 2r/n"), _moved_mean,
          "The sensitivity Δ is how far one person can move the answer; curvature makes it larger than on a plane.",
          "pages/2_Sensitivity.py",
-         {"space": "sphere", "r_sphere": repr(SENSITIVITY_R), "kappa_sphere": "1.0", "n": str(SENSITIVITY_N)}),
+         {"space": SENSITIVITY.space, "r_sphere": repr(SENSITIVITY.radius), "kappa_sphere": repr(SENSITIVITY.kappa),
+          "n": str(SENSITIVITY.n)},
+         reproduction=("sensitivity", SENSITIVITY)),
     Step("Noise hides the move",
          partial(compute.mean_figure, SPHERE_ALONE),
          "At ε = 1, how far from the true mean will a typical release of the Riemannian Laplace land, compared "
          "with the sensitivity Δ?",
          ("Closer than Δ", "Between Δ and 10 Δ", "More than 10 Δ"), _noise_hides,
          "Noise of scale Δ/ε makes the release about as likely with or without any one person.",
-         "pages/1_Private_mean_playground.py", _playground_params(SPHERE_ALONE)),
+         "pages/1_Private_mean_playground.py", _playground_params(SPHERE_ALONE),
+         reproduction=("playground", SPHERE_ALONE)),
     Step("Flat noise leaves the space",
          partial(compute.mean_figure, SPD),
          "Covariance matrices (SPD(2), drawn as a cone). Adding flat Euclidean noise to their mean: what share of "
          "the releases will not be a covariance matrix (outside the cone)?",
          ("None", "Less than half", "Half or more"), _off_cone,
          "Noise that ignores the geometry releases things that are not in the space at all.",
-         "pages/1_Private_mean_playground.py", _playground_params(SPD)),
+         "pages/1_Private_mean_playground.py", _playground_params(SPD), reproduction=("playground", SPD)),
     Step("Curvature has a price",
          partial(compute.mean_figure, SPHERE),
          "On the sphere (cap π/8, n = 50, ε = 1), which cloud lands closer to the true mean?",
          WINNERS, partial(_winner, SPHERE),
          "Positive curvature inflates Theorem 2's Δ by (2 − h)/h: on a sphere cap the flat mechanism can win.",
-         "pages/1_Private_mean_playground.py", _playground_params(SPHERE)),
+         "pages/1_Private_mean_playground.py", _playground_params(SPHERE), reproduction=("playground", SPHERE)),
     Step("Where the intrinsic mechanism wins",
          partial(compute.mean_figure, SPD),
          "On covariance matrices (SPD(2), no positive curvature), which cloud lands closer to the true mean?",
          WINNERS, partial(_winner, SPD),
          "Without a curvature price, noise that follows the space beats noise in the ambient coordinates.",
-         "pages/1_Private_mean_playground.py", _playground_params(SPD)),
+         "pages/1_Private_mean_playground.py", _playground_params(SPD), reproduction=("playground", SPD)),
     Step("The guarantee, audited: which data set?",
          partial(compute.odds_figure, GAME_EPSILON),
          f"Two data sets differ in one person. Seeing one release at ε = {GAME_EPSILON:g}, how often can the best "
@@ -157,8 +168,8 @@ STEPS = (
          ("About half the time (a coin)", "More than half, but at most e^ε/(1 + e^ε)", "More than e^ε/(1 + e^ε)"),
          _game,
          "ε caps how far any release can move anyone's odds about one person: by a factor e^ε at most.",
-         "pages/8_Audit.py", {"audit": "laplace", "space": "sphere", "eps": repr(GAME_EPSILON),
-                              "control": "control-half-noise"}, game=True),
+         "pages/8_Audit.py", {"audit": AUDIT.audit, "space": AUDIT.space, "eps": repr(AUDIT.epsilon),
+                              "control": AUDIT.control}, game=True, reproduction=("audit", AUDIT)),
     Step("Beyond means: regression",
          lambda: compute.regression(REGRESSION)[1],
          f"A private geodesic regression of n = {REGRESSION.n} directions on the sphere: will the private "
@@ -183,5 +194,7 @@ STEPS = (
          ("None", "Some", "Nearly all (90% or more)"), _subspaces,
          "Some statistics need no noise at all: a private vote between candidate answers can release the exact one.",
          "pages/7_Private_subspaces.py",
-         {"shape": "plane", "method": "exact", "n": str(SUBSPACES.n), "outliers": str(SUBSPACES.outliers)}),
+         {"shape": "plane", "method": SUBSPACES.method, "n": str(SUBSPACES.n), "outliers": str(SUBSPACES.outliers),
+          "releases": str(SUBSPACES.releases)},
+         reproduction=("subspaces", SUBSPACES)),
 )

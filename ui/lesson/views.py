@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import presenter, state
+from engine.pipelines import settings_file
+from engine.reproduce import VIEWS
+from ui import presenter, reproduce, state
+from ui.downloads import download_row
 from ui.lesson import game
 from ui.lesson.steps import GAME_EPSILON, STEPS
 from ui.live_chart import live_chart
@@ -62,3 +65,8 @@ def show() -> None:
     st.info(f"**Takeaway.** {step.takeaway}")
     st.page_link(step.page, label="Open the full page with these settings", icon=":material/open_in_new:",
                  query_params=step.params)
+    if step.reproduction is not None and not presenter.active():
+        page, config = step.reproduction
+        download_row(f"lesson-step-{number}", settings=settings_file.payload(page, config),
+                     pipeline=VIEWS[page].pipeline)
+        reproduce.expander(page, config)

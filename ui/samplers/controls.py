@@ -29,7 +29,7 @@ PRESET_NOTES = {
                    "stay quick; raise Draws per chain for more.",
 }
 PRESET_NOTE_KEY = "samplers-preset-note"
-#: The URL keys of the page, in the order of the settings download.
+#: The URL keys of the page.
 KEYS = ("space", "sigma", "adapt", "step", "burn", "thin", "draws", "chains", "seed")
 
 
@@ -46,7 +46,6 @@ class Settings:
     draws: int
     chains: int
     seed: int
-    keys: tuple[str, ...] = KEYS
 
     @property
     def config(self) -> SamplerComparisonConfig:

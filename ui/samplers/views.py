@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
+from engine.pipelines import settings_file
 from engine.pipelines.sampler_comparison import SamplerComparison
-from ui import first_paint, state
+from ui import first_paint, reproduce
 from ui.downloads import download_row
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.samplers.controls import Settings
 
 
 def _metrics(result: SamplerComparison, total: int) -> None:
-    critical = 1.36 / np.sqrt(total)
+    critical = result.ks_critical
     quality, cost = st.columns(3), st.columns(3)
     quality[0].metric("KS distance, exact", f"{result.ks_exact:.3f}",
                       help=f"sup |F_n − F| between the radii and the exact CDF. For {total} independent draws, "
@@ -40,7 +40,7 @@ def _metrics(result: SamplerComparison, total: int) -> None:
 def show(result: SamplerComparison, charts: dict, settings: Settings) -> None:
     """Metrics, the two histograms side by side, the first chain's trace, each with its downloads."""
     _metrics(result, settings.draws * settings.chains)
-    choices = state.settings(list(settings.keys))
+    choices = settings_file.payload("samplers", settings.config)
     left, right = st.columns(2)
     radii = charts["radii"]
     with left:
@@ -48,17 +48,19 @@ def show(result: SamplerComparison, charts: dict, settings: Settings) -> None:
         st.caption("Look at the bars against the dashed curve: exact draws follow the radial density up to "
                    "sampling noise, whatever σ.")
         download_row("samplers-exact-radii", fig=charts["exact"], data=radii[radii["sampler"] == "exact"],
-                     settings=choices)
+                     settings=choices, pipeline="samplers")
     with right:
         live_chart(charts["mh"], key="chart-hist-mh", **PLAIN_CHART)
         st.caption("A short chain is visibly biased near the normalisability limit (try the near-limit example): "
                    "its draws stay too close to the footpoint where it started, which is why this tool samples "
                    "exactly.")
         download_row("samplers-mh-radii", fig=charts["mh"], data=radii[radii["sampler"] == "metropolis-hastings"],
-                     settings=choices)
+                     settings=choices, pipeline="samplers")
 
     st.subheader("Trace of the first MH chain")
     live_chart(charts["trace"], key="chart-trace", **PLAIN_CHART)
     st.caption("Look at how long the chain needs to climb from the footpoint (ρ = 0) to the level of the exact "
                "mean radius (dashed), and whether it has got there by the end of the shaded burn-in.")
-    download_row("samplers-trace", fig=charts["trace"], data=charts["trace_data"], settings=choices)
+    download_row("samplers-trace", fig=charts["trace"], data=charts["trace_data"], settings=choices,
+                 pipeline="samplers")
+    reproduce.expander("samplers", settings.config)
