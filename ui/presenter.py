@@ -65,7 +65,8 @@ def setup() -> None:
         else:
             st.button("Presenter mode", key=ENTER, on_click=_turn, args=(True,), icon=":material/present_to_all:",
                       help="Hides this sidebar, enlarges the type and fits charts to the window; Esc leaves it. On "
-                           "the Lesson page ← and → step through the lesson. The address keeps present=1.")
+                           "the Lesson page ← and → step through the lesson, on a page with presets on Home through "
+                           "those presets. The address keeps present=1.")
     if on:
         st.query_params[KEY] = "1"
     elif asked is not None:
