@@ -69,7 +69,7 @@ def show() -> None:
     position = indices.index(shown) + 1 if shown_script == script and shown in indices else 0
     back_to = indices[position - 2] if position >= 2 else indices[-1]
     forward_to = indices[position] if position < len(indices) else indices[-1]
-    back, text, forward = st.columns([1, 10, 1], vertical_alignment="center")
+    back, text, forward = st.columns([1, 6, 1], vertical_alignment="center")
     back.button("←", key=BACK, on_click=_load, args=(script, back_to), disabled=position == 1,
                 help="Previous preset", shortcut="Left")
     if position:
