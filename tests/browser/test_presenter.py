@@ -54,6 +54,23 @@ def _tab_views() -> dict[str, str]:
 
 
 TAB_VIEWS = _tab_views()
+_TALL_PLOT = ("its first chart is a fixed-height st.plotly_chart, which cannot fit the window as a live chart does "
+              "(ui.live_chart's fit), and reaches below the fold")
+#: Views the check still finds at fault (found by it, left open): the reason each fails. Strict, so a view
+#: that passes fails the run until its entry is removed.
+KNOWN = {
+    "Home": "at 800 px Home's picture and its caption reach past the window's right edge",
+    "Private_subspaces": "at 800 px a label reading 100% is cut short with …",
+    "Sensitivity-Intrinsic vs ambient": "at 800 px the metric label 'Ambient Δ_E at n = 50' (two metrics side by "
+                                        "side in the right-hand column) is cut short with …",
+    "Utility-Noise reduction": _TALL_PLOT,
+    "Utility-Budget planner": _TALL_PLOT,
+    "Utility-Where each wins": _TALL_PLOT,
+    "Private_optimization-Privacy accounting": f"{_TALL_PLOT}; at 800 px its settings formula is cut",
+    "Private_optimization-Study": _TALL_PLOT,
+    "Private_regression-Table 1 and diagnostics": _TALL_PLOT,
+    "Private_regression-Figure 1 curves": _TALL_PLOT,
+}
 _DRAWN = f"() => {PLOTS}().some(el => el._fullLayout && el.offsetHeight > 0)"
 # After a resize: the window has its new width and the main area's size stayed the same over three polls
 # (Streamlit's columns and the charts' autosize follow the window within a few frames).
@@ -125,7 +142,8 @@ def _resize(page, width: int, height: int) -> None:
     page.wait_for_function(_RESIZED, arg=width, timeout=TIMEOUT_MS, polling=100)
 
 
-@pytest.mark.parametrize("view", list(TAB_VIEWS))
+@pytest.mark.parametrize("view", [pytest.param(view, marks=pytest.mark.xfail(reason=KNOWN[view], strict=True))
+                                  if view in KNOWN else view for view in TAB_VIEWS])
 def test_every_page_and_tab_in_presenter_mode_and_at_800_px(presenter_tab, app_url, shots, view):
     """In presenter mode at 800 px, 1280×720 and 1920×1080 the first chart lies inside the window with the page
     scrolled to its top, and no formula is cut, nothing is wider than the window and no label is cut short."""
