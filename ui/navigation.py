@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import address_keys, presenter, state
+from ui import address_keys, presenter, preset_steps, state
 
 #: The app's logo (page icon of every page, Home's picture).
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
@@ -65,7 +65,8 @@ def sidebar() -> None:
 
     Drawn first by every page, it also gives the page its own control values (``ui.state.enter_page``)
     before the page applies a preset from the address, and keeps the place at the top of the page where
-    the page's last line reports address keys it does not know (``ui.address_keys``).
+    the page's last line reports address keys it does not know (``ui.address_keys``); below it, in presenter
+    mode, the steps through the page's Home presets (``ui.preset_steps``).
     """
     state.enter_page()
     with st.sidebar:
@@ -74,3 +75,4 @@ def sidebar() -> None:
         st.divider()
     presenter.setup()
     address_keys.reserve()
+    preset_steps.show()

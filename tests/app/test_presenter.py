@@ -1,13 +1,15 @@
 """Presenter mode (issue 33, item 2): ``?present=1`` or the sidebar's button turns it on for the session,
 on every page, and the address keeps ``present=1``; a bad value is named in one line; the Lesson's step
-title becomes the page's title and ← / → carry the arrow keys."""
+title becomes the page's title and ← / → carry the arrow keys; on a page with Home presets ← / → load them
+in turn, as Home's links do."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.app.conftest import HOME, PLAYGROUND, ROOT, assert_clean, messages, run_page
-from ui import presenter
+from ui import presenter, preset_steps
+from ui.home_presets import PRESETS
 from ui.navigation import PAGES
 
 LESSON = ROOT / "pages" / "9_Lesson.py"
@@ -77,3 +79,65 @@ def test_the_lessons_step_title_is_the_page_title_and_the_arrows_carry_the_keys(
     assert at.button(key="lesson_forward").proto.shortcut == "right"
     at.button(key="lesson_forward").click().run()
     assert at.query_params["step"] == "4" and at.query_params["present"] == "1"
+
+
+def _loaded_note(at) -> list[str]:
+    return [text for text in messages(at, "info") if text.startswith("Loaded")]
+
+
+def _preset_line(at) -> str:
+    found = [block.value for block in at.markdown if block.value.startswith("**Preset")]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _as_home_opens(index: int) -> tuple[dict, list[str]]:
+    """The address and the "Loaded …" note of the page that Home's link ``index`` opens."""
+    _, script, params = PRESETS[index]
+    at = run_page(ROOT / script, params)
+    return dict(at.query_params), _loaded_note(at)
+
+
+@pytest.mark.parametrize("script", sorted({script for _, script, _ in PRESETS
+                                           if len(preset_steps.page_presets(script)) > 1}))
+def test_the_arrows_walk_through_the_pages_home_presets_as_homes_links_load_them(script):
+    """From a page opened with other values, → loads each of the page's Home presets in Home's order and ←
+    back again: the same address and the same note as Home's link in a new session (no value of the page
+    or of the preset before stays), and "Preset k of K" with its label."""
+    indices = preset_steps.page_presets(script)
+    at = run_page(ROOT / script, {"present": "1", "n": "7", "eps": "5.0"})
+    assert at.button(key=preset_steps.BACK).proto.shortcut == "left"
+    assert at.button(key=preset_steps.FORWARD).proto.shortcut == "right"
+    walk = [(preset_steps.FORWARD, position) for position in range(1, len(indices) + 1)]
+    walk += [(preset_steps.BACK, position) for position in range(len(indices) - 1, 0, -1)]
+    for key, position in walk:
+        at.button(key=key).click().run()
+        assert_clean(at)
+        index = indices[position - 1]
+        address, note = _as_home_opens(index)
+        assert dict(at.query_params) == {**address, "present": "1"}, (position, PRESETS[index][0])
+        assert _loaded_note(at) == note and len(note) == 1, (position, note)
+        assert _preset_line(at) == f"**Preset {position} of {len(indices)}:** {PRESETS[index][0]}"
+    assert at.button(key=preset_steps.BACK).disabled
+
+
+def test_a_page_opened_from_homes_link_counts_that_preset_and_the_arrows_stop_at_the_ends():
+    index = 1
+    _, script, params = PRESETS[index]
+    at = run_page(ROOT / script, {**params, "present": "1"})
+    assert _preset_line(at).startswith(f"**Preset 2 of {len(preset_steps.page_presets(script))}:**")
+    at.button(key=preset_steps.FORWARD).click().run()
+    assert at.button(key=preset_steps.FORWARD).disabled and not at.button(key=preset_steps.BACK).disabled
+    single = next(script for _, script, _ in PRESETS if len(preset_steps.page_presets(script)) == 1)
+    at = run_page(ROOT / single, {**PRESETS[preset_steps.page_presets(single)[0]][2], "present": "1"})
+    assert _preset_line(at).startswith("**Preset 1 of 1:**")
+    assert at.button(key=preset_steps.BACK).disabled and at.button(key=preset_steps.FORWARD).disabled
+
+
+@pytest.mark.parametrize("script", [PLAYGROUND, LESSON], ids=["playground", "lesson"])
+def test_without_presenter_mode_or_home_presets_no_arrow_takes_the_keys(script):
+    """Presenter mode off: no key changes on a page with presets; the Lesson (no Home preset) keeps its own."""
+    at = run_page(script, {"present": "1"} if script == LESSON else None)
+    keys = {button.key for button in at.button}
+    assert not keys & {preset_steps.BACK, preset_steps.FORWARD}
+    assert not [block for block in at.markdown if block.value.startswith("**Preset")]

@@ -3,6 +3,10 @@
 At 1280×720 and 1920×1080 each view must draw its first chart, show no traceback, cut no formula
 at its column's edge, put no element beyond the viewport's width and cut no label short with "…".
 A screenshot of each lands in the test's temporary folder (printed with ``-s``) to look through.
+
+Issue 34's extension: every page and every tab in presenter mode (``?present=1``) at 1280×720, 1920×1080
+and in an 800 px wide window: the main chart inside the window without scrolling, nothing cut or wider than the
+window. One tab of one browser walks all views.
 """
 
 from __future__ import annotations
@@ -17,12 +21,14 @@ from tests.browser.harness import LAYOUT_PROBE, PLOTS, page_paths, wait_for_app
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 VIEWPORTS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
+#: Presenter mode's sizes, the narrowest first: a laptop's 800 px wide window and the two projectors.
+PRESENTER_VIEWPORTS = {"800x600": (800, 600), **VIEWPORTS}
 TIMEOUT_MS = 120_000
 
 
 def _targets() -> dict[str, str]:
     """View name -> address (relative to the app's root) of every page and every Home preset."""
-    from app import PRESETS
+    from ui.home_presets import PRESETS
 
     targets = {title: path for title, path in page_paths().items()}
     for index, (_, script, params) in enumerate(PRESETS, start=1):
@@ -32,6 +38,39 @@ def _targets() -> dict[str, str]:
 
 
 TARGETS = _targets()
+
+
+def _tab_views() -> dict[str, str]:
+    """View name -> address of every page (its first tab) and of every further tab of a page with tabs."""
+    from ui import regression, sensitivity, utility
+    from ui.optimization import apps as optimization
+
+    views = dict(page_paths())
+    for module, page in ((sensitivity, "Sensitivity"), (utility, "Utility"), (optimization, "Private_optimization"),
+                         (regression, "Private_regression")):
+        for label in module.SECTIONS[1:]:
+            views[f"{page}-{label}"] = f"{page}?{urlencode({module.TAB_KEY: label})}"
+    return views
+
+
+TAB_VIEWS = _tab_views()
+_TALL_PLOT = ("its first chart is a fixed-height st.plotly_chart, which cannot fit the window as a live chart does "
+              "(ui.live_chart's fit), and reaches below the fold")
+#: Views the check still finds at fault (found by it, left open): the reason each fails. Strict, so a view
+#: that passes fails the run until its entry is removed.
+KNOWN = {
+    "Home": "at 800 px Home's picture and its caption reach past the window's right edge",
+    "Private_subspaces": "at 800 px a label reading 100% is cut short with …",
+    "Sensitivity-Intrinsic vs ambient": "at 800 px the metric label 'Ambient Δ_E at n = 50' (two metrics side by "
+                                        "side in the right-hand column) is cut short with …",
+    "Utility-Noise reduction": _TALL_PLOT,
+    "Utility-Budget planner": _TALL_PLOT,
+    "Utility-Where each wins": _TALL_PLOT,
+    "Private_optimization-Privacy accounting": f"{_TALL_PLOT}; at 800 px its settings formula is cut",
+    "Private_optimization-Study": _TALL_PLOT,
+    "Private_regression-Table 1 and diagnostics": _TALL_PLOT,
+    "Private_regression-Figure 1 curves": _TALL_PLOT,
+}
 _DRAWN = f"() => {PLOTS}().some(el => el._fullLayout && el.offsetHeight > 0)"
 # After a resize: the window has its new width and the main area's size stayed the same over three polls
 # (Streamlit's columns and the charts' autosize follow the window within a few frames).
@@ -43,6 +82,19 @@ _RESIZED = """(width) => {
     s.size = size;
     return s.same >= 3;
 }"""
+
+
+# The first chart's box in the window's coordinates (through its live chart's iframe), the window's size, the
+# page's scrollable width and how far it is scrolled; null without a chart.
+_CHART_BOX = f"""() => {{
+    const el = {PLOTS}()[0];
+    if (!el) return null;
+    const frame = Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === el.ownerDocument);
+    const box = el.getBoundingClientRect(), offset = frame ? frame.getBoundingClientRect() : {{top: 0, left: 0}};
+    return {{top: box.top + offset.top, bottom: box.bottom + offset.top, left: box.left + offset.left,
+             right: box.right + offset.left, width: innerWidth, height: innerHeight,
+             scrollWidth: document.documentElement.scrollWidth, scrollY: scrollY}};
+}}"""
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +126,44 @@ def test_presenter_view(chromium, app_url, shots, view):
             assert found == {"clipped": [], "wide": [], "cut": []}, (viewport, found)
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def presenter_tab(chromium):
+    """One browser tab for every view of the presenter check (the server's caches warm across views)."""
+    context = chromium.new_context(viewport=dict(zip(("width", "height"), PRESENTER_VIEWPORTS["800x600"])))
+    yield context.new_page()
+    context.close()
+
+
+def _resize(page, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => { window.__resize = null; }")
+    page.wait_for_function(_RESIZED, arg=width, timeout=TIMEOUT_MS, polling=100)
+
+
+@pytest.mark.parametrize("view", [pytest.param(view, marks=pytest.mark.xfail(reason=KNOWN[view], strict=True))
+                                  if view in KNOWN else view for view in TAB_VIEWS])
+def test_every_page_and_tab_in_presenter_mode_and_at_800_px(presenter_tab, app_url, shots, view):
+    """In presenter mode at 800 px, 1280×720 and 1920×1080 the first chart lies inside the window with the page
+    scrolled to its top, and no formula is cut, nothing is wider than the window and no label is cut short."""
+    from playwright.sync_api import expect
+
+    page = presenter_tab
+    address = TAB_VIEWS[view]
+    page.set_viewport_size(dict(zip(("width", "height"), PRESENTER_VIEWPORTS["800x600"])))
+    page.goto(f"{app_url}/{address}{'&' if '?' in address else '?'}present=1")
+    wait_for_app(page, TIMEOUT_MS, chart=view != "Home")
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    found = {}
+    for viewport, (width, height) in PRESENTER_VIEWPORTS.items():
+        _resize(page, width, height)
+        page.screenshot(path=str(shots / f"present-{view}-{viewport}.png"))
+        box = page.evaluate(_CHART_BOX)
+        if box is not None and not (box["scrollY"] == 0 and box["scrollWidth"] <= width and 0 <= box["top"]
+                                    and box["bottom"] <= height and 0 <= box["left"] and box["right"] <= width):
+            found[f"chart at {viewport}"] = box
+        layout = {kind: items for kind, items in page.evaluate(LAYOUT_PROBE).items() if items}
+        if layout:
+            found[f"layout at {viewport}"] = layout
+    assert not found, found

@@ -10,7 +10,7 @@ import streamlit as st
 from engine import spaces
 from engine.pipelines import sensitivity, settings_file
 from engine.viz import sensitivity as figures
-from ui import errors, first_paint, reproduce, state
+from ui import errors, first_paint, formulas, reproduce, state
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -64,14 +64,16 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
 
 def _show_bound(t2: sensitivity.Theorem2) -> None:
     """Theorem 2's formula with the numbers plugged in, or why it does not apply."""
-    st.latex(r"\Delta(n, r, \kappa) = \frac{2r\,(2-h)}{n\,h},\qquad "
-             r"h(r,\kappa) = \begin{cases} 2r\sqrt{\kappa}\,\cot\!\left(2r\sqrt{\kappa}\right) & \kappa > 0\\ "
-             r"1 & \kappa \le 0\end{cases},\qquad "
-             r"r < r^* = \min\left\{\tfrac{\mathrm{inj}}{2}, \tfrac{\pi}{4\sqrt{\kappa}}\right\}")
+    st.latex(formulas.rows(
+        r"\Delta(n, r, \kappa) &= \frac{2r\,(2-h)}{n\,h},",
+        r"h(r,\kappa) &= \begin{cases} 2r\sqrt{\kappa}\,\cot\!\left(2r\sqrt{\kappa}\right) & \kappa > 0\\ "
+        r"1 & \kappa \le 0\end{cases},",
+        r"r &< r^* = \min\left\{\tfrac{\mathrm{inj}}{2}, \tfrac{\pi}{4\sqrt{\kappa}}\right\}"))
     r, kappa, h = t2.radius, t2.kappa, t2.h
     if t2.valid:
-        st.latex(rf"h({r:.3f}, {kappa:g}) = {h:.4f},\qquad \Delta = \frac{{2 \cdot {r:.3f} \cdot (2 - {h:.4f})}}"
-                 rf"{{{t2.n} \cdot {h:.4f}}} = {t2.delta:.4g}")
+        st.latex(formulas.rows(rf"h({r:.3f}, {kappa:g}) &= {h:.4f},",
+                               rf"\Delta &= \frac{{2 \cdot {r:.3f} \cdot (2 - {h:.4f})}}{{{t2.n} \cdot {h:.4f}}}",
+                               rf"&= {t2.delta:.4g}"))
     else:
         st.warning(
             f"r = {r:.3f} is at or beyond r* = {t2.limit:.4f} = π/(4√κ) for κ = {kappa:g}, "
@@ -120,9 +122,10 @@ def _constants(t2: sensitivity.Theorem2, settings: Settings) -> None:
     fig = curves_figure(curves, x="r", x_title="data radius r", y_title="value", invalid_from=t2.own_limit,
                         markers={f"r = {t2.radius:.3f}": t2.radius})
     live_chart(fig, key="chart-constants", **PLAIN_CHART)
-    st.latex(r"2r\,(2-h)\quad\text{vs.}\quad C_{\partial B} = "
-             r"\max_{x_1, x_i, x_j \in \partial B_r(m_0)} \left\|\log_{x_1} x_i - \log_{x_1} x_j\right\|,"
-             r"\qquad \Delta = \frac{C_{\partial B}}{n\,h}\ \text{(the paper's sphere study)}")
+    st.latex(formulas.rows(
+        r"&2r\,(2-h)\quad\text{vs.}",
+        r"C_{\partial B} &= \max_{x_1, x_i, x_j \in \partial B_r(m_0)} \left\|\log_{x_1} x_i - \log_{x_1} x_j\right\|,",
+        r"\Delta &= \frac{C_{\partial B}}{n\,h}\ \text{(the paper's sphere study)}"))
     st.caption(f"Look at the pink boundary constant, which the paper's sphere study used in place of the green "
                f"2r(2 − h) of Theorem 2 (κ = {t2.own_kappa:g}, the curvature of {t2.manifold_name}): where it is "
                f"lower, the study added less noise than the theorem asks.")
@@ -144,9 +147,10 @@ def _ambient(t2: sensitivity.Theorem2, settings: Settings) -> None:
     with right:
         r, r_e, delta_e = t2.radius, t2.ambient_radius, t2.ambient_delta
         entry = spaces.space(settings.space)
-        st.latex(rf"r_E = {entry.ambient_radius_formula()} = {entry.ambient_radius_formula(f'{r:.3f}')} = {r_e:.4f}")
+        st.latex(formulas.chain("r_E", entry.ambient_radius_formula(), entry.ambient_radius_formula(f"{r:.3f}"),
+                                f"{r_e:.4f}"))
         st.markdown(view(settings.space).figure1.ambient_note)
-        st.latex(rf"\Delta_E = \frac{{2 r_E}}{{n}} = \frac{{2 \cdot {r_e:.4f}}}{{{t2.n}}} = {delta_e:.4g}")
+        st.latex(formulas.chain(r"\Delta_E", r"\frac{2 r_E}{n}", rf"\frac{{2 \cdot {r_e:.4f}}}{{{t2.n}}}", f"{delta_e:.4g}"))
         sub = st.columns(2)
         sub[0].metric(f"Intrinsic Δ at n = {t2.n}", f"{t2.delta:.4g}" if t2.valid else "—",
                       help="Theorem 2, a bound on the geodesic distance ρ(x̄, x̄′).")
