@@ -3,6 +3,8 @@ attacker and the broken control (``engine.lesson.game``)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -36,7 +38,9 @@ def _guess(epsilon: float, side: int) -> None:
     del play["side"], play["release"]
 
 
+@functools.lru_cache(maxsize=64)
 def _interval(tally: Tally) -> str:
+    """The tally in words with its interval (kept: the best attacker's two lines are on every session's rerun)."""
     low, high = tally.interval()
     return f"{tally.rate:.1%} of {tally.rounds:,} (99% interval {low:.1%} to {high:.1%})"
 
