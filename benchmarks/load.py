@@ -22,7 +22,9 @@ Nothing is rendered, so the figures are the server's alone:
 - leaks: a session whose ε slider or address (``page_info_changed``) shows a value it did not ask for, or
   (the Lesson) whose step heading or address ``step`` is not the step it moved to;
 - RSS of the server (with its children) after one warm-up session, at its peak while the sessions
-  run (sampled every 0.2 s) and after all sessions.
+  run (sampled every 0.2 s) and after all sessions;
+- the server's CPU time (with its children) while the sessions run, per step: on the shared cores the
+  times above include waiting for a core, this does not, so it compares two versions run at different loads.
 
 Command line: ``python -m benchmarks.load --scenario class --sessions 30``.
 """
@@ -241,6 +243,11 @@ async def drive(url: str, scenario: str, index: int, changes: int) -> Session:
     return session
 
 
+def cpu_seconds(process: psutil.Process) -> float:
+    """User and system CPU time of ``process`` and its children, seconds."""
+    return sum(sum(member.cpu_times()[:2]) for member in (process, *process.children(recursive=True)))
+
+
 def rss(process: psutil.Process) -> float:
     """Resident memory of ``process`` and its children, MiB."""
     members = [process, *process.children(recursive=True)]
@@ -266,6 +273,7 @@ class LoadResult:
     rss_peak: float
     rss_after: float
     wall: float
+    cpu: float
 
     @property
     def steps(self) -> str:
@@ -295,9 +303,9 @@ def measure(scenario: str = "class", sessions: int = SESSIONS, changes: int = CH
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), cpu_seconds(process)
         results = asyncio.run(crowd(url))
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, cpu_seconds(process) - cpu_start
         done.set()
         sampler.join()
         after = rss(process)
@@ -305,12 +313,16 @@ def measure(scenario: str = "class", sessions: int = SESSIONS, changes: int = CH
     errors = [f"session {s.index}: {e}" for s in results for e in s.errors]
     leaks = [f"session {s.index}: {leak}" for s in results for leak in s.leaks]
     return LoadResult(scenario, sessions, changes, times, errors, leaks, before, max(samples + [after]), after,
-                      wall)
+                      wall, cpu)
 
 
 def _percentiles(times: np.ndarray) -> tuple[float, float]:
     """p50 and p95 of ``times`` (NaN when no step was timed)."""
     return tuple(np.percentile(times, [50, 95])) if times.size else (float("nan"), float("nan"))
+
+
+def _per_step(r: LoadResult) -> str:
+    return f"{r.cpu:.1f} s, {1000 * r.cpu / max(len(r.times), 1):.0f} ms per step"
 
 
 def run() -> list[Row]:
@@ -321,7 +333,7 @@ def run() -> list[Row]:
         p50, p95 = _percentiles(r.times)
         note = (f"{r.sessions} sessions × ({r.steps}) on {LESSON if scenario == 'class' else PAGE}, no browser; {len(r.times)} steps in {r.wall:.0f} s; "
                 f"errors {len(r.errors)}, leaks {len(r.leaks)}; server RSS {r.rss_before:.0f} MiB after warm-up, "
-                f"peak {r.rss_peak:.0f}, {r.rss_after:.0f} after")
+                f"peak {r.rss_peak:.0f}, {r.rss_after:.0f} after; server CPU {_per_step(r)}")
         rows += [Row(f"load ({scenario}): step to finished rerun, p50", p50, "—", note),
                  Row(f"load ({scenario}): step to finished rerun, p95", p95, target,
                      "no error, no leak, RSS growth < 200 MiB")]
@@ -343,6 +355,7 @@ def main(argv=None) -> None:
           f"{len(r.times)} steps in {r.wall:.1f} s")
     print(f"step to finished rerun: p50 {p50:.2f} s, p95 {p95:.2f} s, max {r.times.max(initial=0):.2f} s")
     print(f"errors: {len(r.errors)}; cross-session leaks: {len(r.leaks)}")
+    print(f"server CPU while the sessions ran: {_per_step(r)}")
     print(f"server RSS: {r.rss_before:.0f} MiB after warm-up, peak {r.rss_peak:.0f} MiB "
           f"(+{r.rss_peak - r.rss_before:.0f}), {r.rss_after:.0f} MiB after the sessions "
           f"(+{r.rss_after - r.rss_before:.0f})")

@@ -7,6 +7,10 @@ of Sensitivity's 148 ms script run, py-spy on the app server). :func:`cache_figu
 dict, validated once when the figure was built, and hands back ``go.Figure(props, _validate=False)``
 (about 2 ms for the sphere): the same figure, with the same JSON.
 
+Where every session shows the same figure unchanged, :func:`cache_figure_json` keeps its JSON instead
+(``ui.live_chart.FigureJSON``, serialised once), which ``live_chart`` sends as it is: no figure is rebuilt
+and no JSON written on a rerun that reads it.
+
 A returned figure has plotly's validation off, so that its properties are not checked a second time;
 properties set on it later are not checked either, so code that edits a cached figure adds validated
 objects (``go.Frame``, ``go.Scatter``, ...) rather than raw dicts.
@@ -19,6 +23,8 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 import streamlit as st
+
+from ui.live_chart import FigureJSON, figure_json
 
 
 @dataclass(frozen=True)
@@ -69,5 +75,21 @@ def cache_figures(*, max_entries: int):
 
         cached.clear = kept.clear
         return cached
+
+    return decorate
+
+
+def cache_figure_json(*, max_entries: int):
+    """Decorator: ``build(*args, **kwargs)``, a function that returns one figure, becomes a function that
+    returns that figure's ``FigureJSON``, built and serialised once per arguments (hashed as Streamlit hashes
+    them) and shared by every session (``st.cache_resource``: the text is immutable, so it is handed out as
+    it is, not copied)."""
+
+    def decorate(build):
+        def serialised(*args, **kwargs) -> FigureJSON:
+            return figure_json(build(*args, **kwargs))
+
+        return st.cache_resource(max_entries=max_entries, show_spinner=False)(
+            functools.update_wrapper(serialised, build))
 
     return decorate

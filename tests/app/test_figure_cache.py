@@ -1,5 +1,6 @@
 """The figure cache: one build per argument, figures back as plotly drew them (same JSON, subplot grid
-kept), wherever they sit in the returned value, and a new figure on every call."""
+kept), wherever they sit in the returned value, and a new figure on every call; the JSON cache: one build
+and one serialisation per argument, the same text handed to every caller."""
 
 import numpy as np
 import plotly.graph_objects as go
@@ -7,7 +8,8 @@ import plotly.io as pio
 from plotly.subplots import make_subplots
 
 from engine.viz.sphere import sphere_figure
-from ui.figure_cache import cache_figures
+from ui.figure_cache import cache_figure_json, cache_figures
+from ui.live_chart import FigureJSON
 
 BUILDS = []
 
@@ -27,6 +29,12 @@ def _panels(seed: int) -> dict:
     fig = make_subplots(rows=1, cols=2)
     fig.add_trace(go.Scatter(y=[seed, 1.0]), row=1, col=1)
     return {"figures": (fig, go.Figure(go.Bar(y=[seed]))), "label": f"seed {seed}", "none": None}
+
+
+@cache_figure_json(max_entries=4)
+def _scene_json(seed: int) -> go.Figure:
+    BUILDS.append(seed)
+    return go.Figure(go.Scatter3d(x=[seed], y=[0.0], z=[1.0]))
 
 
 @cache_figures(max_entries=2)
@@ -66,3 +74,14 @@ def test_figures_inside_tuples_and_dicts_come_back_with_their_subplot_grid():
 def test_two_functions_with_the_same_arguments_keep_separate_entries():
     assert _other(2).data[0].y == (-2,)
     assert _panels(2)["figures"][1].data[0].y == (2,)
+
+
+def test_a_figures_json_is_built_and_serialised_once_and_shared():
+    BUILDS.clear()
+    _scene_json.clear()
+    text = _scene_json(7)
+    assert isinstance(text, FigureJSON) and text == pio.to_json(go.Figure(go.Scatter3d(x=[7], y=[0.0], z=[1.0])),
+                                                                validate=False)
+    assert _scene_json(7) is text
+    assert _scene_json(8) != text
+    assert BUILDS == [7, 8]

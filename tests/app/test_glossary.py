@@ -67,6 +67,14 @@ def test_a_term_list_entry_gives_the_definition_and_its_source():
     assert glossary.tooltip("frechet-mean").startswith("Fréchet mean: The point")
 
 
+def test_the_term_list_is_one_block_with_a_paragraph_per_term():
+    at = run_page(ROOT / "pages" / "9_Lesson.py")
+    terms = next(node for node in at.sidebar.get("popover") if node.proto.popover.label == "Terms on this page")
+    assert [node.type for node in terms.children.values()] == ["markdown"]
+    paragraphs = terms.children[0].value.split("\n\n")
+    assert paragraphs[0] == glossary.entry_markdown("epsilon") and len(paragraphs) == 9
+
+
 def test_an_unknown_term_names_the_known_ones():
     with pytest.raises(ValueError, match="no glossary term 'frechet'.*frechet-mean"):
         glossary.term("frechet")

@@ -3,10 +3,12 @@ prediction is revealed from the run; the game's buttons move the tally; ``?step=
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import pytest
 
 from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, messages, run_page
+from ui.lesson.game import GAME
 from ui.lesson.steps import STEPS
 
 LESSON = ROOT / "pages" / "9_Lesson.py"
@@ -104,3 +106,32 @@ def test_each_steps_link_opens_its_full_page_with_its_settings(number):
     problems = [text for text in messages(at) if not (step.game and text.startswith("Flagged:"))]
     assert not problems, problems
     assert {key: at.query_params[key] for key in step.params} == step.params
+
+
+def _serialised(monkeypatch) -> list[bool]:
+    """Record every figure turned into a dict (as before its JSON is written): whether it is a 3D scene."""
+    found, to_dict = [], go.Figure.to_dict
+    monkeypatch.setattr(go.Figure, "to_dict",
+                        lambda figure: found.append(any(t.type.endswith("3d") for t in figure.data)) or to_dict(figure))
+    return found
+
+
+@pytest.mark.parametrize("number", [n for n, step in enumerate(STEPS, 1) if not step.game])
+def test_a_step_another_session_has_shown_is_sent_without_building_or_serialising_its_figure(number, monkeypatch):
+    shown = charts.live_args(run_page(LESSON, {"step": str(number)}))[0]["figure"]
+    serialised = _serialised(monkeypatch)
+    at = run_page(LESSON, {"step": str(number)})
+    assert charts.live_args(at)[0]["figure"] == shown
+    assert serialised == []
+
+
+def test_the_games_scene_is_shared_and_each_session_adds_its_own_release(monkeypatch):
+    first = run_page(LESSON, {"step": str(GAME_STEP)})
+    serialised = _serialised(monkeypatch)
+    second = run_page(LESSON, {"step": str(GAME_STEP)})
+    assert True not in serialised
+    scenes = [next(spec for spec in charts.specs(at) if "scene" in spec["layout"]) for at in (first, second)]
+    for at, scene in zip((first, second), scenes):
+        release = at.session_state[GAME]["release"]
+        assert charts.values(scene["data"][-1]["x"]).tolist() == [release[0]]
+    assert scenes[0]["data"][:-1] == scenes[1]["data"][:-1] and scenes[0]["layout"] == scenes[1]["layout"]

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from tests.app import charts
 from tests.app.conftest import PLAYGROUND, assert_clean, run_page
@@ -20,6 +23,29 @@ def test_figure_json_is_plotlys_json_with_frames():
     assert spec["data"][0]["name"] == "line"
     assert charts.values(spec["data"][0]["y"]).tolist() == [2.0, 3.0]
     assert [frame["name"] for frame in spec["frames"]] == ["a"]
+
+
+def test_traces_added_to_a_figures_json_give_the_json_of_the_figure_with_them():
+    fig = go.Figure(go.Scatter(x=np.arange(3.0), y=[2.0, np.nan, 3.0], name="line"), frames=[go.Frame(name="a")])
+    added = [go.Scatter3d(x=np.ones(2), y=np.zeros(2), z=np.ones(2), name="release"), go.Scatter(y=[1.0])]
+    text = live_chart.figure_json(fig).with_traces(added)
+    fig.add_traces(added)
+    assert text == pio.to_json(fig, validate=False)
+    assert live_chart.figure_json(go.Figure()).with_traces(added[:1]) == pio.to_json(go.Figure(added[:1]),
+                                                                                      validate=False)
+
+
+def test_a_figures_json_is_sent_as_it_is():
+    text = live_chart.figure_json(go.Figure(go.Scatter(y=[1.0, 2.0])))
+    at = AppTest.from_function(_chart_of, args=(text,)).run()
+    assert_clean(at)
+    assert charts.live_args(at)[0]["figure"] == text
+
+
+def _chart_of(text):
+    from ui.live_chart import live_chart
+
+    live_chart(text, key="chart")
 
 
 @pytest.mark.parametrize("bad", [{"data": []}, None])

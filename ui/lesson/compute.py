@@ -18,7 +18,7 @@ from engine.spaces import make_manifold
 from engine.viz.odds import posterior_figure, tradeoff_figure
 from engine.viz.sphere import sphere_figure
 from ui import who_wins as page_verdict
-from ui.figure_cache import cache_figures
+from ui.figure_cache import cache_figure_json, cache_figures
 from ui.optimization import compute as optimization_compute
 from ui.optimization import figures as optimization_figures
 from ui.optimization.controls import Settings as OptimizationSettings
@@ -77,10 +77,11 @@ def best_attacker(epsilon: float, broken: bool) -> Tally:
     return game(epsilon).best_attacker(BEST_ROUNDS, seed=1 if not broken else 2, broken=broken)
 
 
-@cache_figures(max_entries=8)
+@cache_figure_json(max_entries=8)
 def game_scene(epsilon: float):
-    """The game's sphere without a release (built once, not on every session's rerun): D's records, D′'s
-    moved record, the mean of D, framed on both data sets so the camera gives nothing away."""
+    """The game's sphere without a release, as JSON (built and serialised once, not on every session's
+    rerun): D's records, D′'s moved record, the mean of D, framed on both data sets so the camera gives
+    nothing away."""
     game_at = game(epsilon)
     first, second = game_at.pair.first, game_at.pair.second
     return sphere_figure(data=np.concatenate([first, second[-1:]]), mean=game_at.means[0], releases={},

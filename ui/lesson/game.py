@@ -3,6 +3,8 @@ attacker and the broken control (``engine.lesson.game``)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -36,7 +38,9 @@ def _guess(epsilon: float, side: int) -> None:
     del play["side"], play["release"]
 
 
+@functools.lru_cache(maxsize=64)
 def _interval(tally: Tally) -> str:
+    """The tally in words with its interval (kept: the best attacker's two lines are on every session's rerun)."""
     low, high = tally.interval()
     return f"{tally.rate:.1%} of {tally.rounds:,} (99% interval {low:.1%} to {high:.1%})"
 
@@ -59,9 +63,8 @@ def show(epsilon: float) -> None:
     game, play = compute.game(epsilon), _play(epsilon)
     st.markdown(f"**Which data set?** D holds {game.n} records (grey); D′ is D with the last one moved across the "
                 f"cap. The mechanism released the mean of one of them at ε = {epsilon:g}: which?")
-    fig = compute.game_scene(epsilon)
-    fig.add_traces(release_traces("exact", play["release"][None], game.means[0]))
-    live_chart(fig, key="lesson_game_chart")  # updated in place each round (no new WebGL scene, no revalidation)
+    scene = compute.game_scene(epsilon).with_traces(release_traces("exact", play["release"][None], game.means[0]))
+    live_chart(scene, key="lesson_game_chart")  # updated in place each round (no new WebGL scene, no revalidation)
     st.caption("Blue: this round's release. Black: the mean of D. Grey: the records of D and, moved, D′'s last one.")
     left, right = st.columns(2)
     left.button("It came from D", key="lesson_guess_first", on_click=_guess, args=(epsilon, 0))

@@ -9,6 +9,7 @@ from engine.pipelines import settings_file
 from engine.reproduce import VIEWS
 from ui import presenter, reproduce, state
 from ui.downloads import download_row
+from ui.figure_cache import cache_figure_json
 from ui.lesson import game
 from ui.lesson.steps import GAME_EPSILON, STEPS
 from ui.live_chart import live_chart
@@ -52,12 +53,18 @@ def _question(number: int) -> None:
             st.info(f"{verdict} The answer: **{step.choices[right]}**. {numbers}")
 
 
+@cache_figure_json(max_entries=len(STEPS))
+def step_chart(number: int):
+    """Step ``number``'s chart (its page's builder at the step's settings), serialised once for every session."""
+    return STEPS[number - 1].chart()
+
+
 def show() -> None:
     """The whole lesson page below its title."""
     number = _selector()
     step = STEPS[number - 1]
     (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}")
-    live_chart(step.chart(), key="lesson_chart", fit=presenter.active())
+    live_chart(step_chart(number), key="lesson_chart", fit=presenter.active())
     _question(number)
     if step.game:
         game.show_odds(GAME_EPSILON)

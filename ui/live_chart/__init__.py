@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import os
 import shutil
+from copy import deepcopy
 from pathlib import Path
 
 import plotly
 import plotly.graph_objects as go
-import plotly.io as pio
 import streamlit.components.v1 as components
+from _plotly_utils.utils import convert_to_base64
+from plotly.io.json import to_json_plotly
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 FRONTEND = Path(__file__).with_name("frontend")
@@ -81,21 +83,55 @@ _component = components.declare_component("live_chart", path=str(FRONTEND))
 PLAIN_CHART = {"theme": None, "config": {"displaylogo": False}}
 
 
-def figure_json(figure: go.Figure) -> str:
-    """The figure as plotly's JSON (arrays in plotly 7's ``{"dtype", "bdata"}`` encoding), frames included."""
+#: How plotly's JSON of a figure begins: its list of traces comes first.
+_DATA = '{"data":'
+
+
+class FigureJSON(str):
+    """A figure as plotly's JSON text (``figure_json``), which ``live_chart`` sends as it is: a figure that
+    many sessions show is serialised once (``ui.figure_cache.cache_figure_json``), not on every rerun.
+    ``data_end`` is the offset of the ``]`` that closes its list of traces, where ``with_traces`` adds more."""
+
+    data_end: int
+
+    def __new__(cls, text: str, data_end: int) -> FigureJSON:
+        made = super().__new__(cls, text)
+        made.data_end = data_end
+        return made
+
+    def with_traces(self, traces) -> FigureJSON:
+        """This figure with ``traces`` (plotly trace objects) drawn after its own; only they are serialised."""
+        specs = [deepcopy(trace.to_plotly_json()) for trace in traces]
+        convert_to_base64(specs)  # as ``go.Figure.to_dict`` does
+        added = to_json_plotly(specs)[1:-1]
+        if not added:
+            return self
+        if self[self.data_end - 1] != "[":
+            added = "," + added
+        return FigureJSON(self[:self.data_end] + added + self[self.data_end:], self.data_end + len(added))
+
+
+def figure_json(figure: go.Figure) -> FigureJSON:
+    """The figure as plotly's JSON (arrays in plotly 7's ``{"dtype", "bdata"}`` encoding), frames included;
+    the same text as ``plotly.io.to_json(figure, validate=False)``."""
     if not isinstance(figure, go.Figure):
         raise ValueError(f"figure must be a plotly.graph_objects.Figure, got {type(figure).__name__}")
-    return pio.to_json(figure, validate=False)
+    spec = figure.to_dict()
+    for trace in spec["data"]:
+        trace.pop("uid", None)
+    traces = to_json_plotly(spec.pop("data"))
+    rest = to_json_plotly(spec)
+    return FigureJSON(_DATA + traces + ("}" if rest == "{}" else "," + rest[1:]), len(_DATA) + len(traces) - 1)
 
 
-def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme: str | None = "streamlit",
+def live_chart(figure: go.Figure | FigureJSON, *, key: str, config: dict | None = None, theme: str | None = "streamlit",
                report_drawn: bool = False, fit: bool = False) -> None:
     """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
 
     Parameters
     ----------
-    figure : go.Figure
-        The figure, with its ``frames`` if it is animated.
+    figure : go.Figure or FigureJSON
+        The figure, with its ``frames`` if it is animated, or its JSON from ``figure_json`` (sent as it is).
     key : str
         Streamlit key: the element keeps its identity (and its WebGL context) across reruns while the
         key stays the same, whatever the figure.
@@ -118,5 +154,6 @@ def live_chart(figure: go.Figure, *, key: str, config: dict | None = None, theme
         raise ValueError(f"key must be a non-empty string, got {key!r}")
     if theme not in ("streamlit", None):
         raise ValueError(f'theme must be "streamlit" or None, as for st.plotly_chart, got {theme!r}')
-    _component(figure=figure_json(figure), config=dict(config or {}), theme=theme is not None,
+    text = figure if isinstance(figure, FigureJSON) else figure_json(figure)
+    _component(figure=text, config=dict(config or {}), theme=theme is not None,
                report=bool(report_drawn), fit=bool(fit), key=key, default=None)
