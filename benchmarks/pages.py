@@ -9,7 +9,7 @@ Four ways to reach a page, all with the server's cache warm (one untimed load fi
   for Home), which is how users move between pages;
 - *cached re-render*: the first sidebar slider moved one step and back, timing the way back.
 
-On every new-browser and returning visit of a page with a chart, *sidebar usable* is the time from the
+On every new-browser and returning visit of a page with a chart-first run, *sidebar usable* is the time from the
 first drawn chart until the sidebar's first value widget (slider, select box, text or number field) is
 in the page and enabled (``_SIDEBAR_WATCH``, timed in the page from its own frames): the chart-first run
 (``ui.first_paint``) draws the chart alone, and the widgets come with the full run it asks for.
@@ -99,6 +99,13 @@ def _sidebar_wait(page) -> float:
                            timeout=120_000)
     seen = page.evaluate("() => window.__sidebarSeen")
     return max(0.0, (seen["widget"] - seen["chart"]) / 1000)
+
+
+def _chart_first(path: str) -> bool:
+    """Whether the page at URL path ``path`` has a chart-first run (its script calls ``ui.first_paint.pending``),
+    whose full run brings the sidebar's widgets: the pages whose sidebar wait is timed."""
+    script = next((ROOT / "pages").glob(f"*_{path}.py"), None)
+    return script is not None and "first_paint.pending()" in script.read_text()
 
 
 def _timed(page, action, selector: str) -> float:
@@ -399,7 +406,7 @@ def run() -> list[Row]:
                 cold = _timed(page, lambda: page.goto(url), selector)
                 wait_for_app(page, timeout_ms=120_000, chart=selector == CHART)
                 page.context.close()
-                sidebar = {} if title != "Home" else None
+                sidebar = {} if _chart_first(path) else None
                 fresh, returning = _visits(browser, url, selector, sidebar)
                 start = "" if title != "Home" else paths["Sensitivity"]
                 clicks = _navigation(browser, base, start, title.replace("_", " "), selector)
