@@ -26,7 +26,7 @@ _WATCH = f"""(() => {{
     requestAnimationFrame(look);
 }})()"""
 # Records (in the top window only) the first frame in which each of these is on screen: a drawn chart, the
-# page's title, a page link in the sidebar and an enabled slider in the sidebar.
+# page's title, a page link in the sidebar and an enabled value widget in the sidebar (as benchmarks/pages.py).
 _ORDER = f"""(() => {{
     if (window.top !== window) return;
     const seen = window.__firstSeen = {{}};
@@ -34,8 +34,9 @@ _ORDER = f"""(() => {{
         chart: () => {PLOTS}().some(el => el.querySelector('.main-svg')),
         title: () => document.querySelector('h1'),
         links: () => document.querySelector('[data-testid="stSidebar"] [data-testid^="stPageLink"]'),
-        slider: () => Array.from(document.querySelectorAll('[data-testid="stSidebar"] [role="slider"]')).some(
-            el => el.getAttribute('aria-disabled') !== 'true'),
+        widget: () => Array.from(document.querySelectorAll(
+            '[data-testid="stSidebar"] :is([role="slider"], input, textarea)')).some(
+            el => !el.disabled && el.getAttribute('aria-disabled') !== 'true'),
     }};
     const look = () => {{
         const now = performance.now();
@@ -123,12 +124,12 @@ def test_a_visit_runs_the_page_twice_only(app_page, app_url, path, key):
 @pytest.mark.parametrize("path", ["Utility", "Sensitivity"])
 def test_the_chart_comes_before_the_title_and_the_page_links(app_page, app_url, path):
     """The chart-first run sends the chart alone: the title, the introduction and the sidebar's page links
-    (and the sliders) come with the full run, which keeps the drawn chart."""
+    (and the widgets) come with the full run, which keeps the drawn chart."""
     page = app_page
     page.add_init_script(_ORDER)
     page.goto(f"{app_url}/{path}")
     wait_for_app(page, 180_000)
     page.wait_for_function("() => Object.keys(window.__firstSeen).length === 4", timeout=60_000)
     seen = page.evaluate("() => window.__firstSeen")
-    assert seen["chart"] < min(seen["title"], seen["links"], seen["slider"]), seen
+    assert seen["chart"] < min(seen["title"], seen["links"], seen["widget"]), seen
     assert page.evaluate(_CHART_BODY) == {"draws": 1, "chartFirst": "done"}
