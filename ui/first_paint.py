@@ -8,16 +8,16 @@ together, the page's other elements (some 80 on the playground: widgets, formula
 chart by 0.5-1 s. Drawn first, the playground's sphere came in 1.16x the time of a bare page with the
 same chart (1.76x before), and the whole page was complete sooner than before (docs/page-speed.md).
 The title, introduction, formulas and page links that stood above the chart still cost the 2D pages'
-returning visits 1.3-1.4x their chart alone; an empty place (``st.empty``) costs React next to nothing,
-and keeps the chart at the place in the page where the full run sends it, so the browser keeps it.
+returning visits 1.3-1.4x their chart alone, so they wait too; an empty place (``st.empty``) stands in for
+each, which keeps the chart at the place in the page where the full run sends it, so the browser keeps it.
 
 A page calls ``pending()`` first (``ui.navigation.sidebar`` asks ``running()``), draws its title and
 introduction with ``intro``, what else stands above its main chart with ``in_full_run``, and the chart with
 ``main_chart``. The chart-first run computes the chart from the values the sidebar's widgets will have
 (``ui.controls`` draws no widget while ``running()``), writes nothing into the session or the address,
-and stops after the chart. The chart (``ui.live_chart`` with ``report_drawn=True``) sets its value once it is drawn, or
-its drawing failed, which reruns the page; every later run of the visit is the full page. A
-chart-first run that does not reach a main chart reruns the page in full at once: one that cannot
+and stops after the chart. The chart (``ui.live_chart`` with ``report_drawn=True``) sets its value once
+it is drawn, or its drawing failed, which reruns the page; every later run of the visit is the full
+page. A chart-first run that does not reach a main chart reruns the page in full at once: one that cannot
 compute its chart (``ui.errors.shown_as_error``), or whose open tab has none (``draw_open_tab``), so
 an error comes with the widgets that can fix it. A session without a browser (AppTest, a bare
 script) has no request headers and no chart to report: all its runs are full.
