@@ -9,6 +9,11 @@ Four ways to reach a page, all with the server's cache warm (one untimed load fi
   for Home), which is how users move between pages;
 - *cached re-render*: the first sidebar slider moved one step and back, timing the way back.
 
+On every new-browser and returning visit of a page with a chart-first run, *sidebar usable* is the time from the
+first drawn chart until the sidebar's first value widget (slider, select box, text or number field) is
+in the page and enabled (``_SIDEBAR_WATCH``, timed in the page from its own frames): the chart-first run
+(``ui.first_paint``) draws the chart alone, and the widgets come with the full run it asks for.
+
 The 3D views that are not a page's default (``VIEWS_3D``: Private optimization's manifold tab, Private
 regression on S²) get a cached re-render row of their own.
 
@@ -69,6 +74,40 @@ VIEWS_3D = {"Private_optimization, tab On the manifold (SPD cone)": "Private_opt
             "Private_regression on S² (drift, geodesic arcs)": "Private_regression?reg_data=drift"}
 
 
+# Records (in the top window, from its first frame on each load) the time of the first frame in which a
+# plotly chart is drawn and of the first in which a value widget of the sidebar is enabled.
+_SIDEBAR_WATCH = f"""(() => {{
+    if (window.top !== window) return;
+    const seen = window.__sidebarSeen = {{}};
+    const usable = () => Array.from(document.querySelectorAll(
+        '[data-testid="stSidebar"] :is([role="slider"], input, textarea)')).some(
+        el => !el.disabled && el.getAttribute('aria-disabled') !== 'true');
+    const look = () => {{
+        const now = performance.now();
+        if (seen.chart === undefined && {PLOTS}().some(el => el.querySelector('.main-svg'))) seen.chart = now;
+        if (seen.widget === undefined && usable()) seen.widget = now;
+        if (seen.chart === undefined || seen.widget === undefined) requestAnimationFrame(look);
+    }};
+    requestAnimationFrame(look);
+}})()"""
+
+
+def _sidebar_wait(page) -> float:
+    """Seconds from the first drawn chart of the load under way until the sidebar's first value widget was
+    enabled (0 when it was before), from ``_SIDEBAR_WATCH``."""
+    page.wait_for_function("() => window.__sidebarSeen && window.__sidebarSeen.widget !== undefined",
+                           timeout=120_000)
+    seen = page.evaluate("() => window.__sidebarSeen")
+    return max(0.0, (seen["widget"] - seen["chart"]) / 1000)
+
+
+def _chart_first(path: str) -> bool:
+    """Whether the page at URL path ``path`` has a chart-first run (its script calls ``ui.first_paint.pending``),
+    whose full run brings the sidebar's widgets: the pages whose sidebar wait is timed."""
+    script = next((ROOT / "pages").glob(f"*_{path}.py"), None)
+    return script is not None and "first_paint.pending()" in script.read_text()
+
+
 def _timed(page, action, selector: str) -> float:
     """Seconds from ``action()`` until ``selector`` is in the page (``CHART``: a drawn plotly chart, in the
     page or in a live-chart iframe)."""
@@ -125,14 +164,20 @@ def _row(task: str, times: list[float], target: str, note: str = "") -> Row:
     return Row(task, min(times), target, f"{note}; {runs}" if note else runs, median=statistics.median(times))
 
 
-def _visits(browser, url: str, selector: str) -> tuple[list[float], list[float]]:
-    """Times of a new browser profile and of a returning one opening ``url``."""
+def _visits(browser, url: str, selector: str, sidebar: dict | None = None) -> tuple[list[float], list[float]]:
+    """Times of a new browser profile and of a returning one opening ``url``; with ``sidebar`` (a dict),
+    also each visit's sidebar wait (``_sidebar_wait``) in ``sidebar["new browser"]`` and
+    ``sidebar["returning"]``."""
     fresh, returning = [], []
     for _ in range(REPEATS):
         page = _new_page(browser)
-        fresh.append(_timed(page, lambda: page.goto(url), selector))
-        page.goto("about:blank")
-        returning.append(_timed(page, lambda: page.goto(url), selector))
+        if sidebar is not None:
+            page.add_init_script(_SIDEBAR_WATCH)
+        for how, times in (("new browser", fresh), ("returning", returning)):
+            times.append(_timed(page, lambda: page.goto(url), selector))
+            if sidebar is not None:
+                sidebar.setdefault(how, []).append(_sidebar_wait(page))
+            page.goto("about:blank")
         page.context.close()
     return fresh, returning
 
@@ -361,7 +406,8 @@ def run() -> list[Row]:
                 cold = _timed(page, lambda: page.goto(url), selector)
                 wait_for_app(page, timeout_ms=120_000, chart=selector == CHART)
                 page.context.close()
-                fresh, returning = _visits(browser, url, selector)
+                sidebar = {} if _chart_first(path) else None
+                fresh, returning = _visits(browser, url, selector, sidebar)
                 start = "" if title != "Home" else paths["Sensitivity"]
                 clicks = _navigation(browser, base, start, title.replace("_", " "), selector)
                 what = "first chart" if title != "Home" else "title (no chart)"
@@ -372,6 +418,9 @@ def run() -> list[Row]:
                                        _floor_ratio(times, floors[chart, how], f"the {chart} floor")))
                             if (path, how) in floors else "")
                     rows.append(_row(f"page {title}: {what}, {how}", times, "≤ 1.2× floor" if note else "< 2 s", note))
+                for how, waits in (sidebar or {}).items():
+                    rows.append(_row(f"page {title}: sidebar usable after the first chart, {how}", waits, "< 1 s",
+                                     "first drawn chart to the sidebar's first value widget enabled"))
                 if title != "Home":
                     cached = _rerenders(browser, url)
                     rows.append(_row(f"page {title}: cached re-render", cached, "< 0.5 s",

@@ -13,15 +13,15 @@ from ui.progress import DelayedProgress
 
 st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(navigation.LOGO),
                    layout="wide")
+first_paint.pending()
 navigation.sidebar()
-st.title("Private mean playground")
-st.markdown(
+first_paint.intro(
+    "Private mean playground",
     "Pick a curved space and a data set, then release its **Fréchet mean** (the point minimising the sum of "
     "squared geodesic distances) with differential privacy. Each mechanism is run many times on the same data, so "
-    "the clouds show how far a single private release typically lands from the true mean."
+    "the clouds show how far a single private release typically lands from the true mean.",
 )
 
-first_paint.pending()
 settings, keys = playground.sidebar()
 animate = animation.control(settings, keys)
 
@@ -35,7 +35,7 @@ with st.spinner(f"{work} …", show_time=True), shown_as_error("compute the priv
     shown = animation.animated_figure(settings, animate) if animate else fig
     flat = animation.tangent_figure(settings, animate) if animate else None
 
-playground.show_data_note(result)
+first_paint.in_full_run(lambda: playground.show_data_note(result))
 if not settings.mechanisms:
     st.warning("No mechanism is selected: pick at least one under **Mechanisms to compare** in the sidebar.")
 

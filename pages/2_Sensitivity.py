@@ -5,16 +5,16 @@ import streamlit as st
 from ui import address_keys, first_paint, glossary, navigation, sensitivity
 
 st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
+first_paint.pending()
 navigation.sidebar()
-st.title("Sensitivity of the Fréchet mean")
-st.markdown(
+first_paint.intro(
+    "Sensitivity of the Fréchet mean",
     "The Laplace mechanism adds noise in proportion to the **sensitivity** Δ: the largest distance the "
     "mean can move when one record of the data set is replaced. Reimherr, Bharath & Soto (2021, "
     "Theorem 2) bound it for data inside a geodesic ball of radius r on a space of curvature at most κ. "
-    "Below, the bound is checked against simulated neighbouring data sets and explored as n, r and κ change."
+    "Below, the bound is checked against simulated neighbouring data sets and explored as n, r and κ change.",
 )
 
-first_paint.pending()
 settings = sensitivity.sidebar()
 result = sensitivity.compute(settings)
 sensitivity.show(result, settings)

@@ -5,9 +5,10 @@ import streamlit as st
 from ui import address_keys, first_paint, glossary, navigation, utility
 
 st.set_page_config(page_title="Utility · Manifold Privacy Explorer", layout="wide")
+first_paint.pending()
 navigation.sidebar()
-st.title("Utility: the price of privacy")
-st.markdown(
+first_paint.intro(
+    "Utility: the price of privacy",
     "Each simulated data set lies in a ball B_r(m0). The **Riemannian Laplace** mechanism releases its Fréchet mean "
     "with noise along the space; the **Euclidean Laplace** mechanism releases its ambient (arithmetic) mean, the "
     "statistic whose sensitivity 2r_E/n it is calibrated to, with noise in flat ambient coordinates. With Theorem "
@@ -15,10 +16,9 @@ st.markdown(
     "Figure 1 preset loads the paper's numerical boundary constant instead, which is smaller and not a proven "
     "bound. The question is which release stays closer to the truth, the Fréchet mean: the box below answers it "
     "along the space (geodesic error), the charts in ambient coordinates (‖x̃ − x̄‖, as in Figure 1 of Reimherr, "
-    "Bharath & Soto 2021)."
+    "Bharath & Soto 2021).",
 )
 
-first_paint.pending()
 settings = utility.sidebar()
 result = utility.compute(settings)
 utility.show(result, settings)

@@ -5,16 +5,16 @@ import streamlit as st
 from ui import address_keys, first_paint, glossary, navigation, samplers
 
 st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
+first_paint.pending()
 navigation.sidebar()
-st.title("Samplers: exact against Metropolis–Hastings")
-st.markdown(
+first_paint.intro(
+    "Samplers: exact against Metropolis–Hastings",
     "The privacy guarantee of the Laplace mechanism holds for draws from its exact law. Papers often sample "
     "it with a random-walk **Metropolis–Hastings** (MH) chain, which only approaches that law as the chain "
     "runs. This page draws the same number of points from both samplers on the same target and compares "
-    "their distances to the footpoint with the exact radial density."
+    "their distances to the footpoint with the exact radial density.",
 )
 
-first_paint.pending()
 settings = samplers.sidebar()
 result, charts = samplers.compute(settings)
 samplers.show(result, charts, settings)

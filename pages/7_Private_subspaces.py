@@ -10,14 +10,14 @@ from ui.downloads import download_row
 from ui.errors import shown_as_error
 
 st.set_page_config(page_title="Private subspaces · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
+first_paint.pending()
 navigation.sidebar()
-st.title("Private subspaces")
-st.markdown(
+first_paint.intro(
+    "Private subspaces",
     "Which plane or line through the origin do the points lie in? The answer is a point of the Grassmannian "
     "Gr(d, k). Singhal & Steinke (2021) release it privately by counting points instead of adding noise to "
-    "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d."
+    "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d.",
 )
-first_paint.pending()
 config, _ = subspaces.sidebar()
 
 with st.spinner("Drawing the points and the private releases…"), shown_as_error("release the subspace"):

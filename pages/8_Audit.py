@@ -12,20 +12,20 @@ from ui.downloads import download_row
 from ui.errors import shown_as_error
 
 st.set_page_config(page_title="Audit · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
+first_paint.pending()
 navigation.sidebar()
-st.title("Audit")
-st.markdown(
+first_paint.intro(
+    "Audit",
     "Does a mechanism keep its promise? The audit runs it on two neighbouring data sets built by an adversary "
     "from the public ball and n, reduces each release to the log-likelihood ratio of the law it claims to "
     "sample, picks a rejection set on half of the releases and bounds ε from below on the other half "
-    "(Clopper–Pearson, 95%). A correct mechanism stays below its claim; a broken one is flagged."
+    "(Clopper–Pearson, 95%). A correct mechanism stays below its claim; a broken one is flagged.",
 )
-first_paint.pending()
 settings, _ = audit.sidebar()
 config = settings.config
 left, right = st.columns(2, gap="large")
 with left:
-    st.subheader("Mechanism")
+    first_paint.in_full_run(lambda: st.subheader("Mechanism"))
     with shown_as_error("audit this mechanism"):
         result = run_live(settings.name, settings.space, settings.epsilon, settings.samples, settings.seed,
                           key="main")

@@ -1,24 +1,31 @@
-"""Chart first: the first run of a visit to a page, in a browser, draws the page down to its main live
-chart (title, introduction and, on Sensitivity, the bound above the chart) and nothing else; the
-sidebar's widgets and the rest of the page follow in the run that the drawn chart asks for.
+"""Chart first: the first run of a visit to a page, in a browser, sends the page's main live chart alone;
+what stands above it (title, introduction, formulas, numbers: ``intro``, ``in_full_run``) keeps an empty
+place there, and the sidebar's page links and widgets, the rest of the page and those places follow in
+the run that the drawn chart asks for; until then the sidebar shows a running indicator (``controls_pending``).
 
 The browser has one main thread for Streamlit's React tree and for the live chart's plotly.js. Sent
 together, the page's other elements (some 80 on the playground: widgets, formulas, tables) delay the
 chart by 0.5-1 s. Drawn first, the playground's sphere came in 1.16x the time of a bare page with the
 same chart (1.76x before), and the whole page was complete sooner than before (docs/page-speed.md).
+The title, introduction, formulas and page links that stood above the chart still cost the 2D pages'
+returning visits 1.3-1.4x their chart alone, so they wait too; an empty place (``st.empty``) stands in for
+each, which keeps the chart at the place in the page where the full run sends it, so the browser keeps it.
 
-A page calls ``pending()`` before its sidebar and draws its main chart with ``main_chart``. The
-chart-first run computes the chart from the values the sidebar's widgets will have (``ui.controls``
-draws no widget while ``running()``), writes nothing into the session or the address, and stops after
-the chart. The chart (``ui.live_chart`` with ``report_drawn=True``) sets its value once it is drawn, or
-its drawing failed, which reruns the page; every later run of the visit is the full page. A
-chart-first run that does not reach a main chart reruns the page in full at once: one that cannot
+A page calls ``pending()`` first (``ui.navigation.sidebar`` asks ``running()``), draws its title and
+introduction with ``intro``, what else stands above its main chart with ``in_full_run``, and the chart with
+``main_chart``. The chart-first run computes the chart from the values the sidebar's widgets will have
+(``ui.controls`` draws no widget while ``running()``), writes nothing into the session or the address,
+and stops after the chart. The chart (``ui.live_chart`` with ``report_drawn=True``) sets its value once
+it is drawn, or its drawing failed, which reruns the page; every later run of the visit is the full
+page. A chart-first run that does not reach a main chart reruns the page in full at once: one that cannot
 compute its chart (``ui.errors.shown_as_error``), or whose open tab has none (``draw_open_tab``), so
 an error comes with the widgets that can fix it. A session without a browser (AppTest, a bare
 script) has no request headers and no chart to report: all its runs are full.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -27,6 +34,8 @@ from ui.live_chart import live_chart
 
 #: Key of ``ui.state.visit()``: whether this visit's current run is its chart-first run.
 CHART_FIRST = "chart_first"
+#: The label of the sidebar's running indicator while the chart-first run has drawn no widget.
+CONTROLS_PENDING = "Loading the controls…"
 
 
 def _in_browser() -> bool:
@@ -70,3 +79,33 @@ def draw_open_tab(key: str, sections: dict) -> None:
     """``ui.state.draw_open_tab``; a chart-first run whose open tab drew no main chart reruns in full after it."""
     state.draw_open_tab(key, sections)
     rerun_in_full()
+
+
+def in_full_run(draw: Callable[[], None]) -> None:
+    """Elements drawn by ``draw`` into one container, by the full run only; a chart-first run keeps their
+    place empty, so the chart reaches the browser alone and sits where the full run sends it again."""
+    if running():
+        st.empty()
+        return
+    with st.container():
+        draw()
+
+
+def intro(title: str, text: str, formula: str | None = None) -> None:
+    """The page's title, its introduction (Markdown) and an optional LaTeX ``formula``, drawn by the full
+    run only (``in_full_run``)."""
+
+    def draw() -> None:
+        st.title(title)
+        st.markdown(text)
+        if formula is not None:
+            st.latex(formula)
+
+    in_full_run(draw)
+
+
+def controls_pending() -> None:
+    """In a chart-first run, a running indicator in the sidebar, in the place of its first widget, which
+    replaces it in the full run; elsewhere nothing."""
+    if running():
+        st.sidebar.status(CONTROLS_PENDING, state="running")

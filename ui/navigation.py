@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import address_keys, presenter, preset_steps, state
+from ui import address_keys, first_paint, presenter, preset_steps, state
 
 #: The app's logo (page icon of every page, Home's picture).
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
@@ -66,13 +66,20 @@ def sidebar() -> None:
     Drawn first by every page, it also gives the page its own control values (``ui.state.enter_page``)
     before the page applies a preset from the address, and keeps the place at the top of the page where
     the page's last line reports address keys it does not know (``ui.address_keys``); below it, in presenter
-    mode, the steps through the page's Home presets (``ui.preset_steps``).
+    mode, the steps through the page's Home presets (``ui.preset_steps``). A chart-first run
+    (``ui.first_paint``) leaves the links and the steps to the full run, so the browser draws the chart
+    first, and says below the presenter button that the controls are on their way.
     """
     state.enter_page()
     with st.sidebar:
-        for page in PAGES:
-            st.page_link(page.script, label=page.label, icon=page.icon)
-        st.divider()
+        first_paint.in_full_run(_links)
     presenter.setup()
+    first_paint.controls_pending()
     address_keys.reserve()
-    preset_steps.show()
+    first_paint.in_full_run(preset_steps.show)
+
+
+def _links() -> None:
+    for page in PAGES:
+        st.page_link(page.script, label=page.label, icon=page.icon)
+    st.divider()

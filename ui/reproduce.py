@@ -14,8 +14,10 @@ from ui import first_paint
 
 def expander(page: str, config) -> None:
     """Draw the expander of page ``page`` (a key of ``engine.reproduce.VIEWS``) for ``config``, the
-    pipeline config of the page's current settings; nothing in a chart-first run (``ui.first_paint``)."""
+    pipeline config of the page's current settings; in a chart-first run (``ui.first_paint``) only its
+    empty place, so what follows it, the chart among them, sits where the full run draws it."""
     if first_paint.running():
+        st.empty()
         return
     view = reproduce.VIEWS[page]
     with st.expander("Reproduce this view"):

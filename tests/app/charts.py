@@ -44,6 +44,20 @@ def live_args(at) -> list[dict]:
             if node.type == "component_instance" and node.proto.component_name == LIVE_CHART]
 
 
+def live_places(at) -> list[tuple[int, ...]]:
+    """Where each ``ui.live_chart`` chart of the last run sits: its indices from the main area down, in
+    page order. A browser keeps a chart's element, and what it drew, only while the next run sends the
+    chart to the same place."""
+
+    def walk(node, place):
+        if node.type == "component_instance" and node.proto.component_name == LIVE_CHART:
+            yield place
+        for index, child in sorted(getattr(node, "children", {}).items()):
+            yield from walk(child, (*place, index))
+
+    return list(walk(at.main, ()))
+
+
 def live_keys(at) -> list[str]:
     """The Streamlit keys of the ``ui.live_chart`` charts of the last run."""
     return [args["key"] for args in live_args(at)]

@@ -63,6 +63,10 @@ WITHOUT_MAIN_CHART = [
     (REGRESSION, {"reg_view": "Table 1 and diagnostics"}),
 ]
 WIDGETS = ("slider", "select_slider", "selectbox", "multiselect", "toggle", "number_input")
+#: What a chart-first run sends besides its main chart: the empty places of what the full run draws above
+#: the chart, the containers the chart sits in, and in the sidebar the presenter-mode button and the running
+#: indicator (``ui.first_paint.controls_pending``).
+CHART_FIRST_ELEMENTS = {"empty", "flex_container", "column", "tab_container", "tab", "button", "status"}
 
 
 def _sidebar_widgets(at) -> int:
@@ -101,14 +105,35 @@ def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, vis
     assert _sidebar_widgets(at) == 0
     assert not at.download_button and len(charts.specs(at)) == 1, "the rest of the page waits for the full run"
     assert {key: at.query_params[key] for key in at.query_params} == address, "the address is left as it was"
+    place = charts.live_places(at)[0]
 
     at.run()
     assert_clean(at)
     full = charts.live_args(at)
     assert not any(args["report"] for args in full)
     assert full[0]["figure"] == first[0]["figure"], "the full run would redraw the chart"
+    assert charts.live_places(at)[0] == place, "the full run sends the chart elsewhere: the browser would draw it anew"
     assert _sidebar_widgets(at) >= 6 and at.download_button
     assert set(at.query_params) > set(address), "the full run writes the values into the address"
+
+
+@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
+def test_the_chart_first_run_sends_the_chart_alone(monkeypatch, visit):
+    """No title, introduction, formula, number or page link reaches the browser before the chart: each
+    is a lazily loaded element type that React renders on the thread plotly.js draws on."""
+    at = _first_run(monkeypatch, visit)
+    sent = [node.type for root in (at.main, at.sidebar) for node in _elements(root)]
+    assert sent.count("component_instance") == 1
+    assert set(sent) - {"component_instance"} <= CHART_FIRST_ELEMENTS, sent
+    at.run()
+    assert at.title and at.sidebar.get("page_link"), "the full run draws them"
+
+
+def _elements(node):
+    """Every element and container below ``node``, in page order."""
+    for _, child in sorted(getattr(node, "children", {}).items()):
+        yield child
+        yield from _elements(child)
 
 
 @pytest.mark.parametrize("visit", WITHOUT_MAIN_CHART, ids=_visit_id)

@@ -25,6 +25,26 @@ _WATCH = f"""(() => {{
     }};
     requestAnimationFrame(look);
 }})()"""
+# Records (in the top window only) the first frame in which each of these is on screen: a drawn chart, the
+# page's title, a page link in the sidebar and an enabled value widget in the sidebar (as benchmarks/pages.py).
+_ORDER = f"""(() => {{
+    if (window.top !== window) return;
+    const seen = window.__firstSeen = {{}};
+    const marks = {{
+        chart: () => {PLOTS}().some(el => el.querySelector('.main-svg')),
+        title: () => document.querySelector('h1'),
+        links: () => document.querySelector('[data-testid="stSidebar"] [data-testid^="stPageLink"]'),
+        widget: () => Array.from(document.querySelectorAll(
+            '[data-testid="stSidebar"] :is([role="slider"], input, textarea)')).some(
+            el => !el.disabled && el.getAttribute('aria-disabled') !== 'true'),
+    }};
+    const look = () => {{
+        const now = performance.now();
+        for (const [name, shown] of Object.entries(marks)) if (seen[name] === undefined && shown()) seen[name] = now;
+        if (Object.keys(marks).some(name => seen[name] === undefined)) requestAnimationFrame(look);
+    }};
+    requestAnimationFrame(look);
+}})()"""
 _CHART_BODY = f"""() => {{
     const body = {PLOTS}()[0].ownerDocument.body;
     return {{draws: Number(body.dataset.draws), chartFirst: body.dataset.chartFirst}};
@@ -99,3 +119,17 @@ def test_a_visit_runs_the_page_twice_only(app_page, app_url, path, key):
     runs = _script_runs(frames)
     assert runs == 2, f"{runs} runs of the page: the chart-first run, the full run and {runs - 2} more"
     assert page.get_by_test_id("stAlert").filter(has_text=f"Ignored the address parameter {key}=").count() == 1
+
+
+@pytest.mark.parametrize("path", ["Utility", "Sensitivity"])
+def test_the_chart_comes_before_the_title_and_the_page_links(app_page, app_url, path):
+    """The chart-first run sends the chart alone: the title, the introduction and the sidebar's page links
+    (and the widgets) come with the full run, which keeps the drawn chart."""
+    page = app_page
+    page.add_init_script(_ORDER)
+    page.goto(f"{app_url}/{path}")
+    wait_for_app(page, 180_000)
+    page.wait_for_function("() => Object.keys(window.__firstSeen).length === 4", timeout=60_000)
+    seen = page.evaluate("() => window.__firstSeen")
+    assert seen["chart"] < min(seen["title"], seen["links"], seen["widget"]), seen
+    assert page.evaluate(_CHART_BODY) == {"draws": 1, "chartFirst": "done"}

@@ -31,6 +31,20 @@ def run_live(name: str, space: str, epsilon: float, samples: int, seed: int, *, 
 
 def show(result, *, key: str) -> object:
     """Verdict, reach note, curve and histograms of one result; returns the curve figure."""
+    first_paint.in_full_run(lambda: _verdict(result))
+    curve = audit_curve(result)
+    first_paint.main_chart(curve, key=f"{key}-curve")
+    st.plotly_chart(audit_histograms(result), key=f"{key}-hist")
+    st.text(f"Pair: {result.pair_description}\nStatistic: {result.statistic_name}\n"
+            f"Rejection set: {result.rejection.describe()}\n"
+            f"{result.samples:,} releases per side, stopped: {result.stop_reason}")
+    if result.notes:
+        st.caption(result.notes)
+    return curve
+
+
+def _verdict(result) -> None:
+    """Whether the audit flagged the mechanism, and how much of the claimed ε its pair can show at most."""
     ratio = result.epsilon_lower / result.epsilon
     if result.flagged:
         st.error(f"Flagged: ε ≥ {result.epsilon_lower:.3f} with 95% confidence, above the claimed "
@@ -45,12 +59,3 @@ def show(result, *, key: str) -> object:
         st.info("On this pair no ε holds at the claimed δ: a test can show any ε.")
     elif not np.isfinite(result.reachable_epsilon):
         st.info("The most this pair can show is not known in closed form.")
-    curve = audit_curve(result)
-    first_paint.main_chart(curve, key=f"{key}-curve")
-    st.plotly_chart(audit_histograms(result), key=f"{key}-hist")
-    st.text(f"Pair: {result.pair_description}\nStatistic: {result.statistic_name}\n"
-            f"Rejection set: {result.rejection.describe()}\n"
-            f"{result.samples:,} releases per side, stopped: {result.stop_reason}")
-    if result.notes:
-        st.caption(result.notes)
-    return curve

@@ -67,9 +67,15 @@ def show_metrics(computed: Computed, settings: Settings) -> None:
                    help="DP-RGD uses every record each step; DP-RSGD samples b of them without replacement.")
 
 
+def show_summary(computed: Computed, settings: Settings) -> None:
+    """The run's notes and numbers, above its charts."""
+    show_notes(computed, settings)
+    show_metrics(computed, settings)
+
+
 def show_convergence(computed: Computed, settings: Settings, url: dict) -> None:
     """Excess loss and gradient norm along the iterations, private against non-private."""
-    st.subheader("Convergence: private against non-private")
+    first_paint.in_full_run(lambda: st.subheader("Convergence: private against non-private"))
     paths = computed.run["paths"]
     fig_loss, fig_grad = figs.convergence(settings.app, paths)
     left, right = st.columns(2)
@@ -187,8 +193,7 @@ SHOW = (show_convergence, show_accounting, show_manifold, show_study)
 def show(computed: Computed, settings: Settings) -> None:
     """The whole page below the introduction: notes, numbers, the open section's tab, the guarantee."""
     url = settings_file.payload("optimization", settings.config)
-    show_notes(computed, settings)
-    show_metrics(computed, settings)
+    first_paint.in_full_run(partial(show_summary, computed, settings))
     reproduce.expander("optimization", settings.config)
     first_paint.draw_open_tab(TAB_KEY, {label: partial(draw, computed, settings, url) for label, draw in zip(SECTIONS, SHOW)})
     show_guarantee(computed)

@@ -11,7 +11,7 @@ import streamlit as st
 from engine.pipelines import sampler_comparison
 from engine.pipelines.sampler_comparison import SamplerComparison, SamplerComparisonConfig
 from engine.viz.samplers import chain_trace, radius_histograms
-from ui import errors
+from ui import errors, first_paint
 from ui.figure_cache import cache_figures
 from ui.progress import DelayedProgress
 from ui.result_store import shared_store
@@ -44,8 +44,9 @@ def compute(settings: Settings) -> tuple[SamplerComparison, dict]:
     Returns the comparison and its ``figures``; a ``ValueError`` (a non-normalisable σ, a step beyond
     the injectivity radius, σ too close to the limit for double precision) becomes ``st.error``.
     """
-    st.latex(r"p(x) \propto e^{-\rho(x,\eta)/\sigma}\ \Rightarrow\ f(\rho) \propto e^{-\rho/\sigma} J(\rho),\qquad "
-             rf"J(\rho) = {JACOBIANS[settings.space]},\qquad \sigma = {settings.sigma:g}")
+    first_paint.in_full_run(lambda: st.latex(
+        r"p(x) \propto e^{-\rho(x,\eta)/\sigma}\ \Rightarrow\ f(\rho) \propto e^{-\rho/\sigma} J(\rho),\qquad "
+        rf"J(\rho) = {JACOBIANS[settings.space]},\qquad \sigma = {settings.sigma:g}"))
     steps = settings.burn_in + settings.thin * (settings.draws - 1)
     with st.spinner(f"Running {settings.chains} MH chains of {steps:,} steps and "
                     f"{settings.draws * settings.chains:,} exact draws …", show_time=True), \

@@ -39,7 +39,7 @@ def _metrics(result: SamplerComparison, total: int) -> None:
 
 def show(result: SamplerComparison, charts: dict, settings: Settings) -> None:
     """Metrics, the two histograms side by side, the first chain's trace, each with its downloads."""
-    _metrics(result, settings.draws * settings.chains)
+    first_paint.in_full_run(lambda: _metrics(result, settings.draws * settings.chains))
     choices = settings_file.payload("samplers", settings.config)
     left, right = st.columns(2)
     radii = charts["radii"]

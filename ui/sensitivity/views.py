@@ -33,6 +33,23 @@ def empirical_figure(replicates, bound, *, log: bool):
 
 def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
     """The whole page below the intro: the bound, the simulation and the tabs."""
+    first_paint.in_full_run(lambda: _summary(result))
+    fig = empirical_figure(result.replicates, result.bound_curve(), log=settings.log_axes)
+    first_paint.main_chart(fig, key="chart-empirical", **PLAIN_CHART)
+    st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
+               "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
+    download_row("sensitivity-vs-n", fig=fig, data=result.table(),
+                 settings=settings_file.payload("sensitivity", settings.config), pipeline="sensitivity")
+    reproduce.expander("sensitivity", settings.config)
+
+    t2 = result.theorem2
+    state.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
+        lambda: _against_r(t2, settings), lambda: _against_kappa(t2, settings), lambda: _constants(t2, settings),
+        lambda: _ambient(t2, settings)))))
+
+
+def _summary(result: sensitivity.SensitivityResult) -> None:
+    """Theorem 2's bound, its numbers and the largest simulated move, above the chart of the simulation."""
     t2 = result.theorem2
     _show_bound(t2)
     cols = st.columns(4)
@@ -49,17 +66,6 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
                    delta=f"{100 * largest / t2.delta:.0f}% of the bound" if t2.valid else None, delta_color="off",
                    delta_arrow="off",
                    help="Maximum of ρ(x̄, x̄′) over the simulated pairs (random and adversarial replacements).")
-    fig = empirical_figure(result.replicates, result.bound_curve(), log=settings.log_axes)
-    first_paint.main_chart(fig, key="chart-empirical", **PLAIN_CHART)
-    st.caption("Look at the dots (one pair of neighbouring data sets each): they stay under the dashed Theorem 2 line, "
-               "adversarial replacements (a record moved across the ball) come closest, and all fall like 1/n.")
-    download_row("sensitivity-vs-n", fig=fig, data=result.table(),
-                 settings=settings_file.payload("sensitivity", settings.config), pipeline="sensitivity")
-    reproduce.expander("sensitivity", settings.config)
-
-    state.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
-        lambda: _against_r(t2, settings), lambda: _against_kappa(t2, settings), lambda: _constants(t2, settings),
-        lambda: _ambient(t2, settings)))))
 
 
 def _show_bound(t2: sensitivity.Theorem2) -> None:

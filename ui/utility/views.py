@@ -30,6 +30,20 @@ scaling_figure = cache_figures(max_entries=32)(figures.scaling_figure)
 
 def show(result: utility.UtilityResult, settings: Settings) -> None:
     """The whole page below the intro: the noise scales, what was left out, and the three tabs."""
+    first_paint.in_full_run(lambda: _scales(result))
+    if result.ok_n.empty or result.ok_eps.empty:
+        first_paint.rerun_in_full()
+        st.error("No release could be simulated with these settings: raise ε or lower r.")
+        st.stop()
+    first_paint.in_full_run(lambda: who_wins.show(lambda: verdict(result)))
+    reproduce.expander("utility", result.config)
+    first_paint.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
+        lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
+        who_wins_map.show))))
+
+
+def _scales(result: utility.UtilityResult) -> None:
+    """Both noise scales with the numbers plugged in, and the settings left out of the charts."""
     c = result.config
     r_e = float(bounds.ambient_radius(spaces.make_manifold(c.space), c.radius))
     scales = utility.noise_scales(c.space, c.radius, result.constant, c.n, c.epsilon)
@@ -43,22 +57,13 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
         st.warning("Left out of the charts (the Riemannian Laplace law needs σ below the space's limit; Theorem 3's "
                    "ball-conditioned mechanism would be needed there): "
                    + "; ".join(f"n = {row.n}, ε = {row.epsilon:g}: {row.status}" for row in skipped.itertuples()))
-    if result.ok_n.empty or result.ok_eps.empty:
-        first_paint.rerun_in_full()
-        st.error("No release could be simulated with these settings: raise ε or lower r.")
-        st.stop()
-    who_wins.show(lambda: verdict(result))
-    reproduce.expander("utility", c)
-    first_paint.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
-        lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
-        who_wins_map.show))))
 
 
 def _curves(result: utility.UtilityResult, settings: Settings) -> None:
     c = result.config
     left, right = st.columns(2)
     with left:
-        st.subheader(f"Error against n (ε = {c.epsilon:g})")
+        first_paint.in_full_run(lambda: st.subheader(f"Error against n (ε = {c.epsilon:g})"))
         n_fine = np.unique(np.geomspace(min(c.ns), max(c.ns), 60).round(2))
         fig_n = error_figure(result.ok_n, x="n", x_title="sample size n",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
