@@ -46,5 +46,5 @@ download_row(f"audit-{settings.name}-{settings.space}", fig=curve, data=result.h
              settings=settings_file.payload("audit", config), pipeline="audit")
 reproduce.expander("audit", config)
 glossary.show("epsilon", "delta", "sigma", "sensitivity", "frechet-mean", "tangent-space", "riemannian-laplace",
-              "k-norm", "dp-rgd", "reach")
+              "k-norm", "dp-rgd", "reach", "grassmannian")
 address_keys.report()
