@@ -18,8 +18,8 @@ with intro:
         "adding noise that respects the geometry instead of pretending the space is flat. Every page runs the "
         "papers' mechanisms live, so you can change ε, the sample size and the data and see what privacy costs."
     )
-with picture:
-    st.image(str(navigation.LOGO), width=180, caption="Private releases scattered around a mean on the sphere",
+with picture, st.container(width=180):  # 180 px at most, narrower in a narrow column (an 800 px window)
+    st.image(str(navigation.LOGO), width="stretch", caption="Private releases scattered around a mean on the sphere",
              alt="The logo: a sphere with a geodesic and private releases scattered around a mean")
 
 with st.expander("How differential privacy works here"):

@@ -12,9 +12,10 @@ import streamlit as st
 from engine import spaces
 from engine.pipelines import ties_by_budget, who_wins_map
 from engine.viz.who_wins_map import who_wins_map_figure
+from ui import presenter
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
-from ui.live_chart import PLAIN_CHART
+from ui.live_chart import PLAIN_CHART, live_chart
 
 #: The map's settings: the playground's n and ε, the engine's default grid and replicates.
 CONFIG = dict(n=50, epsilon=1.0)
@@ -65,13 +66,13 @@ def show() -> None:
         f"is smaller; vermillion: the Euclidean one. The dashed line is where they tie (ratio 1), the dotted one "
         f"where the noise scales and dimensions alone put the tie. Each ratio carries a standard error of about "
         f"2.5 % (more on SPD(4) and SPD(5) at large r; hover a cell for its own).")
-    for space in mapped_spaces():
+    for index, space in enumerate(mapped_spaces()):
         cells, ties, predicted, sentence = space_map(space)
         fam = who_wins_map.FAMILIES[space]
         st.info(sentence)
         fig = figure(cells, ties, space=fam.label, parameter_label=fam.parameter_label, predicted=predicted,
                      **CONFIG)
-        st.plotly_chart(fig, key=f"chart-who-wins-map-{space}", **PLAIN_CHART)
+        live_chart(fig, key=f"chart-who-wins-map-{space}", fit=presenter.active() and index == 0, **PLAIN_CHART)
         download_row(f"who-wins-map-{space}", fig=fig, data=cells)
         found = budget_rows(space)
         p = int(found["parameter"].iloc[0])

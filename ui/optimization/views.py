@@ -11,7 +11,7 @@ import streamlit as st
 from engine.experiments.page_settings import STUDY_OF_APPLICATION
 from engine.pipelines import private_optimization as po
 from engine.pipelines import settings_file
-from ui import errors, first_paint, presets, reproduce
+from ui import errors, first_paint, formulas, presenter, presets, reproduce
 from ui.downloads import download_row
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.optimization import figures as figs
@@ -99,15 +99,15 @@ def show_accounting(computed: Computed, settings: Settings, url: dict) -> None:
     left, right = st.columns(2)
     with left:
         fig_acc = figs.accountant(acc["curves"], eps, settings.noise)
-        st.plotly_chart(fig_acc, key="chart-accountant", **PLAIN_CHART)
+        live_chart(fig_acc, key="chart-accountant", fit=presenter.active(), **PLAIN_CHART)
         st.caption("Look at where each curve crosses the dotted target: the calibrated σ ends exactly at ε after "
                    "T steps, the paper's rule wherever its constant c puts it.")
         download_row("optimization-accountant", fig=fig_acc, data=acc["curves"], settings=url)
     with right:
         c, tex = spec.paper_c, tex_number
         st.latex(r"\sigma_{\text{rule}}^2 = c\,\frac{T\log(1/\delta)\,L_0^2}{n^2\varepsilon^2}")
-        st.latex(rf"c = {tex(c)},\ T = {steps},\ n = {p.n},\ L_0 = {tex(p.clip)},\ \delta = {tex(settings.delta)},\ "
-                 rf"\varepsilon = {tex(eps)}")
+        st.latex(formulas.rows(rf"c &= {tex(c)},\ T = {steps},\ n = {p.n},",
+                               rf"L_0 &= {tex(p.clip)},\ \delta = {tex(settings.delta)},\ \varepsilon = {tex(eps)}"))
         st.latex(rf"\sigma_{{\text{{rule}}}} = {tex(acc['paper_sigma'])}\ \Rightarrow\ "
                  rf"\varepsilon_{{\text{{spent}}}} = {tex(acc['paper_epsilon'])}")
         st.latex(rf"\sigma_{{\text{{RDP}}}} = z\,\frac{{2L_0}}{{b}} = "
@@ -160,7 +160,7 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
         left, right = st.columns(2)
         for column, split in zip((left, right), ("train", "test")):
             with column:
-                st.plotly_chart(rmse[f"rmse-{split}"], key=f"chart-rmse-{split}", **PLAIN_CHART)
+                live_chart(rmse[f"rmse-{split}"], key=f"chart-rmse-{split}", fit=presenter.active(), **PLAIN_CHART)
                 st.caption(f"Look at the gap between DP-RSGD and RSGD on the {split} entries: what privacy costs "
                            f"in prediction error at ε = {eps:g}.")
                 download_row(f"optimization-rmse-{split}", fig=rmse[f"rmse-{split}"],
@@ -170,7 +170,7 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
     summary = pd.concat(parts, ignore_index=True)
     st.subheader(f"Excess risk against {'ε' if x_name == 'epsilon' else 'n'}")
     fig_study = figs.study(app, summary, eps if x_name == "epsilon" else settings.size)
-    st.plotly_chart(fig_study, key="chart-study", **PLAIN_CHART)
+    live_chart(fig_study, key="chart-study", fit=presenter.active(), **PLAIN_CHART)
     st.caption(figs.STUDY_CAPTIONS[app])
     download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}), settings=url,
                  study=STUDY_OF_APPLICATION[app])

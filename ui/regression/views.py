@@ -15,8 +15,9 @@ from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines import settings_file
 from engine.pipelines.private_regression import RegressionResult
 from engine.viz.regression import figure1_panels
-from ui import errors, first_paint, reproduce, tables
+from ui import errors, first_paint, presenter, reproduce, tables
 from ui.downloads import download_row
+from ui.live_chart import live_chart
 from ui.progress import DelayedProgress
 from ui.regression import figures
 from ui.regression.compute import PAGE_PAIRS, PAGE_VELOCITY_WARMUP, PAGE_WARMUP, compute, figure1, main_figure
@@ -84,7 +85,7 @@ def show_checks(settings: Settings, url: dict) -> None:
         show_guarantee(result)
     st.subheader("Metropolis–Hastings diagnostics")
     show_diagnostics(result)
-    st.plotly_chart(figures.trace(result), key="reg-trace-chart", **CHART)
+    live_chart(figures.trace(result), key="reg-trace-chart", fit=presenter.active(), **CHART)
 
 
 def show_figure1(settings: Settings, url: dict) -> None:
@@ -97,8 +98,8 @@ def show_figure1(settings: Settings, url: dict) -> None:
             errors.shown_as_error("run the Figure 1 study"), DelayedProgress() as progress:
         fig1 = figure1(settings.n, settings.k, settings.tau, settings.scale, settings.clip, settings.seed,
                        progress=progress)
-    for name, fig in figure1_panels(fig1["curves"]).items():
-        st.plotly_chart(fig, key=f"reg-{name}", **CHART)
+    for index, (name, fig) in enumerate(figure1_panels(fig1["curves"]).items()):
+        live_chart(fig, key=f"reg-{name}", fit=presenter.active() and index == 0, **CHART)
     st.subheader("Table 1 against simulated neighbours")
     st.table(tables.readable(fig1["sensitivity"].round(6)), hide_index=True, border="horizontal")
     download_row("kulkarni-soto-fig1", data=fig1["curves"], settings=url, study="kulkarni-soto-fig1")

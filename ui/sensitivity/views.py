@@ -157,10 +157,10 @@ def _ambient(t2: sensitivity.Theorem2, settings: Settings) -> None:
                                 f"{r_e:.4f}"))
         st.markdown(view(settings.space).figure1.ambient_note)
         st.latex(formulas.chain(r"\Delta_E", r"\frac{2 r_E}{n}", rf"\frac{{2 \cdot {r_e:.4f}}}{{{t2.n}}}", f"{delta_e:.4g}"))
-        sub = st.columns(2)
-        sub[0].metric(f"Intrinsic Δ at n = {t2.n}", f"{t2.delta:.4g}" if t2.valid else "—",
-                      help="Theorem 2, a bound on the geodesic distance ρ(x̄, x̄′).")
-        sub[1].metric(f"Ambient Δ_E at n = {t2.n}", f"{delta_e:.4g}",
-                      delta=f"× {delta_e / t2.delta:.2f} the intrinsic Δ" if t2.valid else None, delta_color="off",
-                      delta_arrow="off",
-                      help="A bound on the Euclidean distance between the ambient means.")
+        row = st.container(horizontal=True, horizontal_alignment="distribute")  # wraps rather than cuts a label
+        row.metric(f"Intrinsic Δ at n = {t2.n}", f"{t2.delta:.4g}" if t2.valid else "—", width="content",
+                   help="Theorem 2, a bound on the geodesic distance ρ(x̄, x̄′).")
+        row.metric(f"Ambient $\\Delta_E$ at n = {t2.n}", f"{delta_e:.4g}", width="content",
+                   delta=f"× {delta_e / t2.delta:.2f} the intrinsic Δ" if t2.valid else None, delta_color="off",
+                   delta_arrow="off",
+                   help="A bound on the Euclidean distance between the ambient means.")

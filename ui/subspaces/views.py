@@ -55,11 +55,12 @@ def show_numbers(result: dict) -> None:
     bottom_rate, success = result["bottom_rate"], result["success_rate"]
     errors = result["proj_error"][~result["bottom"]]
     median = f"{np.median(errors):.2f}" if errors.size else "—"
-    first, second, third = st.columns(3)
-    first.metric("⊥ rate", f"{bottom_rate:.0%}", help="Share of releases that answered ⊥ (the data do not fit).")
-    second.metric("Success", f"{success:.0%}", help=f"Not ⊥ and ‖Π̂ − Π‖ ≤ {config['alpha']:g}.")
-    third.metric("Error", median, help="Median projection distance ‖Π̂ − Π‖ = sin θ_max to the true subspace, "
-                                       "over the releases that are not ⊥.")
+    row = st.container(horizontal=True, horizontal_alignment="distribute")  # wraps rather than cuts a value
+    row.metric("⊥ rate", f"{bottom_rate:.0%}", help="Share of releases that answered ⊥ (the data do not fit).",
+               width="content")
+    row.metric("Success", f"{success:.0%}", help=f"Not ⊥ and ‖Π̂ − Π‖ ≤ {config['alpha']:g}.", width="content")
+    row.metric("Error", median, help="Median projection distance ‖Π̂ − Π‖ = sin θ_max to the true subspace, "
+                                     "over the releases that are not ⊥.", width="content")
     if result["min_samples"]:
         st.caption(f"{METHODS[config['method']]} needs n ≥ {result['min_samples']:,} for its guarantee at these "
                    f"ε, δ and outliers (the same for any dimension d); here n = {config['n']:,}.")

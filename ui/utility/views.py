@@ -12,7 +12,7 @@ from engine import bounds, spaces
 from engine.mechanisms import specs
 from engine.pipelines import settings_file, utility
 from engine.viz import utility as figures
-from ui import first_paint, formulas, reproduce, state, tables, who_wins, who_wins_map
+from ui import first_paint, formulas, presenter, reproduce, state, tables, who_wins, who_wins_map
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -131,7 +131,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
     if spaces.make_manifold(settings.space).open_in_ambient:  # on the sphere every Euclidean release is off it
         st.subheader("Euclidean releases that are not positive definite")
         fig_s = share_figure(result.ok_n, log=settings.log_axes)
-        st.plotly_chart(fig_s, key="chart-share", **PLAIN_CHART)
+        live_chart(fig_s, key="chart-share", fit=presenter.active(), **PLAIN_CHART)
         st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at "
                    "all; the intrinsic mechanism never leaves the SPD cone.")
         download_row("utility-non-pd-share", fig=fig_s,
@@ -152,7 +152,7 @@ def _planner(result: utility.UtilityResult, settings: Settings) -> None:
     left, right = st.columns([3, 2])
     with left:
         fig_p = scaling_figure(points, fits)
-        st.plotly_chart(fig_p, key="chart-scaling", **PLAIN_CHART)
+        live_chart(fig_p, key="chart-scaling", fit=presenter.active(), **PLAIN_CHART)
         st.caption("Look for flat bands: a constant n·ε·error means error ∝ 1/(nε); the dotted level is the "
                    "fitted c (the median), and a bend at small n·ε is large noise leaving that regime.")
         download_row("utility-scaling", fig=fig_p, data=points, settings=url)
