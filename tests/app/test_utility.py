@@ -23,7 +23,7 @@ PAGE = ROOT / "pages" / "3_Utility.py"
 CURVES, REDUCTION, PLANNER, WHERE = utility.SECTIONS
 #: Charts of each tab on the sphere: error against n and against ε; none (SPD adds the non-positive
 #: definite share); the scaling check; the maps of where each mechanism wins (sphere and SPD).
-CHARTS = {CURVES: 2, REDUCTION: 0, PLANNER: 1, WHERE: 4}
+CHARTS = {CURVES: 2, REDUCTION: 0, PLANNER: 1, WHERE: 5}
 
 
 @pytest.fixture(scope="module")

@@ -42,10 +42,10 @@ def test_each_map_names_its_budget_and_shows_how_the_tie_moves_with_it():
     for chart in specs(at):
         assert f"at n·ε = {budget:g} (n = {CONFIG['n']}, ε = {CONFIG['epsilon']:g})" in chart["layout"]["title"]["text"]
     sentences = [box.value for box in at.info if box.value.startswith("On ")]
-    assert len(sentences) == 4 and all(f"n·ε = {budget:g}" in s for s in sentences)
+    assert len(sentences) == 5 and all(f"n·ε = {budget:g}" in s for s in sentences)
     tables = [table.value for table in at.table if "n·ε" in table.value.columns]
-    assert len(tables) == 4
-    for table, space in zip(tables, ("sphere", "spd", "hyperbolic", "kendall")):
+    assert len(tables) == 5
+    for table, space in zip(tables, ("sphere", "spd", "hyperbolic", "kendall", "grassmann")):
         found = ties_by_budget(space, n=CONFIG["n"])
         assert table["n·ε"].tolist() == ["5", "50", "500"]
         assert table["Tie radius r"].tolist() == ["none" if np.isnan(t) else f"{t:.3g}" for t in found["tie"]]
