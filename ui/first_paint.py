@@ -46,10 +46,12 @@ def _in_browser() -> bool:
 def pending() -> bool:
     """Whether this run draws the chart alone: the first run of this visit to the page, in a browser that
     does not show the page yet (after a server restart the open tab shows it, chart and widgets, and a
-    chart-first run would take its widgets away with the values they hold). Called once per run,
+    chart-first run would take its widgets away with the values they hold), and not in presenter mode,
+    whose chart is fitted to the window under the title and so must be drawn after it. Called once per run,
     before the sidebar's widgets."""
     visit = state.visit()
-    visit[CHART_FIRST] = CHART_FIRST not in visit and _in_browser() and not state.restored()
+    visit[CHART_FIRST] = (CHART_FIRST not in visit and _in_browser() and not state.restored()
+                          and not presenter.coming())
     return visit[CHART_FIRST]
 
 
@@ -92,15 +94,16 @@ def in_full_run(draw: Callable[[], None]) -> None:
 
 
 def intro(title: str, text: str, formula: str | None = None) -> None:
-    """The page's title, its introduction (Markdown) and an optional LaTeX ``formula``, drawn by the full
-    run only (``in_full_run``)."""
+    """The page's title, then its introduction (Markdown) and an optional LaTeX ``formula``, each drawn by
+    the full run only (``in_full_run``). Two places, so that presenter mode (``ui.presenter``), which moves
+    the title above the main chart, leaves the introduction below it."""
 
     def draw() -> None:
-        st.title(title)
         st.markdown(text)
         if formula is not None:
             st.latex(formula)
 
+    in_full_run(lambda: st.title(title))
     in_full_run(draw)
 
 

@@ -57,6 +57,12 @@ def active() -> bool:
     return bool(st.session_state.get(ON))
 
 
+def coming() -> bool:
+    """Whether this run is in presenter mode, or the address turns it on before the page draws (``setup``)."""
+    raw = st.query_params.get(KEY)
+    return active() or (raw is not None and VALUES.get(raw.lower()) is True)
+
+
 def _turn(on: bool) -> None:
     st.session_state[ON] = on
 

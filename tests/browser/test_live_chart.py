@@ -147,10 +147,12 @@ def test_3d_frames_draw_the_picture_plotlys_full_redraw_draws(app_page, app_url)
         plotlys = _scene_pixels(chart)
         assert ours.shape == plotlys.shape
         differing = np.mean(np.abs(ours - plotlys).max(axis=2) > 8)
-        assert differing < 0.002, f"frame {names[index]}: {differing:.2%} of the scene's pixels differ"
+        # Measured: 0.29–0.39 % differ (the dome's shading at its rim, and the title's text over the scene's top
+        # edge since the slider's strip shares the figure's height), against 23 % between the first and last frame.
+        assert differing < 0.01, f"frame {names[index]}: {differing:.2%} of the scene's pixels differ"
         shots[index] = ours
     moved = np.mean(np.abs(shots[0] - shots[len(names) - 1]).max(axis=2) > 8)
-    assert moved > 0.002, f"the first and last frames differ in only {moved:.2%} of the pixels"
+    assert moved > 0.05, f"the first and last frames differ in only {moved:.2%} of the pixels"
 
 
 def test_pause_stops_the_3d_animation(app_page, app_url):

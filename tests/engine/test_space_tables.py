@@ -15,7 +15,7 @@ ALLOWED = {
     ("engine/mechanisms/laplace.py", '"hyperbolic": hyperbolic_law,'),
 }
 #: Keyed by an application of the optimisation page (``app``), not by a space of the registry.
-APPLICATION_FILES = ("engine/pipelines/private_optimization.py", "ui/optimization/")
+APPLICATION_FILES = ("engine/pipelines/private_optimization.py", "engine/experiments/page_settings.py", "ui/optimization/")
 
 
 def _offenders() -> list[str]:
