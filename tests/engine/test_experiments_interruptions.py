@@ -15,11 +15,18 @@ from engine.experiments.protocol import Task
 pytestmark = pytest.mark.slow
 
 
+def _as_from_a_terminal() -> None:
+    """Ctrl-C's default action in the child, as a shell gives it: a test process that ignores SIGINT (a kernel
+    or worker library of an earlier test may leave it so) would pass the ignoring on, and Python then never
+    raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_exits_130_without_a_traceback_or_any_output(tmp_path):
     out, store = tmp_path / "out", tmp_path / "cache"
     run = subprocess.Popen([sys.executable, "-m", "engine.experiments", "reimherr-fig1", "--reps", "2000",
                             "--out", str(out), "--cache-dir", str(store)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal)
     time.sleep(5)
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=60)
