@@ -109,6 +109,17 @@ PLOTS = """(() => Array.from(document.querySelectorAll('.js-plotly-plot, iframe'
     el.tagName !== 'IFRAME' ? [el]
         : Array.from(el.contentDocument ? el.contentDocument.querySelectorAll('.js-plotly-plot') : [])))"""
 _CHART_DRAWN = f"() => {PLOTS}().some(el => el.querySelector('.main-svg'))"
+# The first chart's box in the window's coordinates (through its live chart's iframe), the window's size, the
+# page's scrollable width and how far it is scrolled; null without a chart.
+CHART_BOX = f"""() => {{
+    const el = {PLOTS}()[0];
+    if (!el) return null;
+    const frame = Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === el.ownerDocument);
+    const box = el.getBoundingClientRect(), offset = frame ? frame.getBoundingClientRect() : {{top: 0, left: 0}};
+    return {{top: box.top + offset.top, bottom: box.bottom + offset.top, left: box.left + offset.left,
+             right: box.right + offset.left, width: innerWidth, height: innerHeight,
+             scrollWidth: document.documentElement.scrollWidth, scrollY: scrollY}};
+}}"""
 # Marks chart ``i`` with data-plot-index and returns the index of the iframe that holds it (-1: the page).
 _MARK_PLOT = f"""(i) => {{
     const el = {PLOTS}()[i];

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.harness import (
+    CHART_BOX,
     LAYOUT_PROBE,
-    PLOTS,
     ROOT,
     chart_signature,
     wait_for_app,
@@ -27,16 +27,6 @@ VIEWPORTS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
 TIMEOUT_MS = 120_000
 #: README's screenshot: this step (two clouds on the sphere) at 1280×720.
 SCREENSHOT = (4, "1280x720", ROOT / "docs" / "screenshots" / "Lesson_presenter.png")
-# The first chart's box in the window's coordinates (through its iframe), the window's size and the page's
-# scrollable width.
-_CHART_BOX = f"""() => {{
-    const el = {PLOTS}()[0];
-    const frame = Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === el.ownerDocument);
-    const box = el.getBoundingClientRect(), offset = frame ? frame.getBoundingClientRect() : {{top: 0, left: 0}};
-    return {{top: box.top + offset.top, bottom: box.bottom + offset.top, left: box.left + offset.left,
-             right: box.right + offset.left, width: innerWidth, height: innerHeight,
-             scrollWidth: document.documentElement.scrollWidth, scrollY: scrollY}};
-}}"""
 _SIDEBAR_SHOWN = "() => { const s = document.querySelector('[data-testid=\"stSidebar\"]'); return !!s && s.offsetWidth > 0; }"
 
 
@@ -92,7 +82,7 @@ def test_every_step_fits_the_projector(chromium, app_url, viewport):
             if number > 1:
                 _press(page, "ArrowRight", number)
             expect(page.get_by_test_id("stException")).to_have_count(0)
-            box = page.evaluate(_CHART_BOX)
+            box = page.evaluate(CHART_BOX)
             assert box["scrollY"] == 0 and box["scrollWidth"] <= box["width"], (number, box)
             assert 0 <= box["top"] and box["bottom"] <= box["height"], (number, box)
             assert 0 <= box["left"] and box["right"] <= box["width"], (number, box)
@@ -111,7 +101,7 @@ def test_presenter_mode_follows_the_session_and_esc_leaves_it(chromium, app_url)
         wait_for_app(page, TIMEOUT_MS)
         assert page.evaluate("() => new URLSearchParams(location.search).get('present')") == "1"
         assert not page.evaluate(_SIDEBAR_SHOWN)
-        box = page.evaluate(_CHART_BOX)
+        box = page.evaluate(CHART_BOX)
         assert 0 <= box["top"] and box["bottom"] <= box["height"], box
         page.keyboard.press("Escape")
         page.wait_for_function(_SIDEBAR_SHOWN, timeout=TIMEOUT_MS)

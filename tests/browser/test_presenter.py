@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.harness import LAYOUT_PROBE, PLOTS, page_paths, wait_for_app
+from tests.browser.harness import CHART_BOX, LAYOUT_PROBE, PLOTS, page_paths, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -71,19 +71,6 @@ _RESIZED = """(width) => {
     s.size = size;
     return s.same >= 3;
 }"""
-
-
-# The first chart's box in the window's coordinates (through its live chart's iframe), the window's size, the
-# page's scrollable width and how far it is scrolled; null without a chart.
-_CHART_BOX = f"""() => {{
-    const el = {PLOTS}()[0];
-    if (!el) return null;
-    const frame = Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === el.ownerDocument);
-    const box = el.getBoundingClientRect(), offset = frame ? frame.getBoundingClientRect() : {{top: 0, left: 0}};
-    return {{top: box.top + offset.top, bottom: box.bottom + offset.top, left: box.left + offset.left,
-             right: box.right + offset.left, width: innerWidth, height: innerHeight,
-             scrollWidth: document.documentElement.scrollWidth, scrollY: scrollY}};
-}}"""
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +135,7 @@ def test_every_page_and_tab_in_presenter_mode_and_at_800_px(presenter_tab, app_u
     for viewport, (width, height) in PRESENTER_VIEWPORTS.items():
         _resize(page, width, height)
         page.screenshot(path=str(shots / f"present-{view}-{viewport}.png"))
-        box = page.evaluate(_CHART_BOX)
+        box = page.evaluate(CHART_BOX)
         if box is not None and not (box["scrollY"] == 0 and box["scrollWidth"] <= width and 0 <= box["top"]
                                     and box["bottom"] <= height and 0 <= box["left"] and box["right"] <= width):
             found[f"chart at {viewport}"] = box
