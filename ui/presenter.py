@@ -39,14 +39,17 @@ h1 {{ font-size: 2rem !important; padding-top: 0 !important; }}
 </style>"""
 
 
+def _address() -> tuple[str | None, bool | None]:
+    """The address's ``present`` value as written, and the mode it asks for (``None``: none, or unreadable)."""
+    raw = st.query_params.get(KEY)
+    return raw, (None if raw is None else VALUES.get(raw.lower()))
+
+
 def _asked() -> bool | None:
     """The mode the address asks for (None without ``present``); a value other than 1, 0, true or false
     warns, on every run while the address holds it, and asks for nothing."""
-    raw = st.query_params.get(KEY)
-    if raw is None:
-        return None
-    on = VALUES.get(raw.lower())
-    if on is None:
+    raw, on = _address()
+    if raw is not None and on is None:
         st.warning(f"Ignored the address parameter {literal(f'{KEY}={raw}')}: it must be 1 (presenter mode) or 0; "
                    "presenter mode stays as it was.")
     return on
@@ -59,8 +62,7 @@ def active() -> bool:
 
 def coming() -> bool:
     """Whether this run is in presenter mode, or the address turns it on before the page draws (``setup``)."""
-    raw = st.query_params.get(KEY)
-    return active() or (raw is not None and VALUES.get(raw.lower()) is True)
+    return active() or _address()[1] is True
 
 
 def _turn(on: bool) -> None:
