@@ -3,9 +3,10 @@
 Each pipeline's options are the fields of its frozen config (``--field-name``; tuples comma-
 separated; booleans ``--flag``/``--no-flag``; ``--eps`` also sets ``epsilon``), so the command line
 runs exactly what a notebook's ``run(Config(...))`` runs. Fields left out keep the config's default,
-except the ones that follow the chosen space as on the pages: the data radius (the registry's
-default), the data source (the space's first) and the curvature bound κ (the space's own); and, for
-``private-optimization``, the data, size, step size, batch and T that follow the chosen application.
+except the ones that follow another choice as on the pages (``FOLLOWS``): the data radius (the
+registry's default), the data source (the space's first) and the curvature bound κ (the space's own)
+follow the space; for ``private-optimization`` the data, size, step size, batch and T follow the
+application; for ``private-regression`` the residual bound τ follows the data set.
 
 ``--settings FILE`` reads a page's "Settings (JSON)" download (``engine.pipelines.settings_file``: the
 config's fields, the page and a schema; an older download with the page's address keys is translated,
@@ -93,10 +94,39 @@ PIPELINES = {
     "audit": Pipeline(audit.AuditConfig, audit.run,
                       "a 95 % lower bound on ε of a mechanism beside a broken control (the Audit page)", "audit"),
 }
-#: Fields whose default follows the chosen space (see the module docstring).
-SPACE_DEFAULTS = ("radius", "source", "kappa")
-#: Fields whose default follows the chosen application of DP-RGD (``private_optimization.APP_DEFAULTS``).
-APP_DEFAULTS = ("data", "size", "eta", "batch", "steps")
+
+
+def _space_defaults(key: str) -> dict:
+    entry = spaces.space(key)
+    return {"radius": entry.default_radius, "kappa": float(entry.make(spaces.DEFAULT_LANDMARKS).kappa_max),
+            "source": next(iter(entry.sources), None)}
+
+
+@dataclass(frozen=True)
+class Follow:
+    """Fields whose default follows the value of the field ``key`` (as on the pages): ``defaults(value)``
+    maps the chosen value to their defaults; ``whose`` names them in ``--help``."""
+
+    key: str
+    fields: tuple[str, ...]
+    whose: str
+    defaults: Callable[[object], dict]
+
+
+FOLLOWS = (
+    Follow("space", ("radius", "source", "kappa"), "the space's", _space_defaults),
+    Follow("app", ("data", "size", "eta", "batch", "steps"), "the application's",
+           lambda app: private_optimization.APP_DEFAULTS.get(app, {})),
+    Follow("dataset", ("tau",), "the data set's",
+           lambda dataset: {"tau": private_regression.DEFAULT_TAU[dataset]}
+           if dataset in private_regression.DEFAULT_TAU else {}),
+)
+
+
+def _follow(config: type, name: str) -> Follow | None:
+    """The ``FOLLOWS`` entry whose default ``config``'s field ``name`` follows, if any."""
+    fields = config.__dataclass_fields__
+    return next((f for f in FOLLOWS if name in f.fields and f.key in fields), None)
 
 
 def _parse(kind: type, many: bool, name: str) -> Callable[[str], object]:
@@ -115,9 +145,8 @@ def _add_fields(parser: argparse.ArgumentParser, config: type) -> None:
     """One option per field of ``config``, absent from the namespace unless given."""
     for field in dataclasses.fields(config):
         flags = (f"--{field.name.replace('_', '-')}", *ALIASES.get(field.name, ()))
-        default = "the space's" if field.name in SPACE_DEFAULTS and "space" in config.__dataclass_fields__ \
-            else "the application's" if field.name in APP_DEFAULTS and "app" in config.__dataclass_fields__ \
-            else field.default
+        follow = _follow(config, field.name)
+        default = follow.whose if follow else field.default
         kind = settings_file.scalar_type(field)
         if kind is bool:
             parser.add_argument(*flags, dest=field.name, action=argparse.BooleanOptionalAction,
@@ -154,25 +183,17 @@ def _note(line: str) -> None:
 
 
 def config_from_args(args: argparse.Namespace):
-    """The config of ``args.pipeline`` from the ``--settings`` file, then the given options; the
-    space-following fields (radius, data source, κ) default to the chosen space's, the application-
-    following ones (data, size, step size, batch, T) to the chosen application's; ``ValueError`` naming a
-    bad value."""
+    """The config of ``args.pipeline`` from the ``--settings`` file, then the given options; a field that
+    follows another (``FOLLOWS``) defaults to the chosen value's; ``ValueError`` naming a bad value."""
     pipeline = PIPELINES[args.pipeline]
     config = pipeline.config
     names = [field.name for field in dataclasses.fields(config)]
     given = {name: getattr(args, name) for name in names if hasattr(args, name)}
     if args.settings is not None:
         given = {**settings_file.read(args.settings, config, pipeline.page, _note), **given}
-    if any(name in names for name in SPACE_DEFAULTS):
-        key = given.get("space", config.__dataclass_fields__["space"].default)
-        entry = spaces.space(key)
-        follow = {"radius": entry.default_radius, "kappa": float(entry.make(spaces.DEFAULT_LANDMARKS).kappa_max),
-                  "source": next(iter(entry.sources), None)}
-        given = {**{name: follow[name] for name in SPACE_DEFAULTS if name in names}, **given}
-    if "app" in names:
-        key = given.get("app", config.__dataclass_fields__["app"].default)
-        given = {**private_optimization.APP_DEFAULTS.get(key, {}), **given}
+    for follow in (f for f in FOLLOWS if f.key in names and set(f.fields) & set(names)):
+        defaults = follow.defaults(given.get(follow.key, config.__dataclass_fields__[follow.key].default))
+        given = {**{name: value for name, value in defaults.items() if name in names}, **given}
     return config(**given)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines import PrivateMeanConfig, private_regression, private_subspace, run, sensitivity, utility
+from engine.pipelines import __main__ as pipelines_cli
 from engine.pipelines.__main__ import main
 from engine.pipelines.checks import convergence_check
 from engine.pipelines.private_mean import _errors
@@ -92,7 +93,8 @@ CLI_RUNS = {
                          lambda: private_subspace.PrivateSubspaceConfig(method="approx", n=3000, noise=0.01, releases=3,
                                                                         seed=1)),
     "private-regression": (["--dataset", "drift", "--n", "30", "--warmup", "50", "--releases", "2"],
-                           lambda: private_regression.RegressionConfig(dataset="drift", n=30, warmup=50, releases=2)),
+                           lambda: private_regression.RegressionConfig(dataset="drift", n=30, warmup=50, releases=2,
+                                                                      tau=0.3)),
 }
 
 
@@ -105,6 +107,15 @@ def test_every_subcommand_prints_the_notebook_numbers(pipeline, capsys):
               "private-regression": private_regression}[pipeline]
     assert printed == json.loads(json.dumps(module.run(config()).summary(), allow_nan=False))
     assert printed["config"] == json.loads(json.dumps(dataclasses.asdict(config())))
+
+
+@pytest.mark.parametrize("dataset, tau", [("callosum", 0.05), ("cells", 0.3), ("drift", 0.3)])
+def test_the_residual_bound_follows_the_data_set_as_on_the_regression_page(dataset, tau):
+    # The page opens each data set at these τ; the command line ran every data set at 0.05.
+    parse = pipelines_cli._parser().parse_args
+    assert pipelines_cli.config_from_args(parse(["private-regression", "--dataset", dataset])).tau == tau
+    given = parse(["private-regression", "--dataset", dataset, "--tau", "0.1"])
+    assert pipelines_cli.config_from_args(given).tau == 0.1
 
 
 def test_the_table_output_runs_on_a_study(capsys):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from engine.pipelines.private_regression import RegressionConfig
+from engine.pipelines.private_regression import DEFAULT_TAU, RegressionConfig
 from ui import controls, presets, state
 
 DATASETS = {
@@ -16,7 +16,6 @@ DATASETS = {
 }
 EPS_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 TAU_GRID = (0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5)
-DEFAULT_TAU = {"callosum": 0.05, "cells": 0.3, "drift": 0.3}
 PRESETS = {
     "kulkarni-soto-fig1": {"reg_data": "callosum", "reg_n": 100, "reg_k": 50, "reg_eps_p": 0.3, "reg_eps_v": 0.3,
                            "reg_tau": 0.05, "reg_paper_scale": False, "reg_clip": True,
