@@ -3,7 +3,8 @@
 Each session is a thin client of Streamlit's websocket protocol (``/_stcore/stream``, protobuf
 ``BackMsg``/``ForwardMsg``, the messages the browser exchanges). Like the browser, it answers a page's
 chart-first run (``ui.first_paint``): the live chart's value is set once the run has delivered it, which
-asks for the full run with the sidebar's widgets; an opening is timed until that full run has finished.
+asks for the full run with the sidebar's widgets; an opening is timed until that full run has finished. A
+button inside a fragment (the Lesson's →) asks for a run of that fragment alone, as the browser does.
 Two scenarios:
 
 - ``class``: every session walks the Lesson page's steps, as a class following the teacher: it opens the
@@ -74,9 +75,11 @@ class Session:
 
 @dataclass
 class Shown:
-    """What the runs of one step showed: their errors, the ε slider's values and the addresses."""
+    """What the runs of one step showed: whether the last was a fragment's run alone, their errors, the ε
+    slider's values, the addresses and the headings."""
 
     seconds: float = 0.0
+    fragment: bool = False
     errors: list[str] = field(default_factory=list)
     epsilons: list[float] = field(default_factory=list)
     addresses: list[str] = field(default_factory=list)
@@ -106,6 +109,10 @@ class Client:
         self.widgets: dict[str, WidgetState] = {}
         self.epsilon_id: str | None = None
         self.forward: Button | None = None
+        #: The fragment that holds the → button ("" outside a fragment).
+        self.forward_fragment = ""
+        #: The page the last run ran (its ``navigation`` message), which a fragment's run names as the browser does.
+        self.page_hash = ""
 
     def set_epsilon(self, value: float) -> None:
         state = WidgetState(id=self.epsilon_id)
@@ -114,25 +121,31 @@ class Client:
 
     async def open(self, page: str, query: dict | None = None) -> Shown:
         """Go to ``page`` (with the address ``query``), leaving the widgets of the page shown before."""
-        self.widgets, self.epsilon_id, self.forward = {}, None, None
+        self.widgets, self.epsilon_id, self.forward, self.forward_fragment = {}, None, None, ""
         return await self.run(page, urlencode(query or {}))
 
     async def press_forward(self, page: str, query_string: str) -> Shown:
-        """Press the page's → button (a trigger: sent with this run only), as the browser does."""
-        return await self.run(page, query_string, WidgetState(id=self.forward.id, trigger_value=True))
+        """Press the page's → button (a trigger: sent with this run only), as the browser does: inside a
+        fragment, the run asked for is the fragment's."""
+        return await self.run(page, query_string, WidgetState(id=self.forward.id, trigger_value=True),
+                              self.forward_fragment)
 
-    async def run(self, page: str, query_string: str = "", trigger: WidgetState | None = None) -> Shown:
-        """Request a run of ``page`` (with a button's ``trigger``), follow a chart-first run to the full run;
-        what they showed."""
+    async def run(self, page: str, query_string: str = "", trigger: WidgetState | None = None,
+                  fragment: str = "") -> Shown:
+        """Request a run of ``page`` (with a button's ``trigger``; of its ``fragment`` alone if given), follow a
+        chart-first run to the full run; what they showed."""
         shown, start = Shown(), time.perf_counter()
         while True:
             message = BackMsg()
             message.rerun_script.page_name = page
             message.rerun_script.query_string = query_string
+            if fragment:
+                message.rerun_script.fragment_id = fragment
+                message.rerun_script.page_script_hash = self.page_hash
             message.rerun_script.widget_states.widgets.extend(self.widgets.values())
             if trigger is not None:
                 message.rerun_script.widget_states.widgets.append(trigger)
-                trigger = None
+                trigger, fragment = None, ""
             await self.socket.send(message.SerializeToString())
             chart_first = await self._replies(shown)
             if chart_first is None:
@@ -159,17 +172,21 @@ class Client:
                     self.epsilon_id = element.slider.id
                     shown.epsilons.extend(element.slider.value)
                 elif element.WhichOneof("type") == "button" and element.button.label == FORWARD:
-                    self.forward = element.button
+                    self.forward, self.forward_fragment = element.button, reply.delta.fragment_id
                 elif element.WhichOneof("type") == "heading":
                     shown.headings.append(element.heading.body)
                 elif _reports_drawn(element):
                     chart_first = element.component_instance.id
+            elif kind == "navigation":
+                self.page_hash = reply.navigation.page_script_hash
             elif kind == "page_info_changed":
                 shown.addresses.append(reply.page_info_changed.query_string)
             elif kind == "script_finished":
                 if reply.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue  # the page called st.rerun() (a chart-first run without a chart): a run follows
-                if reply.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
+                shown.fragment = reply.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+                if reply.script_finished not in (ForwardMsg.FINISHED_SUCCESSFULLY,
+                                                 ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
                     shown.errors.append(f"script finished with status {reply.script_finished}")
                 return chart_first
 

@@ -21,3 +21,24 @@ def test_the_thin_client_reaches_the_slider_and_walks_the_lesson():
     assert len(own.times) == 2
     assert (walk.errors, walk.leaks) == ([], [])
     assert len(walk.times) == len(STEPS) - 1
+
+
+def test_the_lessons_arrow_reruns_the_step_alone():
+    """→ on the Lesson is a widget inside the step's fragment: the thin client asks for that fragment's run,
+    as the browser does, and the server reruns the step alone (not the sidebar, nor the page's scan of
+    ``pages/``), showing the step moved to and its address."""
+
+    async def walk(url):
+        async with load.websockets.connect(url, subprotocols=["streamlit"], max_size=None,
+                                           ping_interval=None) as socket:
+            client = load.Client(socket)
+            opened = await client.open(load.LESSON)
+            return opened, await client.press_forward(load.LESSON, opened.addresses[-1])
+
+    with load.server() as (url, _):
+        opened, stepped = asyncio.run(walk(url))
+    assert not opened.fragment
+    assert stepped.fragment
+    assert stepped.errors == []
+    assert stepped.headings == [f"2 · {STEPS[1].title}"]
+    assert stepped.addresses[-1].endswith("step=2")
