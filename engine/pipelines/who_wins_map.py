@@ -26,6 +26,9 @@ about s/√2 and the ratio about s (0.025: a 95 % interval within about ±5 %). 
 reported are the measured ones: at most 0.028·ratio on the default S^d grid; more on SPD(4) and
 SPD(5) beyond r ≈ 1, where the Euclidean releases leave the cone and their data sets' spread grows. The tie along r at each dimension is where log(ratio) crosses 0, linearly
 interpolated between neighbouring radii.
+
+A process computes a parameter's data sets and Fréchet means once for every ε (``data_set_means``) and its
+cells once per setting (``_cells_of``), so the maps of several budgets share them; ``clear_caches`` forgets both.
 """
 
 from __future__ import annotations
