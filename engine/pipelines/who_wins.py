@@ -107,16 +107,18 @@ def ambient_stretch(manifold, step: float = 1e-6) -> float:
     return float(np.mean(step / moved))
 
 
-def factors(manifold, radius: float, n: int) -> Factors:
+def factors(manifold, radius: float, n: int, *, stretch: float | None = None) -> Factors:
     """``Factors`` of ``manifold`` (a space with an ambient ball) for n records in B_r(m0), with
-    Theorem 2's proven Δ; ``ValueError`` beyond Theorem 2's domain or without an ambient ball."""
+    Theorem 2's proven Δ; ``ValueError`` beyond Theorem 2's domain or without an ambient ball.
+    ``stretch``: ``ambient_stretch(manifold)`` when the caller has it already (it depends on the space only)."""
     radius, n = check_positive("radius", radius), check_int("n", n, minimum=2)
     delta = float(bounds.frechet_mean_sensitivity(n, radius, manifold.kappa_max))
     r_e = float(bounds.ambient_radius(manifold, radius))
     return Factors(h=float(bounds.curvature_factor(radius, manifold.kappa_max)), delta=delta,
                    delta_e=float(bounds.ambient_sensitivity(n, r_e)), radius=radius, ambient_radius=r_e,
                    dim=manifold.dim, ambient_dim=manifold.ambient_dim,
-                   kept=kept_length(manifold.dim, manifold.ambient_dim), stretch=ambient_stretch(manifold))
+                   kept=kept_length(manifold.dim, manifold.ambient_dim),
+                   stretch=ambient_stretch(manifold) if stretch is None else stretch)
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,15 @@ about s/√2 and the ratio about s (0.025: a 95 % interval within about ±5 %). 
 reported are the measured ones: at most 0.028·ratio on the default S^d grid; more on SPD(4) and
 SPD(5) beyond r ≈ 1, where the Euclidean releases leave the cone and their data sets' spread grows. The tie along r at each dimension is where log(ratio) crosses 0, linearly
 interpolated between neighbouring radii.
+
+A process computes a parameter's data sets and Fréchet means once for every ε (``data_set_means``) and its
+cells once per setting (``_cells_of``), so the maps of several budgets share them; ``clear_caches`` forgets both.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -41,12 +45,13 @@ from engine.bounds import radius_limits
 from engine.budget import check_memory
 from engine.data._common import tangent_vectors
 from engine.estimators import ambient_centre, frechet_mean
+from engine.manifolds.base import Manifold
 from engine.mechanisms import RiemannianLaplace
 from engine.mechanisms.laplace import ambient_laplace, radial_law
 from engine.mechanisms.radial import sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog
 from engine.pipelines.release_errors import ReleaseDistances, release_distances
-from engine.pipelines.who_wins import Factors, factors
+from engine.pipelines.who_wins import Factors, ambient_stretch, factors
 from engine.spaces import SPACES, DimensionFamily, offered
 from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
@@ -57,7 +62,8 @@ RADIUS_SHARE_OF_LIMIT = 0.95
 #: holds at its peak; ``engine.budget`` bounds their memory.
 PEAK_COPIES = 8
 #: Karcher-flow step of the Fréchet means, started at the projected ambient mean (t = 1 reaches the
-#: tolerance in ~3 iterations here, t = 0.5 from a data point in ~16).
+#: tolerance in 3 iterations at the smallest radius to 13 at the largest, 7 on average on SPD(5); t = 0.9
+#: or 1.1 take 11–12); spaces with a closed-form Hessian take Newton steps instead (``_frechet_step``).
 FRECHET_STEP = 1.0
 #: Tolerance of the Fréchet means: far below the smallest noise scale a map may have (``MIN_SIGMA``).
 FRECHET_TOL = 1e-10
@@ -67,6 +73,11 @@ MIN_SIGMA = 1e-6
 #: Largest radius on a space without Theorem 2 limit (κ <= 0): beyond it SPD records hold eigenvalues
 #: e^{±r} whose matrices float64 can no longer take logarithms of accurately.
 MAX_RADIUS = 10.0
+#: Parameters whose data sets and Fréchet means a process keeps (``data_set_means``): the default maps of
+#: every family hold 51, each a few hundred kB at most.
+MEANS_CACHE_SIZE = 64
+#: Parameter and budget settings whose cells a process keeps (``_cells_of``): one row of 15 numbers per radius.
+CELLS_CACHE_SIZE = 256
 
 
 #: The families the map covers: every space of ``engine.spaces`` whose entry offers one (``DimensionFamily``).
@@ -227,32 +238,78 @@ def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: 
                 ratio=ratio, ratio_se=ratio_se, off_share=off_share, predicted_ratio=f.predicted_ratio)
 
 
-def _cells_of(fam: DimensionFamily, p: int, c: WhoWinsMapConfig, seed: np.random.SeedSequence) -> list[dict]:
-    """The cells of parameter ``p``: one row per radius (``seed`` depends on the seed and p only, so a
-    cell is the same whichever other parameters the map holds)."""
+def _frechet_step(manifold) -> float | str:
+    """Newton steps where the space has its Fréchet function's Hessian in closed form (Hᵈ: 3–4 iterations
+    where t = 1 needs up to 200 at r = 3), else ``FRECHET_STEP``; both stop at ``FRECHET_TOL``."""
+    return "newton" if type(manifold).frechet_newton_step is not Manifold.frechet_newton_step else FRECHET_STEP
+
+
+@dataclass(frozen=True)
+class DataSetMeans:
+    """What the cells of one parameter share at every ε: the ambient centres ``(radii, datasets, D)`` and
+    the Fréchet means ``(radii, datasets, *point_shape)`` of its data sets (read-only arrays)."""
+
+    centres: np.ndarray
+    means: np.ndarray
+
+
+@functools.lru_cache(maxsize=MEANS_CACHE_SIZE)
+def data_set_means(space: str, p: int, radii: int, max_radius: float, n: int, datasets: int,
+                   seed: int) -> DataSetMeans:
+    """The data sets of parameter ``p`` (``tangent_ball_data`` from the first of ``_streams(seed, p)``) and
+    their ambient centres and Fréchet means, computed once per process for each setting: the maps of
+    several budgets ε (``ties_by_budget``) draw the same data sets."""
+    manifold = family(space).make(p)
+    grid = radius_grid(manifold, family(space), radii, max_radius)
+    data = tangent_ball_data(manifold, grid, datasets, n, np.random.default_rng(_streams(seed, p)[0]))
+    centres = ambient_centre(manifold, data, reference=manifold.origin)
+    fit = frechet_mean(manifold, data, step=_frechet_step(manifold), tol=FRECHET_TOL,
+                       init=manifold.projection(manifold.from_ambient(centres)))
+    if not np.all(fit.converged):
+        raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
+    centres.flags.writeable = fit.mean.flags.writeable = False
+    return DataSetMeans(centres, fit.mean)
+
+
+def _streams(seed: int, p: int) -> list[np.random.SeedSequence]:
+    """The data, intrinsic and noise streams of parameter ``p``: they depend on the seed and p only, so a
+    cell is the same whichever other parameters the map holds."""
+    return np.random.SeedSequence([seed, p]).spawn(3)
+
+
+@functools.lru_cache(maxsize=CELLS_CACHE_SIZE)
+def _cells_of(p: int, c: WhoWinsMapConfig) -> tuple[dict, ...]:
+    """The cells of parameter ``p`` of the map ``c`` (whose ``dims`` are left empty: they do not change
+    the cells of p): one row per radius, computed once per process for each setting, so that the budget
+    table's map at the page's own ε (``ties_by_budget``) reuses the page's cells."""
+    fam = family(c.space)
     manifold = fam.make(p)
     radii = radius_grid(manifold, fam, c.radii, c.max_radius)
-    found = [factors(manifold, float(radius), c.n) for radius in radii]
+    stretch = ambient_stretch(manifold)
+    found = [factors(manifold, float(radius), c.n, stretch=stretch) for radius in radii]
     sigmas = [RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta) for f in found]
     if min(sigmas) < MIN_SIGMA:
         raise ValueError(f"n = {c.n}, epsilon = {c.epsilon:g} give the noise scale σ = {min(sigmas):.3g} at "
                          f"r = {radii[0]:.3g}, below {MIN_SIGMA:g}, where the errors compare rounding; lower n or "
                          f"epsilon")
-    data_seed, intrinsic_seed, noise_seed = seed.spawn(3)
-    data = tangent_ball_data(manifold, radii, c.datasets, c.n, np.random.default_rng(data_seed))
-    centres = ambient_centre(manifold, data, reference=manifold.origin)
-    fit = frechet_mean(manifold, data, step=FRECHET_STEP, tol=FRECHET_TOL,
-                       init=manifold.projection(manifold.from_ambient(centres)))
-    if not np.all(fit.converged):
-        raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
+    shared = data_set_means(fam.key, p, c.radii, c.max_radius, c.n, c.datasets, c.seed)
+    _, intrinsic_seed, noise_seed = _streams(c.seed, p)
     m = releases_per_cell(manifold.dim, c.ratio_se)
     per_data_set = math.ceil(m / c.datasets)
     releases = np.stack([ambient_laplace(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
-                                         rng=np.random.default_rng(noise_seed)) for f, centre in zip(found, centres)])
-    euclid = clustered(release_distances(manifold, fit.mean[:, None], releases))
-    return [_row(manifold, p, f, sigma, c.epsilon, intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed)),
-                 float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]))
-            for j, (f, sigma) in enumerate(zip(found, sigmas))]
+                                         rng=np.random.default_rng(noise_seed))
+                         for f, centre in zip(found, shared.centres)])
+    euclid = clustered(release_distances(manifold, shared.means[:, None], releases))
+    return tuple(_row(manifold, p, f, sigma, c.epsilon, intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed)),
+                      float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]))
+                 for j, (f, sigma) in enumerate(zip(found, sigmas)))
+
+
+def clear_caches() -> None:
+    """Forget every cached cell and data set (``_cells_of``, ``data_set_means``): the next map is computed
+    from scratch, as on a fresh process (the benchmark's cold runs)."""
+    _cells_of.cache_clear()
+    data_set_means.cache_clear()
 
 
 def tie_radii(cells: pd.DataFrame) -> pd.DataFrame:
@@ -292,7 +349,7 @@ def run(config: WhoWinsMapConfig) -> WhoWinsMap:
     """
     fam = family(config.space)
     dims = config.dims or fam.dims
-    rows = [row for p in dims for row in _cells_of(fam, p, config, np.random.SeedSequence([config.seed, p]))]
+    rows = [row for p in dims for row in _cells_of(p, dataclasses.replace(config, dims=()))]
     cells = pd.DataFrame(rows)
     return WhoWinsMap(config=config, family=fam, cells=cells, ties=tie_radii(cells),
                       predicted_ties=tie_radii(cells.assign(ratio=cells["predicted_ratio"])))
