@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import address_keys, first_paint, presenter, preset_steps, state
+from ui import address_keys, first_paint, narrow_window, presenter, preset_steps, state
 
 #: The app's logo (page icon of every page, Home's picture).
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
@@ -68,7 +68,8 @@ def sidebar() -> None:
     the page's last line reports address keys it does not know (``ui.address_keys``); below it, in presenter
     mode, the steps through the page's Home presets (``ui.preset_steps``). A chart-first run
     (``ui.first_paint``) leaves the links and the steps to the full run, so the browser draws the chart
-    first, and says below the presenter button that the controls are on their way.
+    first, and says below the presenter button that the controls are on their way. With the links comes the
+    script that starts the sidebar collapsed in a window too narrow for it beside the page (``ui.narrow_window``).
     """
     state.enter_page()
     with st.sidebar:
@@ -80,6 +81,8 @@ def sidebar() -> None:
 
 
 def _links() -> None:
+    """The page links, and the script that collapses the sidebar in a narrow window (``ui.narrow_window``)."""
     for page in PAGES:
         st.page_link(page.script, label=page.label, icon=page.icon)
     st.divider()
+    narrow_window.collapse_when_narrow()

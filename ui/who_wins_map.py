@@ -37,14 +37,22 @@ def budget_rows(space: str) -> pd.DataFrame:
     return ties_by_budget.ties_by_budget(space, n=CONFIG["n"])
 
 
+def _ranges(ranges) -> str:
+    """"0.1–0.44, 0.82–2" for ``ties_by_budget``'s ``intrinsic_ranges``; "none" when empty."""
+    return ", ".join(f"{low:.3g}–{high:.3g}" for low, high in ranges) or "none"
+
+
 def budget_table(found: pd.DataFrame, parameter: str) -> pd.DataFrame:
-    """``ties_by_budget``'s rows as the tab shows them: n·ε, ε, the tie and the ratios at the grid's ends."""
+    """``ties_by_budget``'s rows as the tab shows them: n·ε, ε, the first tie, every range of r where the
+    Riemannian Laplace wins (so a ratio that crosses 1 more than once shows each crossing) and the ratios
+    at the grid's ends."""
     first, last = found["first_radius"].iloc[0], found["last_radius"].iloc[0]
     return pd.DataFrame({
         "n·ε": [f"{b:g}" for b in found["n_epsilon"]],
         f"ε at n = {CONFIG['n']}": [f"{e:g}" for e in found["epsilon"]],
         "Tie radius r": ["none" if np.isnan(t) else f"{t:.3g}" for t in found["tie"]],
         "Wins below the tie": [dict(intrinsic="Riemannian", euclidean="Euclidean").get(w, "—") for w in found["below"]],
+        "Riemannian wins for r in": [_ranges(ranges) for ranges in found["intrinsic_ranges"]],
         f"Ratio at r = {first:.2g}": [f"{r:.2f}" for r in found["first_ratio"]],
         f"Ratio at r = {last:.2g}": [f"{r:.2f}" for r in found["last_ratio"]],
     })

@@ -230,6 +230,12 @@ def ambient_laplace(manifold, centre, sigma, *, size=None, rng=None) -> np.ndarr
     Gr(n, p), are rounded onto it by ``from_ambient``: post-processing). Shapes follow
     ``riemannian_laplace`` with ``centre``'s batch.
     """
+    return manifold.from_ambient(ambient_laplace_coordinates(manifold, centre, sigma, size=size, rng=rng))
+
+
+def ambient_laplace_coordinates(manifold, centre, sigma, *, size=None, rng=None) -> np.ndarray:
+    """The noisy ambient coordinates a + σ R u of ``ambient_laplace``, before ``from_ambient``: shape
+    ``(*batch, D)``, the same draws for the same ``rng``."""
     sigma = check_positive("sigma", sigma)
     if sigma > AMBIENT_SCALE_LIMIT:
         raise ValueError(f"sigma must be at most {AMBIENT_SCALE_LIMIT:.4g} (beyond it the squared norms of the "
@@ -242,7 +248,19 @@ def ambient_laplace(manifold, centre, sigma, *, size=None, rng=None) -> np.ndarr
     out_batch = a.shape[:-1] if size is None else (check_int("size", size),) + a.shape[:-1]
     g = rng.standard_normal(out_batch + a.shape[-1:])
     radius = rng.gamma(a.shape[-1], 1.0, size=out_batch)
-    return manifold.from_ambient(a + sigma * radius[..., None] * g / np.linalg.norm(g, axis=-1, keepdims=True))
+    return a + sigma * radius[..., None] * g / np.linalg.norm(g, axis=-1, keepdims=True)
+
+
+def rounded_by_from_ambient(manifold, coordinates, points, *, rtol: float = 1e-8) -> np.ndarray:
+    """Boolean mask ``(*batch,)``: which ambient ``coordinates`` ``(*batch, D)`` are no point of the space, so
+    that ``from_ambient`` rounded them onto it (on Gr(n, p) a noisy projector goes to its top-p eigenvectors,
+    the nearest projector), read from ``points = from_ambient(coordinates)``: their own coordinates differ
+    from the given ones by more than rtol·(1 + |a|). Always False where ``from_ambient`` only inverts
+    ``to_ambient`` (the sphere, SPD, Hᵈ, Kendall: there ``off_manifold`` counts the releases off the space)."""
+    a = np.asarray(coordinates, dtype=float)
+    with np.errstate(all="ignore"):
+        moved = np.linalg.norm(manifold.to_ambient(points) - a, axis=-1)
+        return np.isfinite(moved) & (moved > rtol * (1.0 + np.linalg.norm(a, axis=-1)))
 
 
 def off_manifold(manifold, releases, *, atol: float = 1e-8) -> np.ndarray:

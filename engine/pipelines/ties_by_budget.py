@@ -1,6 +1,7 @@
 """How the who-wins map's verdict moves with the budget n·ε: for one parameter of a family (its smallest
-dimension by default), the radius where the error ratio Riemannian / Euclidean Laplace crosses 1 and the
-ratio at the grid's smallest and largest radius, at several values of n·ε.
+dimension by default), every radius where the error ratio Riemannian / Euclidean Laplace crosses 1, the
+ranges of radii where the Riemannian Laplace wins, and the ratio at the grid's smallest and largest
+radius, at several values of n·ε.
 
 Both noise scales are ∝ 1/(n·ε) (σ = Δ/ε with Δ = 2r(2 − h)/(n h), σ_E = 2r_E/(n ε); Reimherr, Bharath &
 Soto 2021), so the ratio of the noise alone does not depend on n·ε. The measured one does: the ambient
@@ -19,6 +20,30 @@ from engine.validation import check_positive
 
 #: The budgets n·ε compared: a tenth of the playground's default (n = 50, ε = 1) to ten times it.
 BUDGETS = (5.0, 50.0, 500.0)
+
+
+def intrinsic_ranges(cells: pd.DataFrame, ties: pd.DataFrame) -> tuple[tuple[float, float], ...]:
+    """The ranges of radii where the Riemannian Laplace wins along one parameter's row of a map: from the
+    grid's first radius when its ratio is below 1, or from a tie it wins above, to the next tie it wins
+    below, or to the grid's last radius.
+
+    ``cells`` holds ``radius`` and ``ratio`` of one parameter, ``ties`` its crossings
+    (``who_wins_map.tie_radii``: ``radius``, ``below``); cells without a finite ratio are skipped, as
+    ``tie_radii`` skips them. Returns increasing, disjoint pairs (low, high); empty when it never wins.
+    """
+    cells = cells[np.isfinite(cells["ratio"]) & (cells["ratio"] > 0)].sort_values("radius")
+    if cells.empty:
+        return ()
+    ranges, start = [], float(cells["radius"].iloc[0]) if cells["ratio"].iloc[0] < 1 else None
+    for radius, below in ties.sort_values("radius")[["radius", "below"]].itertuples(index=False):
+        if below == "intrinsic":
+            ranges.append((float(cells["radius"].iloc[0]) if start is None else start, float(radius)))
+            start = None
+        else:
+            start = float(radius)
+    if start is not None:
+        ranges.append((start, float(cells["radius"].iloc[-1])))
+    return tuple(ranges)
 
 
 def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int | None = None, radii: int = 20,
@@ -43,8 +68,10 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
     pd.DataFrame
         One row per budget, in the order given: ``n_epsilon``, ``epsilon``, ``parameter``, ``tie`` (the
         first radius where the ratio crosses 1, NaN when it does not), ``below`` (the mechanism that wins
-        below the tie, "" without one), ``first_radius`` and ``first_ratio`` (the smallest radius of the
-        grid and its ratio), ``last_radius`` and ``last_ratio`` (the largest).
+        below that first tie, "" without one), ``ties`` (every crossing, increasing, a tuple),
+        ``intrinsic_ranges`` (the ranges (low, high) of the grid's radii where the ratio is below 1, a
+        tuple of pairs: ``intrinsic_ranges``), ``first_radius`` and ``first_ratio`` (the smallest radius of
+        the grid and its ratio), ``last_radius`` and ``last_ratio`` (the largest).
 
     Raises
     ------
@@ -65,6 +92,8 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
         rows.append(dict(n_epsilon=budget, epsilon=budget / n, parameter=p,
                          tie=np.nan if tie is None else float(tie["radius"]),
                          below="" if tie is None else tie["below"],
+                         ties=tuple(float(r) for r in found.ties["radius"]),
+                         intrinsic_ranges=intrinsic_ranges(cells, found.ties),
                          first_radius=float(cells["radius"].iloc[0]), first_ratio=float(cells["ratio"].iloc[0]),
                          last_radius=float(cells["radius"].iloc[-1]), last_ratio=float(cells["ratio"].iloc[-1])))
     return pd.DataFrame(rows)

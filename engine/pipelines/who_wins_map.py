@@ -47,7 +47,7 @@ from engine.data._common import tangent_vectors
 from engine.estimators import ambient_centre, frechet_mean
 from engine.manifolds.base import Manifold
 from engine.mechanisms import RiemannianLaplace
-from engine.mechanisms.laplace import ambient_laplace, radial_law
+from engine.mechanisms.laplace import ambient_laplace_coordinates, radial_law, rounded_by_from_ambient
 from engine.mechanisms.radial import sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog
 from engine.pipelines.release_errors import ReleaseDistances, release_distances
@@ -226,7 +226,7 @@ def clustered(found: ReleaseDistances) -> ClusteredErrors:
 
 
 def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: np.ndarray, euclid: float,
-         euclid_se: float, off_share: float) -> dict:
+         euclid_se: float, off_share: float, rounded_share: float) -> dict:
     """One cell's numbers (the columns of ``run``'s ``cells``)."""
     mean_i = float(intrinsic.mean())
     se_i = float(intrinsic.std(ddof=1) / np.sqrt(intrinsic.size))
@@ -235,7 +235,8 @@ def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: 
     return dict(parameter=p, dim=manifold.dim, ambient_dim=manifold.ambient_dim, radius=f.radius,
                 ambient_radius=f.ambient_radius, sigma=sigma, sigma_euclidean=f.delta_e / epsilon,
                 intrinsic=mean_i, intrinsic_se=se_i, euclidean=euclid, euclidean_se=euclid_se,
-                ratio=ratio, ratio_se=ratio_se, off_share=off_share, predicted_ratio=f.predicted_ratio)
+                ratio=ratio, ratio_se=ratio_se, off_share=off_share, rounded_share=rounded_share,
+                predicted_ratio=f.predicted_ratio)
 
 
 def _frechet_step(manifold) -> float | str:
@@ -296,12 +297,15 @@ def _cells_of(p: int, c: WhoWinsMapConfig) -> tuple[dict, ...]:
     _, intrinsic_seed, noise_seed = _streams(c.seed, p)
     m = releases_per_cell(manifold.dim, c.ratio_se)
     per_data_set = math.ceil(m / c.datasets)
-    releases = np.stack([ambient_laplace(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
-                                         rng=np.random.default_rng(noise_seed))
-                         for f, centre in zip(found, shared.centres)])
+    noisy = np.stack([ambient_laplace_coordinates(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
+                                                  rng=np.random.default_rng(noise_seed))
+                      for f, centre in zip(found, shared.centres)])
+    releases = manifold.from_ambient(noisy)
+    rounded = rounded_by_from_ambient(manifold, noisy, releases).mean(axis=(1, 2))
     euclid = clustered(release_distances(manifold, shared.means[:, None], releases))
     return tuple(_row(manifold, p, f, sigma, c.epsilon, intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed)),
-                      float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]))
+                      float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]),
+                      float(rounded[j]))
                  for j, (f, sigma) in enumerate(zip(found, sigmas)))
 
 
@@ -340,7 +344,8 @@ def run(config: WhoWinsMapConfig) -> WhoWinsMap:
         ``cells`` columns: parameter (d or k), dim and ambient_dim (d and D), radius r, ambient_radius
         r_E, sigma and sigma_euclidean, intrinsic and euclidean (mean geodesic errors) with their
         standard errors, ratio (intrinsic / Euclidean) and ratio_se, off_share (Euclidean releases off
-        the space), predicted_ratio (the noise alone: ``who_wins.Factors.predicted_ratio``).
+        the space), rounded_share (those whose noisy ambient coordinates were no point of the space and
+        ``from_ambient`` rounded onto it: every one on Gr(d, 1), none elsewhere), predicted_ratio (the noise alone: ``who_wins.Factors.predicted_ratio``).
 
     Raises
     ------
@@ -359,6 +364,16 @@ def _span(values) -> str:
     """"0.04–0.24" for a range of radii, one number when they agree to two digits."""
     low, high = f"{min(values):.2g}", f"{max(values):.2g}"
     return low if low == high else f"{low}–{high}"
+
+
+def _rounded_text(label: str, rounded: pd.Series) -> str:
+    """What the map's Euclidean releases were before ``from_ambient`` rounded them onto ``label``."""
+    every = rounded.min() == 1
+    share = "every Euclidean release" if every else f"up to {rounded.max():.0%} of the Euclidean releases"
+    return (f"no Euclidean release is left off {label}, but only because {share} "
+            f"{'was' if every else 'were'} off it before rounding: a noisy projector is no projector, and "
+            f"{'it was' if every else 'they were'} rounded onto the nearest line (the top eigenvector) before "
+            f"{'its' if every else 'their'} error was measured")
 
 
 def reading(found: WhoWinsMap) -> str:
@@ -404,8 +419,9 @@ def reading(found: WhoWinsMap) -> str:
             parts.append(f"the {name} Laplace wins at every radius{which}{narrow}")
     best, worst = cells.loc[cells["ratio"].idxmin()], cells.loc[cells["ratio"].idxmax()]
     close = int(((cells["ratio"] - 1).abs() <= 2 * cells["ratio_se"]).sum())
-    off = cells["off_share"]
-    off_text = ("every Euclidean release lies off the space and is projected back" if off.min() == 1 else
+    off, rounded = cells["off_share"], cells["rounded_share"]
+    off_text = (_rounded_text(fam.label, rounded) if rounded.max() > 0 else
+                "every Euclidean release lies off the space and is projected back" if off.min() == 1 else
                 "no Euclidean release leaves the space" if off.max() == 0 else
                 f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")
     return (f"{where}, " + "; ".join(parts) + f". The error ratio (Riemannian / Euclidean) runs from "

@@ -377,7 +377,10 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     scaled = (drawn - mid) / (2 * half)
 
     fig = go.Figure(data=traces, layout=palette.layout(title, scene=True, height=height))
-    fig.update_layout(legend=dict(entrywidth=0.5, entrywidthmode="fraction"))  # two columns: more scene
+    # Each entry a group of its own, as wide as its label: plotly.js flows groups along a row and starts the next
+    # row before one would pass the chart's edge, so no label is cut however long (half-width columns cut the
+    # playground's animated "… (ε on the slider below)" at 800 and 1280 px) and short ones share a row.
+    fig.update_layout(legend=dict(traceorder="grouped", tracegroupgap=0))
     scene = {f"{c}axis": dict(range=[m - half, m + half], visible=False) for c, m in zip("xyz", mid.tolist())}
     fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=fit_camera(scaled, facing)),
                       meta=dict(zoomed_on_releases=zoomed, dome=dict(facing=facing.tolist(), reach=reach)))

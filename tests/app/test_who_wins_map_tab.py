@@ -55,3 +55,33 @@ def test_each_map_names_its_budget_and_shows_how_the_tie_moves_with_it():
         assert table.iloc[1, -1] == f"{first['ratio'].iloc[-1]:.2f}"
     # SPD(2): a tie at n·ε = 5, none at 50 and 500.
     assert tables[1]["Tie radius r"].tolist()[1:] == ["none", "none"] and tables[1]["Tie radius r"][0] != "none"
+
+
+def test_the_lines_sentence_says_the_noisy_projectors_were_rounded_onto_a_line():
+    """Issue 34: on Gr(d, 1) no release is off the space only because every noisy projector is rounded
+    onto a line first; the tab's sentence says so, with the share the run counted (all of them)."""
+    at = run_page(PAGE, {utility.TAB_KEY: WHERE})
+    lines = [box.value for box in at.info if box.value.startswith("On Gr(d, 1)")]
+    assert len(lines) == 1 and "no Euclidean release leaves the space" not in lines[0]
+    cells = who_wins_map.run(who_wins_map.WhoWinsMapConfig(space="grassmann", **CONFIG)).cells
+    assert (cells["rounded_share"] == 1).all()
+    assert "because every Euclidean release was off it before rounding" in lines[0]
+    assert "rounded onto the nearest line" in lines[0]
+
+
+def test_the_budget_table_shows_every_range_where_the_intrinsic_mechanism_wins():
+    """Issue 34: H² at n·ε = 500 crosses 1 twice; the table under its map shows both ranges where the
+    Riemannian Laplace wins (``ties_by_budget``'s ``intrinsic_ranges``), not only the first tie."""
+    at = run_page(PAGE, {utility.TAB_KEY: WHERE})
+    tables = {space: table.value for space, table in
+              zip(("sphere", "spd", "hyperbolic", "kendall", "grassmann"),
+                  [table for table in at.table if "n·ε" in table.value.columns])}
+    for space, table in tables.items():
+        found = ties_by_budget(space, n=CONFIG["n"])
+        assert table["Riemannian wins for r in"].tolist() == [
+            ", ".join(f"{low:.3g}–{high:.3g}" for low, high in ranges) or "none" for ranges in found["intrinsic_ranges"]]
+    hyperbolic = ties_by_budget("hyperbolic", n=CONFIG["n"])
+    assert len(hyperbolic["ties"].iloc[2]) == 2
+    first, second = hyperbolic["intrinsic_ranges"].iloc[2]
+    assert tables["hyperbolic"]["Riemannian wins for r in"].iloc[2] == (
+        f"{first[0]:.3g}–{first[1]:.3g}, {second[0]:.3g}–{second[1]:.3g}")

@@ -67,3 +67,40 @@ def test_the_animated_sphere_chart_stays_above_the_fold(chromium, app_url):
         assert slider["y"] + slider["height"] <= 720 and play["y"] + play["height"] <= 720, (slider, play)
     finally:
         context.close()
+
+
+# Every legend entry of every chart (its label, left and right edge) and the chart's own edges, in the
+# window's coordinates (through the live chart's iframe).
+_LEGEND = f"""() => {PLOTS}().map(gd => {{
+    const frame = Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === gd.ownerDocument);
+    const shift = frame ? frame.getBoundingClientRect().left : 0, box = gd.getBoundingClientRect();
+    return {{left: box.left + shift, right: box.right + shift,
+             entries: [...gd.querySelectorAll('.legend .traces')].map(t => {{
+                 const r = t.getBoundingClientRect();
+                 return {{text: t.textContent, left: r.left + shift, right: r.right + shift}};
+             }})}};
+}})"""
+
+
+@pytest.mark.parametrize("width, height", [(800, 600), (1280, 720), (1920, 1080)])
+def test_every_legend_entry_of_the_animated_scene_is_inside_its_chart(chromium, app_url, width, height):
+    """Issue 34: with three mechanisms and the ε animation, the legend's half-width columns put the animated
+    cloud's long entry, "Riemannian Laplace (ε on the slider below)", in the right column, past the chart's
+    right edge at 800 and 1280 px (485 against 445, 864 against 840). Every entry of both charts now lies
+    inside its chart's box."""
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/Private_mean_playground?anim=true&mech=exact,euclid,gauss")
+        wait_for_app(page, 180_000)
+        page.wait_for_function(f"() => {PLOTS}().filter(gd => gd.querySelector('.legend .traces')).length === 2",
+                               timeout=60_000)  # the tangent view's chart, below the scene
+        charts = page.evaluate(_LEGEND)
+        entries = [entry["text"] for chart in charts for entry in chart["entries"]]
+        assert len(charts) == 2 and "Riemannian Laplace (ε on the slider below)" in entries, entries
+        assert {"Tangent Gaussian", "Euclidean Laplace", "True mean (not private)"} <= set(entries), entries
+        outside = [(entry, chart["left"], chart["right"]) for chart in charts for entry in chart["entries"]
+                   if entry["left"] < chart["left"] - 1 or entry["right"] > chart["right"] + 1]
+        assert not outside, outside
+    finally:
+        context.close()

@@ -12,6 +12,7 @@ from engine.manifolds import SPD
 from engine.pipelines import private_mean
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.ties_by_budget import ties_by_budget
+from engine.pipelines.who_wins_map import WhoWinsMapConfig, run
 from tests.engine.test_who_wins_map import _spd2_mean_radius, _spd2_tangent_ball
 
 N = 50
@@ -74,3 +75,31 @@ def test_bad_budgets_are_refused_in_one_line(given, message):
     with pytest.raises(ValueError, match=message) as err:
         ties_by_budget("sphere", given)
     assert "\n" not in str(err.value)
+
+
+def test_every_crossing_is_reported_against_a_brute_force_scan():
+    """Issue 34: on H² at n·ε = 500 the ratio crosses 1 twice (up near r ≈ 0.44, down again before r = 2).
+    A brute-force scan of the map at twice the radii (the same seed: the same data and noise draws, so
+    its even cells are the coarse grid's): every fine cell inside the coarse grid and away from the
+    crossings lies in a reported range exactly when its ratio is below 1, and every range and every tie
+    sits between two coarse cells on opposite sides of 1."""
+    found = ties_by_budget("hyperbolic", (500.0,), n=N).iloc[0]
+    ties, ranges = found["ties"], found["intrinsic_ranges"]
+    assert len(ties) == 2 and ties[0] == found["tie"] and len(ranges) == 2
+    fine = run(WhoWinsMapConfig(space="hyperbolic", dims=(int(found["parameter"]),), radii=40, n=N,
+                                epsilon=500.0 / N)).cells.sort_values("radius")
+    coarse = fine.iloc[1::2]
+    step = float(coarse["radius"].diff().iloc[-1])
+    assert coarse["radius"].to_numpy() == pytest.approx(np.linspace(found["first_radius"], found["last_radius"], 20))
+    assert coarse["ratio"].iloc[-1] == pytest.approx(found["last_ratio"], rel=1e-9)
+    wins = coarse["ratio"].to_numpy() < 1
+    runs = np.flatnonzero(np.diff(np.concatenate([[0], wins.astype(int), [0]])))
+    assert len(runs) // 2 == len(ranges)
+    radii = coarse["radius"].to_numpy()
+    for (start, stop), (low, high) in zip(runs.reshape(-1, 2), ranges):
+        assert (radii[start - 1] if start else radii[0]) <= low <= radii[start]
+        assert radii[stop - 1] <= high <= (radii[stop] if stop < len(radii) else radii[-1])
+    for radius, ratio in fine[["radius", "ratio"]].itertuples(index=False):
+        if radius < found["first_radius"] or min(abs(radius - t) for t in ties) < step:
+            continue
+        assert any(low <= radius <= high for low, high in ranges) == (ratio < 1), (radius, ratio, ranges)

@@ -10,6 +10,7 @@ from scipy import integrate, stats
 
 from engine.estimators import frechet_mean
 from engine.manifolds import Grassmann, Sphere
+from engine.mechanisms.laplace import ambient_laplace_coordinates, rounded_by_from_ambient
 from engine.pipelines import private_mean
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.who_wins_map import FAMILIES, WhoWinsMapConfig, intrinsic_errors, reading, run
@@ -140,3 +141,30 @@ def test_the_lines_map_reads_as_the_theory_says(lines_map):
     assert (cells["ambient_dim"] == cells["parameter"] * (cells["parameter"] + 1) // 2).all()
     assert reading(lines_map).startswith(
         "On Gr(d, 1) (d = 3–6, r up to 0.75), the Riemannian Laplace wins below r ≈ ")
+
+
+def test_the_reading_says_every_noisy_projector_was_rounded_onto_a_line(lines_map):
+    """Issue 34: no rounded release is off Gr(d, 1) (``off_share`` 0), but the noise around the mean
+    projector leaves the projectors: each noisy symmetric matrix of the map's own draws, checked here by
+    P² ≠ P or trace P ≠ 1, is no projector; the map's ``rounded_share`` counts them and the reading says
+    so instead of "no Euclidean release leaves the space"."""
+    cells = lines_map.cells
+    d, n = 3, 50
+    radius = float(cells["radius"].iloc[0])
+    gr = Grassmann(d, 1)
+    centre = gr.to_ambient(_lines_in_ball(d, radius, n, np.random.default_rng(9))[:, :, None]).mean(axis=0)
+    noisy = ambient_laplace_coordinates(gr, centre, 2 * np.sqrt(2) * np.sin(radius) / n, size=2000,
+                                        rng=np.random.default_rng(10))
+    upper = np.zeros((len(noisy), d, d))
+    upper[:, *np.triu_indices(d)] = noisy / np.where(np.eye(d, dtype=bool)[np.triu_indices(d)], 1.0, np.sqrt(2))
+    matrices = upper + np.triu(upper, 1).swapaxes(1, 2)
+    no_projector = (np.abs(matrices @ matrices - matrices).max(axis=(1, 2)) > 1e-8) | (
+        np.abs(np.trace(matrices, axis1=1, axis2=2) - 1) > 1e-8)
+    assert no_projector.all()
+    assert rounded_by_from_ambient(gr, noisy, gr.from_ambient(noisy)).all()
+    assert not rounded_by_from_ambient(gr, gr.to_ambient(gr.from_ambient(noisy)), gr.from_ambient(noisy)).any()
+    assert (cells["off_share"] == 0).all() and (cells["rounded_share"] == 1).all()
+    text = reading(lines_map)
+    assert "no Euclidean release leaves the space" not in text
+    assert ("no Euclidean release is left off Gr(d, 1), but only because every Euclidean release was off it "
+            "before rounding: a noisy projector is no projector, and it was rounded onto the nearest line") in text
