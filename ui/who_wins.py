@@ -30,7 +30,8 @@ def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Ve
     bias = measure_releases(manifold, result["mean"], ambient_mean(manifold, result["data"], result["m0"])[None])
     return who_wins.verdict(manifold, settings.radius, result["n_used"], settings.epsilon,
                             intrinsic=ReleaseErrors(**intrinsic["errors"]),
-                            euclidean=ReleaseErrors(**euclidean["errors"]), bias=bias)
+                            euclidean=ReleaseErrors(**euclidean["errors"]), bias=bias,
+                            rounded_share=euclidean.get("rounded_share", 0.0))
 
 
 def show(verdict: Callable[[], who_wins.Verdict | None]) -> None:

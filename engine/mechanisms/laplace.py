@@ -455,9 +455,14 @@ class EuclideanLaplace:
     def release_centre(self, centre, *, size=None, rng=None) -> Release:
         """Releases ``from_ambient(centre + noise)`` around ambient coordinates ``centre`` ``(..., D)``: the
         ambient mean itself (``engine.estimators.ambient_centre``), which a point cannot always hold (the
-        mean projector of subspaces is no projector)."""
-        points = ambient_laplace(self.manifold, centre, self.sigma, size=size, rng=rng)
-        return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
+        mean projector of subspaces is no projector). ``diagnostics["rounded_share"]``: the share of noisy
+        coordinates that were no point of the space, so that ``from_ambient`` rounded them onto it
+        (``rounded_by_from_ambient``: all of them on Gr(n, p), none where it only inverts ``to_ambient``)."""
+        noisy = ambient_laplace_coordinates(self.manifold, centre, self.sigma, size=size, rng=rng)
+        points = self.manifold.from_ambient(noisy)
+        rounded = float(np.mean(rounded_by_from_ambient(self.manifold, noisy, points)))
+        return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee(),
+                       diagnostics={"rounded_share": rounded})
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(

@@ -260,6 +260,8 @@ def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> Mechan
     run.releases = release.points
     run.guarantee = dataclasses.asdict(release.guarantee)
     run.diagnostics = _chain_diagnostics(release, c)
+    if "rounded_share" in release.diagnostics:
+        run.extra["rounded_share"] = release.diagnostics["rounded_share"]
     run.errors = _errors(manifold, ctx["mean"], release.points)
     return run
 

@@ -171,15 +171,33 @@ def _why(f: Factors, ratio: float) -> str:
             f"the run shows {ratio:.2f}.")
 
 
-def _euclidean_side(f: Factors, euclidean: ReleaseErrors, bias: float) -> str:
-    where = ("lie off the space and were projected back onto it" if f.dim < f.ambient_dim
-             else "lie outside the space (they have no nearest point and are left out of its error)")
-    return (f"{_share(euclidean.off_share)} of the Euclidean releases {where}; the ambient mean they are centred on "
-            f"sits {bias:.2g} from the Fréchet mean, a bias of {_share(bias / euclidean.geodesic)} of their error.")
+def rounded_text(label: str, smallest: float, largest: float) -> str:
+    """What Euclidean releases were before ``from_ambient`` rounded them onto ``label`` (on Gr(d, 1) a noisy
+    projector is no projector and goes to the nearest line, its top eigenvector), given the smallest and
+    largest share of them so rounded (over a map's cells; equal for one run)."""
+    every = smallest == 1
+    share = ("every Euclidean release" if every else f"{largest:.0%} of the Euclidean releases" if smallest == largest
+             else f"up to {largest:.0%} of the Euclidean releases")
+    return (f"no Euclidean release is left off {label}, but only because {share} "
+            f"{'was' if every else 'were'} off it before rounding: a noisy projector is no projector, and "
+            f"{'it was' if every else 'they were'} rounded onto the nearest line (the top eigenvector) before "
+            f"{'its' if every else 'their'} error was measured")
+
+
+def _euclidean_side(f: Factors, label: str, euclidean: ReleaseErrors, rounded_share: float, bias: float) -> str:
+    if rounded_share > 0:
+        where = rounded_text(label, rounded_share, rounded_share)
+    else:
+        where = (f"{_share(euclidean.off_share)} of the Euclidean releases " +
+                 ("lie off the space and were projected back onto it" if f.dim < f.ambient_dim
+                  else "lie outside the space (they have no nearest point and are left out of its error)"))
+    where = where[0].upper() + where[1:]
+    return (f"{where}; the ambient mean they are centred on sits {bias:.2g} from the Fréchet mean, a bias of "
+            f"{_share(bias / euclidean.geodesic)} of their error.")
 
 
 def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: ReleaseErrors,
-            euclidean: ReleaseErrors, bias: ReleaseErrors,
+            euclidean: ReleaseErrors, bias: ReleaseErrors, rounded_share: float = 0.0,
             paper: tuple[float, ReleaseErrors] | None = None) -> Verdict:
     """Which mechanism has the smaller error in this run, by how much, and why (see the module docstring).
 
@@ -191,6 +209,8 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
         Euclidean Laplace (Δ_E, around the ambient mean)
     bias : ``ReleaseErrors`` of the ambient mean(s) against the Fréchet mean(s): its geodesic error
         (after projection) and its ambient distance
+    rounded_share : the share of Euclidean releases that were no point of the space and were rounded onto
+        it (``EuclideanLaplace.release_centre``'s ``diagnostics``; 1 on Gr(d, 1), 0 elsewhere)
     paper : ``(C, errors)`` when the page also charts the Riemannian Laplace with a paper's numerical
         constant C (σ = C/(nε), not a proven bound): the sentence says what that changes.
 
@@ -214,7 +234,7 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")
     ratio = intrinsic.geodesic / euclidean.geodesic
     parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se),
-             _why(f, ratio), _euclidean_side(f, euclidean, bias.geodesic)]
+             _why(f, ratio), _euclidean_side(f, manifold.name, euclidean, rounded_share, bias.geodesic)]
     if np.isfinite(intrinsic.ambient) and np.isfinite(euclidean.ambient):
         parts.append(f"In ambient coordinates without projecting back (Figure 1's metric) the errors are "
                      f"{_num(intrinsic.ambient)} ({INTRINSIC}) and {_num(euclidean.ambient)} ({EUCLIDEAN}); there "

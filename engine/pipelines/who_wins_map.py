@@ -51,7 +51,7 @@ from engine.mechanisms.laplace import ambient_laplace_coordinates, radial_law, r
 from engine.mechanisms.radial import sample_radius
 from engine.mechanisms.spd_laplace import sample_eigenlog
 from engine.pipelines.release_errors import ReleaseDistances, release_distances
-from engine.pipelines.who_wins import Factors, ambient_stretch, factors
+from engine.pipelines.who_wins import Factors, ambient_stretch, factors, rounded_text
 from engine.spaces import SPACES, DimensionFamily, offered
 from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
@@ -366,16 +366,6 @@ def _span(values) -> str:
     return low if low == high else f"{low}–{high}"
 
 
-def _rounded_text(label: str, rounded: pd.Series) -> str:
-    """What the map's Euclidean releases were before ``from_ambient`` rounded them onto ``label``."""
-    every = rounded.min() == 1
-    share = "every Euclidean release" if every else f"up to {rounded.max():.0%} of the Euclidean releases"
-    return (f"no Euclidean release is left off {label}, but only because {share} "
-            f"{'was' if every else 'were'} off it before rounding: a noisy projector is no projector, and "
-            f"{'it was' if every else 'they were'} rounded onto the nearest line (the top eigenvector) before "
-            f"{'its' if every else 'their'} error was measured")
-
-
 def reading(found: WhoWinsMap) -> str:
     """One sentence from the map: where the intrinsic mechanism wins, where the Euclidean one does,
     by how much at the extremes, how many cells are too close to call, and the share of Euclidean
@@ -420,7 +410,7 @@ def reading(found: WhoWinsMap) -> str:
     best, worst = cells.loc[cells["ratio"].idxmin()], cells.loc[cells["ratio"].idxmax()]
     close = int(((cells["ratio"] - 1).abs() <= 2 * cells["ratio_se"]).sum())
     off, rounded = cells["off_share"], cells["rounded_share"]
-    off_text = (_rounded_text(fam.label, rounded) if rounded.max() > 0 else
+    off_text = (rounded_text(fam.label, rounded.min(), rounded.max()) if rounded.max() > 0 else
                 "every Euclidean release lies off the space and is projected back" if off.min() == 1 else
                 "no Euclidean release leaves the space" if off.max() == 0 else
                 f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")

@@ -34,6 +34,15 @@ def test_the_numbers_speak_of_lines(lines):
     assert any("Lines uniform" in text for text in messages(lines, "info"))
 
 
+def test_the_verdict_says_the_euclidean_lines_were_rounded_onto_the_space(lines):
+    # It said "0% of the Euclidean releases lie off the space and were projected back onto it": every noisy
+    # projector is no projector, and from_ambient rounds it onto a line before any error is measured.
+    verdict = next(text for text in messages(lines, "info") if text.startswith("**Who wins here"))
+    assert "0% of the Euclidean releases" not in verdict
+    assert "every Euclidean release was off it before rounding" in verdict
+    assert "rounded onto the nearest line" in verdict
+
+
 def test_every_control_of_the_lines_rerenders():
     at = run_page(PLAYGROUND, {"space": "grassmann"})
     steps = [
