@@ -11,8 +11,9 @@ Four ways to reach a page, all with the server's cache warm (one untimed load fi
 
 On every new-browser and returning visit of a page with a chart-first run, *sidebar usable* is the time from the
 first drawn chart until the sidebar's first value widget (slider, select box, text or number field; on the
-Lesson its step selector, ``CONTROLS``) is in the page and enabled (``_SIDEBAR_WATCH``, timed in the page from its own frames): the chart-first run
-(``ui.first_paint``) draws the chart alone, and the widgets come with the full run it asks for.
+Lesson its step selector, ``CONTROLS``) is in the page and enabled (``_SIDEBAR_WATCH``, timed in the page from
+its own frames): the chart-first run (``ui.first_paint``) draws the chart alone, and the widgets come with the
+full run it asks for.
 
 The 3D views that are not a page's default (``VIEWS_3D``: Private optimization's manifold tab, Private
 regression on S²) get a cached re-render row of their own.
