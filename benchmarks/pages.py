@@ -10,9 +10,10 @@ Four ways to reach a page, all with the server's cache warm (one untimed load fi
 - *cached re-render*: the first sidebar slider moved one step and back, timing the way back.
 
 On every new-browser and returning visit of a page with a chart-first run, *sidebar usable* is the time from the
-first drawn chart until the sidebar's first value widget (slider, select box, text or number field) is
-in the page and enabled (``_SIDEBAR_WATCH``, timed in the page from its own frames): the chart-first run
-(``ui.first_paint``) draws the chart alone, and the widgets come with the full run it asks for.
+first drawn chart until the sidebar's first value widget (slider, select box, text or number field; on the
+Lesson its step selector, ``CONTROLS``) is in the page and enabled (``_SIDEBAR_WATCH``, timed in the page from
+its own frames): the chart-first run (``ui.first_paint``) draws the chart alone, and the widgets come with the
+full run it asks for.
 
 The 3D views that are not a page's default (``VIEWS_3D``: Private optimization's manifold tab, Private
 regression on S²) get a cached re-render row of their own.
@@ -74,13 +75,15 @@ VIEWS_3D = {"Private_optimization, tab On the manifold (SPD cone)": "Private_opt
             "Private_regression on S² (drift, geodesic arcs)": "Private_regression?reg_data=drift"}
 
 
+#: Where a page's controls are: the sidebar, and on the Lesson its step selector above the chart.
+CONTROLS = '[data-testid="stSidebar"], .st-key-step'
 # Records (in the top window, from its first frame on each load) the time of the first frame in which a
-# plotly chart is drawn and of the first in which a value widget of the sidebar is enabled.
+# plotly chart is drawn and of the first in which a value widget of the controls is enabled.
 _SIDEBAR_WATCH = f"""(() => {{
     if (window.top !== window) return;
     const seen = window.__sidebarSeen = {{}};
     const usable = () => Array.from(document.querySelectorAll(
-        '[data-testid="stSidebar"] :is([role="slider"], input, textarea)')).some(
+        ':is({CONTROLS}) :is([role="slider"], input, textarea)')).some(
         el => !el.disabled && el.getAttribute('aria-disabled') !== 'true');
     const look = () => {{
         const now = performance.now();

@@ -2,15 +2,16 @@
 
 import streamlit as st
 
-from ui import address_keys, glossary, lesson, navigation, presenter
+from ui import address_keys, first_paint, glossary, lesson, navigation, presenter
 
 st.set_page_config(page_title="Lesson · Manifold Privacy Explorer", layout="wide")
+first_paint.pending()
 navigation.sidebar()
 if not presenter.active():  # in presenter mode the step's title is the page's
-    st.title("Lesson: privacy on curved spaces, step by step")
-    st.markdown(
+    first_paint.intro(
+        "Lesson: privacy on curved spaces, step by step",
         "Nine steps, one idea each. Look at the chart, predict the answer, then reveal it: every answer is "
-        "computed from the chart's own run. Each step links to the full page with the same settings."
+        "computed from the chart's own run. Each step links to the full page with the same settings.",
     )
 lesson.show()
 glossary.show("epsilon", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2", "riemannian-laplace",

@@ -53,3 +53,24 @@ def test_subspace_audit_beside_the_search_basis_control():
     assert any(s.value.startswith("Within the claim") for s in at.success)
     assert any(e.value.startswith("Flagged") for e in at.error)
     assert any("R^5, score gap at the selection threshold" in c.value for c in at.caption)
+
+
+def test_a_new_session_gets_the_audits_another_session_ran(monkeypatch):
+    """A returning visit is a new session: it must not draw every release again before its first chart."""
+    from ui.audit import compute
+
+    runs = []
+    engine_audit = compute.audit_one
+
+    def counted(*args, **kwargs):
+        runs.append(args)
+        return engine_audit(*args, **kwargs)
+
+    monkeypatch.setattr(compute, "audit_one", counted)
+    address = {"seed": "917"}  # a seed no other test audits, so the first session computes both audits
+    first = run_page(PAGE, address)
+    assert len(runs) == 2, "the mechanism and its control"
+    again = run_page(PAGE, address)
+    assert len(runs) == 2, "the second session ran the audits again"
+    assert [s.value for s in again.success] == [s.value for s in first.success]
+    assert [e.value for e in again.error] == [e.value for e in first.error]

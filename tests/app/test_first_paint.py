@@ -21,6 +21,7 @@ OPTIMIZATION = ROOT / "pages" / "5_Private_optimization.py"
 REGRESSION = ROOT / "pages" / "6_Private_regression.py"
 SUBSPACES = ROOT / "pages" / "7_Private_subspaces.py"
 AUDIT = ROOT / "pages" / "8_Audit.py"
+LESSON = ROOT / "pages" / "9_Lesson.py"
 VISITS = [(PLAYGROUND, address) for address in (
     {},
     {"space": "hyperbolic", "eps": "0.5", "n": "80"},
@@ -141,6 +142,41 @@ def test_a_tab_without_a_main_chart_gets_the_full_page_at_once(monkeypatch, visi
     at = _first_run(monkeypatch, visit)
     assert _sidebar_widgets(at) >= 6, "no chart would ask for the full run"
     assert not any(args["report"] for args in charts.live_args(at))
+
+
+@pytest.mark.parametrize("step", [None, "4", "8"])
+def test_the_lessons_first_run_sends_its_steps_chart_alone_and_the_full_run_keeps_it(monkeypatch, step):
+    """The Lesson's controls are its step selector, above the chart: it waits for the full run like the
+    sidebar's widgets of the other pages, and the chart-first run draws the step the selector will show."""
+    address = {} if step is None else {"step": step}
+    at = _first_run(monkeypatch, (LESSON, address))
+    first = charts.live_args(at)
+    assert len(first) == 1 and first[0]["report"] is True
+    sent = [node.type for root in (at.main, at.sidebar) for node in _elements(root)]
+    assert sent.count("component_instance") == 1
+    assert set(sent) - {"component_instance"} <= CHART_FIRST_ELEMENTS, sent
+    assert not at.selectbox and not at.radio and not at.title
+    place = charts.live_places(at)[0]
+    at.run()
+    assert_clean(at)
+    full = charts.live_args(at)
+    assert not full[0]["report"] and full[0]["figure"] == first[0]["figure"], "the full run would redraw the chart"
+    assert charts.live_places(at)[0] == place, "the full run sends the chart elsewhere: the browser would draw it anew"
+    assert at.title and at.selectbox(key="step").value == int(step or 1)
+    assert at.query_params["step"] == (step or "1")
+    at.button(key="lesson_forward").click().run()
+    assert_clean(at)
+    assert at.selectbox(key="step").value == int(step or 1) + 1, "the steps move after the chart-first run"
+    assert not charts.live_args(at)[0]["report"], "a move within the visit is a full run"
+
+
+def test_the_lesson_starts_with_its_chart_except_in_presenter_mode(monkeypatch):
+    """Presenter mode's fitted chart must come after the step's title (``ui.presenter``): no chart-first run."""
+    at = _first_run(monkeypatch, (LESSON, {"step": "5"}))
+    assert charts.live_args(at)[0]["report"] is True
+    at = _first_run(monkeypatch, (LESSON, {"present": "1", "step": "5"}))
+    assert at.title[0].value.startswith("5 · ") and at.selectbox(key="step").value == 5
+    assert not charts.live_args(at)[0]["report"]
 
 
 def test_a_bad_address_value_is_reported_by_the_full_run(monkeypatch):

@@ -26,7 +26,8 @@ _WATCH = f"""(() => {{
     requestAnimationFrame(look);
 }})()"""
 # Records (in the top window only) the first frame in which each of these is on screen: a drawn chart, the
-# page's title, a page link in the sidebar and an enabled value widget in the sidebar (as benchmarks/pages.py).
+# page's title, a page link in the sidebar and an enabled value widget of the page's controls, in the sidebar or
+# the Lesson's step selector (as benchmarks/pages.py).
 _ORDER = f"""(() => {{
     if (window.top !== window) return;
     const seen = window.__firstSeen = {{}};
@@ -35,7 +36,7 @@ _ORDER = f"""(() => {{
         title: () => document.querySelector('h1'),
         links: () => document.querySelector('[data-testid="stSidebar"] [data-testid^="stPageLink"]'),
         widget: () => Array.from(document.querySelectorAll(
-            '[data-testid="stSidebar"] :is([role="slider"], input, textarea)')).some(
+            ':is([data-testid="stSidebar"], .st-key-step) :is([role="slider"], input, textarea)')).some(
             el => !el.disabled && el.getAttribute('aria-disabled') !== 'true'),
     }};
     const look = () => {{
@@ -121,7 +122,7 @@ def test_a_visit_runs_the_page_twice_only(app_page, app_url, path, key):
     assert page.get_by_test_id("stAlert").filter(has_text=f"Ignored the address parameter {key}=").count() == 1
 
 
-@pytest.mark.parametrize("path", ["Utility", "Sensitivity"])
+@pytest.mark.parametrize("path", ["Utility", "Sensitivity", "Lesson"])
 def test_the_chart_comes_before_the_title_and_the_page_links(app_page, app_url, path):
     """The chart-first run sends the chart alone: the title, the introduction and the sidebar's page links
     (and the widgets) come with the full run, which keeps the drawn chart."""

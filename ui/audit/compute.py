@@ -1,26 +1,21 @@
-"""The audit run behind the page, kept per session so a rerun with the same settings is instant.
+"""The audit run behind the page, kept for every session so a rerun or a new visit with the same
+settings is instant.
 
 Not ``st.cache_data``: the run draws its progress and live curve while it runs, and a cached
 function that draws elements is replayed by Streamlit instead of re-run. Results are kept in the
-session (the most recent ``KEEP`` settings).
+server's shared store (``ui.result_store``, the most recent 16 settings): an audit is deterministic
+for its arguments, seed included, so a new session (a returning visit, a class on one server) gets the
+stored result instead of drawing every release again before its first chart.
 """
 
 from __future__ import annotations
 
-import streamlit as st
-
 from engine.pipelines.audit import audit_one
-
-KEEP = 16
+from ui.result_store import shared_store
 
 
 def audit(name: str, space: str, epsilon: float, samples: int, seed: int, progress=None):
-    """``engine.pipelines.audit.audit_one``, or the session's stored result for the same arguments;
+    """``engine.pipelines.audit.audit_one``, or the stored result for the same arguments (a copy);
     ``progress`` receives each checkpoint of a fresh run."""
-    store = st.session_state.setdefault("audit-results", {})
-    key = (name, space, epsilon, samples, seed)
-    if key not in store:
-        store[key] = audit_one(name, space, epsilon, samples, seed, progress=progress)
-        while len(store) > KEEP:
-            store.pop(next(iter(store)))
-    return store[key]
+    return shared_store("audit").get((name, space, epsilon, samples, seed),
+                                     lambda: audit_one(name, space, epsilon, samples, seed, progress=progress))

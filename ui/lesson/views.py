@@ -1,5 +1,8 @@
 """The Lesson page's body: the step selector (← / → buttons and keys, a select box, ``?step=N``), the step's chart, its
-predict-then-reveal question, its takeaway and the link to the full page."""
+predict-then-reveal question, its takeaway and the link to the full page.
+
+Like every page, its chart-first run (``ui.first_paint``) sends the step's chart alone: the open step comes from
+the session or the address (``ui.state.value``), and the selector and the step's heading keep empty places."""
 
 from __future__ import annotations
 
@@ -7,12 +10,11 @@ import streamlit as st
 
 from engine.pipelines import settings_file
 from engine.reproduce import VIEWS
-from ui import presenter, reproduce, state
+from ui import first_paint, presenter, reproduce, state
 from ui.downloads import download_row
 from ui.figure_cache import cache_figure_json
 from ui.lesson import game
 from ui.lesson.steps import GAME_EPSILON, STEPS
-from ui.live_chart import live_chart
 
 #: The address key of the open step (1-based).
 STEP = "step"
@@ -22,8 +24,15 @@ def _move(by: int) -> None:
     st.session_state[STEP] = min(max(st.session_state[STEP] + by, 1), len(STEPS))
 
 
-def _selector() -> int:
-    """The open step's number, from the address (a bad value warns once and opens step 1), the buttons or the box."""
+def _open_step() -> int:
+    """The open step's number: the selector's, or in a chart-first run, which draws no selector, the one it will
+    have (from the session or the address)."""
+    return state.value(STEP, 1, options=list(range(1, len(STEPS) + 1)))
+
+
+def _selector() -> None:
+    """The step selector; the address (a bad value warns once and opens step 1), the buttons or the box set the
+    open step."""
     state.init(STEP, 1, options=list(range(1, len(STEPS) + 1)))
     back, box, forward = st.columns([1, 6, 1], vertical_alignment="bottom")
     back.button("←", key="lesson_back", on_click=_move, args=(-1,), disabled=st.session_state[STEP] == 1,
@@ -34,7 +43,6 @@ def _selector() -> int:
     forward.button("→", key="lesson_forward", on_click=_move, args=(1,), disabled=st.session_state[STEP] == len(STEPS),
                    help="Next step", shortcut="Right")
     state.sync([STEP])
-    return st.session_state[STEP]
 
 
 def _question(number: int) -> None:
@@ -59,15 +67,31 @@ def step_chart(number: int):
     return STEPS[number - 1].chart()
 
 
-@st.fragment
 def show() -> None:
-    """The whole lesson page below its title, a fragment: a widget in it (← / →, the step box, a guess, the
-    game's buttons) reruns it alone, so a class of 30 stepping together does not rerun the sidebar, Streamlit's
-    scan of ``pages/`` or the glossary (server CPU per step of a class walk: 5-6 ms against 11-18 ms for the page's)."""
-    number = _selector()
+    """The whole lesson page below its title: in a chart-first run (``ui.first_paint``) the open step's
+    chart alone, outside the fragment so that its report of being drawn reruns the whole page, in a
+    container where the fragment (``_step``) of every later run has its own, so the chart keeps its place."""
+    if first_paint.running():
+        with st.container():
+            _body()
+    else:
+        _step()
+
+
+@st.fragment
+def _step() -> None:
+    """The lesson as a fragment: a widget in it (← / →, the step box, a guess, the game's buttons) reruns it
+    alone, so a class of 30 stepping together does not rerun the sidebar, Streamlit's scan of ``pages/`` or
+    the glossary (server CPU per step of a class walk: 5-6 ms against 11-18 ms for the page's)."""
+    _body()
+
+
+def _body() -> None:
+    first_paint.in_full_run(_selector)
+    number = _open_step()
     step = STEPS[number - 1]
-    (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}")
-    live_chart(step_chart(number), key="lesson_chart", fit=presenter.active())
+    first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
+    first_paint.main_chart(step_chart(number), key="lesson_chart")
     _question(number)
     if step.game:
         game.show_odds(GAME_EPSILON)
