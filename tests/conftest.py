@@ -12,8 +12,11 @@ BROWSER_GROUP = "browser"
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
-    """Put every browser test into ``BROWSER_GROUP`` (before xdist reads the groups)."""
+def pytest_collection_modifyitems(config, items):
+    """Put every browser test into ``BROWSER_GROUP`` (before xdist reads the groups; xdist's marker exists only
+    when xdist is loaded)."""
+    if not config.pluginmanager.has_plugin("xdist"):
+        return
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
