@@ -28,7 +28,7 @@ run: install
 
 test: install-test
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n 2 tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup tests
 
 bench: install-test
 	$(BIN)/python -m benchmarks --results benchmarks/RESULTS.md

@@ -7,6 +7,7 @@ import shlex
 import subprocess
 import sys
 import time
+from functools import cache
 from pathlib import Path
 
 import nbformat
@@ -32,7 +33,10 @@ def _printed(config) -> str:
     return json.dumps(_run(config).summary(), indent=2, ensure_ascii=False) + "\n"
 
 
+@cache
 def _run(config):
+    """The pipeline's result for ``config``, run once per worker: the notebook, command-line and script tests of
+    one config compare against the same deterministic run."""
     (pipeline,) = [p for p in PIPELINES.values() if isinstance(config, p.config)]
     return pipeline.run(config)
 

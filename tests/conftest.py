@@ -1,0 +1,22 @@
+"""Suite-wide pytest set-up: the xdist group of the browser tests, for ``make test``'s ``--dist loadgroup``."""
+
+from __future__ import annotations
+
+import pytest
+
+#: The xdist group of every test marked ``browser``. Under ``--dist loadgroup`` one worker runs them all, on one
+#: Streamlit server and one Chromium (``tests/browser/conftest.py``'s session fixtures) whose caches stay warm
+#: from view to view; xdist hands this largest unit out first, and every other test is a unit of its own that
+#: goes to whichever worker is free, so both workers finish within about one test of each other.
+BROWSER_GROUP = "browser"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Put every browser test into ``BROWSER_GROUP`` (before xdist reads the groups; xdist's marker exists only
+    when xdist is loaded)."""
+    if not config.pluginmanager.has_plugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
