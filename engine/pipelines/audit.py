@@ -16,6 +16,7 @@ from typing import Callable
 
 from engine.audit import AUDITS, AuditCheckpoint, AuditResult, run_audit
 from engine.pipelines.summary import plain
+from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
 
 #: The audits of a mechanism and the positive controls, in the registry's order.
@@ -86,6 +87,7 @@ class AuditPair:
         return plain(dict(config=self.config, audit=numbers(self.audit), control=numbers(self.control)))
 
 
+@blas_capped
 def run(config: AuditConfig) -> AuditPair:
     """Audit ``config.audit`` on ``config.space`` and the control on ``config.control_space``, both at
     ``config.epsilon`` with ``config.samples`` releases per side from ``config.seed``."""

@@ -36,6 +36,7 @@ from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
 from engine.pipelines.summary import plain
 from engine.spaces import make_manifold
+from engine.threads import blas_capped
 from engine.validation import check_int, check_positive, check_probability
 
 #: The mechanisms of the pipeline (key → label, ``engine.mechanisms.specs``), in the order they are run.
@@ -321,6 +322,7 @@ def _stage_progress(report, done: int, stages: int, key: str, c: PrivateMeanConf
     return stage
 
 
+@blas_capped
 def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | None = None) -> PrivateMeanResult:
     """The whole path for one configuration (see the module docstring); deterministic for a seed.
 

@@ -41,6 +41,7 @@ from engine.pipelines.dp_rgd_setting import frechet
 from engine.pipelines.dp_rgd_setting import hyperbolic as hyper
 from engine.pipelines.dp_rgd_setting import matrix_completion as lrmc
 from engine.pipelines.summary import plain
+from engine.threads import blas_capped
 from engine.validation import check_int, check_positive, check_probability
 
 APPLICATIONS = ("eigenvector", "frechet", "barycenter", "hyperbolic", "lrmc")
@@ -358,6 +359,7 @@ def steps_run(config: OptimizationConfig, p: Problem) -> tuple[int | None, int]:
     return rule, (min(rule, MAX_STEPS) if config.steps is None else config.steps)
 
 
+@blas_capped
 def run(config: OptimizationConfig) -> OptimizationResult:
     """Problem, DP-RGD run in ``blocks`` and the accountant of ``config`` (module docstring); the page runs
     the same blocks one by one under its progress bar."""

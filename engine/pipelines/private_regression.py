@@ -44,6 +44,7 @@ from engine.mechanisms.dp_geodesic_regression import AssumptionCheck, PrivateGeo
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines.summary import plain
+from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
 
 DATASETS = {"callosum": "shapes", "cells": "shapes", "drift": "sphere"}
@@ -193,6 +194,7 @@ def chain_settings(config: RegressionConfig) -> dict:
                 window=max(config.window, config.warmup))
 
 
+@blas_capped
 def run(config: RegressionConfig) -> RegressionResult:
     """Data, fit, private releases and the checks (module docstring)."""
     data_stream, release_stream = np.random.SeedSequence(config.seed).spawn(2)

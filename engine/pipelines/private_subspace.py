@@ -25,6 +25,7 @@ from engine.manifolds import Grassmann
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.subspace import AnalyzeGauss, BinghamSubspace, ExactSubspace, SubsampleAggregateSubspace
 from engine.pipelines.summary import plain
+from engine.threads import blas_capped
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
 
 #: Copies of the n × d data held per release at the peak (measured ~3 at n = 10⁵, d = 50, 10 releases).
@@ -155,6 +156,7 @@ class PrivateSubspaceResult:
                           bottom=self.bottom, proj_error=self.proj_error, angles=self.angles))
 
 
+@blas_capped
 def run(config: PrivateSubspaceConfig) -> PrivateSubspaceResult:
     """Draw the data, release ``config.releases`` times and measure each release against U."""
     rng = np.random.default_rng(config.seed)

@@ -30,6 +30,7 @@ from engine.mechanisms import effective_sample_size, laplace_mh, riemannian_lapl
 from engine.mechanisms.radial_density import radial_density
 from engine.pipelines.summary import plain
 from engine.spaces import SAMPLER_SPACES as MANIFOLDS
+from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
 
 #: The spaces compared, in the registry's order (``engine.spaces``).
@@ -191,6 +192,7 @@ def _exact_radii(space: str, sigma: float, size: int, rng) -> np.ndarray:
     return spaces.space(space).sampler.radii(MANIFOLDS[space], sigma, size, rng)
 
 
+@blas_capped
 def run(config: SamplerComparisonConfig, *, progress: Callable[[float, str], None] | None = None
         ) -> SamplerComparison:
     """Run both samplers for ``draws × chains`` draws each and compare them with the exact law.

@@ -30,6 +30,7 @@ from engine.budget import check_memory
 from engine.estimators import frechet_mean
 from engine.pipelines import figure1_setting
 from engine.pipelines.summary import plain
+from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
 
 #: Sample sizes of the empirical study (the config's n joins them).
@@ -201,6 +202,7 @@ def assemble(config: SensitivityConfig, frames: list[pd.DataFrame]) -> Sensitivi
     return SensitivityResult(config, theorem2(config), pd.concat(frames, ignore_index=True))
 
 
+@blas_capped
 def run(config: SensitivityConfig, *, progress=None) -> SensitivityResult:
     """Simulate every sample size of ``config`` (``progress(done, total, n)`` after each)."""
     sizes = config.sample_sizes

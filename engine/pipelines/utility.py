@@ -35,6 +35,7 @@ from engine.pipelines import figure1_setting, who_wins
 from engine.pipelines.checks import Check
 from engine.pipelines.release_errors import ReleaseErrors, measure_releases
 from engine.pipelines.summary import plain
+from engine.threads import blas_capped
 from engine.validation import check_int, check_positive
 
 #: Mechanism key (``figure1_setting.MECHANISMS``) → label (``engine.mechanisms.specs``).
@@ -340,6 +341,7 @@ class UtilityResult:
         return plain(dict(config=self.config, constant=self.constant, by_n=self.by_n, by_eps=self.by_eps))
 
 
+@blas_capped
 def run(config: UtilityConfig, *, progress=None) -> UtilityResult:
     """Both sweeps of ``config`` (``progress(done, total, n)`` after each sample size); ``ValueError``
     when the noise cannot be calibrated (r beyond Theorem 2's domain)."""

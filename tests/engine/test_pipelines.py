@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines import PrivateMeanConfig, private_regression, private_subspace, run, sensitivity, utility
@@ -192,3 +193,15 @@ def test_a_mean_beyond_the_uniqueness_radius_is_a_warning():
     assert convergence_check(True, 3, True) == []
     (found,) = convergence_check(True, 1, False)
     assert found.level == "warning" and found.title == "Fréchet mean not guaranteed unique"
+
+
+def test_a_pipeline_prints_the_same_digits_whatever_blas_threads_its_process_has():
+    # A notebook's kernel and the test's process printed Σ^50_2's fitted footpoint as -0.22082312689893233 and
+    # -0.22082312689893235: OpenBLAS's two threads sum in another order than one. Every pipeline's run now
+    # holds BLAS at one thread, so the process's own limit does not reach the numbers.
+    config = private_regression.RegressionConfig(warmup=2, window=0, releases=1)
+    with threadpool_limits(limits=2, user_api="blas"):
+        two = json.dumps(private_regression.run(config).summary())
+    with threadpool_limits(limits=1, user_api="blas"):
+        one = json.dumps(private_regression.run(config).summary())
+    assert one == two
