@@ -67,7 +67,7 @@ def show() -> None:
     number = _selector()
     step = STEPS[number - 1]
     (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}")
-    live_chart(step_chart(number), key="lesson_chart", fit=presenter.active())
+    live_chart(step_chart(number), key="lesson_chart", fit=presenter.active(), keep_seen=len(STEPS) - 1)
     _question(number)
     if step.game:
         game.show_odds(GAME_EPSILON)
