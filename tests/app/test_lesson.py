@@ -135,3 +135,11 @@ def test_the_games_scene_is_shared_and_each_session_adds_its_own_release(monkeyp
         release = at.session_state[GAME]["release"]
         assert charts.values(scene["data"][-1]["x"]).tolist() == [release[0]]
     assert scenes[0]["data"][:-1] == scenes[1]["data"][:-1] and scenes[0]["layout"] == scenes[1]["layout"]
+
+
+def test_the_steps_chart_keeps_every_step_drawn_in_the_browser():
+    """A step shown again in the tab is not drawn again (``live_chart(keep_seen=...)``); the game's chart,
+    which changes every round, keeps one."""
+    at = run_page(LESSON, {"step": str(GAME_STEP)})
+    assert {args["key"]: args["keep"] for args in charts.live_args(at)} == {"lesson_chart": len(STEPS),
+                                                                             "lesson_game_chart": 1}

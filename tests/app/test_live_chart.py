@@ -66,6 +66,29 @@ def test_the_theme_is_st_plotly_charts(theme):
         live_chart.live_chart(go.Figure(), key="chart", theme=theme)
 
 
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "2", None])
+def test_keep_seen_is_a_whole_number(bad):
+    with pytest.raises(ValueError, match=f"keep_seen must be a whole number ≥ 0 \\(figures kept drawn\\), got {bad!r}"):
+        live_chart.live_chart(go.Figure(), key="chart", keep_seen=bad)
+
+
+@pytest.mark.parametrize("keep_seen, divs", [(None, 1), (0, 1), (3, 4)])
+def test_the_browser_keeps_one_div_unless_asked_for_the_figures_seen(keep_seen, divs):
+    """The component's ``keep``: how many figures its iframe keeps drawn (the shown one included)."""
+    at = AppTest.from_function(_kept_chart, args=(keep_seen,)).run()
+    assert_clean(at)
+    assert charts.live_args(at)[0]["keep"] == divs
+
+
+def _kept_chart(keep_seen):
+    import plotly.graph_objects as go
+
+    from ui.live_chart import live_chart
+
+    extra = {} if keep_seen is None else {"keep_seen": keep_seen}
+    live_chart(go.Figure(go.Scatter(y=[1.0, 2.0])), key="chart", **extra)
+
+
 def test_plotly_js_is_copied_once_and_refreshed_when_stale(tmp_path):
     source = tmp_path / "package" / "plotly.min.js"
     source.parent.mkdir()

@@ -104,10 +104,11 @@ def streamlit_process(timeout: float = 60.0, app: Path = ROOT / "app.py", port: 
 
 
 # Every plotly chart of the page in page order: those ``st.plotly_chart`` draws in the page itself and
-# those of ``ui.live_chart``, each inside the component's iframe (same origin, so its document is readable).
+# those of ``ui.live_chart``, each inside the component's iframe (same origin, so its document is readable),
+# but not the figures a live chart keeps drawn and hidden (``keep_seen``).
 PLOTS = """(() => Array.from(document.querySelectorAll('.js-plotly-plot, iframe')).flatMap(el =>
     el.tagName !== 'IFRAME' ? [el]
-        : Array.from(el.contentDocument ? el.contentDocument.querySelectorAll('.js-plotly-plot') : [])))"""
+        : Array.from(el.contentDocument ? el.contentDocument.querySelectorAll('.js-plotly-plot:not(.hidden)') : [])))"""
 _CHART_DRAWN = f"() => {PLOTS}().some(el => el.querySelector('.main-svg'))"
 # The first chart's box in the window's coordinates (through its live chart's iframe), the window's size, the
 # page's scrollable width and how far it is scrolled; null without a chart.

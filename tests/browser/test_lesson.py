@@ -2,7 +2,8 @@
 
 → and ← step through the lesson and the address follows (``step=N``); at 1280×720 and 1920×1080 every
 step's chart lies fully inside the window without scrolling, nothing is wider than the window and no
-traceback shows; the mode follows the session to the page a step links to, and Esc leaves it.
+traceback shows; the mode follows the session to the page a step links to, and Esc leaves it. A step
+shown again shows its chart as it was left (the same element, WebGL canvas and camera), not drawn again.
 The walk at 1280×720 takes README's screenshot of presenter mode (docs/screenshots/Lesson_presenter.png).
 """
 
@@ -13,6 +14,7 @@ import pytest
 from tests.browser.harness import (
     CHART_BOX,
     LAYOUT_PROBE,
+    PLOTS,
     ROOT,
     chart_signature,
     wait_for_app,
@@ -28,6 +30,24 @@ TIMEOUT_MS = 120_000
 #: README's screenshot: this step (two clouds on the sphere) at 1280×720.
 SCREENSHOT = (4, "1280x720", ROOT / "docs" / "screenshots" / "Lesson_presenter.png")
 _SIDEBAR_SHOWN = "() => { const s = document.querySelector('[data-testid=\"stSidebar\"]'); return !!s && s.offsetWidth > 0; }"
+#: A step with a 3D chart (a WebGL scene) after step 1's 2D chart (SVG).
+SCENE_STEP = 2
+#: The camera the test turns the scene to.
+EYE = {"x": 0.4, "y": -2.1, "z": 0.9}
+# Turns the shown chart's scene to the camera ``eye``, as a drag would.
+_TURN = f"""(eye) => {{ const gd = {PLOTS}()[0];
+    return gd.ownerDocument.defaultView.Plotly.relayout(gd, {{'scene.camera.eye': eye}}).then(() => null); }}"""
+# The shown chart of the page: the marks set on its element and WebGL canvas (``mark`` sets them), whether its
+# context is lost, its camera's eye, the draws of its iframe and how many charts are shown there.
+_SHOWN_SCENE = f"""(mark) => {{
+    const gd = {PLOTS}()[0];
+    const canvas = gd.querySelector('.gl-container canvas');
+    if (mark) {{ gd.__stepMark = mark; canvas.__stepMark = mark; }}
+    const gl = canvas.getContext('webgl2') || canvas.getContext('webgl');
+    return {{element: gd.__stepMark || null, canvas: canvas.__stepMark || null, lost: gl.isContextLost(),
+             eye: gd._fullLayout.scene.camera.eye, draws: Number(gd.ownerDocument.body.dataset.draws),
+             shown: gd.ownerDocument.querySelectorAll('.js-plotly-plot:not(.hidden)').length}};
+}}"""
 
 
 def _open(chromium, app_url, address: str, viewport: str):
@@ -106,5 +126,28 @@ def test_presenter_mode_follows_the_session_and_esc_leaves_it(chromium, app_url)
         page.keyboard.press("Escape")
         page.wait_for_function(_SIDEBAR_SHOWN, timeout=TIMEOUT_MS)
         page.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=TIMEOUT_MS)
+    finally:
+        context.close()
+
+
+def test_a_step_shown_again_shows_its_kept_chart_not_a_redraw(chromium, app_url):
+    """1 → 2 → 1 → 2: back at the 3D step, the chart on screen is the element and WebGL canvas drawn on the
+    first visit (context alive, the camera the user turned it to, no draw since), alone in its iframe, and it
+    holds that step's data, not step 1's."""
+    context, page = _open(chromium, app_url, "Lesson?present=1", "1280x720")
+    try:
+        first = chart_signature(page)
+        _press(page, "ArrowRight", SCENE_STEP)
+        scene = chart_signature(page)
+        page.evaluate(_TURN, EYE)
+        marked = page.evaluate(_SHOWN_SCENE, "first visit")
+        assert marked["eye"] == EYE, marked
+        _press(page, "ArrowLeft", 1)
+        assert chart_signature(page) == first
+        _press(page, "ArrowRight", SCENE_STEP)
+        again = page.evaluate(_SHOWN_SCENE, None)
+        assert again == dict(marked, element="first visit", canvas="first visit"), (marked, again)
+        assert again["shown"] == 1 and not again["lost"]
+        assert chart_signature(page) == scene != first
     finally:
         context.close()

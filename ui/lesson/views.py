@@ -91,7 +91,7 @@ def _body() -> None:
     number = _open_step()
     step = STEPS[number - 1]
     first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
-    first_paint.main_chart(step_chart(number), key="lesson_chart")
+    first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1)
     _question(number)
     if step.game:
         game.show_odds(GAME_EPSILON)

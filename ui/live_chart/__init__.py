@@ -9,7 +9,8 @@ where the new figure leaves that setting as before (hidden legend entries, zoom;
 follows the figure, which aims it at the releases). Animation frames (``fig.frames``, slider and play
 buttons) travel with the figure; frames that only move the points of a 3D scene with fixed axes are
 shown by updating those points' WebGL objects and rendering the scene once (``frontend/frames3d.js``),
-not by plotly's full redraw of the figure, and WebGL draws at the screen's pixel ratio.
+not by plotly's full redraw of the figure, and WebGL draws at the screen's pixel ratio. With ``keep_seen``
+the iframe also keeps the figures it showed last drawn, hidden, and shows one again without drawing it.
 
 plotly.js is the ``plotly.min.js`` of the installed ``plotly`` package, copied (or hard-linked) on
 import into the running app's ``static/`` folder and next to ``frontend/index.html``; nothing is
@@ -125,7 +126,7 @@ def figure_json(figure: go.Figure) -> FigureJSON:
 
 
 def live_chart(figure: go.Figure | FigureJSON, *, key: str, config: dict | None = None, theme: str | None = "streamlit",
-               report_drawn: bool = False, fit: bool = False) -> None:
+               report_drawn: bool = False, fit: bool = False, keep_seen: int = 0) -> None:
     """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
 
     Parameters
@@ -149,11 +150,18 @@ def live_chart(figure: go.Figure | FigureJSON, *, key: str, config: dict | None 
         Draw the chart no taller than the room between its top and the bottom of the browser's window when
         the page is scrolled to its top (presenter mode, ``ui.presenter``), and refit it when the window
         is resized; the figure's height stays the most it takes.
+    keep_seen : int
+        How many figures shown before stay drawn beside the shown one, each on its own hidden plotly div
+        (and WebGL context, if 3D): a figure shown again (same JSON, theme and ``fit``) is made visible as
+        it was left, camera and zoom included, instead of drawn again; a new one is drawn on the div of the
+        figure shown least recently. 0: one div, updated by ``Plotly.react``.
     """
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
     if theme not in ("streamlit", None):
         raise ValueError(f'theme must be "streamlit" or None, as for st.plotly_chart, got {theme!r}')
+    if isinstance(keep_seen, bool) or not isinstance(keep_seen, int) or keep_seen < 0:
+        raise ValueError(f"keep_seen must be a whole number ≥ 0 (figures kept drawn), got {keep_seen!r}")
     text = figure if isinstance(figure, FigureJSON) else figure_json(figure)
     _component(figure=text, config=dict(config or {}), theme=theme is not None,
-               report=bool(report_drawn), fit=bool(fit), key=key, default=None)
+               report=bool(report_drawn), fit=bool(fit), keep=keep_seen + 1, key=key, default=None)
