@@ -22,7 +22,7 @@ config, _ = subspaces.sidebar()
 
 with st.spinner("Drawing the points and the private releases…"), shown_as_error("release the subspace"):
     result = subspaces.private_subspaces(config)
-    fig = subspaces.figure(result)
+    fig = subspaces.main_figure(config)
 
 view, numbers = st.columns([3, 2], gap="large")
 with view:

@@ -86,6 +86,16 @@ def test_the_sweep_chart_and_explanation(defaults):
     assert any("Why the dimension drops out" in md.value for md in defaults.markdown)
 
 
+def test_a_rerun_shows_the_cached_figure_without_building_it(monkeypatch):
+    # The 3D scene took 17-32 ms to build on every rerun, before the chart could be sent.
+    at = run_page(PAGE)
+    monkeypatch.setattr("ui.subspaces.compute.private_subspace_figure",
+                        lambda result: pytest.fail("the figure was built again"))
+    at.run()
+    assert_clean(at)
+    assert specs(at)[0]["data"]
+
+
 def test_n_below_the_guarantee_says_what_n_is_needed():
     at = run_page(PAGE, {"n": "50"})
     errors = messages(at, "error")

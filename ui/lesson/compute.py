@@ -27,8 +27,8 @@ from ui.playground.views import figure as playground_figure
 from ui.regression.compute import main_figure as regression_figure
 from ui.regression.compute import private_regression
 from ui.sensitivity.views import curves_figure
+from ui.subspaces.compute import main_figure as subspace_figure
 from ui.subspaces.compute import private_subspaces
-from ui.subspaces.views import figure as subspace_figure
 
 
 def sensitivity_figure(n: int, radius: float):
@@ -118,4 +118,4 @@ def optimization(settings: OptimizationSettings):
 def subspaces(config: PrivateSubspaceConfig):
     """The Private subspaces page's result and chart for ``config``."""
     result = private_subspaces(config)
-    return result, subspace_figure(result)
+    return result, subspace_figure(config)

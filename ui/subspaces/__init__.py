@@ -5,13 +5,12 @@ private-subspace pipeline and the cells of the dimension sweep (cached); ``views
 figure, the numbers, the sweep and the explanation.
 """
 
-from ui.subspaces.compute import private_subspaces
+from ui.subspaces.compute import main_figure, private_subspaces
 from ui.subspaces.controls import sidebar
 from ui.subspaces.views import (
     WHY_D_DROPS_OUT,
     caption,
     dimension_sweep,
-    figure,
     releases_table,
     show_guarantee,
     show_numbers,
@@ -20,5 +19,5 @@ from ui.subspaces.views import (
     sweep_settings,
 )
 
-__all__ = ["WHY_D_DROPS_OUT", "caption", "dimension_sweep", "figure", "private_subspaces", "releases_table",
+__all__ = ["WHY_D_DROPS_OUT", "caption", "dimension_sweep", "main_figure", "private_subspaces", "releases_table",
            "show_guarantee", "show_numbers", "sweep_caption", "sweep_figure", "sweep_settings", "sidebar"]

@@ -8,7 +8,7 @@ import streamlit as st
 
 from engine.experiments.singhal_steinke import COLORS, RELEASES_PER_DATA_SET
 from engine.pipelines.private_subspace import METHODS
-from engine.viz.subspaces import dimension_sweep_figure, distinct_releases, private_subspace_figure
+from engine.viz.subspaces import dimension_sweep_figure, distinct_releases
 from ui.progress import DelayedProgress
 from ui.subspaces.compute import SWEEP_DIMENSIONS, SWEEP_METHODS, SWEEP_REPS, SWEEP_SIZES, sweep_cell
 
@@ -34,11 +34,6 @@ largest eigenvalue grows like 2σ√d, so the data must outweigh it with n growi
 for every data set pays such a price; theirs escapes it by assuming the data (almost) lie in a
 subspace and answering ⊥ when they do not.
 """
-
-
-def figure(result: dict):
-    """The 3D figure of one result."""
-    return private_subspace_figure(result)
 
 
 def caption(result: dict) -> str:
