@@ -67,15 +67,16 @@ def sidebar() -> None:
     before the page applies a preset from the address, and keeps the place at the top of the page where
     the page's last line reports address keys it does not know (``ui.address_keys``); below it, in presenter
     mode, the steps through the page's Home presets (``ui.preset_steps``). A chart-first run
-    (``ui.first_paint``) leaves the links and the steps to the full run, so the browser draws the chart
-    first, and says below the presenter button that the controls are on their way. With the links comes the
-    script that starts the sidebar collapsed in a window too narrow for it beside the page (``ui.narrow_window``).
+    (``ui.first_paint``) sends nothing to the sidebar before the chart: the links, the presenter button and
+    the steps wait for the full run, and the sidebar says that the controls are on their way once the chart
+    is sent (``first_paint.main_chart``). With the links comes the script that starts the sidebar collapsed
+    in a window too narrow for it beside the page (``ui.narrow_window``).
     """
     state.enter_page()
-    with st.sidebar:
-        first_paint.in_full_run(_links)
-    presenter.setup()
-    first_paint.controls_pending()
+    if not first_paint.running():
+        with st.sidebar:
+            _links()
+        presenter.setup()
     address_keys.reserve()
     first_paint.in_full_run(preset_steps.show)
 

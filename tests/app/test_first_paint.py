@@ -8,6 +8,9 @@ run is then chart-first, and the second (which the chart's report asks for in a 
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from tests.app import charts
@@ -65,9 +68,8 @@ WITHOUT_MAIN_CHART = [
 ]
 WIDGETS = ("slider", "select_slider", "selectbox", "multiselect", "toggle", "number_input")
 #: What a chart-first run sends besides its main chart: the empty places of what the full run draws above
-#: the chart, the containers the chart sits in, and in the sidebar the presenter-mode button and the running
-#: indicator (``ui.first_paint.controls_pending``).
-CHART_FIRST_ELEMENTS = {"empty", "flex_container", "column", "tab_container", "tab", "button", "status"}
+#: the chart, the containers the chart sits in, and in the sidebar, after the chart, the running indicator.
+CHART_FIRST_ELEMENTS = {"empty", "flex_container", "column", "tab_container", "tab", "html"}
 
 
 def _sidebar_widgets(at) -> int:
@@ -128,6 +130,29 @@ def test_the_chart_first_run_sends_the_chart_alone(monkeypatch, visit):
     assert set(sent) - {"component_instance"} <= CHART_FIRST_ELEMENTS, sent
     at.run()
     assert at.title and at.sidebar.get("page_link"), "the full run draws them"
+
+
+@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
+def test_the_chart_first_run_shows_the_running_indicator_and_sleeps_nowhere(monkeypatch, visit):
+    """The sidebar says the controls are coming, and holds nothing else; nothing in the script waits on a
+    clock (``st.status``, the indicator before, slept 50 ms when it was created, before the chart)."""
+    slept = []
+    real_sleep = time.sleep
+
+    def sleep(seconds):
+        if threading.current_thread().name == "ScriptRunner.scriptThread":
+            slept.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", sleep)
+    at = _first_run(monkeypatch, visit)
+    assert not slept, f"the chart-first run slept {slept} s"
+    sidebar = list(_elements(at.sidebar))
+    assert [node.type for node in sidebar] == ["html"], "the sidebar holds the indicator alone"
+    assert first_paint.CONTROLS_PENDING in sidebar[0].proto.body and 'role="status"' in sidebar[0].proto.body
+    at.run()
+    assert not [node for node in _elements(at.sidebar) if node.type == "html"
+                and first_paint.CONTROLS_PENDING in node.proto.body], "the full run replaces the indicator"
 
 
 def _elements(node):
