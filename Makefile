@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
+# Benchmark areas for make bench (empty: all of them), e.g. make bench AREAS="frechet pages".
+AREAS ?=
 
-.PHONY: run test bench install install-test clean
+.PHONY: run test bench install install-test install-bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,9 +21,18 @@ $(VENV)/.installed-test: requirements-test.txt tests/browser/axe/package-lock.js
 	if command -v npm >/dev/null; then npm ci --silent --no-audit --no-fund --prefix tests/browser/axe; fi
 	touch $@
 
+# The peers the benchmarks compare against that the app does not need, each apart in $(PEERS) without its
+# dependencies (geomstats 2.8.0 pins versions the app's own packages do not share).
+PEERS := $(VENV)/peers
+$(VENV)/.installed-bench: requirements-bench.txt $(VENV)/.installed-test
+	$(BIN)/pip install --quiet --no-deps --upgrade --target $(PEERS) -r requirements-bench.txt
+	touch $@
+
 install: $(VENV)/.installed
 
 install-test: $(VENV)/.installed-test
+
+install-bench: $(VENV)/.installed-bench
 
 run: install
 	$(BIN)/streamlit run app.py --server.port $(PORT)
@@ -30,8 +41,8 @@ test: install-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup tests
 
-bench: install-test
-	$(BIN)/python -m benchmarks --results benchmarks/RESULTS.md
+bench: install-bench
+	PYTHONPATH=$(PEERS) $(BIN)/python -m benchmarks $(AREAS) --results benchmarks/RESULTS.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -24,7 +24,9 @@ with the playground's sphere scene alone, and one per page with that page's own 
 page's own address, where Streamlit first probes for its server one level down (streamlit#7074) as it
 does on every page but Home. Each page's first chart (new browser, returning) is stated as a ratio to
 its own chart's floor and to the floor with the same kind of small chart (``FLOOR_CHART``), both of
-the same run.
+the same run. A page and its own chart's floor are visited in turn, ``PAIRED_REPEATS`` times each
+(``_paired_visits``): the shared machine's speed drifts over minutes, and a floor measured minutes before
+its page moved the ratio by up to ±0.25× between runs.
 
 The ε animation of the playground (``?anim=true``, issue 15) is timed per frame: ``Plotly.animate``
 to one frame and the next paint, over every frame of the slider, and a click on the slider's rail
@@ -60,6 +62,8 @@ from tests.browser.harness import (
 )
 
 REPEATS = 5
+#: Visits of each page and of its own chart alone, in turn (``_paired_visits``).
+PAIRED_REPEATS = 7
 VIEWPORT = {"width": 1400, "height": 1000}
 CHART = ".js-plotly-plot .main-svg"
 REFERENCE = Path(__file__).with_name("reference_app.py")
@@ -167,22 +171,41 @@ def _row(task: str, times: list[float], target: str, note: str = "") -> Row:
     return Row(task, min(times), target, f"{note}; {runs}" if note else runs, median=statistics.median(times))
 
 
-def _visits(browser, url: str, selector: str, sidebar: dict | None = None) -> tuple[list[float], list[float]]:
-    """Times of a new browser profile and of a returning one opening ``url``; with ``sidebar`` (a dict),
-    also each visit's sidebar wait (``_sidebar_wait``) in ``sidebar["new browser"]`` and
-    ``sidebar["returning"]``."""
-    fresh, returning = [], []
-    for _ in range(REPEATS):
-        page = _new_page(browser)
+def _visit(browser, url: str, selector: str, sidebar: dict | None = None) -> tuple[float, float]:
+    """Times of a new browser profile opening ``url``, then of the same profile opening it again (returning);
+    with ``sidebar`` (a dict), also each visit's sidebar wait (``_sidebar_wait``) appended to
+    ``sidebar["new browser"]`` and ``sidebar["returning"]``."""
+    page = _new_page(browser)
+    if sidebar is not None:
+        page.add_init_script(_SIDEBAR_WATCH)
+    times = []
+    for how in ("new browser", "returning"):
+        times.append(_timed(page, lambda: page.goto(url), selector))
         if sidebar is not None:
-            page.add_init_script(_SIDEBAR_WATCH)
-        for how, times in (("new browser", fresh), ("returning", returning)):
-            times.append(_timed(page, lambda: page.goto(url), selector))
-            if sidebar is not None:
-                sidebar.setdefault(how, []).append(_sidebar_wait(page))
-            page.goto("about:blank")
-        page.context.close()
-    return fresh, returning
+            sidebar.setdefault(how, []).append(_sidebar_wait(page))
+        page.goto("about:blank")
+    page.context.close()
+    return times[0], times[1]
+
+
+def _visits(browser, url: str, selector: str, sidebar: dict | None = None) -> tuple[list[float], list[float]]:
+    """``REPEATS`` visits (``_visit``): the new-browser times and the returning ones."""
+    fresh, returning = zip(*(_visit(browser, url, selector, sidebar) for _ in range(REPEATS)))
+    return list(fresh), list(returning)
+
+
+def _paired_visits(browser, url: str, floor_url: str, selector: str,
+                   sidebar: dict | None = None) -> dict[str, tuple[list[float], list[float]]]:
+    """``PAIRED_REPEATS`` visits (``_visit``) of ``url`` and of its floor ``floor_url`` in turn, so that
+    both see the machine as it is at the time (its speed drifts over minutes): ``{"page": (new-browser
+    times, returning times), "floor": (...)}``; ``sidebar`` as for ``_visit``, for the page's visits."""
+    times = {"page": ([], []), "floor": ([], [])}
+    for _ in range(PAIRED_REPEATS):
+        for which, address, watch in (("page", url, sidebar), ("floor", floor_url, None)):
+            fresh, returning = _visit(browser, address, selector, watch)
+            times[which][0].append(fresh)
+            times[which][1].append(returning)
+    return times
 
 
 def _navigation(browser, base: str, start: str, label: str, selector: str) -> list[float]:
@@ -216,28 +239,25 @@ def store_main_figures(folder: Path, paths) -> None:
         (folder / f"{path}.json").write_text(json.dumps(stored))
 
 
-def _reference_rows(browser, own: list[str]) -> tuple[list[Row], dict[tuple[str, str], list[float]]]:
-    """Rows of the bare reference pages, and their times by (chart, "new browser" or "returning"): the
-    small charts, and for each URL path in ``own`` that page's own first chart alone (chart ``path``)."""
+def _reference_rows(browser, base: str) -> tuple[list[Row], dict[tuple[str, str], list[float]]]:
+    """Rows of the bare reference pages with a small chart at ``base`` (the reference app's server), and
+    their times by (chart, "new browser" or "returning")."""
     rows, floors = [], {}
-    with tempfile.TemporaryDirectory() as folder:
-        store_main_figures(Path(folder), own)
-        os.environ[FIGURES_ENV] = folder
-        charts_shown = [(f"?chart={chart}", chart, what) for chart, what in (
-            ("2d", "one 2D chart"), ("3d", "one 3D chart"), ("sphere", "the sphere scene"))]
-        # At the page's own address: Streamlit's page first looks for its server one level down, at
-        # /PAGE/_stcore/health, and only after that 404 and a pause at /_stcore (streamlit/streamlit#7074).
-        charts_shown += [(f"{path}?figure={path}", path, f"the first chart of {path} alone, at /{path}")
-                         for path in own]
-        with streamlit_server(app=REFERENCE) as base:
-            for query, chart, what in charts_shown:
-                url = f"{base}/{query}"
-                _warm(browser, url)
-                fresh, returning = _visits(browser, url, CHART)
-                for how, times in (("new browser", fresh), ("returning", returning)):
-                    floors[chart, how] = times
-                    rows.append(_row(f"reference: bare page with {what}, {how}", times, "floor"))
+    for chart, what in (("2d", "one 2D chart"), ("3d", "one 3D chart"), ("sphere", "the sphere scene")):
+        url = f"{base}/?chart={chart}"
+        _warm(browser, url)
+        for how, times in zip(("new browser", "returning"), _visits(browser, url, CHART)):
+            floors[chart, how] = times
+            rows.append(_row(f"reference: bare page with {what}, {how}", times, "floor"))
     return rows, floors
+
+
+def own_floor_url(base: str, path: str) -> str:
+    """The bare page with the first chart of the page at URL path ``path`` alone, on the reference app's
+    server at ``base``, at the page's own address: there Streamlit's page first looks for its server one
+    level down, at /PAGE/_stcore/health, and only after that 404 and a pause at /_stcore
+    (streamlit/streamlit#7074), as on the page."""
+    return f"{base}/{path}?figure={path}"
 
 
 def _floor_ratio(times: list[float], floor: list[float], what: str) -> str:
@@ -398,10 +418,13 @@ def run() -> list[Row]:
     reason = chromium_missing_reason()
     if reason:
         return [Row("page timings", float("nan"), "< 2 s / < 0.5 s", f"skipped: {reason}")]
-    with headless_chromium() as browser:
-        paths = page_paths()
-        rows, floors = _reference_rows(browser, [path for title, path in paths.items() if title != "Home"])
-        with streamlit_server() as base:
+    paths = page_paths()
+    own = [path for title, path in paths.items() if title != "Home"]
+    with headless_chromium() as browser, tempfile.TemporaryDirectory() as folder:
+        store_main_figures(Path(folder), own)
+        os.environ[FIGURES_ENV] = folder
+        with streamlit_server(app=REFERENCE) as reference, streamlit_server() as base:
+            rows, floors = _reference_rows(browser, reference)
             for title, path in paths.items():
                 url = f"{base}/{path}"
                 selector = CHART if title != "Home" else "h1"
@@ -410,7 +433,17 @@ def run() -> list[Row]:
                 wait_for_app(page, timeout_ms=120_000, chart=selector == CHART)
                 page.context.close()
                 sidebar = {} if _chart_first(path) else None
-                fresh, returning = _visits(browser, url, selector, sidebar)
+                if title != "Home":
+                    floor_url = own_floor_url(reference, path)
+                    _warm(browser, floor_url)
+                    paired = _paired_visits(browser, url, floor_url, selector, sidebar)
+                    (fresh, returning), floor = paired["page"], paired["floor"]
+                    for how, times in zip(("new browser", "returning"), floor):
+                        floors[path, how] = times
+                        rows.append(_row(f"reference: bare page with the first chart of {path} alone, at /{path}, "
+                                         f"{how} (visited in turn with the page)", times, "floor"))
+                else:
+                    fresh, returning = _visits(browser, url, selector, sidebar)
                 start = "" if title != "Home" else paths["Sensitivity"]
                 clicks = _navigation(browser, base, start, title.replace("_", " "), selector)
                 what = "first chart" if title != "Home" else "title (no chart)"
