@@ -70,6 +70,17 @@ def test_noise_reduction_tab_charts_its_tables_reduction_per_n_first(address):
     assert at.download_button(key="dl-csv-utility-noise-reduction")
 
 
+def test_noise_reduction_tab_without_a_reduction_says_why_instead_of_a_chart(monkeypatch):
+    """A table whose every reduction is NaN (one mechanism has no release at any n) draws no chart of zeros."""
+    tabulate = utility_study.reduction_table
+    monkeypatch.setattr(utility_study, "reduction_table",
+                        lambda summary: tabulate(summary).assign(**{"noise reduction (%)": np.nan}))
+    at = run_page(PAGE, {utility.TAB_KEY: REDUCTION})
+    assert "chart-reduction" not in charts.live_keys(at) and not specs(at)
+    assert any("No noise reduction to draw" in text for text in messages(at, "info")), messages(at, "info")
+    assert at.download_button(key="dl-csv-utility-noise-reduction")
+
+
 def test_planner_euclidean_constant_is_at_least_the_noise_alone():
     """The ε-DP baseline releases the ambient mean b + noise N; E‖b + N‖ >= E‖N‖ = c_E/(nε) because N is
     symmetric (triangle inequality on ±N), so the fitted constant cannot fall below the exact noise constant."""
