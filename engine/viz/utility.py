@@ -16,6 +16,8 @@ BOUND_NAME = "Theorem 3: √(bound on E ρ²)"
 REDUCTION = "noise reduction (%)"
 #: What the sign of the reduction says, written above and below its zero line.
 ABOVE_ZERO, BELOW_ZERO = "↑ intrinsic release closer", "↓ Euclidean release closer"
+#: Behind those words: the line of the reduction may pass under them.
+WORDS_BACKGROUND = "rgba(255, 255, 255, 0.8)"
 
 
 def error_figure(summary: pd.DataFrame, *, x: str, x_title: str, bounds: pd.DataFrame, log: bool) -> go.Figure:
@@ -48,7 +50,8 @@ def reduction_figure(table: pd.DataFrame, *, log: bool) -> go.Figure | None:
     -------
     go.Figure or None
         One line-and-markers trace (``meta="reduction"``) over the dashed zero line, above which the
-        intrinsic release is closer to the mean in ambient coordinates; None when no row has a reduction.
+        intrinsic release is closer to the mean in ambient coordinates, said in words at the end of the n
+        range whose reduction lies farther from 0; None when no row has a reduction.
     """
     missing = {"n", REDUCTION} - set(table.columns)
     if missing:
@@ -66,12 +69,13 @@ def reduction_figure(table: pd.DataFrame, *, log: bool) -> go.Figure | None:
     low, high = min(0.0, reduction.min()), max(0.0, reduction.max())
     pad = max(0.15 * (high - low), 5.0)  # room for the words on both sides of the zero line
     fig.update_layout(xaxis=axis_layout("sample size n", n, log),
-                      yaxis=dict(title=dict(text="noise reduction in ambient error (%)"), range=[low - pad, high + pad],
-                                 zeroline=False))
-    fig.add_hline(y=0, line=dict(color=palette.color("data"), width=2, dash="dash"), annotation_text=ABOVE_ZERO,
-                  annotation_position="top left", annotation_font_size=palette.FONT_SIZE - 1)
-    fig.add_annotation(text=BELOW_ZERO, x=0, xref="x domain", xanchor="left", y=0, yanchor="top", showarrow=False,
-                       font=dict(size=palette.FONT_SIZE - 1))
+                      yaxis=dict(title=dict(text=REDUCTION), range=[low - pad, high + pad], zeroline=False))
+    side = "right" if abs(reduction[-1]) > abs(reduction[0]) else "left"  # the end whose line is farther from 0
+    words = dict(showarrow=False, bgcolor=WORDS_BACKGROUND, font=dict(size=palette.FONT_SIZE - 1))
+    fig.add_hline(y=0, line=dict(color=palette.color("data"), width=2, dash="dash"))
+    for text, anchor in ((ABOVE_ZERO, "bottom"), (BELOW_ZERO, "top")):
+        fig.add_annotation(text=text, x=float(side == "right"), xref="x domain", xanchor=side, y=0, yanchor=anchor,
+                           **words)
     return fig
 
 

@@ -97,10 +97,13 @@ def test_reduction_figure_draws_the_tables_reductions_over_a_zero_line(log):
     assert fig.layout.xaxis.title.text == "sample size n" and "(%)" in fig.layout.yaxis.title.text
 
 
-def test_reduction_figure_keeps_its_zero_line_in_view_when_every_reduction_is_positive():
+def test_reduction_figure_keeps_its_zero_line_and_words_clear_of_a_positive_line():
     table = pd.DataFrame({"n": [10, 20], util_viz.REDUCTION: [20.0, 60.0]})
-    low, high = util_viz.reduction_figure(table, log=False).layout.yaxis.range
+    fig = util_viz.reduction_figure(table, log=False)
+    low, high = fig.layout.yaxis.range
     assert low < 0 < 60 < high
+    assert [(note.x, note.xanchor) for note in fig.layout.annotations] == [(1, "right")] * 2, \
+        "the words sit at the end where the line is farther from 0"
 
 
 def test_reduction_figure_without_a_reduction_is_none_and_needs_the_tables_columns():
