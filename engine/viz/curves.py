@@ -52,7 +52,7 @@ def _style(group, colors: Mapping | None) -> tuple[str, str]:
     return palette.color(group), palette.chart_text(palette.label(group))
 
 
-def _axis(title: str, values: np.ndarray, log: bool) -> dict:
+def axis_layout(title: str, values: np.ndarray, log: bool) -> dict:
     """Axis settings; a log axis spanning a decade or more is labelled at powers of ten only
     (plotly's default also labels 2, 3, ..., 9 in between, unreadable from the back row)."""
     title = dict(text=palette.chart_text(title))
@@ -150,7 +150,7 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
     xs = np.concatenate([np.asarray(t.x, dtype=float) for t in traces]) if traces else np.empty(0)
     ys = np.concatenate([np.asarray(t.y, dtype=float) for t in traces]) if traces else np.empty(0)
     fig = go.Figure(data=traces, layout=palette.layout(title, height=height))
-    fig.update_layout(xaxis=_axis(x_title or x, xs, log_x), yaxis=_axis(y_title or y, ys, log_y))
+    fig.update_layout(xaxis=axis_layout(x_title or x, xs, log_x), yaxis=axis_layout(y_title or y, ys, log_y))
     return fig
 
 

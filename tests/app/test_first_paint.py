@@ -45,6 +45,8 @@ VISITS = [(PLAYGROUND, address) for address in (
 )] + [(UTILITY, address) for address in (
     {},
     {"space": "sphere", "sconst": "theorem", "log": "false", "reps": "40"},
+    {"util_view": "Noise reduction"},
+    {"util_view": "Noise reduction", "space": "spd", "reps": "20"},
 )] + [(SAMPLERS, address) for address in (
     {},
     {"space": "hyperbolic", "sigma": "0.9", "adapt": "false"},

@@ -7,6 +7,7 @@ import pytest
 from engine.manifolds import Sphere
 from engine.pipelines import figure1_setting
 from engine.pipelines import utility as utility_study
+from tests.app import charts
 from tests.app.charts import specs
 from tests.app.conftest import (
     ROOT,
@@ -21,9 +22,9 @@ from ui import utility
 
 PAGE = ROOT / "pages" / "3_Utility.py"
 CURVES, REDUCTION, PLANNER, WHERE = utility.SECTIONS
-#: Charts of each tab on the sphere: error against n and against ε; none (SPD adds the non-positive
-#: definite share); the scaling check; the maps of where each mechanism wins (sphere and SPD).
-CHARTS = {CURVES: 2, REDUCTION: 0, PLANNER: 1, WHERE: 5}
+#: Charts of each tab on the sphere: error against n and against ε; the noise reduction against n (SPD adds
+#: the non-positive definite share); the scaling check; the maps of where each mechanism wins (sphere and SPD).
+CHARTS = {CURVES: 2, REDUCTION: 1, PLANNER: 1, WHERE: 5}
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +48,37 @@ def test_noise_reduction_tab_tabulates_every_n():
     reduction = at.table[0].value
     assert list(reduction["n"]) == list(utility.N_GRIDS["quick"])
     assert reduction["noise reduction (%)"].notna().all()
+
+
+@pytest.mark.parametrize("address", [{}, {"log": "false"}, {"space": "spd", "reps": "20"}], ids=["sphere", "linear-n",
+                                                                                                "spd"])
+def test_noise_reduction_tab_charts_its_tables_reduction_per_n_first(address):
+    """The tab's first chart draws the table's noise reduction (%) at each n, over its zero line, on every space
+    (the sphere, the page's default, had no chart at all); n is on a log axis while the page's log setting is on."""
+    at = run_page(PAGE, {utility.TAB_KEY: REDUCTION, **address})
+    assert not messages(at)
+    chart = charts.live_args(at)[0]
+    assert chart["key"] == "chart-reduction"
+    spec = specs(at)[0]
+    table = at.table[0].value
+    (trace,) = spec["data"]
+    assert list(charts.values(trace["x"])) == list(table["n"])
+    assert charts.values(trace["y"]) == pytest.approx(table["noise reduction (%)"].to_numpy())
+    assert [shape["y0"] for shape in spec["layout"]["shapes"]] == [0]
+    assert charts.axis_setting(spec, "xaxis", "type") == ("linear" if address.get("log") == "false" else "log")
+    assert at.download_button(key="dl-html-utility-noise-reduction")
+    assert at.download_button(key="dl-csv-utility-noise-reduction")
+
+
+def test_noise_reduction_tab_without_a_reduction_says_why_instead_of_a_chart(monkeypatch):
+    """A table whose every reduction is NaN (one mechanism has no release at any n) draws no chart of zeros."""
+    tabulate = utility_study.reduction_table
+    monkeypatch.setattr(utility_study, "reduction_table",
+                        lambda summary: tabulate(summary).assign(**{"noise reduction (%)": np.nan}))
+    at = run_page(PAGE, {utility.TAB_KEY: REDUCTION})
+    assert "chart-reduction" not in charts.live_keys(at) and not specs(at)
+    assert any("No noise reduction to draw" in text for text in messages(at, "info")), messages(at, "info")
+    assert at.download_button(key="dl-csv-utility-noise-reduction")
 
 
 def test_planner_euclidean_constant_is_at_least_the_noise_alone():

@@ -56,10 +56,7 @@ def _tab_views() -> dict[str, str]:
 TAB_VIEWS = _tab_views()
 #: Views the check still finds at fault (found by it, left open): the reason each fails. Strict, so a view
 #: that passes fails the run until its entry is removed.
-KNOWN = {
-    "Utility-Noise reduction": "at the page's default space, the sphere, the tab has no chart (its one chart, the share "
-                               "of releases not positive definite, is SPD's), so the wait for a first chart times out",
-}
+KNOWN: dict[str, str] = {}
 _DRAWN = f"() => {PLOTS}().some(el => el._fullLayout && el.offsetHeight > 0)"
 # After a resize: the window has its new width and the main area's size stayed the same over three polls
 # (Streamlit's columns and the charts' autosize follow the window within a few frames).

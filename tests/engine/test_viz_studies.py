@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.pipelines import utility as util_pipeline
 from engine.viz import sensitivity as sens_viz
 from engine.viz import utility as util_viz
 
@@ -65,3 +66,48 @@ def test_share_and_scaling_figures():
     means = {t.name: list(t.y) for t in scaling.data if t.meta == "mean"}
     assert means["Riemannian Laplace"] == pytest.approx([2.0, 2.0])  # n·ε·error
     assert [s.y0 for s in scaling.layout.shapes] == [2.0, 4.0]
+
+
+def _reduction_table():
+    """``reduction_table`` of a summary whose intrinsic mechanism has no release at n = 40: errors 0.2
+    against 0.4 at n = 10 (50 % reduction), 0.3 against 0.2 at n = 20 (-50 %), none at n = 40."""
+    summary = pd.DataFrame({"n": [10, 20, 10, 20, 40], "mechanism": ["exact"] * 2 + ["euclid"] * 3,
+                            "mean_error": [0.2, 0.3, 0.4, 0.2, 0.1], "share_off_manifold": [0.0, 0.0, 0.5, 0.3, 0.1],
+                            "rms_geodesic": [0.25, 0.35, np.nan, np.nan, np.nan],
+                            "sqrt_bound": [0.3, 0.4, np.nan, np.nan, np.nan]})
+    return util_pipeline.reduction_table(summary)
+
+
+@pytest.mark.parametrize("log", [True, False])
+def test_reduction_figure_draws_the_tables_reductions_over_a_zero_line(log):
+    table = _reduction_table()
+    assert table[util_viz.REDUCTION].isna().tolist() == [False, False, True]
+    fig = util_viz.reduction_figure(table, log=log)
+    assert len(fig.data) == 1
+    trace = fig.data[0]
+    assert trace.meta == "reduction" and trace.mode == "lines+markers"
+    assert list(trace.x) == [10, 20], "the n without a reduction is left out, not drawn at 0"
+    assert list(trace.y) == pytest.approx([50.0, -50.0])
+    assert list(trace.y) == pytest.approx(table[util_viz.REDUCTION].dropna().tolist())
+    assert [(shape.y0, shape.y1, shape.line.dash) for shape in fig.layout.shapes] == [(0, 0, "dash")]
+    assert [note.text for note in fig.layout.annotations] == [util_viz.ABOVE_ZERO, util_viz.BELOW_ZERO]
+    low, high = fig.layout.yaxis.range
+    assert low < -50 and high > 50
+    assert fig.layout.xaxis.type == ("log" if log else "linear")
+    assert fig.layout.xaxis.title.text == "sample size n" and "(%)" in fig.layout.yaxis.title.text
+
+
+def test_reduction_figure_keeps_its_zero_line_and_words_clear_of_a_positive_line():
+    table = pd.DataFrame({"n": [10, 20], util_viz.REDUCTION: [20.0, 60.0]})
+    fig = util_viz.reduction_figure(table, log=False)
+    low, high = fig.layout.yaxis.range
+    assert low < 0 < 60 < high
+    assert [(note.x, note.xanchor) for note in fig.layout.annotations] == [(1, "right")] * 2, \
+        "the words sit at the end where the line is farther from 0"
+
+
+def test_reduction_figure_without_a_reduction_is_none_and_needs_the_tables_columns():
+    table = _reduction_table()
+    assert util_viz.reduction_figure(table[table[util_viz.REDUCTION].isna()], log=True) is None
+    with pytest.raises(ValueError, match=r"no column \['noise reduction \(%\)'\]"):
+        util_viz.reduction_figure(table.drop(columns=util_viz.REDUCTION), log=True)

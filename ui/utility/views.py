@@ -24,6 +24,7 @@ TAB_KEY = "util_view"
 SECTIONS = ("Error curves", "Noise reduction", "Budget planner", "Where each wins")
 
 error_figure = cache_figures(max_entries=32)(figures.error_figure)
+reduction_figure = cache_figures(max_entries=32)(figures.reduction_figure)
 share_figure = cache_figures(max_entries=32)(figures.share_figure)
 scaling_figure = cache_figures(max_entries=32)(figures.scaling_figure)
 
@@ -111,23 +112,23 @@ def _paper_baseline(c: utility.UtilityConfig) -> None:
 
 def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
     url = state.settings(list(settings.keys))
-    st.subheader("Ambient error of the intrinsic against the Euclidean mechanism, per n")
     table = utility.reduction_table(result.ok_n)
-    saved = table["noise reduction (%)"].dropna()
-    if len(saved):
-        st.metric("Noise reduction in ambient error, intrinsic against Euclidean",
-                  f"{saved.min():.0f}% to {saved.max():.0f}%",
-                  help="100 · (1 − mean intrinsic error / mean Euclidean error) in ambient coordinates, over the "
-                       "simulated n (Figure 1 reports this percentage per n); negative where the intrinsic error is "
-                       "the larger.")
+    first_paint.in_full_run(lambda: _reduction_heading(table))
+    fig_r = reduction_figure(table, log=settings.log_axes)
+    if fig_r is None:
+        st.info("No noise reduction to draw: at every simulated n one of the mechanisms has no release (see what "
+                "was left out above).")
+    else:
+        first_paint.main_chart(fig_r, key="chart-reduction", **PLAIN_CHART)
+        st.caption("Look at the line against zero: above it the intrinsic release is closer to the mean in ambient "
+                   "coordinates at that n, below it the Euclidean one (the box above compares them along the "
+                   "space).")
+    download_row("utility-noise-reduction", fig=fig_r, data=table, settings=url)
     st.latex(r"\text{reduction} = 100\left(1 - \frac{\overline{\|\tilde x_{\mathrm{Riem}} - \bar x\|}}"
              r"{\overline{\|\tilde x_{E} - \bar x\|}}\right)\%")
     st.table(tables.formatted(table, skip=("n",)), hide_index=True, border="horizontal")
-    st.caption("Look at the reduction column: positive where the intrinsic release is closer in ambient coordinates "
-               "at that n, negative where the Euclidean one is (the box above compares them along the space). Then "
-               "compare the last two: the RMS geodesic error against √ of Theorem 3's bound, which is nearly tight "
-               "for small noise, so simulation noise can put the RMS a little above it.")
-    download_row("utility-noise-reduction", data=table, settings=url)
+    st.caption("Look at the last two columns: the RMS geodesic error against √ of Theorem 3's bound, which is nearly "
+               "tight for small noise, so simulation noise can put the RMS a little above it.")
     if spaces.make_manifold(settings.space).open_in_ambient:  # on the sphere every Euclidean release is off it
         st.subheader("Euclidean releases that are not positive definite")
         fig_s = share_figure(result.ok_n, log=settings.log_axes)
@@ -136,6 +137,18 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
                    "all; the intrinsic mechanism never leaves the SPD cone.")
         download_row("utility-non-pd-share", fig=fig_s,
                      data=result.ok_n[result.ok_n["mechanism"] == specs.EUCLID.key], settings=url)
+
+
+def _reduction_heading(table: pd.DataFrame) -> None:
+    """The noise reduction tab's title and the range of its reductions over n."""
+    st.subheader("Ambient error of the intrinsic against the Euclidean mechanism, per n")
+    saved = table[figures.REDUCTION].dropna()
+    if len(saved):
+        st.metric("Noise reduction in ambient error, intrinsic against Euclidean",
+                  f"{saved.min():.0f}% to {saved.max():.0f}%",
+                  help="100 · (1 − mean intrinsic error / mean Euclidean error) in ambient coordinates, over the "
+                       "simulated n (Figure 1 reports this percentage per n); negative where the intrinsic error is "
+                       "the larger.")
 
 
 def _planner(result: utility.UtilityResult, settings: Settings) -> None:
