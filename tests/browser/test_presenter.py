@@ -54,9 +54,6 @@ def _tab_views() -> dict[str, str]:
 
 
 TAB_VIEWS = _tab_views()
-#: Views the check still finds at fault (found by it, left open): the reason each fails. Strict, so a view
-#: that passes fails the run until its entry is removed.
-KNOWN: dict[str, str] = {}
 _DRAWN = f"() => {PLOTS}().some(el => el._fullLayout && el.offsetHeight > 0)"
 # After a resize: the window has its new width and the main area's size stayed the same over three polls
 # (Streamlit's columns and the charts' autosize follow the window within a few frames).
@@ -115,8 +112,7 @@ def _resize(page, width: int, height: int) -> None:
     page.wait_for_function(_RESIZED, arg=width, timeout=TIMEOUT_MS, polling=100)
 
 
-@pytest.mark.parametrize("view", [pytest.param(view, marks=pytest.mark.xfail(reason=KNOWN[view], strict=True))
-                                  if view in KNOWN else view for view in TAB_VIEWS])
+@pytest.mark.parametrize("view", TAB_VIEWS)
 def test_every_page_and_tab_in_presenter_mode_and_at_800_px(presenter_tab, app_url, shots, view):
     """In presenter mode at 800 px, 1280×720 and 1920×1080 the first chart lies inside the window with the page
     scrolled to its top, and no formula is cut, nothing is wider than the window and no label is cut short."""
