@@ -38,6 +38,11 @@ def _mechanism(printed: dict, key: str) -> dict:
     return run
 
 
+def _final_loss(printed: dict, method: str) -> float:
+    (row,) = [row for row in printed["final"] if row["method"] == method]
+    return row["mean_loss"]
+
+
 #: Per lesson step, the numbers of the pipeline's --json that its revealed answer prints, as it prints them.
 LESSON_NUMBERS = {
     "One record moves the mean": lambda p: [f"Theorem 2's bound is {p['theorem2']['delta']:.4f}"],
@@ -48,14 +53,19 @@ LESSON_NUMBERS = {
     "Where the intrinsic mechanism wins": lambda p: [f"{_mechanism(p, key)['errors']['geodesic']:.3g}"
                                                      for key in ("exact", "euclid")],
     "The guarantee, audited: which data set?": lambda p: [],
+    "Beyond means: regression": lambda p: [
+        f"on average {pd.DataFrame(p['energies'])['footpoint_distance'].mean() / p['ball_radius']:.0%} of the public"],
+    "Beyond means: optimisation": lambda p: [
+        f"After {p['steps']} steps",
+        f"{_final_loss(p, 'dp-rgd'):.3g} against {_final_loss(p, 'non-private'):.3g} without privacy"],
     "Beyond means: subspaces": lambda p: [
         f"{np.mean([not b and e <= p['config']['alpha'] for b, e in zip(p['bottom'], p['proj_error'])]):.0%} of "
         f"{p['config']['releases']} releases"],
 }
 #: The key of the "Settings (JSON)" download of each page a lesson step links to.
 SETTINGS_DOWNLOAD = {"sensitivity": "sensitivity-vs-n", "playground": "", "audit": "audit-",
-                     "subspaces": "dl-json-subspaces-exact"}
-REPRODUCED = [number for number, step in enumerate(STEPS, 1) if step.reproduction is not None]
+                     "subspaces": "dl-json-subspaces-exact", "regression": "regression-drift",
+                     "optimization": "optimization-loss"}
 
 
 def test_the_settings_file_and_the_command_give_the_page_numbers(media_managers, tmp_path, capsys):
@@ -219,7 +229,7 @@ def test_audit_settings_file_and_command_give_the_page_numbers(media_managers, t
     assert downloaded(at, media_managers, "Script (.py)").decode() == reproduce.script(view, config)
 
 
-@pytest.mark.parametrize("number", REPRODUCED)
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
 def test_lesson_step_settings_file_and_command_give_the_steps_numbers(media_managers, tmp_path, capsys, number):
     """The Lesson had no way out of the app: no command, notebook or settings file for a step. The step's file
     is also the one the page its link opens downloads."""

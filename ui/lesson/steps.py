@@ -2,8 +2,8 @@
 
 Each record names its chart (a builder of the page it comes from, at the step's settings), a question
 to answer before the reveal, the answer computed from the same run, a one-sentence takeaway, and the
-full page with the step's settings as address keys, and where one exists the step's reproduction: the
-``engine.reproduce`` view and the pipeline config of the step's settings.
+full page with the step's settings as address keys, and the step's reproduction: the ``engine.reproduce``
+view and the pipeline config of the step's settings, the run the full page shows at those address keys.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 
 from engine.pipelines import PrivateMeanConfig
 from engine.pipelines.audit import AuditConfig
-from engine.pipelines.private_regression import RegressionConfig
+from engine.pipelines.private_regression import DEFAULT_TAU, RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import SensitivityConfig
 from ui.lesson import compute
@@ -33,7 +33,10 @@ SPD = PrivateMeanConfig(space="spd", source="wishart", n=20, radius=1.5, epsilon
                         releases=RELEASES)
 SENSITIVITY_N, SENSITIVITY_R = 10, float(np.pi / 8)
 GAME_EPSILON = 1.0
-REGRESSION = RegressionConfig(dataset="drift", n=30, releases=3, warmup=200, window=200)
+#: The Private regression page's run on the drifting directions at its defaults (τ the data set's), but with n at the
+#: slider's least and 20 releases, whose mean footpoint distance is steady from seed to seed (5 releases at n = 30:
+#: 0.34 to 0.81 of the ball's radius over seeds 0-4; 20 at n = 20: 0.54 to 0.75).
+REGRESSION = RegressionConfig(dataset="drift", n=20, tau=DEFAULT_TAU["drift"], releases=20)
 OPTIMIZATION = OptimizationSettings(app="frechet", data="synthetic", size=50, eps=1.0, delta=1e-3, noise="calibrated",
                                     steps=None, batch=0, eta=0.05, reps=3, seed=0, grid=None, burn=0)
 SUBSPACES = PrivateSubspaceConfig(k=2, d=3, n=200, epsilon=1.0, delta=1e-6, outliers=5, method="exact", releases=20)
@@ -46,7 +49,8 @@ AUDIT = AuditConfig(audit="laplace", space="sphere", epsilon=GAME_EPSILON, contr
 class Step:
     """One step: ``chart()`` its figure, ``question`` with ``choices``, ``answer()`` the index of the right
     choice and the numbers that show it, ``takeaway``, the full ``page`` opened with ``params``, and
-    ``reproduction``, the ``engine.reproduce.VIEWS`` key and the config that run the step outside the app."""
+    ``reproduction``, the ``engine.reproduce.VIEWS`` key and the config that run the step outside the app (the
+    config the full page runs at ``params``)."""
 
     title: str
     chart: Callable[[], object]
@@ -57,7 +61,7 @@ class Step:
     page: str
     params: dict = field(default_factory=dict)
     game: bool = False
-    reproduction: tuple[str, object] | None = None
+    reproduction: tuple[str, object] = field(kw_only=True)
 
 
 def _moved_mean() -> tuple[int, str]:
@@ -176,7 +180,9 @@ STEPS = (
          "footpoints stay close to the non-private fit?",
          ("Yes, within half the public ball's radius", "No, they spread over the ball"), _regression,
          "The same guarantee covers a fitted curve; with few records its noise is large.",
-         "pages/6_Private_regression.py", {"reg_data": REGRESSION.dataset, "reg_n": str(REGRESSION.n)}),
+         "pages/6_Private_regression.py",
+         {"reg_data": REGRESSION.dataset, "reg_n": str(REGRESSION.n), "reg_releases": str(REGRESSION.releases)},
+         reproduction=("regression", REGRESSION)),
     Step("Beyond means: optimisation",
          lambda: compute.optimization(OPTIMIZATION)[1],
          f"Gradient descent for the Fréchet mean of n = {OPTIMIZATION.size} covariance matrices, with noise on "
@@ -186,7 +192,8 @@ STEPS = (
          "Privacy can be paid step by step: the accountant splits ε over the iterations, and each noisy step costs accuracy.",
          "pages/5_Private_optimization.py",
          {"app": OPTIMIZATION.app, "n_frechet": str(OPTIMIZATION.size), "eps": repr(OPTIMIZATION.eps),
-          "delta": f"{OPTIMIZATION.delta:g}", "reps": str(OPTIMIZATION.reps)}),
+          "delta": f"{OPTIMIZATION.delta:g}", "reps": str(OPTIMIZATION.reps)},
+         reproduction=("optimization", OPTIMIZATION.config)),
     Step("Beyond means: subspaces",
          lambda: compute.subspaces(SUBSPACES)[1],
          f"Learn the plane 200 points lie near, privately, with {SUBSPACES.outliers} adversarial points: how "

@@ -99,7 +99,7 @@ def _body() -> None:
     st.info(f"**Takeaway.** {step.takeaway}")
     st.page_link(step.page, label="Open the full page with these settings", icon=":material/open_in_new:",
                  query_params=step.params)
-    if step.reproduction is not None and not presenter.active():
+    if not presenter.active():
         page, config = step.reproduction
         download_row(f"lesson-step-{number}", settings=settings_file.payload(page, config),
                      pipeline=VIEWS[page].pipeline)
