@@ -24,7 +24,9 @@ with the playground's sphere scene alone, and one per page with that page's own 
 page's own address, where Streamlit first probes for its server one level down (streamlit#7074) as it
 does on every page but Home. Each page's first chart (new browser, returning) is stated as a ratio to
 its own chart's floor and to the floor with the same kind of small chart (``FLOOR_CHART``), both of
-the same run. A page and its own chart's floor are visited in turn, ``PAIRED_REPEATS`` times each
+the same run. The floor draws the chart as wide as the page drew it (``first_chart_width``): Private
+regression's chart is 940 px wide on the page and was 704 px on the floor's narrow layout, Utility's
+462 px and 704 px. A page and its own chart's floor are visited in turn, ``PAIRED_REPEATS`` times each
 (``_paired_visits``): the shared machine's speed drifts over minutes, and a floor measured minutes before
 its page moved the ratio by up to ±0.25× between runs.
 
@@ -252,12 +254,37 @@ def _reference_rows(browser, base: str) -> tuple[list[Row], dict[tuple[str, str]
     return rows, floors
 
 
-def own_floor_url(base: str, path: str) -> str:
-    """The bare page with the first chart of the page at URL path ``path`` alone, on the reference app's
-    server at ``base``, at the page's own address: there Streamlit's page first looks for its server one
-    level down, at /PAGE/_stcore/health, and only after that 404 and a pause at /_stcore
+def own_floor_url(base: str, path: str, width: int) -> str:
+    """The bare page with the first chart of the page at URL path ``path`` alone, ``width`` CSS pixels wide,
+    on the reference app's server at ``base``, at the page's own address: there Streamlit's page first looks
+    for its server one level down, at /PAGE/_stcore/health, and only after that 404 and a pause at /_stcore
     (streamlit/streamlit#7074), as on the page."""
-    return f"{base}/{path}?figure={path}"
+    return f"{base}/{path}?figure={path}&width={width}"
+
+
+# Records (in the top window) the width of the first plotly chart in the first frame in which it is drawn.
+_FIRST_WIDTH = f"""(() => {{
+    if (window.top !== window) return;
+    const look = () => {{
+        const drawn = {PLOTS}().find(el => el.querySelector('.main-svg'));
+        if (drawn) window.__firstChartWidth = drawn.getBoundingClientRect().width;
+        else requestAnimationFrame(look);
+    }};
+    requestAnimationFrame(look);
+}})()"""
+
+
+def first_chart_width(browser, url: str) -> int:
+    """The width (CSS pixels) at which the page at ``url`` draws its first chart on a returning visit, the
+    width its own chart's floor is drawn at (``own_floor_url``)."""
+    page = _new_page(browser)
+    page.add_init_script(_FIRST_WIDTH)
+    for _ in range(2):
+        page.goto(url)
+        wait_for_app(page, timeout_ms=120_000)
+    width = page.evaluate("() => window.__firstChartWidth")
+    page.context.close()
+    return round(width)
 
 
 def _floor_ratio(times: list[float], floor: list[float], what: str) -> str:
@@ -434,14 +461,15 @@ def run() -> list[Row]:
                 page.context.close()
                 sidebar = {} if _chart_first(path) else None
                 if title != "Home":
-                    floor_url = own_floor_url(reference, path)
+                    floor_url = own_floor_url(reference, path, first_chart_width(browser, url))
                     _warm(browser, floor_url)
                     paired = _paired_visits(browser, url, floor_url, selector, sidebar)
                     (fresh, returning), floor = paired["page"], paired["floor"]
                     for how, times in zip(("new browser", "returning"), floor):
                         floors[path, how] = times
                         rows.append(_row(f"reference: bare page with the first chart of {path} alone, at /{path}, "
-                                         f"{how} (visited in turn with the page)", times, "floor"))
+                                         f"{how} (visited in turn with the page)", times, "floor",
+                                         f"drawn {floor_url.rsplit('=', 1)[1]} px wide, as the page draws it"))
                 else:
                     fresh, returning = _visits(browser, url, selector, sidebar)
                 start = "" if title != "Home" else paths["Sensitivity"]

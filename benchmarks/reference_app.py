@@ -10,9 +10,10 @@ instead of ``st.plotly_chart``. The sidebar's seed slider (default 1) redraws th
 floor of a page's cached re-render.
 
 ``?figure=NAME`` draws a page's own main chart alone, as the page draws it (``ui.live_chart`` with the
-page's theme and config): ``NAME.json`` in the folder named by ``$MPE_REFERENCE_FIGURES``
-(``benchmarks.pages.FIGURES_ENV``), written by
-``benchmarks/pages.py`` from an AppTest run of the page at its defaults.
+page's theme and config, in the pages' wide layout): ``NAME.json`` in the folder named by
+``$MPE_REFERENCE_FIGURES`` (``benchmarks.pages.FIGURES_ENV``), written by ``benchmarks/pages.py`` from an
+AppTest run of the page at its defaults. ``&width=W`` draws it W CSS pixels wide, the width at which the
+page drew it (``benchmarks.pages.first_chart_width``): a chart drawn wider takes longer to draw.
 """
 
 import json
@@ -56,15 +57,22 @@ def stored_figure(name: str) -> tuple[go.Figure, dict]:
     return pio.from_json(stored.pop("figure"), skip_invalid=True), stored
 
 
-st.title("Reference page")
 name = st.query_params.get("figure")
+if name is not None:
+    st.set_page_config(layout="wide")
+st.title("Reference page")
 if name is not None:
     names = {path.stem for path in Path(os.environ.get(FIGURES_ENV, ".")).glob("*.json")}
     if name not in names:
         st.error(f"No stored figure {literal(name)}: the folder ${FIGURES_ENV} holds {', '.join(sorted(names)) or 'none'}.")
         st.stop()
+    width = st.query_params.get("width", "")
+    if width and not width.isdigit():
+        st.error(f"width={literal(width)} is not a whole number of pixels: give one, e.g. width=940.")
+        st.stop()
     fig, options = stored_figure(name)
-    live_chart(fig, key="reference-chart", theme="streamlit" if options["theme"] else None, config=options["config"])
+    with st.container(width=int(width) if width else "stretch"):
+        live_chart(fig, key="reference-chart", theme="streamlit" if options["theme"] else None, config=options["config"])
     st.stop()
 seed = st.sidebar.slider("Seed", min_value=0, max_value=5, value=1)
 shown = figure(st.query_params.get("chart", "2d"), seed)
