@@ -171,3 +171,14 @@ def test_the_steps_chart_keeps_every_step_drawn_in_the_browser():
     at = run_page(LESSON, {"step": str(GAME_STEP)})
     assert {args["key"]: args["keep"] for args in charts.live_args(at)} == {"lesson_chart": len(STEPS),
                                                                              "lesson_game_chart": 1}
+
+
+@pytest.mark.parametrize(("spread", "index", "verdict"), [(0.3, 0, "stays within half the ball"), (0.56, 1, "is large")])
+def test_the_regression_steps_answer_says_what_its_run_shows(monkeypatch, spread, index, verdict):
+    """The reveal's sentence follows the run's spread of the private footpoints, like the chosen answer."""
+    from ui.lesson import steps
+
+    run = dataclasses.make_dataclass("Run", [("footpoint_spread", float)])(spread)
+    monkeypatch.setattr(steps.compute, "regression", lambda config: (run, None))
+    answer, text = next(step.answer for step in steps.STEPS if step.title == "Beyond means: regression")()
+    assert answer == index and f"{spread:.0%} of the public ball's radius" in text and verdict in text

@@ -101,8 +101,9 @@ def _game() -> tuple[int, str]:
 def _regression() -> tuple[int, str]:
     result, _ = compute.regression(REGRESSION)
     spread = result.footpoint_spread
+    verdict = "the noise is large" if spread >= 0.5 else "the noise stays within half the ball"
     return int(spread >= 0.5), (f"The private footpoints lie on average {spread:.0%} of the public ball's radius "
-                                f"from the non-private fit: with n = {REGRESSION.n} the noise is large.")
+                                f"from the non-private fit: with n = {REGRESSION.n} {verdict}.")
 
 
 def _optimization() -> tuple[int, str]:
