@@ -84,7 +84,8 @@ VIEWS_3D = {"Private_optimization, tab On the manifold (SPD cone)": "Private_opt
 #: Where a page's controls are: the sidebar, and on the Lesson its step selector above the chart.
 CONTROLS = '[data-testid="stSidebar"], .st-key-step'
 # Records (in the top window, from its first frame on each load) the time of the first frame in which a
-# plotly chart is drawn and of the first in which a value widget of the controls is enabled.
+# plotly chart is drawn, with that chart's width, and of the first in which a value widget of the controls
+# is enabled.
 _SIDEBAR_WATCH = f"""(() => {{
     if (window.top !== window) return;
     const seen = window.__sidebarSeen = {{}};
@@ -93,7 +94,8 @@ _SIDEBAR_WATCH = f"""(() => {{
         el => !el.disabled && el.getAttribute('aria-disabled') !== 'true');
     const look = () => {{
         const now = performance.now();
-        if (seen.chart === undefined && {PLOTS}().some(el => el.querySelector('.main-svg'))) seen.chart = now;
+        const drawn = seen.chart === undefined && {PLOTS}().find(el => el.querySelector('.main-svg'));
+        if (drawn) [seen.chart, seen.width] = [now, drawn.getBoundingClientRect().width];
         if (seen.widget === undefined && usable()) seen.widget = now;
         if (seen.chart === undefined || seen.widget === undefined) requestAnimationFrame(look);
     }};
@@ -262,27 +264,15 @@ def own_floor_url(base: str, path: str, width: int) -> str:
     return f"{base}/{path}?figure={path}&width={width}"
 
 
-# Records (in the top window) the width of the first plotly chart in the first frame in which it is drawn.
-_FIRST_WIDTH = f"""(() => {{
-    if (window.top !== window) return;
-    const look = () => {{
-        const drawn = {PLOTS}().find(el => el.querySelector('.main-svg'));
-        if (drawn) window.__firstChartWidth = drawn.getBoundingClientRect().width;
-        else requestAnimationFrame(look);
-    }};
-    requestAnimationFrame(look);
-}})()"""
-
-
 def first_chart_width(browser, url: str) -> int:
     """The width (CSS pixels) at which the page at ``url`` draws its first chart on a returning visit, the
     width its own chart's floor is drawn at (``own_floor_url``)."""
     page = _new_page(browser)
-    page.add_init_script(_FIRST_WIDTH)
+    page.add_init_script(_SIDEBAR_WATCH)
     for _ in range(2):
         page.goto(url)
         wait_for_app(page, timeout_ms=120_000)
-    width = page.evaluate("() => window.__firstChartWidth")
+    width = page.evaluate("() => window.__sidebarSeen.width")
     page.context.close()
     return round(width)
 
@@ -461,7 +451,8 @@ def run() -> list[Row]:
                 page.context.close()
                 sidebar = {} if _chart_first(path) else None
                 if title != "Home":
-                    floor_url = own_floor_url(reference, path, first_chart_width(browser, url))
+                    width = first_chart_width(browser, url)
+                    floor_url = own_floor_url(reference, path, width)
                     _warm(browser, floor_url)
                     paired = _paired_visits(browser, url, floor_url, selector, sidebar)
                     (fresh, returning), floor = paired["page"], paired["floor"]
@@ -469,7 +460,7 @@ def run() -> list[Row]:
                         floors[path, how] = times
                         rows.append(_row(f"reference: bare page with the first chart of {path} alone, at /{path}, "
                                          f"{how} (visited in turn with the page)", times, "floor",
-                                         f"drawn {floor_url.rsplit('=', 1)[1]} px wide, as the page draws it"))
+                                         f"drawn {width} px wide, as the page draws it"))
                 else:
                     fresh, returning = _visits(browser, url, selector, sidebar)
                 start = "" if title != "Home" else paths["Sensitivity"]
