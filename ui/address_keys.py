@@ -4,7 +4,7 @@ knows that it most resembles (``difflib``), or the keys it knows when none is al
 of the page.
 
 ``ui.navigation.sidebar`` keeps a place at the top of the page (``reserve``); the page calls ``report``
-as its last line, once every widget and tab has taken its key (``ui.state``). A chart-first run draws
+as its last line, once every widget and section switch has taken its key (``ui.state``). A chart-first run draws
 no widgets and reports nothing; the full run that follows does.
 """
 

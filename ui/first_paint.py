@@ -18,7 +18,7 @@ introduction with ``intro``, what else stands above its main chart with ``in_ful
 and stops after the chart. The chart (``ui.live_chart`` with ``report_drawn=True``) sets its value once
 it is drawn, or its drawing failed, which reruns the page; every later run of the visit is the full
 page. A chart-first run that does not reach a main chart reruns the page in full at once: one that cannot
-compute its chart (``ui.errors.shown_as_error``), or whose open tab has none (``draw_open_tab``), so
+compute its chart (``ui.errors.shown_as_error``), or whose open section has none (``ui.sections``), so
 an error comes with the widgets that can fix it. A session without a browser (AppTest, a bare
 script) has no request headers and no chart to report: all its runs are full.
 """
@@ -76,12 +76,6 @@ def main_chart(fig, *, key: str, **kwargs) -> None:
     if first:
         _controls_pending()
         st.stop()
-
-
-def draw_open_tab(key: str, sections: dict) -> None:
-    """``ui.state.draw_open_tab``; a chart-first run whose open tab drew no main chart reruns in full after it."""
-    state.draw_open_tab(key, sections)
-    rerun_in_full()
 
 
 def in_full_run(draw: Callable[[], None]) -> None:

@@ -179,7 +179,7 @@ def own(keys) -> None:
 
 
 def page_keys() -> set[str]:
-    """The address keys of the current page: its widgets' (``init``), its tabs' and those it ``own``s."""
+    """The address keys of the current page: its widgets' (``init``, ``ui.sections``) and those it ``own``s."""
     enter_page()
     page = st.session_state[PAGE]
     return set(st.session_state[KEYS].get(page, ())) | st.session_state.get(OWNED, {}).get(page, set())
@@ -195,23 +195,3 @@ def sync(keys) -> None:
 def settings(keys) -> dict:
     """The current values of ``keys`` as a plain dict (for the settings download)."""
     return {key: st.session_state[key] for key in keys if key in st.session_state}
-
-
-def tabs(key: str, labels) -> list:
-    """Tabs whose open label lives in the URL (``?key=label``): only the open tab's content runs.
-
-    Each returned container's ``.open`` says whether its content should be computed this run, so a
-    page draws the charts of one tab at a time; switching tabs reruns the page.
-    """
-    enter_page()
-    st.session_state[KEYS].setdefault(st.session_state[PAGE], set()).add(key)
-    return st.tabs(list(labels), key=key, bind="query-params")
-
-
-def draw_open_tab(key: str, sections: dict) -> None:
-    """``tabs(key, sections)`` with each label's content drawn by its function ``sections[label]()``,
-    called for the open tab only."""
-    for tab, draw in zip(tabs(key, sections), sections.values()):
-        with tab:
-            if tab.open:
-                draw()

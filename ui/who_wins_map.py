@@ -1,4 +1,4 @@
-"""The Utility page's "Where each wins" tab: the map of ``engine.pipelines.who_wins_map`` for every
+"""The Utility page's "Where each wins" section: the map of ``engine.pipelines.who_wins_map`` for every
 space with a Euclidean baseline at the playground's defaults (n = 50, ε = 1), computed once per
 server process, with its reading, one heatmap per space, a table of how its tie and ratios move with
 n·ε (``engine.pipelines.ties_by_budget``) and the spaces not mapped yet."""
@@ -43,7 +43,7 @@ def _ranges(ranges) -> str:
 
 
 def budget_table(found: pd.DataFrame, parameter: str) -> pd.DataFrame:
-    """``ties_by_budget``'s rows as the tab shows them: n·ε, ε, the first tie, every range of r where the
+    """``ties_by_budget``'s rows as the section shows them: n·ε, ε, the first tie, every range of r where the
     Riemannian Laplace wins (so a ratio that crosses 1 more than once shows each crossing) and the ratios
     at the grid's ends."""
     first, last = found["first_radius"].iloc[0], found["last_radius"].iloc[0]
@@ -64,7 +64,7 @@ def mapped_spaces() -> list[str]:
 
 
 def show() -> None:
-    """The tab: how the map is made, then per space its reading, heatmap and data; the rest named."""
+    """The section: how the map is made, then per space its reading, heatmap and data; the rest named."""
     st.markdown(
         f"Each cell compares the mean geodesic error of the **Riemannian Laplace** (Theorem 2's proven sensitivity) "
         f"with that of the **Euclidean Laplace** (ambient sensitivity 2r_E/n, released around the ambient mean; "

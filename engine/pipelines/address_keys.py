@@ -18,7 +18,7 @@ class AddressKeys:
 
     ``fields`` maps each key to the config field it sets; ``values`` turns a key's value into the field's
     where they differ (a toggle into a name); ``shown_only`` are keys that set no field of the run
-    (which tab is open, whether a slider is shown): an old download may hold them and they are skipped;
+    (which section is chosen, whether a slider is shown): an old download may hold them and they are skipped;
     ``application`` names the application (the settings' ``app``) a key's slider belongs to, if only one.
     """
 

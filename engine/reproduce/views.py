@@ -123,7 +123,7 @@ VIEWS = {
             for index, (name, what) in enumerate((("excess_loss", "excess-loss"), ("gradient_norm", "gradient-norm")))),
             Figure("accountant", ("from ui.optimization.figures import accountant",),
                    "accountant(result.accountant['curves'], config.epsilon, config.noise)",
-                   "The Privacy accounting tab's chart: ε spent after t steps for the calibrated σ and for the paper's "
+                   "The Privacy accounting section's chart: ε spent after t steps for the calibrated σ and for the paper's "
                    "rule, against the target ε.")),
     ),
     "regression": View(

@@ -45,14 +45,26 @@ def messages(at: AppTest, *kinds: str) -> list[str]:
     return [element.value for kind in (kinds or ("error", "warning")) for element in getattr(at, kind)]
 
 
-def assert_explained(at: AppTest, expected: str | None, tab_key: str) -> None:
-    """A message of the last run contains ``expected``; ``None`` stands for an unknown tab in the
-    address, which Streamlit drops from it (the page opens its first tab)."""
-    if expected is None:
-        assert tab_key not in at.query_params
-    else:
-        found = messages(at)
-        assert any(expected in text for text in found), found
+def assert_explained(at: AppTest, expected: str) -> None:
+    """A message of the last run contains ``expected``."""
+    found = messages(at)
+    assert any(expected in text for text in found), found
+
+
+def _section_switch(at: AppTest):
+    """The page's section switch (``ui.sections``), its one segmented control."""
+    (switch,) = at.get("button_group")
+    return switch
+
+
+def section_labels(at: AppTest) -> list[str]:
+    """The labels of the page's section switch."""
+    return [option.content for option in _section_switch(at).proto.options]
+
+
+def choose_section(at: AppTest, label: str) -> AppTest:
+    """Choose the section ``label`` (as a click on its button does) and run the page."""
+    return _section_switch(at).set_value(label).run()
 
 
 def who_wins_sentence(at: AppTest) -> str | None:

@@ -61,7 +61,7 @@ VISITS = [(PLAYGROUND, address) for address in (
     {},
     {"audit": "tangent-gaussian", "space": "hyperbolic", "control": "control-reused-randomness"},
 )]
-#: Visits whose open tab has no main chart: their first run is the full page.
+#: Visits whose open section has no main chart: their first run is the full page.
 WITHOUT_MAIN_CHART = [
     (UTILITY, {"util_view": "Budget planner"}),
     (OPTIMIZATION, {"opt_view": "Privacy accounting"}),
@@ -71,7 +71,7 @@ WITHOUT_MAIN_CHART = [
 WIDGETS = ("slider", "select_slider", "selectbox", "multiselect", "toggle", "number_input")
 #: What a chart-first run sends besides its main chart: the empty places of what the full run draws above
 #: the chart, the containers the chart sits in, and in the sidebar, after the chart, the running indicator.
-CHART_FIRST_ELEMENTS = {"empty", "flex_container", "column", "tab_container", "tab", "html"}
+CHART_FIRST_ELEMENTS = {"empty", "flex_container", "column", "html"}
 
 
 def _sidebar_widgets(at) -> int:
@@ -165,7 +165,7 @@ def _elements(node):
 
 
 @pytest.mark.parametrize("visit", WITHOUT_MAIN_CHART, ids=_visit_id)
-def test_a_tab_without_a_main_chart_gets_the_full_page_at_once(monkeypatch, visit):
+def test_a_section_without_a_main_chart_gets_the_full_page_at_once(monkeypatch, visit):
     at = _first_run(monkeypatch, visit)
     assert _sidebar_widgets(at) >= 6, "no chart would ask for the full run"
     assert not any(args["report"] for args in charts.live_args(at))

@@ -10,25 +10,17 @@ import pytest
 
 from tests.app.conftest import ROOT, run_page
 from tests.app.page_text import page_text
-from ui import glossary
+from ui import glossary, optimization, regression, sensitivity, utility
 from ui.navigation import PAGES
-from ui.optimization.apps import SECTIONS as OPTIMIZATION_TABS
-from ui.optimization.apps import TAB_KEY as OPTIMIZATION_TAB
-from ui.regression import SECTIONS as REGRESSION_TABS
-from ui.regression import TAB_KEY as REGRESSION_TAB
-from ui.sensitivity import SECTIONS as SENSITIVITY_TABS
-from ui.sensitivity import TAB_KEY as SENSITIVITY_TAB
-from ui.utility import SECTIONS as UTILITY_TABS
-from ui.utility import TAB_KEY as UTILITY_TAB
 
-#: Every page at its defaults, and every other tab of the pages with tabs (only the open one is drawn).
+#: Every page at its defaults, and every other section of the pages with sections (only the chosen one is drawn).
 STATES = [(page.script, ()) for page in PAGES] + [
-    (script, ((key, tab),)) for script, key, tabs in (
-        ("pages/2_Sensitivity.py", SENSITIVITY_TAB, SENSITIVITY_TABS),
-        ("pages/3_Utility.py", UTILITY_TAB, UTILITY_TABS),
-        ("pages/5_Private_optimization.py", OPTIMIZATION_TAB, OPTIMIZATION_TABS),
-        ("pages/6_Private_regression.py", REGRESSION_TAB, REGRESSION_TABS))
-    for tab in tabs[1:]]
+    (script, ((module.SECTION_KEY, label),)) for script, module in (
+        ("pages/2_Sensitivity.py", sensitivity),
+        ("pages/3_Utility.py", utility),
+        ("pages/5_Private_optimization.py", optimization.apps),
+        ("pages/6_Private_regression.py", regression))
+    for label in module.SECTIONS[1:]]
 
 
 @functools.cache

@@ -8,7 +8,7 @@ import pytest
 from engine.experiments import dp_rgd_frechet, dp_rgd_hyperbolic
 from engine.pipelines import private_optimization
 from tests.app import charts
-from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
+from tests.app.conftest import ROOT, assert_clean, assert_explained, choose_section, messages, run_page, section_labels
 from ui.optimization import apps as cfg
 from ui.optimization import compute as opt_compute
 from ui.optimization.controls import Settings
@@ -34,12 +34,6 @@ def assert_charts(at, count: int = CHARTS[CONVERGENCE]) -> None:
     assert len(charts.specs(at)) == count
 
 
-def open_tab(at, label: str):
-    """Switch a page that shows the default tab to the tab ``label`` (as a click on it does)."""
-    at.query_params[cfg.TAB_KEY] = label
-    return at.run()
-
-
 @pytest.fixture(scope="module")
 def defaults():
     return run_page(PAGE)
@@ -48,7 +42,7 @@ def defaults():
 def test_defaults_render_the_convergence_tab_without_messages(defaults):
     assert_charts(defaults)
     assert not messages(defaults)
-    assert [tab.label for tab in defaults.tabs] == list(cfg.SECTIONS)
+    assert section_labels(defaults) == list(cfg.SECTIONS)
     assert {"DP-RGD", "Non-private"} <= chart_names(defaults, 0)
     assert [e.label for e in defaults.expander] == ["Reproduce this view", "Privacy guarantee of this run"]
 
@@ -59,18 +53,18 @@ def test_defaults_render_the_convergence_tab_without_messages(defaults):
     (STUDY, "K-norm gradient (MH)"),
 ])
 def test_each_tab_draws_only_its_own_chart(label, expected):
-    at = run_page(PAGE, {**FAST, cfg.TAB_KEY: label})
+    at = run_page(PAGE, {**FAST, cfg.SECTION_KEY: label})
     assert_charts(at, CHARTS[label])
     assert not messages(at)
     assert expected in chart_names(at)
-    assert at.query_params[cfg.TAB_KEY] == label
+    assert at.query_params[cfg.SECTION_KEY] == label
 
 
 def test_defaults_spend_exactly_epsilon_and_show_the_paper_rule(defaults):
     metrics = {metric.label: metric.value for metric in defaults.metric}
     assert float(metrics["ε spent (accountant)"]) == pytest.approx(1.0)
     assert metrics["Iterations T"] == "100"  # T = n, the paper's rule
-    at = run_page(PAGE, {cfg.TAB_KEY: ACCOUNTING})
+    at = run_page(PAGE, {cfg.SECTION_KEY: ACCOUNTING})
     latex = " ".join(element.value for element in at.latex)
     assert r"c_{\text{needed}}" in latex and r"\sigma_{\text{rule}}" in latex
 
@@ -104,7 +98,7 @@ def test_every_control_of_the_frechet_mean_rerenders():
     assert not messages(at)
     metrics = {metric.label: metric.value for metric in at.metric}
     assert metrics["Batch"] == "b = 30" and metrics["Iterations T"] == "30"
-    open_tab(at, ACCOUNTING)
+    choose_section(at, ACCOUNTING)
     assert_charts(at, CHARTS[ACCOUNTING])
     assert any(name.startswith("Paper's rule") and name.endswith("(this run)") for name in chart_names(at) if name)
     assert at.query_params["b_frechet"] == "30" and at.query_params["T_frechet"] == "30"
@@ -114,7 +108,7 @@ def test_every_control_of_the_frechet_mean_rerenders():
 @pytest.mark.parametrize("label", [MANIFOLD, STUDY])
 def test_every_application_rerenders(label):
     """Every control of every application, walked on the manifold tab and on the study tab."""
-    at = run_page(PAGE, {**FAST, "n_barycenter": "40", cfg.TAB_KEY: label})
+    at = run_page(PAGE, {**FAST, "n_barycenter": "40", cfg.SECTION_KEY: label})
     at.selectbox(key="app").select("barycenter").run()
     assert_charts(at, CHARTS[label])
     at.slider(key="n_barycenter").set_value(60).run()
@@ -147,14 +141,14 @@ def test_every_application_rerenders(label):
 
 @pytest.mark.parametrize("label", cfg.SECTIONS)
 def test_matrix_completion_tabs_render(label):
-    at = run_page(PAGE, {**FAST, "app": "lrmc", "n_lrmc": "200", "b_lrmc": "100", "T_lrmc": "40", cfg.TAB_KEY: label})
+    at = run_page(PAGE, {**FAST, "app": "lrmc", "n_lrmc": "200", "b_lrmc": "100", "T_lrmc": "40", cfg.SECTION_KEY: label})
     assert_charts(at, LRMC_CHARTS[label])
     if label == MANIFOLD:
         assert any("no faithful picture" in element.value for element in at.markdown)
 
 
 def test_matrix_completion_rerenders():
-    at = run_page(PAGE, {**FAST, "app": "lrmc", "n_lrmc": "200", "b_lrmc": "100", "T_lrmc": "40", cfg.TAB_KEY: STUDY})
+    at = run_page(PAGE, {**FAST, "app": "lrmc", "n_lrmc": "200", "b_lrmc": "100", "T_lrmc": "40", cfg.SECTION_KEY: STUDY})
     assert_charts(at, LRMC_CHARTS[STUDY])
     assert any("RMSE" in (figure.get("layout", {}).get("yaxis", {}).get("title", {}).get("text") or "")
                for figure in charts.specs(at))
@@ -176,18 +170,18 @@ def test_matrix_completion_rerenders():
     ({"Trule": "false", "T_frechet": "0"}, "T_frechet"),
     ({"noise": "loud"}, "noise"),
     ({"preset": "nonsense"}, "preset"),
-    ({cfg.TAB_KEY: "Nowhere"}, None),
+    ({cfg.SECTION_KEY: "Nowhere"}, "Nowhere"),
 ])
 def test_invalid_addresses_show_a_reason_instead_of_failing(params, expected):
     at = run_page(PAGE, params)
-    assert_explained(at, expected, cfg.TAB_KEY)
+    assert_explained(at, expected)
     assert_charts(at)
 
 
 def test_query_params_round_trip():
     params = {"app": "hyperbolic", "height": "4", "eps": "0.5", "delta": "1e-05", "noise": "paper", "Trule": "false",
               "T_hyperbolic": "30", "b_hyperbolic": "0", "eta_hyperbolic": "0.002", "reps": "3", "seed": "5",
-              "grid": "quick", cfg.TAB_KEY: STUDY}
+              "grid": "quick", cfg.SECTION_KEY: STUDY}
     at = run_page(PAGE, params)
     assert not messages(at)
     assert at.selectbox(key="app").value == "hyperbolic"
@@ -258,7 +252,7 @@ def test_hyperbolic_taxonomy_choice_renders_or_explains():
 
 def test_eigenvector_clipping_norm_is_the_public_bound():
     """L0 = 2R² with the public R = √(d/n) (d = 50), printed as an assumption (issue 10)."""
-    at = run_page(PAGE, {**FAST, "app": "eigenvector", "n_eigenvector": "2000", cfg.TAB_KEY: ACCOUNTING})
+    at = run_page(PAGE, {**FAST, "app": "eigenvector", "n_eigenvector": "2000", cfg.SECTION_KEY: ACCOUNTING})
     metrics = {metric.label: metric.value for metric in at.metric}
     assert metrics["Clipping norm L0"] == f"{2 * 50 / 2000:.4g}"
     note = [text for text in messages(at, "info") if "public radius" in text]

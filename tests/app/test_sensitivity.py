@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tests.app.charts import specs
-from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page
-from ui.sensitivity import SECTIONS, TAB_KEY
+from tests.app.conftest import ROOT, assert_clean, assert_explained, messages, run_page, section_labels
+from ui.sensitivity import SECTION_KEY, SECTIONS
 
 PAGE = ROOT / "pages" / "2_Sensitivity.py"
 #: The simulated sensitivity against n, then the chart of the open tab.
@@ -34,7 +34,7 @@ def defaults():
 
 def test_defaults_render_two_charts_without_messages(defaults):
     assert len(specs(defaults)) == CHARTS
-    assert [tab.label for tab in defaults.tabs] == list(SECTIONS)
+    assert section_labels(defaults) == list(SECTIONS)
     assert not messages(defaults)
     assert defaults.selectbox(key="space").value == "sphere"
     assert defaults.slider(key="r_sphere").value == pytest.approx(np.pi / 8)
@@ -61,7 +61,7 @@ def test_defaults_write_their_settings_into_the_url(defaults):
 @pytest.mark.parametrize("label", SECTIONS)
 def test_every_control_rerenders(label):
     """Every control, walked on each tab (the tab itself comes from the address, as a click sets it)."""
-    at = run_page(PAGE, {TAB_KEY: label})
+    at = run_page(PAGE, {SECTION_KEY: label})
     steps = [
         lambda: at.slider(key="r_sphere").set_value(0.6),
         lambda: at.slider(key="kappa_sphere").set_value(2.0),
@@ -91,11 +91,11 @@ def test_every_control_rerenders(label):
     ({"space": "nonsense"}, "space"),
     ({"n": "-3"}, "n="),
     ({"reps": "lots"}, "reps"),
-    ({TAB_KEY: "Nowhere"}, None),
+    ({SECTION_KEY: "Nowhere"}, "Nowhere"),
 ])
 def test_invalid_addresses_warn_instead_of_failing(params, expected):
     at = run_page(PAGE, params)
-    assert_explained(at, expected, TAB_KEY)
+    assert_explained(at, expected)
     assert len(specs(at)) == CHARTS
 
 
@@ -106,7 +106,7 @@ def test_beyond_the_limit_no_bound_is_drawn():
 
 def test_query_params_round_trip():
     params = {"space": "spd", "r_spd": "2.0", "kappa_spd": "0.1", "n": "100", "reps": "40", "seed": "7",
-              "log": "false", TAB_KEY: SECTIONS[-1]}
+              "log": "false", SECTION_KEY: SECTIONS[-1]}
     at = run_page(PAGE, params)
     assert not messages(at)
     assert at.selectbox(key="space").value == "spd"

@@ -15,6 +15,7 @@ from tests.app.conftest import (
     assert_explained,
     messages,
     run_page,
+    section_labels,
     who_wins_sentence,
     who_wins_winner,
 )
@@ -35,14 +36,14 @@ def defaults():
 def test_defaults_render_the_error_curves_without_messages(defaults):
     charts = specs(defaults)
     assert len(charts) == CHARTS[CURVES]
-    assert [tab.label for tab in defaults.tabs] == list(utility.SECTIONS)
+    assert section_labels(defaults) == list(utility.SECTIONS)
     names = {trace.get("name") for trace in charts[0]["data"]}
     assert {"Riemannian Laplace", "Euclidean Laplace", utility.BOUND_NAME} <= names
     assert not messages(defaults)
 
 
 def test_noise_reduction_tab_tabulates_every_n():
-    at = run_page(PAGE, {utility.TAB_KEY: REDUCTION})
+    at = run_page(PAGE, {utility.SECTION_KEY: REDUCTION})
     assert not messages(at)
     assert len(specs(at)) == CHARTS[REDUCTION]
     reduction = at.table[0].value
@@ -55,7 +56,7 @@ def test_noise_reduction_tab_tabulates_every_n():
 def test_noise_reduction_tab_charts_its_tables_reduction_per_n_first(address):
     """The tab's first chart draws the table's noise reduction (%) at each n, over its zero line, on every space
     (the sphere, the page's default, had no chart at all); n is on a log axis while the page's log setting is on."""
-    at = run_page(PAGE, {utility.TAB_KEY: REDUCTION, **address})
+    at = run_page(PAGE, {utility.SECTION_KEY: REDUCTION, **address})
     assert not messages(at)
     chart = charts.live_args(at)[0]
     assert chart["key"] == "chart-reduction"
@@ -75,7 +76,7 @@ def test_noise_reduction_tab_without_a_reduction_says_why_instead_of_a_chart(mon
     tabulate = utility_study.reduction_table
     monkeypatch.setattr(utility_study, "reduction_table",
                         lambda summary: tabulate(summary).assign(**{"noise reduction (%)": np.nan}))
-    at = run_page(PAGE, {utility.TAB_KEY: REDUCTION})
+    at = run_page(PAGE, {utility.SECTION_KEY: REDUCTION})
     assert "chart-reduction" not in charts.live_keys(at) and not specs(at)
     assert any("No noise reduction to draw" in text for text in messages(at, "info")), messages(at, "info")
     assert at.download_button(key="dl-csv-utility-noise-reduction")
@@ -84,7 +85,7 @@ def test_noise_reduction_tab_without_a_reduction_says_why_instead_of_a_chart(mon
 def test_planner_euclidean_constant_is_at_least_the_noise_alone():
     """The ε-DP baseline releases the ambient mean b + noise N; E‖b + N‖ >= E‖N‖ = c_E/(nε) because N is
     symmetric (triangle inequality on ±N), so the fitted constant cannot fall below the exact noise constant."""
-    at = run_page(PAGE, {utility.TAB_KEY: PLANNER})
+    at = run_page(PAGE, {utility.SECTION_KEY: PLANNER})
     assert len(specs(at)) == CHARTS[PLANNER]
     planner = at.table[0].value.set_index("mechanism")
     exact = utility_study.euclidean_constant("sphere", np.pi / 8)
@@ -111,7 +112,7 @@ def test_defaults_write_their_settings_into_the_url(defaults):
 @pytest.mark.parametrize("label", utility.SECTIONS)
 def test_every_control_rerenders(label):
     """Every control, walked on each tab (the tab itself comes from the address, as a click sets it)."""
-    at = run_page(PAGE, {"reps": "20", utility.TAB_KEY: label})
+    at = run_page(PAGE, {"reps": "20", utility.SECTION_KEY: label})
     steps = [
         lambda: at.slider(key="reps").set_value(30),
         lambda: at.slider(key="r_sphere").set_value(0.5),
@@ -146,18 +147,18 @@ def test_every_control_rerenders(label):
     ({"r_sphere": "1.0"}, "π/(4√κ)"),
     ({"r_sphere": "1.0", "sconst": "theorem"}, "Cannot calibrate the noise"),
     ({"space": "spd", "eps": "0.05", "reps": "20"}, "not normalisable"),
-    ({utility.TAB_KEY: "Nowhere"}, None),
+    ({utility.SECTION_KEY: "Nowhere"}, "Nowhere"),
 ])
 def test_invalid_addresses_show_a_reason_instead_of_failing(params, expected):
     at = run_page(PAGE, params)
-    assert_explained(at, expected, utility.TAB_KEY)
+    assert_explained(at, expected)
     if expected is None:
         assert len(specs(at)) == CHARTS[CURVES]
 
 
 def test_query_params_round_trip():
     params = {"space": "spd", "r_spd": "2.0", "ngrid": "quick", "eps": "2.0", "n": "80", "reps": "30",
-              "seed": "5", "log": "false", "target": "0.1", "solve": "n", utility.TAB_KEY: PLANNER}
+              "seed": "5", "log": "false", "target": "0.1", "solve": "n", utility.SECTION_KEY: PLANNER}
     at = run_page(PAGE, params)
     assert not messages(at)
     assert at.selectbox(key="space").value == "spd"
@@ -178,7 +179,7 @@ def test_preset_holds_the_figure1_settings():
 
 def test_preset_in_the_address_opens_figure1():
     # an explicit value wins over the preset
-    at = run_page(PAGE, {"preset": "reimherr-fig1", "reps": "20", utility.TAB_KEY: REDUCTION})
+    at = run_page(PAGE, {"preset": "reimherr-fig1", "reps": "20", utility.SECTION_KEY: REDUCTION})
     assert at.selectbox(key="space").value == "spd"
     assert at.slider(key="r_spd").value == pytest.approx(1.5)
     assert at.selectbox(key="ngrid").value == "paper"
@@ -196,7 +197,7 @@ def test_preset_in_the_address_opens_figure1():
 def test_sphere_preset_note_speaks_of_the_sphere():
     """Issue 14, item 9: the note of the sphere preset used to describe SPD(2) with r = 1.5."""
     at = run_page(PAGE, {"preset": "reimherr-fig1", "space": "sphere", "reps": "20", "ngrid": "quick",
-                         utility.TAB_KEY: REDUCTION})
+                         utility.SECTION_KEY: REDUCTION})
     note = next(text for text in messages(at, "info") if "Figure 1" in text)
     assert note.index("S²") < note.index("SPD(2)")
     assert "S² with r = π/8" in note
@@ -240,7 +241,7 @@ def test_who_wins_sentence_names_the_winner_the_simulation_shows(defaults):
 
 
 def test_figure1_preset_keeps_the_proven_verdict_and_says_what_the_papers_constant_changes():
-    at = run_page(PAGE, {"preset": "reimherr-fig1", "space": "sphere", "ngrid": "quick", utility.TAB_KEY: REDUCTION})
+    at = run_page(PAGE, {"preset": "reimherr-fig1", "space": "sphere", "ngrid": "quick", utility.SECTION_KEY: REDUCTION})
     assert at.selectbox(key="sconst").value == "empirical"
     sentence = who_wins_sentence(at)
     errors = _hand_geodesic_errors(50, 200, 0, 1.0)

@@ -184,6 +184,18 @@ LAYOUT_PROBE = """() => {
 }"""
 
 
+def section_buttons(page):
+    """A locator of the buttons of the page's section switch (``ui.sections``), a radio group named "Section"."""
+    from ui import sections
+
+    return page.get_by_role("radiogroup", name=sections.LABEL).get_by_role("radio")
+
+
+#: What the chosen section draws: its charts and tables, in the places after the section switch.
+SECTION_CONTENT = ("[data-testid=stElementContainer]:has([data-testid=stButtonGroup]) ~ * "
+                   ":is(.js-plotly-plot, [data-testid=stCustomComponentV1], [data-testid=stTable])")
+
+
 def plot_count(page) -> int:
     """How many plotly charts the page shows (in the page and in live-chart iframes)."""
     return page.evaluate(f"() => {PLOTS}().length")

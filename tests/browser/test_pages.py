@@ -7,7 +7,15 @@ import re
 
 import pytest
 
-from tests.browser.harness import ROOT, chart_signature, page_paths, wait_for_app, wait_for_chart_change
+from tests.browser.harness import (
+    ROOT,
+    SECTION_CONTENT,
+    chart_signature,
+    page_paths,
+    section_buttons,
+    wait_for_app,
+    wait_for_chart_change,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -65,27 +73,25 @@ def test_page_renders_and_reacts(app_page, app_url, title):
 
 
 @pytest.mark.parametrize("title", ["Sensitivity", "Utility", "Private_optimization"])
-def test_every_tab_opens_and_lands_in_the_address(app_page, app_url, title):
-    """A click on each tab draws that tab's chart or table (computed only once it is open) and puts
-    the tab into the URL, so the address reproduces the view."""
+def test_every_section_opens_and_lands_in_the_address(app_page, app_url, title):
+    """A click on each section's button draws that section's chart or table (computed only once it is
+    chosen) and puts the section into the URL, so the address reproduces the view."""
     from playwright.sync_api import expect
 
     page = app_page
     page.goto(f"{app_url}/{PAGES[title]}")
     wait_for_app(page)
-    tabs = page.get_by_role("tab")
-    assert tabs.count() > 1
-    for index in range(1, tabs.count()):
-        label = tabs.nth(index).inner_text().strip()
+    buttons = section_buttons(page)
+    assert buttons.count() > 1
+    for index in range(1, buttons.count()):
+        label = buttons.nth(index).inner_text().strip()
         before = page.url
-        tabs.nth(index).click()
+        buttons.nth(index).click()
         page.wait_for_function("(before) => window.location.href !== before", arg=before)
-        shown = page.locator("[role=tabpanel]:visible").locator(
-            ".js-plotly-plot, [data-testid=stCustomComponentV1], [data-testid=stTable]")  # a live chart: its iframe
-        expect(shown.first).to_be_visible(timeout=60_000)
+        expect(page.locator(SECTION_CONTENT).first).to_be_visible(timeout=60_000)
         wait_for_app(page, chart=False)
         _no_exception(page)
-        assert tabs.nth(index).get_attribute("aria-selected") == "true", label
+        assert buttons.nth(index).get_attribute("aria-checked") == "true", label
         assert "_view=" in page.url, page.url
 
 

@@ -4,7 +4,7 @@ At 1280×720 and 1920×1080 each view must draw its first chart, show no traceba
 at its column's edge, put no element beyond the viewport's width and cut no label short with "…".
 A screenshot of each lands in the test's temporary folder (printed with ``-s``) to look through.
 
-Issue 34's extension: every page and every tab in presenter mode (``?present=1``) at 1280×720, 1920×1080
+Issue 34's extension: every page and every section in presenter mode (``?present=1``) at 1280×720, 1920×1080
 and in an 800 px wide window: the main chart inside the window without scrolling, nothing cut or wider than the
 window. One tab of one browser walks all views.
 """
@@ -40,8 +40,8 @@ def _targets() -> dict[str, str]:
 TARGETS = _targets()
 
 
-def _tab_views() -> dict[str, str]:
-    """View name -> address of every page (its first tab) and of every further tab of a page with tabs."""
+def _section_views() -> dict[str, str]:
+    """View name -> address of every page (its first section) and of every further section of a page with sections."""
     from ui import regression, sensitivity, utility
     from ui.optimization import apps as optimization
 
@@ -49,11 +49,11 @@ def _tab_views() -> dict[str, str]:
     for module, page in ((sensitivity, "Sensitivity"), (utility, "Utility"), (optimization, "Private_optimization"),
                          (regression, "Private_regression")):
         for label in module.SECTIONS[1:]:
-            views[f"{page}-{label}"] = f"{page}?{urlencode({module.TAB_KEY: label})}"
+            views[f"{page}-{label}"] = f"{page}?{urlencode({module.SECTION_KEY: label})}"
     return views
 
 
-TAB_VIEWS = _tab_views()
+SECTION_VIEWS = _section_views()
 _DRAWN = f"() => {PLOTS}().some(el => el._fullLayout && el.offsetHeight > 0)"
 # After a resize: the window has its new width and the main area's size stayed the same over three polls
 # (Streamlit's columns and the charts' autosize follow the window within a few frames).
@@ -112,14 +112,14 @@ def _resize(page, width: int, height: int) -> None:
     page.wait_for_function(_RESIZED, arg=width, timeout=TIMEOUT_MS, polling=100)
 
 
-@pytest.mark.parametrize("view", TAB_VIEWS)
+@pytest.mark.parametrize("view", SECTION_VIEWS)
 def test_every_page_and_tab_in_presenter_mode_and_at_800_px(presenter_tab, app_url, shots, view):
     """In presenter mode at 800 px, 1280×720 and 1920×1080 the first chart lies inside the window with the page
     scrolled to its top, and no formula is cut, nothing is wider than the window and no label is cut short."""
     from playwright.sync_api import expect
 
     page = presenter_tab
-    address = TAB_VIEWS[view]
+    address = SECTION_VIEWS[view]
     page.set_viewport_size(dict(zip(("width", "height"), PRESENTER_VIEWPORTS["800x600"])))
     page.goto(f"{app_url}/{address}{'&' if '?' in address else '?'}present=1")
     wait_for_app(page, TIMEOUT_MS, chart=view != "Home")

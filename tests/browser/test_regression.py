@@ -24,7 +24,7 @@ def test_budget_slider_and_tabs(app_page, app_url):
     slider.first.press("End")  # press() focuses the slider first
     page.wait_for_function("() => window.location.search.includes('reg_eps_p=100')", timeout=120_000)
     wait_for_chart_change(page, before, timeout_ms=180_000)
-    page.get_by_role("tab", name="Table 1 and diagnostics").click()
+    page.get_by_role("radio", name="Table 1 and diagnostics").click()
     expect(page.get_by_text("Table 1 with the numbers plugged in")).to_be_visible(timeout=60_000)
     expect(page.get_by_test_id("stException")).to_have_count(0)
 

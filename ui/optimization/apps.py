@@ -48,8 +48,8 @@ class AppSpec:
 
 
 MAX_STEPS = po.MAX_STEPS  # cap of a single run's T taken from the paper's rule
-#: Sections of the page, one tab each (URL parameter ``opt_view``); only the open one is computed and drawn.
-TAB_KEY = "opt_view"
+#: Sections of the page, one button each of the section switch (URL parameter ``opt_view``); only the chosen one is computed and drawn.
+SECTION_KEY = "opt_view"
 SECTIONS = ("Convergence", "Privacy accounting", "On the manifold", "Study")
 SPD_APPS = ("frechet", "barycenter")
 EPSILONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)

@@ -8,7 +8,7 @@ picture under a progress bar that says what it is doing.
 * ``run_block``: one block of chains of the DP-RGD run and its noiseless twin (a run of R repeats is
   ``ceil(R / BLOCK)`` blocks, each cached, so the bar moves between them);
 * ``accountant``, ``study`` and ``completion``: what the other sections draw, computed only when
-  their tab is open.
+  their section is chosen.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The released points on the manifold for the Private optimization page's "On the manifold" tab: S²
+"""The released points on the manifold for the Private optimization page's "On the manifold" section: S²
 (eigenvector), the SPD cone, or the Poincaré disk. Its own module because the 3D builders import pyvista
 (about 1.4 s), which the first chart should not wait for.
 

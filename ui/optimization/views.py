@@ -1,5 +1,5 @@
 """What the Private optimization page draws from a ``compute.Computed``: the notes on the settings, the
-run's numbers, one tab per section (only the open one is computed and drawn) and the guarantee."""
+run's numbers, one section at a time (``ui.sections``: only the chosen one is computed and drawn) and the guarantee."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import streamlit as st
 from engine.experiments.page_settings import STUDY_OF_APPLICATION
 from engine.pipelines import private_optimization as po
 from engine.pipelines import settings_file
-from ui import errors, first_paint, formulas, presenter, presets, reproduce
+from ui import errors, first_paint, formulas, presenter, presets, reproduce, sections
 from ui.downloads import download_row
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.optimization import figures as figs
-from ui.optimization.apps import APPS, MAX_STEPS, PRESET_NOTES, SECTIONS, TAB_KEY
+from ui.optimization.apps import APPS, MAX_STEPS, PRESET_NOTES, SECTION_KEY, SECTIONS
 from ui.optimization.compute import Computed, accountant, completion, run_settings, study, study_blocks, study_settings
 from ui.optimization.controls import PRESET_NOTE, Settings
 
@@ -124,10 +124,10 @@ def show_accounting(computed: Computed, settings: Settings, url: dict) -> None:
 def show_manifold(computed: Computed, settings: Settings, url: dict) -> None:
     """The released points on the manifold (no picture of Gr(30, 5))."""
     if settings.app == "lrmc":
-        st.markdown("Gr(30, 5) has dimension 125 and no faithful picture: the RMSE charts of the Study tab show "
+        st.markdown("Gr(30, 5) has dimension 125 and no faithful picture: the RMSE charts of the Study section show "
                     "the fit instead.")
         return
-    from ui.optimization import scene  # pyvista's import waits until this tab is open
+    from ui.optimization import scene  # pyvista's import waits until this section is chosen
 
     p, run = computed.problem, computed.run
     fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
@@ -191,9 +191,9 @@ SHOW = (show_convergence, show_accounting, show_manifold, show_study)
 
 
 def show(computed: Computed, settings: Settings) -> None:
-    """The whole page below the introduction: notes, numbers, the open section's tab, the guarantee."""
+    """The whole page below the introduction: notes, numbers, the chosen section, the guarantee."""
     url = settings_file.payload("optimization", settings.config)
     first_paint.in_full_run(partial(show_summary, computed, settings))
     reproduce.expander("optimization", settings.config)
-    first_paint.draw_open_tab(TAB_KEY, {label: partial(draw, computed, settings, url) for label, draw in zip(SECTIONS, SHOW)})
+    sections.show(SECTION_KEY, {label: partial(draw, computed, settings, url) for label, draw in zip(SECTIONS, SHOW)})
     show_guarantee(computed)

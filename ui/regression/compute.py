@@ -2,7 +2,7 @@
 
 * ``private_regression``: data, fit, private releases and checks (``engine.pipelines.private_regression``);
 * ``main_figure``: the figure of that run (plotly takes a while to build the 50-landmark outlines);
-* ``figure1``: the Figure 1 study (``engine.experiments.kulkarni_soto_fig1``), run only when its tab is open,
+* ``figure1``: the Figure 1 study (``engine.experiments.kulkarni_soto_fig1``), run only when its section is chosen,
   kept in a shared ``ResultStore`` so that a progress bar can follow its budget splits.
 
 ``compute`` runs the first one under a spinner and turns a ``ValueError`` into ``st.error``.

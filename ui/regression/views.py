@@ -1,5 +1,5 @@
-"""What the Private regression page shows of a run, one tab per section (only the open tab is drawn,
-and only the Figure 1 tab runs its study): the fitted and private geodesics with the release energies,
+"""What the Private regression page shows of a run, one section at a time (only the chosen one is drawn,
+and only the Figure 1 section runs its study): the fitted and private geodesics with the release energies,
 Table 1 with the assumption checks, the guarantee and the sampler diagnostics, and Figure 1's curves.
 
 Text from the engine (messages, assumption details) is shown as literal text, never as markdown.
@@ -15,7 +15,7 @@ from engine.mechanisms.multichain import RHAT_LIMIT
 from engine.pipelines import settings_file
 from engine.pipelines.private_regression import RegressionResult
 from engine.viz.regression import figure1_panels
-from ui import errors, first_paint, presenter, reproduce, tables
+from ui import errors, first_paint, presenter, reproduce, sections, tables
 from ui.downloads import download_row
 from ui.live_chart import live_chart
 from ui.progress import DelayedProgress
@@ -23,18 +23,18 @@ from ui.regression import figures
 from ui.regression.compute import PAGE_PAIRS, PAGE_VELOCITY_WARMUP, PAGE_WARMUP, compute, figure1, main_figure
 from ui.regression.controls import Settings
 
-#: The page's sections, one tab each (URL parameter ``reg_view``).
-TAB_KEY = "reg_view"
+#: The page's sections, one button each of the section switch (URL parameter ``reg_view``).
+SECTION_KEY = "reg_view"
 SECTIONS = ("Fitted and private geodesics", "Table 1 and diagnostics", "Figure 1 curves")
 CHART = {"config": {"displaylogo": False}}
 
 
 def show(settings: Settings) -> None:
-    """The whole page below the introduction: the open section's tab. The private run is computed by the tabs
-    that show it (not for the Figure 1 tab, which runs its own study: Home's preset opens that tab)."""
+    """The whole page below the introduction: the chosen section. The private run is computed by the sections
+    that show it (not by the Figure 1 section, which runs its own study: Home's preset opens that section)."""
     url = settings_file.payload("regression", settings.config)
     draws = (show_geodesics, show_checks, show_figure1)
-    first_paint.draw_open_tab(TAB_KEY, {label: partial(draw, settings, url) for label, draw in zip(SECTIONS, draws)})
+    sections.show(SECTION_KEY, {label: partial(draw, settings, url) for label, draw in zip(SECTIONS, draws)})
 
 
 def show_geodesics(settings: Settings, url: dict) -> None:

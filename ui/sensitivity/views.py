@@ -1,6 +1,6 @@
 """What the Sensitivity page shows of a result: Theorem 2's formula and numbers, the simulated
-sensitivities against n, and the tabs of the bound against r and κ, the curvature factor and the
-intrinsic against the ambient sensitivity (only the open tab is computed)."""
+sensitivities against n, and the sections of the bound against r and κ, the curvature factor and the
+intrinsic against the ambient sensitivity (only the chosen one is computed)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import streamlit as st
 from engine import spaces
 from engine.pipelines import sensitivity, settings_file
 from engine.viz import sensitivity as figures
-from ui import errors, first_paint, formulas, reproduce, state
+from ui import errors, first_paint, formulas, reproduce, sections, state
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -18,8 +18,8 @@ from ui.sensitivity.compute import boundary_constants
 from ui.sensitivity.controls import Settings
 from ui.spaces import view
 
-#: The page's secondary charts, one tab each (URL parameter ``sens_view``); only the open one is drawn.
-TAB_KEY = "sens_view"
+#: The page's secondary charts, one button each of the section switch (URL parameter ``sens_view``); only the chosen one is drawn.
+SECTION_KEY = "sens_view"
 SECTIONS = ("Against r", "Against κ", "Curvature factor h", "Intrinsic vs ambient")
 
 curves_figure = cache_figures(max_entries=32)(figures.curves_figure)
@@ -32,7 +32,7 @@ def empirical_figure(replicates, bound, *, log: bool):
 
 
 def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
-    """The whole page below the intro: the bound, the simulation and the tabs."""
+    """The whole page below the intro: the bound, the simulation and the sections."""
     first_paint.in_full_run(lambda: _summary(result))
     fig = empirical_figure(result.replicates, result.bound_curve(), log=settings.log_axes)
     first_paint.main_chart(fig, key="chart-empirical", **PLAIN_CHART)
@@ -43,7 +43,7 @@ def show(result: sensitivity.SensitivityResult, settings: Settings) -> None:
     reproduce.expander("sensitivity", settings.config)
 
     t2 = result.theorem2
-    state.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
+    sections.show(SECTION_KEY, dict(zip(SECTIONS, (
         lambda: _against_r(t2, settings), lambda: _against_kappa(t2, settings), lambda: _constants(t2, settings),
         lambda: _ambient(t2, settings)))))
 

@@ -1,6 +1,6 @@
 """What the Utility page shows of a result: the noise scales, the error curves against n and ε,
-the noise reduction per n, the budget planner and the map of where each mechanism wins, one tab each
-(only the open tab is drawn)."""
+the noise reduction per n, the budget planner and the map of where each mechanism wins, one section at a time
+(only the chosen one is drawn)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from engine import bounds, spaces
 from engine.mechanisms import specs
 from engine.pipelines import settings_file, utility
 from engine.viz import utility as figures
-from ui import first_paint, formulas, presenter, reproduce, state, tables, who_wins, who_wins_map
+from ui import first_paint, formulas, presenter, reproduce, sections, state, tables, who_wins, who_wins_map
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.utility.compute import baseline_privacy, verdict
 from ui.utility.controls import Settings
 
-#: The page's sections, one tab each (URL parameter ``util_view``); only the open one is drawn.
-TAB_KEY = "util_view"
+#: The page's sections, one button each of the section switch (URL parameter ``util_view``); only the chosen one is drawn.
+SECTION_KEY = "util_view"
 SECTIONS = ("Error curves", "Noise reduction", "Budget planner", "Where each wins")
 
 error_figure = cache_figures(max_entries=32)(figures.error_figure)
@@ -30,7 +30,7 @@ scaling_figure = cache_figures(max_entries=32)(figures.scaling_figure)
 
 
 def show(result: utility.UtilityResult, settings: Settings) -> None:
-    """The whole page below the intro: the noise scales, what was left out, and the three tabs."""
+    """The whole page below the intro: the noise scales, what was left out, and the sections."""
     first_paint.in_full_run(lambda: _scales(result))
     if result.ok_n.empty or result.ok_eps.empty:
         first_paint.rerun_in_full()
@@ -38,7 +38,7 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
         st.stop()
     first_paint.in_full_run(lambda: who_wins.show(lambda: verdict(result)))
     reproduce.expander("utility", result.config)
-    first_paint.draw_open_tab(TAB_KEY, dict(zip(SECTIONS, (
+    sections.show(SECTION_KEY, dict(zip(SECTIONS, (
         lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
         who_wins_map.show))))
 
@@ -140,7 +140,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
 
 
 def _reduction_heading(table: pd.DataFrame) -> None:
-    """The noise reduction tab's title and the range of its reductions over n."""
+    """The noise reduction section's title and the range of its reductions over n."""
     st.subheader("Ambient error of the intrinsic against the Euclidean mechanism, per n")
     saved = table[figures.REDUCTION].dropna()
     if len(saved):
