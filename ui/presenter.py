@@ -19,23 +19,25 @@ ON, ENTER, LEAVE = "_presenter_on", "_presenter_enter", "_presenter_leave"
 #: Address values of the mode.
 VALUES = {"1": True, "true": True, "0": False, "false": False}
 #: A chart: Streamlit's plotly chart or ``ui.live_chart``'s frame.
-_CHART = '[data-testid="stPlotlyChart"], iframe[src*="live_chart"]'
+CHART = '[data-testid="stPlotlyChart"], iframe[src*="live_chart"]'
 #: The mode's stylesheet, a constant (nothing from the address goes into it): no sidebar and no button to
 #: open it, type and spacing 25 % larger (Streamlit sizes both in rem; in a window narrower than any projector's,
 #: 800 px, the usual size, so formulas keep their width) but titles smaller, less blank space above them.
 #: Streamlit stacks a page's elements in flex columns, so ``order`` redraws them without touching the page: in
 #: each column the first element holding a chart comes first, and in a column with a chart the title and above
-#: it the ← / → steppers (the Lesson's, ``ui.preset_steps``) come before it; the text that explains the chart
-#: follows it. So the main chart sits right under the title, above the fold.
+#: it the ← / → steppers (the Lesson's, ``ui.preset_steps``) come before it, and so does a section switch
+#: (``ui.sections``) in the column of its section's chart; the text that explains the chart follows it. So
+#: the main chart sits right under the title, above the fold.
 STYLE = f"""<style>
 [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] {{ display: none; }}
 html {{ font-size: 125%; }}
 @media (max-width: 1000px) {{ html {{ font-size: 100%; }} }}
 [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; padding-bottom: 2rem; }}
 h1 {{ font-size: 2rem !important; padding-top: 0 !important; }}
-[data-testid="stVerticalBlock"] > :has({_CHART}):not(:has({_CHART}) ~ *) {{ order: -1; }}
-[data-testid="stVerticalBlock"]:has({_CHART}) > :has(h1) {{ order: -2; }}
-[data-testid="stVerticalBlock"]:has({_CHART}) > :has(.st-key-lesson_back, .st-key-preset_steps_back) {{ order: -3; }}
+[data-testid="stVerticalBlock"] > :has({CHART}):not(:has({CHART}) ~ *) {{ order: -1; }}
+[data-testid="stVerticalBlock"]:has({CHART}) > :has(h1) {{ order: -2; }}
+[data-testid="stVerticalBlock"]:has({CHART}) > [data-testid="stElementContainer"]:has(> [data-testid="stButtonGroup"]) {{ order: -2; }}
+[data-testid="stVerticalBlock"]:has({CHART}) > :has(.st-key-lesson_back, .st-key-preset_steps_back) {{ order: -3; }}
 </style>"""
 
 

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.browser.harness import CHART_BOX, LAYOUT_PROBE, PLOTS, page_paths, wait_for_app
+from ui.presenter import CHART as PRESENTER_CHART
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -67,6 +68,13 @@ _RESIZED = """(width) => {
 }"""
 
 
+# A section switch (ui.sections) drawn below the first chart of its own section: presenter mode moves that chart up.
+_SWITCH_BELOW_CHART = f"""() => Array.from(document.querySelectorAll('[data-testid="stButtonGroup"]')).some(group => {{
+    const chart = group.closest('[data-testid="stVerticalBlock"]').querySelector('{PRESENTER_CHART}');
+    return chart !== null && chart.getBoundingClientRect().top < group.getBoundingClientRect().bottom;
+}})"""
+
+
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory):
     folder = tmp_path_factory.mktemp("presenter")
@@ -113,9 +121,10 @@ def _resize(page, width: int, height: int) -> None:
 
 
 @pytest.mark.parametrize("view", SECTION_VIEWS)
-def test_every_page_and_tab_in_presenter_mode_and_at_800_px(presenter_tab, app_url, shots, view):
+def test_every_page_and_section_in_presenter_mode_and_at_800_px(presenter_tab, app_url, shots, view):
     """In presenter mode at 800 px, 1280×720 and 1920×1080 the first chart lies inside the window with the page
-    scrolled to its top, and no formula is cut, nothing is wider than the window and no label is cut short."""
+    scrolled to its top, a section switch stays above its section's chart, and no formula is cut, nothing is
+    wider than the window and no label is cut short."""
     from playwright.sync_api import expect
 
     page = presenter_tab
@@ -132,6 +141,8 @@ def test_every_page_and_tab_in_presenter_mode_and_at_800_px(presenter_tab, app_u
         if box is not None and not (box["scrollY"] == 0 and box["scrollWidth"] <= width and 0 <= box["top"]
                                     and box["bottom"] <= height and 0 <= box["left"] and box["right"] <= width):
             found[f"chart at {viewport}"] = box
+        if page.evaluate(_SWITCH_BELOW_CHART):
+            found[f"section switch at {viewport}"] = "below its section's chart"
         layout = {kind: items for kind, items in page.evaluate(LAYOUT_PROBE).items() if items}
         if layout:
             found[f"layout at {viewport}"] = layout
