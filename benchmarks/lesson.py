@@ -4,8 +4,8 @@
   the key press until the chart holds the step's data and the script is idle (target < 0.5 s);
 - *new step*: the Lesson opened at ``?step=N`` by a returning browser, time to its first drawn chart,
   against a bare page with that step's chart alone (``reference_app.py``'s ``?figure=``, drawn as the
-  Lesson draws it, opened at the same address) in the same run (target ≤ 1.2× the floor), and → to a
-  step the tab has not shown yet;
+  Lesson draws it, as wide and at the same address), the two visited in turn (``pages._paired_visits``;
+  target ≤ 1.2× the floor), and → to a step the tab has not shown yet;
 - *best attacker*: ``Game.best_attacker`` over 10,000 rounds at the lesson's ε (target < 1 s).
 
 The server's cache is warm throughout (one untimed walk first): a class's screens follow the teacher's.
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.pages import CHART, FIGURES_ENV, REFERENCE, _new_page, _row, _visits, _warm
+from benchmarks.pages import CHART, FIGURES_ENV, REFERENCE, _new_page, _paired_visits, _row, _warm, first_chart_width
 from benchmarks.timing import Row, best_and_median
 from engine.lesson.game import BEST_ROUNDS, which_data_set
 from tests.app import charts
@@ -90,22 +90,17 @@ def run() -> list[Row]:
     with headless_chromium() as browser, tempfile.TemporaryDirectory() as folder:
         store_step_figures(Path(folder))
         os.environ[FIGURES_ENV] = folder
-        floors = {}
-        with streamlit_server(app=REFERENCE) as reference:
-            for number in range(1, len(STEPS) + 1):
-                url = f"{reference}/{LESSON}?figure=lesson-{number}"
-                _warm(browser, url)
-                floors[number] = _visits(browser, url, CHART)[1]
-        with streamlit_server() as base:
+        with streamlit_server(app=REFERENCE) as reference, streamlit_server() as base:
             _walk(browser, base)  # the server computes every step once
             new, seen = _walk(browser, base)
             rows.append(_row("lesson: → or ← to a step already shown in the tab", seen, "< 0.5 s"))
             rows.append(_row("lesson: → to a step not yet shown in the tab (server cache warm)", new, "—"))
             for number, step in enumerate(STEPS, 1):
                 url = f"{base}/{LESSON}?step={number}"
-                _warm(browser, url)
-                opened = _visits(browser, url, CHART)[1]
-                floor = floors[number]
+                floor_url = f"{reference}/{LESSON}?figure=lesson-{number}&width={first_chart_width(browser, url)}"
+                _warm(browser, floor_url)
+                times = _paired_visits(browser, url, floor_url, CHART)
+                opened, floor = times["page"][1], times["floor"][1]
                 rows.append(_row(f"lesson step {number} ({step.title}): first chart, returning", opened,
                                  "≤ 1.2× floor",
                                  f"{statistics.median(opened) / statistics.median(floor):.2f}× / "
