@@ -6,7 +6,7 @@ import streamlit as st
 from ui import address_keys, glossary, navigation
 from ui.home_presets import PRESETS
 
-st.set_page_config(page_title="Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
+navigation.page_config()
 navigation.sidebar()
 
 intro, picture = st.columns([3, 1], gap="large", vertical_alignment="center")

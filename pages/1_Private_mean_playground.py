@@ -11,8 +11,7 @@ from ui.errors import shown_as_error
 from ui.playground import animation
 from ui.progress import DelayedProgress
 
-st.set_page_config(page_title="Private mean playground · Manifold Privacy Explorer", page_icon=str(navigation.LOGO),
-                   layout="wide")
+navigation.page_config("Private mean playground")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

@@ -1,10 +1,8 @@
 """Sensitivity: how far can one record move the Fréchet mean? Theorem 2 of Reimherr, Bharath & Soto (2021)."""
 
-import streamlit as st
-
 from ui import address_keys, first_paint, glossary, navigation, sensitivity
 
-st.set_page_config(page_title="Sensitivity · Manifold Privacy Explorer", layout="wide")
+navigation.page_config("Sensitivity")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

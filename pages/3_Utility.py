@@ -1,10 +1,8 @@
 """Utility: how much error does ε-differential privacy cost? Intrinsic against Euclidean Laplace."""
 
-import streamlit as st
-
 from ui import address_keys, first_paint, glossary, navigation, utility
 
-st.set_page_config(page_title="Utility · Manifold Privacy Explorer", layout="wide")
+navigation.page_config("Utility")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

@@ -1,10 +1,8 @@
 """Samplers: why the tool samples the Laplace law exactly rather than by Metropolis–Hastings."""
 
-import streamlit as st
-
 from ui import address_keys, first_paint, glossary, navigation, samplers
 
-st.set_page_config(page_title="Samplers · Manifold Privacy Explorer", layout="wide")
+navigation.page_config("Samplers")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

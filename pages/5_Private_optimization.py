@@ -1,10 +1,8 @@
 """Private optimization: differentially private Riemannian gradient descent (Han, Mishra, Jawanpuria & Gao)."""
 
-import streamlit as st
-
 from ui import address_keys, first_paint, glossary, navigation, optimization
 
-st.set_page_config(page_title="Private optimization · Manifold Privacy Explorer", layout="wide")
+navigation.page_config("Private optimization")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

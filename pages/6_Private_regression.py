@@ -1,12 +1,9 @@
 """Private regression: geodesic regression of shapes or directions on a covariate, released with the
 K-norm gradient mechanism (Kulkarni & Soto)."""
 
-
-import streamlit as st
-
 from ui import address_keys, first_paint, glossary, navigation, regression
 
-st.set_page_config(page_title="Private regression · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
+navigation.page_config("Private regression")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

@@ -9,7 +9,7 @@ from ui import address_keys, first_paint, glossary, navigation, reproduce, subsp
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
-st.set_page_config(page_title="Private subspaces · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
+navigation.page_config("Private subspaces")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

@@ -11,7 +11,7 @@ from ui.audit.views import run_live
 from ui.downloads import download_row
 from ui.errors import shown_as_error
 
-st.set_page_config(page_title="Audit · Manifold Privacy Explorer", page_icon=str(navigation.LOGO), layout="wide")
+navigation.page_config("Audit")
 first_paint.pending()
 navigation.sidebar()
 first_paint.intro(

@@ -1,10 +1,8 @@
 """Lesson: the story of the app in steps a teacher can walk through (issue 33)."""
 
-import streamlit as st
-
 from ui import address_keys, first_paint, glossary, lesson, navigation, presenter
 
-st.set_page_config(page_title="Lesson · Manifold Privacy Explorer", layout="wide")
+navigation.page_config("Lesson")
 first_paint.pending()
 navigation.sidebar()
 if not presenter.active():  # in presenter mode the step's title is the page's

@@ -15,6 +15,8 @@ from ui import address_keys, first_paint, narrow_window, presenter, preset_steps
 
 #: The app's logo (page icon of every page, Home's picture).
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
+#: The app's name: Home's title, and the end of every other page's.
+APP_NAME = "Manifold Privacy Explorer"
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,12 @@ PAGES = (
          "Evidence instead of promises: an empirical 95% lower bound on ε for every mechanism, beside its claim, "
          "and deliberately broken mechanisms the audit flags."),
 )
+
+
+def page_config(label: str | None = None) -> None:
+    """The page's browser title (``label · APP_NAME``; Home, without a label: ``APP_NAME``), the logo as its
+    icon and the wide layout; every page's first call."""
+    st.set_page_config(page_title=f"{label} · {APP_NAME}" if label else APP_NAME, page_icon=str(LOGO), layout="wide")
 
 
 def sidebar() -> None:

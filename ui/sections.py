@@ -20,9 +20,9 @@ from ui import first_paint, state
 
 #: The switch's label, read by screen readers (hidden on the page, where the buttons' labels say it).
 LABEL = "Section"
-#: The chosen button's text, hovered or not, a shade darker than the theme's primary colour (#0072B2), which on the button's
-#: primary tint (#CCE3F0) has 3.9:1, under WCAG AA's 4.5:1; #005A8C has 5.6:1. Style alone, so Streamlit
-#: sends it to the page's event container, outside the elements' places.
+#: The chosen button's text, hovered or not, a shade darker than the theme's primary colour (#0072B2),
+#: which on the button's primary tint (#CCE3F0) has 3.9:1, under WCAG AA's 4.5:1; #005A8C has 5.6:1.
+#: Style alone, so Streamlit sends it to the page's event container, outside the elements' places.
 STYLE = """<style>
 [data-testid="stButtonGroup"] button[data-variant="segmented_control"][aria-checked="true"],
 [data-testid="stButtonGroup"] button[data-variant="segmented_control"][aria-checked="true"]:hover { color: #005A8C; }
@@ -30,7 +30,7 @@ STYLE = """<style>
 
 
 def chosen(key: str, labels) -> str:
-    """The open section's label: the switch's value, or in a chart-first run the value it will have, whose
+    """The chosen section's label: the switch's value, or in a chart-first run the value it will have, whose
     place stays empty."""
     labels = list(labels)
     if first_paint.running():

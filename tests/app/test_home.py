@@ -117,6 +117,18 @@ def test_sidebar_links_every_page_and_calls_the_home_page_home(home):
     assert len(links) == len(scripts) and all(link.page_script_hash for link in links)
 
 
+@pytest.mark.parametrize("page", navigation.PAGES, ids=lambda page: page.label)
+def test_every_page_has_the_logo_as_its_icon_and_names_the_app_in_its_title(monkeypatch, page):
+    """Five pages showed Streamlit's icon in the browser's tab while the other five showed the logo."""
+    import streamlit as st
+
+    configs = []
+    monkeypatch.setattr(st, "set_page_config", lambda **config: configs.append(config))
+    run_page(ROOT / page.script)
+    title = navigation.APP_NAME if page.script == "app.py" else f"{page.label} · {navigation.APP_NAME}"
+    assert configs == [{"page_title": title, "page_icon": str(navigation.LOGO), "layout": "wide"}]
+
+
 def _counterpart(path: str, params: dict) -> tuple[str, dict]:
     """The other page at a Home preset's comparison: the playground's (space, r, n, ε) on Utility's ε
     sweep, or Utility's Figure 1 space on the playground (whose defaults are its r, n = 50 and ε = 1)."""
