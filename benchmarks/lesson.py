@@ -13,17 +13,26 @@ The server's cache is warm throughout (one untimed walk first): a class's screen
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.pages import CHART, FIGURES_ENV, REFERENCE, _new_page, _paired_visits, _row, _warm, first_chart_width
+from benchmarks.pages import (
+    CHART,
+    FIGURES_ENV,
+    REFERENCE,
+    _new_page,
+    _paired_visits,
+    _row,
+    _warm,
+    first_chart_width,
+    own_floor_url,
+    store_first_chart,
+)
 from benchmarks.timing import Row, best_and_median
 from engine.lesson.game import BEST_ROUNDS, which_data_set
-from tests.app import charts
 from tests.browser.harness import (
     ROOT,
     chart_signature,
@@ -47,10 +56,7 @@ def store_step_figures(folder: Path) -> None:
     for number in range(1, len(STEPS) + 1):
         at = app_at(ROOT / "pages" / "9_Lesson.py")
         at.query_params["step"] = str(number)
-        at.run()
-        first = charts.live_args(at)[0]
-        stored = {"figure": first["figure"], "theme": first["theme"], "config": first["config"]}
-        (folder / f"lesson-{number}.json").write_text(json.dumps(stored))
+        store_first_chart(at, folder / f"lesson-{number}.json")
 
 
 def _step(page, key: str) -> float:
@@ -97,7 +103,7 @@ def run() -> list[Row]:
             rows.append(_row("lesson: → to a step not yet shown in the tab (server cache warm)", new, "—"))
             for number, step in enumerate(STEPS, 1):
                 url = f"{base}/{LESSON}?step={number}"
-                floor_url = f"{reference}/{LESSON}?figure=lesson-{number}&width={first_chart_width(browser, url)}"
+                floor_url = own_floor_url(reference, LESSON, first_chart_width(browser, url), f"lesson-{number}")
                 _warm(browser, floor_url)
                 times = _paired_visits(browser, url, floor_url, CHART)
                 opened, floor = times["page"][1], times["floor"][1]

@@ -230,17 +230,21 @@ def _runs(times: list[float]) -> str:
     return ", ".join(f"{t:.2f}" for t in times)
 
 
+def store_first_chart(at, file: Path) -> None:
+    """Run the AppTest ``at`` and write its first live chart (figure, theme and config) to ``file``, for
+    ``reference_app.py``'s ``?figure=`` (the file's stem)."""
+    at.run()
+    first = charts.live_args(at)[0]
+    file.write_text(json.dumps({"figure": first["figure"], "theme": first["theme"], "config": first["config"]}))
+
+
 def store_main_figures(folder: Path, paths) -> None:
     """Write the first chart of each page in ``paths`` (URL paths), as an AppTest run of the page at its
     defaults draws it, to ``folder/PATH.json`` for ``reference_app.py``'s ``?figure=PATH``."""
     from tests.app.conftest import app_at
 
     for path in paths:
-        at = app_at(next((ROOT / "pages").glob(f"*_{path}.py")))
-        at.run()
-        first = charts.live_args(at)[0]
-        stored = {"figure": first["figure"], "theme": first["theme"], "config": first["config"]}
-        (folder / f"{path}.json").write_text(json.dumps(stored))
+        store_first_chart(app_at(next((ROOT / "pages").glob(f"*_{path}.py"))), folder / f"{path}.json")
 
 
 def _reference_rows(browser, base: str) -> tuple[list[Row], dict[tuple[str, str], list[float]]]:
@@ -256,12 +260,13 @@ def _reference_rows(browser, base: str) -> tuple[list[Row], dict[tuple[str, str]
     return rows, floors
 
 
-def own_floor_url(base: str, path: str, width: int) -> str:
-    """The bare page with the first chart of the page at URL path ``path`` alone, ``width`` CSS pixels wide,
-    on the reference app's server at ``base``, at the page's own address: there Streamlit's page first looks
-    for its server one level down, at /PAGE/_stcore/health, and only after that 404 and a pause at /_stcore
-    (streamlit/streamlit#7074), as on the page."""
-    return f"{base}/{path}?figure={path}&width={width}"
+def own_floor_url(base: str, path: str, width: int, figure: str | None = None) -> str:
+    """The bare page with the stored chart ``figure`` (default: the first chart of the page at URL path
+    ``path``, ``store_main_figures``) alone, ``width`` CSS pixels wide, on the reference app's server at
+    ``base``, at the page's own address: there Streamlit's page first looks for its server one level down,
+    at /PAGE/_stcore/health, and only after that 404 and a pause at /_stcore (streamlit/streamlit#7074), as
+    on the page."""
+    return f"{base}/{path}?figure={figure or path}&width={width}"
 
 
 def first_chart_width(browser, url: str) -> int:
