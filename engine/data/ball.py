@@ -2,8 +2,8 @@
 
 Reimherr, Bharath & Soto (2021), Theorem 2 and every sensitivity bound of ``engine.bounds`` assume
 ρ(x_i, m0) <= r for all records, with r and m0 fixed before looking at the data. ``enforce_ball``
-checks it on the data → mean → release path and, by the caller's choice, refuses, clips or drops
-records outside the ball (or keeps them, which voids the guarantee: for teaching only).
+checks it on the data → mean → release path and, by the caller's choice, refuses or clips records
+outside the ball, or (voiding the guarantee, for teaching only) drops or keeps them.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def enforce_ball(manifold, data, center, radius, policy: str = "refuse") -> tupl
         ``"clip"`` moves each outside record to Exp_m0(r·log_m0(x)/|log_m0(x)|) on the boundary (up to a
         relative 1e−9 inside it; a
         per-record map, so the neighbouring relation and the guarantee are kept); ``"drop"`` removes
-        them (n then depends on the data); ``"keep"`` leaves them and the guarantee does not hold.
+        them (n then depends on the data, so the guarantee does not hold: ``void_reason``); ``"keep"``
+        leaves them and the guarantee does not hold either.
 
     Returns
     -------
@@ -64,3 +65,15 @@ def enforce_ball(manifold, data, center, radius, policy: str = "refuse") -> tupl
         raise ValueError(f"all {len(data)} records lie outside the ball of radius {radius:.6g}: "
                          f"nothing is left after dropping them; raise r or clip instead")
     return data[~outside], info | dict(kept=~outside)
+
+
+def void_reason(policy: str, n_outside: int, n_before: int, radius: float) -> str:
+    """Why the releases of data that went through ``enforce_ball`` are not ε-DP, or ``""`` when they are:
+    records outside the ball kept (the sensitivity bound fails) or dropped (n and Δ depend on the data)."""
+    if n_outside == 0 or policy in ("refuse", "clip"):
+        return ""
+    if policy == "keep":
+        return (f"{n_outside} of {n_before} records lie outside the public ball of radius {radius:.6g} and were kept, "
+                "so the sensitivity bound does not hold; clip them instead")
+    return (f"{n_outside} of {n_before} records outside the public ball of radius {radius:.6g} were dropped, so n and "
+            "the sensitivity calibrated from it depend on the data; clip them instead")

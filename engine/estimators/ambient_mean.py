@@ -9,12 +9,12 @@ def ambient_centre(manifold, points, reference=None) -> np.ndarray:
     """The mean of to_ambient(x_i) in the ambient coordinates, shape ``(..., D)`` for ``points``
     ``(..., n, *point_shape)``: the statistic whose sensitivity 2 r_E / n calibrates the Euclidean
     Laplace (``EuclideanLaplace.release_centre``). Each x_i is first taken as
-    ``manifold.ambient_representative(x_i, reference)`` (Kendall shapes: its pre-shape rotated onto the
+    ``manifold.representative(x_i, reference)`` (Kendall shapes: its pre-shape rotated onto the
     public ``reference`` m0, which they need)."""
     pts = np.asarray(points, dtype=float)
     if pts.ndim < manifold.point_ndim + 1:
         raise ValueError(f"points must have shape (..., n, *{manifold.point_shape}), got {pts.shape}")
-    return manifold.to_ambient(manifold.ambient_representative(pts, reference)).mean(axis=-2)
+    return manifold.to_ambient(manifold.representative(pts, reference)).mean(axis=-2)
 
 
 def ambient_mean(manifold, points, reference=None) -> np.ndarray:

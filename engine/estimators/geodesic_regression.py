@@ -320,7 +320,8 @@ def _transport(manifold, p, p_new, v):
     return manifold.to_tangent(p_new, manifold.parallel_transport(p, p_new, v))
 
 
-def geodesic_regression(manifold, x, y, *, tol: float = 1e-8, max_iter: int = 500) -> GeodesicRegressionResult:
+def geodesic_regression(manifold, x, y, *, tol: float = 1e-8, max_iter: int = 500,
+                        init=None) -> GeodesicRegressionResult:
     """Fletcher's least-squares geodesic for each data set, by preconditioned Riemannian gradient descent.
 
     Start: p₀ the Fréchet mean of the responses, v₀ the least-squares slope of Log(p₀, y_i) on the centred
@@ -338,6 +339,9 @@ def geodesic_regression(manifold, x, y, *, tol: float = 1e-8, max_iter: int = 50
         Responses; leading axes index independent data sets.
     tol : float > 0
     max_iter : int
+    init : array ``(..., *point_shape)`` or None
+        Start of the Fréchet mean of the responses (``frechet_mean``'s ``init``; its first response when
+        ``None``). A public point makes the fit independent of the records' order and representatives.
 
     Returns
     -------
@@ -352,7 +356,7 @@ def geodesic_regression(manifold, x, y, *, tol: float = 1e-8, max_iter: int = 50
         raise ValueError(f"covariate x must not be constant within a data set, got {x}")
     xbar = x.mean(axis=-1, keepdims=True)
     xc = x - xbar
-    p = frechet_mean(manifold, y).mean
+    p = frechet_mean(manifold, y, init=init).mean
     logs = manifold.log(p[(Ellipsis, None) + (slice(None),) * pn], y)
     v = np.einsum("...n,...n" + "abcd"[:pn] + "->..." + "abcd"[:pn], xc, logs) / manifold.per_point(
         np.sum(xc**2, axis=-1))

@@ -91,16 +91,24 @@ class Manifold(ABC):
         return "flat" if self.flat else None
 
     def ambient_ball_radius(self, radius, centre=None) -> np.ndarray | None:
-        """Radius r_E of a ball of ``to_ambient`` coordinates (of the ``ambient_representative``s relative
+        """Radius r_E of a ball of ``to_ambient`` coordinates (of the ``representative``s relative
         to ``centre``) that contains the image of the geodesic ball B_r(centre), the origin's when
         ``centre`` is ``None``: two records then differ by at most 2 r_E, the ambient mean's sensitivity
         2 r_E/n. ``None`` when the space states none (then no Euclidean baseline is offered)."""
         return None
 
-    def ambient_representative(self, x, reference) -> np.ndarray:
-        """The representative of the points ``x`` whose ``to_ambient`` coordinates the Euclidean baseline
-        reads, given the public ``reference`` point (the centre m0, or ``None``): ``x`` itself here;
-        a quotient space (Kendall shapes) rotates each representative onto the reference."""
+    def representative(self, x, reference) -> np.ndarray:
+        """The representative of each point ``x`` fixed by the public ``reference`` point: ``x`` itself on a
+        space whose points are their arrays. A quotient space (Kendall shapes: pre-shapes up to rotation;
+        Grassmannians: bases up to O(p)) picks the one nearest the reference, so that a release or an
+        ambient coordinate carries no record's own rotation or sign (DESIGN §4: a release is a function of
+        the private statistic and public values alone)."""
+        return np.asarray(x, dtype=float)
+
+    def random_representative(self, x, rng=None) -> np.ndarray:
+        """Another representative of the same points ``x``, drawn from the space's symmetry (the group whose
+        orbits are its points): ``x`` itself here; a rotation of each pre-shape on Kendall shapes, a random
+        change of basis (sign included) on a Grassmannian. Used to check that releases ignore it."""
         return np.asarray(x, dtype=float)
 
     @property

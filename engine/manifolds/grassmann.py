@@ -143,14 +143,30 @@ class Grassmann(Manifold):
         return v - x @ (_t(x) @ v)
 
     def canonical(self, x) -> np.ndarray:
-        """Canonical basis of span(x) (see class notes), shape ``(..., n, p)``.
+        """Canonical basis of span(x) (see class notes): ``representative(x, origin)``, shape ``(..., n, p)``."""
+        return self.representative(x, self.origin)
 
-        With the SVD of the top block x[:p] = A S Bᵀ, the representative is x B Aᵀ, whose top
-        block A S Aᵀ is symmetric positive semi-definite.
+    def representative(self, x, reference) -> np.ndarray:
+        """The basis of each span(x) closest (Frobenius) to the public basis ``reference``, ``(..., n, p)``.
+
+        Orthogonal Procrustes: with the SVD RᵀX = A S Bᵀ the representative is X B Aᵀ, whose overlap
+        Rᵀ X B Aᵀ = A S Aᵀ is symmetric positive semi-definite (for lines: the sign with xᵀr >= 0). It
+        depends on span(x) and R only (unique unless a principal angle to span(R) is π/2, a null set), so a
+        release carries no record's own basis or sign. ``ValueError`` without a reference.
         """
+        if reference is None:
+            raise ValueError(f"a representative of {self.name} needs a public reference basis (the centre m0): "
+                             "pass reference=m0")
         x = np.asarray(x, dtype=float)
-        a, _, bt = _svd(x[..., : self.p, :])
+        a, _, bt = _svd(_t(np.asarray(reference, dtype=float)) @ x)
         return x @ (_t(bt) @ _t(a))
+
+    def random_representative(self, x, rng=None) -> np.ndarray:
+        """Each basis of ``x`` times its own Haar-random Q ∈ O(p) (sign-fixed QR of a Gaussian): the same spans."""
+        x = np.asarray(x, dtype=float)
+        g = np.random.default_rng(rng).standard_normal(x.shape[:-2] + (self.p, self.p))
+        q, r = np.linalg.qr(g)
+        return x @ (q * np.sign(np.diagonal(r, axis1=-2, axis2=-1))[..., None, :])
 
     # ----- principal angles, exp, log ------------------------------------------------------
     def _align(self, x, y):

@@ -313,7 +313,7 @@ class Kendall(Manifold):
 
     # ----- flat coordinates and sampling ---------------------------------------------------
     def ambient_ball_radius(self, radius, centre=None) -> np.ndarray:
-        """The chord 2 sin(r/2) between aligned pre-shapes (``ambient_representative``).
+        """The chord 2 sin(r/2) between aligned pre-shapes (``representative``).
 
         If d([x], [m]) = ρ, the representative w of x aligned to the pre-shape z of m has <z, w> = cos ρ
         real (the alignment's phase), so ‖w − z‖² = 2 − 2 cos ρ = 4 sin²(ρ/2), increasing on [0, π/2].
@@ -321,17 +321,23 @@ class Kendall(Manifold):
         """
         return 2.0 * np.sin(np.minimum(np.asarray(radius, dtype=float), self.diameter) / 2.0)
 
-    def ambient_representative(self, x, reference) -> np.ndarray:
+    def representative(self, x, reference) -> np.ndarray:
         """The pre-shape of each ``x`` rotated onto the public ``reference`` (``align``), ``(..., k, 2)``.
 
-        A shape is a pre-shape up to rotation, so its flat coordinates need a rotation fixed by public
-        data: per point and data-independent, it keeps the ambient mean's sensitivity 2 r_E/n.
-        ``ValueError`` without a reference.
+        A shape is a pre-shape up to rotation, so a release or a flat coordinate needs a rotation fixed by
+        public data: per point and data-independent, it keeps the ambient mean's sensitivity 2 r_E/n and
+        leaves a release no record's own orientation. ``ValueError`` without a reference.
         """
         if reference is None:
-            raise ValueError(f"the ambient coordinates of {self.name} need a public reference shape to align "
-                             "to (the centre m0): pass reference=m0")
+            raise ValueError(f"a representative of {self.name} needs a public reference shape to rotate onto "
+                             "(the centre m0): pass reference=m0")
         return self.align(reference, x)
+
+    def random_representative(self, x, rng=None) -> np.ndarray:
+        """Each pre-shape of ``x`` rotated by its own uniform angle: the same shapes."""
+        x = np.asarray(x, dtype=float)
+        angle = np.random.default_rng(rng).uniform(0.0, 2.0 * np.pi, x.shape[:-2])
+        return _real(np.exp(1j * angle)[..., None] * _complex(x))
 
     def to_ambient(self, x) -> np.ndarray:
         """Helmert coordinates of the centred configuration, ``(..., k, 2)`` -> ``(..., 2k − 2)``:
@@ -339,7 +345,7 @@ class Kendall(Manifold):
         R^{2k−2} ≅ C^{k−1}, the smallest flat space holding the pre-shapes.
 
         These coordinates are not rotation invariant: rotate each pre-shape onto a public reference
-        first (``ambient_representative``) for a Euclidean baseline.
+        first (``representative``) for a Euclidean baseline.
         """
         x = np.asarray(x, dtype=float)
         return (self._helmert @ x).reshape(x.shape[:-2] + (2 * self.k - 2,))

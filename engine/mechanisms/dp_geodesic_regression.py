@@ -164,6 +164,12 @@ class PrivateGeodesicRegression:
     def epsilon_v(self) -> float:
         return self.velocity_mechanism.epsilon
 
+    def least_squares(self, x, y) -> GeodesicRegressionResult:
+        """The least-squares geodesic of validated data (curator-side, never released), started from the
+        footpoint mechanism's public reference so that it depends on neither the records' order nor their
+        representatives."""
+        return geodesic_regression(self.manifold, x, y, init=self.footpoint_mechanism.reference)
+
     def check_data(self, x, y):
         """Validated covariate ``(..., n)`` and responses ``(..., n, *point_shape)``; ValueError names the record."""
         m = self.manifold
@@ -190,7 +196,7 @@ class PrivateGeodesicRegression:
         """Table 1's assumptions on these data (a curator-side report; the fit and residuals are not private)."""
         m = self.manifold
         x, y = self.check_data(x, y)
-        fit = geodesic_regression(m, x, y) if fit is None else fit
+        fit = self.least_squares(x, y) if fit is None else fit
         limit = radius_limit(m.kappa_min, m.kappa_max, tau_m=self.tau_m)
         checks = []
         if self.ball:
@@ -250,10 +256,9 @@ class PrivateGeodesicRegression:
             The least-squares fit of these data (curator-side, never released), computed when ``None``; a study
             that releases many times from one data set passes it once.
         """
-        m = self.manifold
         rng = np.random.default_rng(rng)
         x, y = self.check_data(x, y)
-        fit = geodesic_regression(m, x, y) if fit is None else fit
+        fit = self.least_squares(x, y) if fit is None else fit
         p_release = self.release_footpoint(x, y, fit=fit, size=size, rng=rng, warmup=warmup, thin=thin,
                                            window=window, diagnostics=diagnostics)
         v_release = self.release_velocity(x, y, p_release.points, fit=fit, rng=rng, warmup=velocity_warmup,
@@ -269,7 +274,7 @@ class PrivateGeodesicRegression:
         """Step 1 alone: the private footpoints p̃ (``points``; ``chain`` is the sampler's ``ChainsResult``),
         arguments as in ``release``."""
         x, y = self.check_data(x, y)
-        fit = geodesic_regression(self.manifold, x, y) if fit is None else fit
+        fit = self.least_squares(x, y) if fit is None else fit
         centre, unclipped = self._footpoint_centre(fit.footpoint, x, y)
         return self.footpoint_mechanism.release(self.footpoint_gradient_norm(x, y), centre,
                                                 curvature=np.maximum(unclipped, 0.1), size=size, rng=rng,
@@ -304,7 +309,7 @@ class PrivateGeodesicRegression:
         m = self.manifold
         x, y = self.check_data(x, y)
         p_tilde = m.check_points(p_tilde, "p_tilde")
-        fit = geodesic_regression(m, x, y) if fit is None else fit
+        fit = self.least_squares(x, y) if fit is None else fit
         basis = m.tangent_basis(p_tilde)
         idx = "abcd"[: m.point_ndim]
         flat_basis = basis.reshape(basis.shape[: basis.ndim - m.point_ndim] + (-1,))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,9 @@ class PrivacyGuarantee:
         Why that rule applies (the theorem and the property of the space it needs).
     assumptions : tuple of str
         Conditions the guarantee depends on; if one fails, the guarantee does not hold.
+    void : str
+        Empty while the guarantee holds; else why it does not hold for these releases (an assumption the
+        data or the settings broke), which every reader prints instead of (ε, δ).
     """
 
     mechanism: str
@@ -32,3 +35,15 @@ class PrivacyGuarantee:
     rule: str
     reason: str
     assumptions: tuple[str, ...]
+    void: str = ""
+
+    def voided(self, reason: str) -> PrivacyGuarantee:
+        """This statement marked as not holding, for ``reason`` (a sentence)."""
+        if not reason.strip():
+            raise ValueError("a voided guarantee needs a reason, got an empty string")
+        return replace(self, void=reason)
+
+    @property
+    def claim(self) -> str:
+        """``"(ε, δ)-DP"`` with the numbers, or ``"not DP"`` when void."""
+        return "not DP" if self.void else f"({self.epsilon:g}, {self.delta:g})-DP"

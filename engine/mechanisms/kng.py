@@ -60,6 +60,7 @@ from engine.mechanisms.laplace import radial_law, require_normalisable
 from engine.mechanisms.mcmc import check_ball, metropolis_hastings
 from engine.mechanisms.multichain import multichain_mh, uniform_in_ball
 from engine.mechanisms.protocol import Release
+from engine.mechanisms.representative import public_reference
 from engine.validation import check_int, check_positive
 
 
@@ -99,6 +100,9 @@ class KNormGradient:
     ball_center, ball_radius : optional
         Condition the law on B_r(m0), public; required in effect on positively curved spaces,
         where the Lemma 1 bound covers W in the ball only.
+    reference : array or None
+        Public point fixing the representative of the chain's start and of every release on a quotient
+        space (``engine.mechanisms.representative``); the ball's centre, else ``manifold.origin``, when ``None``.
 
     Attributes
     ----------
@@ -111,11 +115,12 @@ class KNormGradient:
         Invalid ε or Δ_∇, or a σ at which the unconditioned law is not normalisable.
     """
 
-    def __init__(self, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None):
+    def __init__(self, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None, reference=None):
         self.epsilon = check_positive("epsilon", epsilon)
         self.sensitivity = check_positive("sensitivity", sensitivity)
         self.manifold = manifold
         self.ball = check_ball(manifold, ball_center, ball_radius)
+        self.reference = public_reference(manifold, reference, self.ball)
         # Only on a flat space (isometric to R^d) without a ball does Z_D not depend on D.
         self.data_dependent_normaliser = not (manifold.flat and self.ball is None)
         self.sigma = (2.0 if self.data_dependent_normaliser else 1.0) * self.sensitivity / self.epsilon
@@ -132,8 +137,8 @@ class KNormGradient:
         points : array ``(*batch, n, *point_shape)``
             Data sets X_1..X_n (leading axes index independent data sets, e.g. repeated releases).
         size, rng, step, burn_in, thin
-            As in ``metropolis_hastings``; chains start at the non-private Fréchet mean (at the
-            ball centre if that mean lies outside the ball).
+            As in ``metropolis_hastings``; chains start at the non-private Fréchet mean, computed from the
+            public reference (at the ball centre if that mean lies outside the ball).
         keep_chain : bool
             Also record ‖grad F(W_t)‖ at every step (``release.chain.chain``).
 
@@ -148,7 +153,7 @@ class KNormGradient:
         pts = m.check_points(points, "points")
         if pts.ndim < m.point_ndim + 1:
             raise ValueError(f"points must have shape (..., n, *{m.point_shape}), got shape {pts.shape}")
-        start = frechet_mean(m, pts).mean
+        start = m.representative(frechet_mean(m, pts, init=self.reference).mean, self.reference)
         if self.ball:
             outside = m.dist(start, self.ball[0]) > self.ball[1]
             start = np.where(m.per_point(outside), self.ball[0], start)
@@ -169,7 +174,8 @@ class KNormGradient:
         )
         if keep_chain:
             result = replace(result, chain=-self.sigma * result.chain)
-        return Release(points=result.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
+        return Release(points=m.representative(result.samples, self.reference), sigma=self.sigma,
+                       guarantee=self.privacy_guarantee(), exact=False,
                        chain=result)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
@@ -243,10 +249,13 @@ class GradientKNG:
     chains : int >= 4
     objective : str
         Name of the objective, for the guarantee's text.
+    reference : array or None
+        Public point fixing the representative of the chain's start and of every release on a quotient
+        space (``engine.mechanisms.representative``); the ball's centre, else ``manifold.origin``, when ``None``.
     """
 
     def __init__(self, *, manifold, epsilon, sensitivity, scale: str = "private", ball_center=None, ball_radius=None,
-                 chains: int = 4, objective: str = "the objective"):
+                 chains: int = 4, objective: str = "the objective", reference=None):
         self.epsilon = check_positive("epsilon", epsilon)
         self.sensitivity = check_positive("sensitivity", sensitivity)
         if scale not in SCALES:
@@ -254,6 +263,7 @@ class GradientKNG:
         self.scale = scale
         self.manifold = manifold
         self.ball = check_ball(manifold, ball_center, ball_radius)
+        self.reference = public_reference(manifold, reference, self.ball)
         self.chains = check_int("chains", chains, minimum=4)
         self.objective = objective
         self.sigma = (2.0 if scale == "private" else 1.0) * self.sensitivity / self.epsilon
@@ -291,7 +301,7 @@ class GradientKNG:
         size, rng, warmup, thin, window, diagnostics
             As in ``multichain_mh`` (the public ball, if any, adds its uniform independence proposal).
         """
-        c = self.manifold.check_points(center, "center")
+        c = self.manifold.representative(self.manifold.check_points(center, "center"), self.reference)
         if self.ball:
             outside = self.manifold.dist(c, self.ball[0]) > self.ball[1]
             c = np.where(self.manifold.per_point(outside), self.ball[0], c)
@@ -300,7 +310,8 @@ class GradientKNG:
                                chains=self.chains, size=size, rng=rng, warmup=warmup, thin=thin,
                                max_step=2.0 * self.ball[1] if self.ball else None, ball=self.ball, window=window,
                                diagnostics=diagnostics)
-        return Release(points=chains.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
+        return Release(points=self.manifold.representative(chains.samples, self.reference), sigma=self.sigma,
+                       guarantee=self.privacy_guarantee(), exact=False,
                        chain=chains)
 
     def release_exact(self, gradient_norm, *, size: int, rng=None, max_proposals: int = 100_000_000) -> Release:
@@ -340,7 +351,8 @@ class GradientKNG:
             if tried > max_proposals:
                 raise ValueError(f"release_exact accepted {accepted} of {tried} uniform proposals, fewer than the "
                                  f"{size} draws asked for within max_proposals = {max_proposals}; use release (MCMC)")
-        return Release(points=np.concatenate(kept)[:size], sigma=self.sigma, guarantee=self.privacy_guarantee(),
+        return Release(points=m.representative(np.concatenate(kept)[:size], self.reference), sigma=self.sigma,
+                       guarantee=self.privacy_guarantee(),
                        exact=True)
 
     def privacy_guarantee(self) -> PrivacyGuarantee:

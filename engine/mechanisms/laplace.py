@@ -24,6 +24,7 @@ from engine.mechanisms.radial import (
     sample_radius,
     sphere_law,
 )
+from engine.mechanisms.representative import public_reference
 from engine.mechanisms.spd_laplace import spd_laplace_points
 from engine.threads import blas_capped
 from engine.validation import check_finite_array, check_int, check_positive
@@ -339,6 +340,10 @@ class RiemannianLaplace:
         Whether the normalising constant depends on the footpoint. ``None`` decides: it does not on
         homogeneous spaces without a ball (σ = Δ/ε), it does otherwise (σ = 2Δ/ε). ``True`` forces
         the conservative 2Δ/ε; ``False`` is refused where it is not true.
+    reference : array or None
+        Public point fixing the representative of the footpoint and of every release on a quotient
+        space (``Manifold.representative``: Kendall pre-shapes rotated onto it, Grassmann bases turned
+        onto it); the ball's centre when ``None`` and a ball is given, else ``manifold.origin``.
 
     Raises
     ------
@@ -346,10 +351,12 @@ class RiemannianLaplace:
         Invalid ε or Δ, or a σ at which the unconditioned law is not normalisable.
     """
 
-    def __init__(self, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None, footpoint_dependent=None):
+    def __init__(self, *, manifold, epsilon, sensitivity, ball_center=None, ball_radius=None, footpoint_dependent=None,
+                 reference=None):
         self.epsilon, self.sensitivity = _check_budget(epsilon, sensitivity)
         self.manifold = manifold
         self.ball = check_ball(manifold, ball_center, ball_radius)
+        self.reference = public_reference(manifold, reference, self.ball)
         self.footpoint_dependent = _footpoint_dependent(manifold, self.ball is not None, footpoint_dependent)
         self.sigma = _theorem1_scale(self.footpoint_dependent, self.sensitivity, self.epsilon)
         if self.ball is None:
@@ -379,15 +386,16 @@ class RiemannianLaplace:
         ``progress`` (optional) receives the fraction of chain steps done.
         """
         center, radius = self.ball if self.ball else (None, None)
+        eta = self.manifold.representative(self.manifold.check_points(footpoint, "footpoint"), self.reference)
         if method == "mh":
-            chain = laplace_mh(self.manifold, self.manifold.check_points(footpoint, "footpoint"), self.sigma,
-                               size=size, rng=rng, step=step, burn_in=burn_in, thin=thin, ball_center=center,
-                               ball_radius=radius, progress=progress)
-            return Release(points=chain.samples, sigma=self.sigma, guarantee=self.privacy_guarantee(), exact=False,
-                           chain=chain)
-        points = riemannian_laplace(self.manifold, footpoint, self.sigma, size=size, rng=rng, method=method,
+            chain = laplace_mh(self.manifold, eta, self.sigma, size=size, rng=rng, step=step, burn_in=burn_in,
+                               thin=thin, ball_center=center, ball_radius=radius, progress=progress)
+            return Release(points=self.manifold.representative(chain.samples, self.reference), sigma=self.sigma,
+                           guarantee=self.privacy_guarantee(), exact=False, chain=chain)
+        points = riemannian_laplace(self.manifold, eta, self.sigma, size=size, rng=rng, method=method,
                                     ball_center=center, ball_radius=radius)
-        return Release(points=points, sigma=self.sigma, guarantee=self.privacy_guarantee())
+        return Release(points=self.manifold.representative(points, self.reference), sigma=self.sigma,
+                       guarantee=self.privacy_guarantee())
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         theorem = "Theorem 1 (Reimherr, Bharath & Soto 2021)"
@@ -417,7 +425,8 @@ class RiemannianLaplace:
             f"the sensitivity Δ = {self.sensitivity:g} is a public, data-independent bound on ρ(f(D), f(D′)) for "
             "neighbouring D, D′ (e.g. Theorem 2 for Fréchet means: data in the ball B_r(m₀) with r < r* = "
             "min{inj/2, π/(4√κ)}, and the mean computed exactly)",
-            "the footpoint is f(D) itself and only the release is published",
+            "the footpoint is f(D) itself and only the release is published, both as the representative fixed by "
+            "the public reference point (on a quotient space a record's own rotation or basis never shows)",
             "the exact sampler draws the Laplace law exactly; Metropolis–Hastings draws it only approximately, so "
             "the guarantee then holds only up to the unquantified MCMC error",
         ]

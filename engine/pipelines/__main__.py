@@ -206,7 +206,8 @@ def _print_private_mean(result: private_mean.PrivateMeanResult, summary: dict) -
         g, error = r["guarantee"], r["errors"]["geodesic"]
         error = "not computable" if error is None else f"{error:.6g}"
         print(f"  {r['label']:26s} Δ = {r['sensitivity']:.6g}  σ = {r['sigma']:.6g}  "
-              f"geodesic error = {error}  ({g['epsilon']:g}, {g['delta']:g})-DP")
+              f"geodesic error = {error}  " + (f"NOT DP: {g['void']}" if g["void"] else
+                                                f"({g['epsilon']:g}, {g['delta']:g})-DP"))
     for check in result.checks:
         print(f"  [{check.level}] {check.title}: {check.text}")
 

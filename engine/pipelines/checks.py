@@ -45,9 +45,11 @@ def ball_check(radius: float, policy: str, *, n_outside: int, n_before: int, n_u
         return Check("warning", f"{n_outside} records clipped onto the boundary",
                      f"Each was moved along its geodesic from m₀ onto the boundary of {where}. Clipping acts record "
                      f"by record, so Theorem 2 holds for the clipped data; the mean is biased towards m₀.")
-    return Check("warning", f"{n_outside} records dropped",
-                 f"n = {n_used} remain and enter Δ. How many were dropped depends on the data, so strictly the "
-                 f"released n needs protection too; clipping avoids this.")
+    return Check("error", f"{n_outside} records dropped: NOT ε-DP",
+                 f"n = {n_used} of {n_before} remain and Δ is calibrated from that n. How many records are dropped "
+                 f"depends on the data: a neighbour that moves one record out of {where} changes n and Δ, and the "
+                 f"released n, so these releases are NOT ε-DP. Clip instead: it moves each record onto the "
+                 f"boundary by itself, keeps n public and keeps the guarantee.")
 
 
 def convergence_check(converged: bool, iterations: int, unique: bool) -> list[Check]:

@@ -28,7 +28,7 @@ from engine.bounds import (
     tangent_mean_sensitivity,
 )
 from engine.budget import check_memory
-from engine.data.ball import POLICIES, enforce_ball
+from engine.data.ball import POLICIES, enforce_ball, void_reason
 from engine.estimators import ambient_centre, frechet_mean
 from engine.mechanisms import scale_limit, specs
 from engine.pipelines import checks
@@ -259,7 +259,8 @@ def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> Mechan
         run.skipped = str(err)
         return run
     run.releases = release.points
-    run.guarantee = dataclasses.asdict(release.guarantee)
+    void = ctx.get("void", "")
+    run.guarantee = dataclasses.asdict(release.guarantee.voided(void) if void else release.guarantee)
     run.diagnostics = _chain_diagnostics(release, c)
     if "rounded_share" in release.diagnostics:
         run.extra["rounded_share"] = release.diagnostics["rounded_share"]
@@ -303,8 +304,8 @@ def release_on(key: str, config: PrivateMeanConfig, data, m0, *, rng=None):
     theorem2, failure = _theorem2(manifold, config.radius, len(data), limits)
     if theorem2 is None and spec.sensitivity != "ambient":
         raise ValueError(failure)
-    ctx = dict(data=data, m0=manifold.check_points(m0, "m0"), mean=frechet_mean(manifold, data).mean,
-               n_used=len(data), theorem2=theorem2)
+    m0 = manifold.check_points(m0, "m0")
+    ctx = dict(data=data, m0=m0, mean=frechet_mean(manifold, data, init=m0).mean, n_used=len(data), theorem2=theorem2)
     return _calibrate_and_release(key, config, manifold, ctx, np.random.default_rng(rng),
                                   MechanismRun(key=key, label=spec.label))
 
@@ -341,10 +342,12 @@ def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | N
     sample = sample_data(c.space, c.source, manifold, n=c.n, radius=c.radius, k=c.k, region=c.region,
                          data_rng=np.random.default_rng(streams[0]), subsample_rng=np.random.default_rng(streams[1]))
     data, ball = enforce_ball(manifold, sample.data, sample.m0, c.radius, c.outside)
-    fit = frechet_mean(manifold, data)
+    # Started from the public centre, the mean depends on neither the records' order nor their representatives.
+    fit = frechet_mean(manifold, data, init=sample.m0)
     limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
     theorem2, failure = _theorem2(manifold, c.radius, len(data), limits)
-    ctx = dict(data=data, m0=sample.m0, mean=fit.mean, n_used=len(data), theorem2=theorem2)
+    ctx = dict(data=data, m0=sample.m0, mean=fit.mean, n_used=len(data), theorem2=theorem2,
+               void=void_reason(c.outside, ball["n_outside"], len(sample.data), c.radius))
     chosen = [(i, key) for i, key in enumerate(MECHANISMS) if key in c.mechanisms]
     runs = []
     for done, (i, key) in enumerate(chosen):

@@ -5,7 +5,7 @@ it first, as anyone using it would (post-processing costs no privacy); a release
 in them (the SPD cone: not positive definite) has no nearest point, so no geodesic error, and is left
 out of the mean (``Manifold.open_in_ambient``). The ambient error is the straight-line distance in
 ambient coordinates, without projecting (the metric of Figure 1 of Reimherr, Bharath & Soto 2021), to
-the mean's representative nearest the release (``Manifold.ambient_representative``: the mean's pre-shape
+the mean's representative nearest the release (``Manifold.representative``: the mean's pre-shape
 rotated onto it on Kendall shapes), where the space states an ambient ball, else NaN. An error float64 cannot compute (a
 non-finite release, or one whose projection or distance overflows) makes the mean NaN, never a number.
 """
@@ -72,7 +72,7 @@ def release_distances(manifold, mean, releases) -> ReleaseDistances:
         ambient = np.full(off.shape, np.nan)
         # Ambient coordinates with a meaning of their own; a non-finite release leaves them all NaN.
         if np.isfinite(releases).all() and manifold.ambient_ball_radius(1.0) is not None:
-            nearest = manifold.ambient_representative(mean, releases)
+            nearest = manifold.representative(mean, releases)
             ambient = np.linalg.norm(manifold.to_ambient(releases) - manifold.to_ambient(nearest), axis=-1)
     return ReleaseDistances(geodesic=geodesic, measured=measured, off=off, uncomputable=uncomputable, ambient=ambient)
 

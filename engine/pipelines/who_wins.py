@@ -102,7 +102,7 @@ def ambient_stretch(manifold, step: float = 1e-6) -> float:
     origin = manifold.origin
     basis = manifold.tangent_basis(origin)
     ends = manifold.exp(np.broadcast_to(origin, basis.shape), step * basis)
-    moved = np.linalg.norm(manifold.to_ambient(manifold.ambient_representative(ends, origin))
+    moved = np.linalg.norm(manifold.to_ambient(manifold.representative(ends, origin))
                            - manifold.to_ambient(origin), axis=-1)
     return float(np.mean(step / moved))
 

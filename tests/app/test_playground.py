@@ -106,7 +106,8 @@ def test_airports_state_filter_and_real_data_notes():
     assert any("outside the ball" in text and "NOT ε-DP" in text for text in messages(at, "error"))
     at.selectbox(key="outside").select("drop").run()
     assert_clean(at)
-    assert any("dropped" in text for text in messages(at, "warning"))
+    assert any("dropped" in text and "NOT ε-DP" in text for text in messages(at, "error"))
+    assert any("Not differentially private" in text and "were dropped" in text for text in messages(at, "error"))
 
 
 def test_nothing_selected_warns():

@@ -51,6 +51,23 @@ def test_records_outside_the_ball_are_clipped_by_default_as_on_the_page_and_refu
         run(PrivateMeanConfig(**loose, outside="refuse"))
     clipped = run(PrivateMeanConfig(**loose))
     assert clipped.checks[1].level == "warning" and "clipped" in clipped.checks[1].title
+    assert all(r.guarantee["void"] == "" for r in clipped.runs)
+
+
+@pytest.mark.parametrize("policy, why", [("drop", "were dropped, so n and the sensitivity"),
+                                         ("keep", "were kept, so the sensitivity bound does not hold")])
+def test_dropped_or_kept_records_void_every_guarantee_the_run_prints(policy, why, capsys):
+    """Dropping calibrates Δ = 2r/n_used from a count the data decide, so the run never states ε for it."""
+    loose = dict(space="sphere", source="vmf", n=200, radius=0.1, seed=3, outside=policy)
+    result = run(PrivateMeanConfig(**loose))
+    assert result.n_used < 200 if policy == "drop" else result.n_used == 200
+    assert result.checks[1].level == "error" and "NOT ε-DP" in result.checks[1].text
+    assert all(why in r.guarantee["void"] for r in result.runs) and result.runs
+    assert all(why in m["guarantee"]["void"] for m in result.summary()["mechanisms"])
+    assert main(["private-mean", "--space", "sphere", "--source", "vmf", "--n", "200", "--radius", "0.1",
+                 "--seed", "3", "--outside", policy]) == 0
+    printed = capsys.readouterr().out
+    assert "NOT DP: " in printed and ")-DP" not in printed
 
 
 def test_progress_follows_the_mechanisms_and_the_mh_chain_without_changing_the_result():

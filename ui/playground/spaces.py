@@ -14,7 +14,7 @@ from ui.spaces import VIEWS
 MECHANISMS = {spec.key: spec.chip for spec in specs.PLAYGROUND}
 OUTSIDE = {
     "clip": "Clip onto the boundary",
-    "drop": "Drop them",
+    "drop": "Drop them (not ε-DP)",
     "keep": "Keep them (bound fails)",
 }
 DELTAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 5e-2)

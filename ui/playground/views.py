@@ -157,7 +157,10 @@ def show_guarantees(result: dict) -> None:
         guarantee = run["guarantee"]
         if guarantee is None:
             continue
-        with st.expander(f"Privacy guarantee: {run['label']}"):
+        with st.expander(f"Privacy guarantee: {run['label']}", expanded=bool(guarantee["void"])):
+            if guarantee["void"]:
+                st.error(f"**Not differentially private.** {guarantee['void']}. The statement below is what "
+                         f"{guarantee['mechanism']} would guarantee on data that meet its assumptions.")
             st.markdown(f"**(ε, δ) = ({guarantee['epsilon']:g}, {guarantee['delta']:g})** for "
                         f"{guarantee['mechanism']}, with σ = {guarantee['sigma']:.4g}.")
             if run.get("diagnostics"):

@@ -8,7 +8,7 @@ from engine.mechanisms.specs.spec import MechanismSpec
 
 
 def _build(manifold, *, epsilon, sensitivity, delta=None, m0=None) -> RiemannianLaplace:
-    return RiemannianLaplace(manifold=manifold, epsilon=epsilon, sensitivity=sensitivity)
+    return RiemannianLaplace(manifold=manifold, epsilon=epsilon, sensitivity=sensitivity, reference=m0)
 
 
 def _scale(manifold, *, epsilon, sensitivity, delta=None) -> float:

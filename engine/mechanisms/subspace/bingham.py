@@ -45,6 +45,17 @@ def bingham_sample(eigenvalues, rng, *, max_tries: int = 100_000) -> np.ndarray:
     raise RuntimeError(f"Bingham rejection sampler accepted nothing in {max_tries} tries")
 
 
+def _signed_eigh(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.linalg.eigh`` with each eigenvector's largest entry (in absolute value) made positive: LAPACK's
+    signs follow the matrix's last bits, so two data sets with the same A up to rounding (the records
+    reordered) would draw through eigenbases of opposite signs. The law of the draw is the same either way
+    (the Bingham law is symmetric in each coordinate's sign); the fixed signs make the release a continuous
+    function of A for a given seed."""
+    values, vectors = np.linalg.eigh(matrix)
+    peak = np.take_along_axis(vectors, np.abs(vectors).argmax(axis=0)[None, :], axis=0)
+    return values, vectors * np.where(peak < 0, -1.0, 1.0)
+
+
 class BinghamSubspace:
     """ε-DP top-k subspace by the exponential mechanism (k exact Bingham draws).
 
@@ -74,7 +85,7 @@ class BinghamSubspace:
         for index in np.ndindex(shape):
             complement = np.eye(d)
             for i in range(self.k):
-                values, vectors = np.linalg.eigh(complement.T @ gram @ complement)
+                values, vectors = _signed_eigh(complement.T @ gram @ complement)
                 w = vectors @ bingham_sample(-scale * values, rng)
                 bases[index + (slice(None), i)] = complement @ w
                 complement = complement @ np.linalg.qr(w[:, None], mode="complete")[0][:, 1:]
