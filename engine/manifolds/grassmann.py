@@ -144,7 +144,7 @@ class Grassmann(Manifold):
 
     def canonical(self, x) -> np.ndarray:
         """Canonical basis of span(x) (see class notes): ``representative(x, origin)``, shape ``(..., n, p)``."""
-        return self.representative(x, self.origin)
+        return self.representative(x, None)
 
     def representative(self, x, reference) -> np.ndarray:
         """The basis of each span(x) closest (Frobenius) to the public basis ``reference``, ``(..., n, p)``.
@@ -152,13 +152,12 @@ class Grassmann(Manifold):
         Orthogonal Procrustes: with the SVD RᵀX = A S Bᵀ the representative is X B Aᵀ, whose overlap
         Rᵀ X B Aᵀ = A S Aᵀ is symmetric positive semi-definite (for lines: the sign with xᵀr >= 0). It
         depends on span(x) and R only (unique unless a principal angle to span(R) is π/2, a null set), so a
-        release carries no record's own basis or sign. ``ValueError`` without a reference.
+        release carries no record's own basis or sign. ``None`` takes the origin's basis: the projectors XXᵀ,
+        the flat coordinates, are the same for every representative.
         """
-        if reference is None:
-            raise ValueError(f"a representative of {self.name} needs a public reference basis (the centre m0): "
-                             "pass reference=m0")
         x = np.asarray(x, dtype=float)
-        a, _, bt = _svd(_t(np.asarray(reference, dtype=float)) @ x)
+        reference = self.origin if reference is None else np.asarray(reference, dtype=float)
+        a, _, bt = _svd(_t(reference) @ x)
         return x @ (_t(bt) @ _t(a))
 
     def random_representative(self, x, rng=None) -> np.ndarray:
