@@ -204,7 +204,7 @@ def _run(args) -> int:
         params = _params(args.name, study, args)
         check_writable(args.out)
         cache_dir = args.cache_dir or cache.default_directory()
-        results = None if args.no_cache else cache.load(cache_dir, study.__name__, params)
+        results = None if args.no_cache else cache.load(cache_dir, study.__name__, params, study.TABLES)
         if results is not None:
             print(f"reusing the cached result in {cache_dir} (--no-cache runs the study again)", file=sys.stderr)
         else:
