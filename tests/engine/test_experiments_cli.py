@@ -99,7 +99,7 @@ def test_unknown_setting_is_named(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_a_failing_write_leaves_the_output_folder_untouched(tmp_path, monkeypatch, quick_settings):
+def test_a_failing_write_leaves_the_output_folder_untouched(tmp_path, capsys, monkeypatch, quick_settings):
     monkeypatch.setattr(reimherr_fig1, "figures", FIGURES)
     out = tmp_path / "out"
     out.mkdir()
@@ -109,8 +109,8 @@ def test_a_failing_write_leaves_the_output_folder_untouched(tmp_path, monkeypatc
         raise OSError("disk full")
 
     monkeypatch.setattr("engine.viz.export.figure_to_html", broken)
-    with pytest.raises(OSError, match="disk full"):
-        cli.main([*QUICK, *quick_settings, "--out", str(out), "--no-cache"])
+    assert cli.main([*QUICK, *quick_settings, "--out", str(out), "--no-cache"]) == 2
+    assert "(disk full); no output was left half-written" in one_line_error(capsys)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "settings.json"]
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
 
