@@ -106,3 +106,13 @@ def test_the_shared_handler_names_the_arguments(capsys):
         raise RecursionError("maximum recursion depth exceeded")
 
     one_line(capsys, main(["--x", "1"]), "the input nests too deeply", "'--x 1'")
+
+
+@pytest.mark.parametrize("argv", [
+    ["--app", "lrmc", "--size", "100000000000", "--steps", "200"],
+    ["--size", "100000000000"],
+    ["--size", "100000000000000000000000"],
+    ["--reps", "100000000000000000000000"],
+])
+def test_private_optimization_beyond_the_memory_budget_is_refused_before_allocating(capsys, argv):
+    one_line(capsys, pipelines.main(["private-optimization", *argv, "--json"]), "of memory", "lower size or reps")
