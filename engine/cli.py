@@ -5,8 +5,10 @@ output files checked before any work and written whole or not at all."""
 from __future__ import annotations
 
 import argparse
+import errno
 import functools
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Callable
@@ -15,6 +17,8 @@ from typing import Callable
 INTERRUPTED = 130
 #: Exit status of a run whose reader closed the pipe (128 + SIGPIPE), as shells report it.
 BROKEN_PIPE = 141
+#: Exit status of bad input, or of a run the machine cannot carry out (argparse's own).
+BAD_INPUT = 2
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -25,12 +29,15 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
-    """``main`` returning ``INTERRUPTED`` after one line on stderr when Ctrl-C stops it, and
-    ``BROKEN_PIPE`` without a word when the reader of stdout has gone (``| head``); no traceback."""
+    """``main`` returning ``INTERRUPTED`` after one line on stderr when Ctrl-C stops it, ``BROKEN_PIPE``
+    without a word when the reader of stdout has gone (``| head``), and ``BAD_INPUT`` after one line
+    (``error: ...``, naming the path or the arguments) when the values given overflow
+    (``ArithmeticError``), nest too deep (``RecursionError``), exhaust the memory (``MemoryError``) or
+    a file cannot be read or written (``OSError``, e.g. a full disk); never a traceback."""
     @functools.wraps(main)
-    def wrapped(*args, **kwargs) -> int:
+    def wrapped(argv=None) -> int:
         try:
-            return main(*args, **kwargs)
+            return main(argv)
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return INTERRUPTED
@@ -38,7 +45,24 @@ def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
             # Whatever is still buffered would fail again at the interpreter's last flush.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return BROKEN_PIPE
+        except (ArithmeticError, RecursionError, MemoryError, OSError) as err:
+            print(f"error: {failure(err, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
+            return BAD_INPUT
     return wrapped
+
+
+def failure(err: BaseException, argv) -> str:
+    """One line saying what ``err`` was, naming its path (an ``OSError``) or the arguments ``argv``, and the fix."""
+    if isinstance(err, OSError):
+        where = f" {err.filename!r}" if err.filename else ""
+        why = err.strerror or str(err) or errno.errorcode.get(err.errno, "an I/O error")
+        return (f"could not read or write{where or ' a file'} ({why}); no output was left half-written: free space "
+                f"or choose another path, and run again")
+    given = shlex.join(str(arg) for arg in argv)
+    what = {RecursionError: "the input nests too deeply", MemoryError: "the run needs more memory than there is"}
+    cause = next((text for kind, text in what.items() if isinstance(err, kind)),
+                 "a value leaves the range of float64")
+    return f"{cause} ({type(err).__name__}: {err}) with the arguments {given!r}; give smaller or other values"
 
 
 def check_output_file(flag: str, path: Path, *, suffix: str = "") -> Path:

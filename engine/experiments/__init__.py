@@ -3,7 +3,7 @@
 The study protocol
 ------------------
 A study is a module registered in ``STUDIES`` below (name -> module, one-line description). It
-defines five names, so that the command line, the pages and a Dask cluster drive it the same way
+defines six names, so that the command line, the pages and a Dask cluster drive it the same way
 (``engine.experiments.runner``):
 
 ``Params``
@@ -19,8 +19,11 @@ defines five names, so that the command line, the pages and a Dask cluster drive
     ``fn(*args, rng=numpy.random.Generator)`` and returns a picklable output (DataFrames, small
     arrays, dicts). Shared set-up (a data set, an exact optimum) is rebuilt inside the task from
     the run's seed and a key of its own, cached per process with ``functools.lru_cache``.
+``TABLES``
+    The names of its tables, in the order ``combine`` returns them; the disk cache serves an entry
+    only if its manifest lists exactly these (``engine.experiments.cache``).
 ``combine(params, outputs) -> dict[str, DataFrame]``
-    The study's tidy tables from the outputs, given in the order of ``tasks(params)``.
+    The study's tidy tables (``TABLES``) from the outputs, given in the order of ``tasks(params)``.
 ``figures(results) -> dict[str, plotly Figure]``
     Pure figure builders for the CLI's HTML output.
 ``footprint(params) -> dict[str, float]``
@@ -39,7 +42,7 @@ and every task runs with one BLAS thread, so an in-process run, ``--workers 2`` 
 cluster give bit-identical tables (``tests/engine/test_runner.py``). Changing ``block`` changes
 the tasks and hence the draws.
 
-Adding a study: write the module with the five names above, register it in ``STUDIES``, and test
+Adding a study: write the module with the six names above, register it in ``STUDIES``, and test
 ``run`` on a small grid plus one ``runner.run(..., workers=2)`` equality check if it is heavy.
 """
 

@@ -79,11 +79,9 @@ def read_settings(path: Path, name: str, params_type: type) -> dict:
     """The settings of the JSON object in ``path`` (its ``"study"`` entry, if any, must be ``name``); a page's
     settings file (with ``"page"``, or an older one with the page's address keys) is mapped onto the study
     (``engine.experiments.page_settings``); ``params_type`` is the study's ``Params``."""
-    try:
-        settings = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"cannot read --settings {str(path)!r} ({err}); give a JSON file of settings such as "
-                         f'{{"reps": 3, "seed": 7}}') from None
+    from engine.pipelines.settings_file import load_json
+
+    settings = load_json(path, "--settings")
     if not isinstance(settings, dict):
         raise ValueError(f"--settings {str(path)!r} holds a JSON {type(settings).__name__}, not an object; give "
                          f'settings by name, such as {{"reps": 3, "seed": 7}}')
@@ -204,7 +202,7 @@ def _run(args) -> int:
         params = _params(args.name, study, args)
         check_writable(args.out)
         cache_dir = args.cache_dir or cache.default_directory()
-        results = None if args.no_cache else cache.load(cache_dir, study.__name__, params)
+        results = None if args.no_cache else cache.load(cache_dir, study.__name__, params, study.TABLES)
         if results is not None:
             print(f"reusing the cached result in {cache_dir} (--no-cache runs the study again)", file=sys.stderr)
         else:

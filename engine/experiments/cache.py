@@ -3,10 +3,13 @@
 The key is the SHA-256 of the JSON of ``{"study", "params", "version", "libraries"}``: ``version`` is
 the package version together with a digest of the engine's source files, ``libraries`` the versions
 of numpy, scipy, pandas and pyarrow, so an edited engine or an upgraded library never serves stale
-numbers. The manifest (``params.json``) holds that identity and, per table, its file and the SHA-256
-of the file's bytes; a read checks both before it parses a table. An entry that fails the check or
-cannot be read is reported (``CacheWarning``, one line), discarded and ``None`` is returned, so the
-caller runs the study again and stores it afresh.
+numbers. The manifest (``params.json``) holds that identity, per table its name, its file and the
+SHA-256 of the file's bytes, and the SHA-256 of its own canonical JSON (``MANIFEST_SHA256``). A read
+checks the manifest's own checksum, its identity, its schema (exactly the tables the study declares,
+``TABLES``, in their order, in files ``0.parquet``, ``1.parquet``, ...) and each table's checksum
+before it parses a table. An entry that fails a check or cannot be read is reported
+(``CacheWarning``, one line), discarded and ``None`` is returned, so the caller runs the study again
+and stores it afresh: a damaged manifest is repaired as a damaged table is, never served.
 
 A result is written to a temporary folder and renamed into place in one step, replacing whatever
 entry held its key, so a reader sees a whole result or none. ``MPE_CACHE_DIR`` overrides the default
@@ -32,6 +35,10 @@ import pandas as pd
 import engine
 
 MANIFEST = "params.json"
+#: The manifest's entry holding the SHA-256 of the canonical JSON of its other entries.
+MANIFEST_SHA256 = "manifest_sha256"
+#: The entries of one table in the manifest.
+TABLE_ENTRIES = ("file", "name", "sha256")
 #: Libraries whose version enters the key: they compute or store the numbers.
 LIBRARIES = ("numpy", "scipy", "pandas", "pyarrow")
 #: Attempts at renaming a fresh entry into place while other runs replace the same key.
@@ -91,18 +98,19 @@ def contains(directory: Path, study: str, params) -> bool:
     return (Path(directory) / cache_key(study, params)).exists()
 
 
-def load(directory: Path, study: str, params) -> dict[str, pd.DataFrame] | None:
+def load(directory: Path, study: str, params, tables: tuple[str, ...]) -> dict[str, pd.DataFrame] | None:
     """The cached tables of this run, or ``None`` if there are none or they fail their check.
 
-    A damaged entry (manifest missing or unreadable, of another run, a table whose SHA-256 differs
-    from the manifest's, or that Parquet cannot read) is reported as one ``CacheWarning`` line and
-    removed.
+    ``tables`` are the names of the tables the study declares (its ``TABLES``), in order. A damaged
+    entry (manifest missing, unreadable, failing its own SHA-256, of another run or naming other
+    tables than ``tables``; a table whose SHA-256 differs from the manifest's, or that Parquet cannot
+    read) is reported as one ``CacheWarning`` line and removed.
     """
     folder = Path(directory) / cache_key(study, params)
     if not folder.exists():
         return None
     try:
-        return _read_entry(folder, describe(study, params))
+        return _read_entry(folder, describe(study, params), tuple(tables))
     except (DamagedEntry, OSError, ValueError) as err:
         # The entry may also have vanished since the existence check (another run replaced or removed it).
         reason = "its files vanished while being read" if isinstance(err, FileNotFoundError) else str(err)
@@ -112,34 +120,58 @@ def load(directory: Path, study: str, params) -> dict[str, pd.DataFrame] | None:
         return None
 
 
-def _read_entry(folder: Path, identity: dict) -> dict[str, pd.DataFrame]:
-    """The tables of ``folder`` after checking its manifest against ``identity`` and each table's SHA-256."""
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-        stored = {key: manifest[key] for key in identity}
-        tables = manifest["tables"]
-    except FileNotFoundError:
-        if not folder.exists():
-            raise
-        raise DamagedEntry(f"its manifest {MANIFEST} is missing") from None
-    except (ValueError, KeyError, TypeError) as err:
-        raise DamagedEntry(f"its manifest {MANIFEST} cannot be read ({type(err).__name__}: {err})") from None
-    if _canonical(stored) != _canonical(identity):
-        raise DamagedEntry(f"its manifest {MANIFEST} describes another run")
+def _read_entry(folder: Path, identity: dict, names: tuple[str, ...]) -> dict[str, pd.DataFrame]:
+    """The tables of ``folder`` after checking its manifest (own SHA-256, ``identity``, the table ``names``)
+    and each table's SHA-256."""
+    tables = _read_manifest(folder, identity, names)
     results = {}
     for table in tables:
-        try:
-            name, file, expected = table["name"], table["file"], table["sha256"]
-        except (KeyError, TypeError):
-            raise DamagedEntry(f"its manifest {MANIFEST} lists a table without name, file and sha256") from None
-        data = (folder / Path(file).name).read_bytes()
-        if hashlib.sha256(data).hexdigest() != expected:
+        name, file = table["name"], table["file"]
+        data = (folder / file).read_bytes()
+        if hashlib.sha256(data).hexdigest() != table["sha256"]:
             raise DamagedEntry(f"table {name!r} ({file}) fails its SHA-256 check")
         try:
             results[name] = pd.read_parquet(io.BytesIO(data))
         except Exception as err:  # pyarrow raises its own types for unreadable bytes
             raise DamagedEntry(f"table {name!r} ({file}) cannot be read ({type(err).__name__}: {err})") from None
     return results
+
+
+def _read_manifest(folder: Path, identity: dict, names: tuple[str, ...]) -> list[dict]:
+    """The manifest's list of tables once it passes its own SHA-256, matches ``identity`` and lists exactly
+    ``names`` in ``0.parquet``, ``1.parquet``, ...; ``DamagedEntry`` saying which check failed otherwise."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+        claimed = manifest.pop(MANIFEST_SHA256)
+        stored = {key: manifest[key] for key in identity}
+        tables = manifest["tables"]
+    except FileNotFoundError:
+        if not folder.exists():
+            raise
+        raise DamagedEntry(f"its manifest {MANIFEST} is missing") from None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
+        raise DamagedEntry(f"its manifest {MANIFEST} cannot be read ({type(err).__name__}: {err})") from None
+    if claimed != _digest(manifest):
+        raise DamagedEntry(f"its manifest {MANIFEST} fails its own SHA-256 check")
+    if _canonical(stored) != _canonical(identity):
+        raise DamagedEntry(f"its manifest {MANIFEST} describes another run")
+    if not _lists(tables, names):
+        raise DamagedEntry(f"its manifest {MANIFEST} does not list the study's tables {list(names)} in files "
+                           f"0.parquet, 1.parquet, ..., each as name, file and sha256")
+    return tables
+
+
+def _lists(tables, names: tuple[str, ...]) -> bool:
+    """Whether ``tables`` is the list of ``{name, file, sha256}`` of ``names``, in order, in ``0.parquet``, ..."""
+    return (isinstance(tables, list) and all(isinstance(table, dict) and sorted(table) == list(TABLE_ENTRIES)
+                                             for table in tables)
+            and [(table["name"], table["file"]) for table in tables]
+            == [(name, f"{index}.parquet") for index, name in enumerate(names)])
+
+
+def _digest(manifest: dict) -> str:
+    """Hex SHA-256 of ``manifest`` (without its own checksum) as canonical JSON."""
+    return hashlib.sha256(_canonical(manifest).encode()).hexdigest()
 
 
 def discard(folder: Path) -> None:
@@ -157,7 +189,8 @@ def discard(folder: Path) -> None:
 
 
 def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame]) -> Path:
-    """Write ``results`` as Parquet (one file per table, in order) with their checksums; return their folder.
+    """Write ``results`` as Parquet (one file per table, in order) with their checksums and the manifest's own;
+    return their folder.
 
     The entry replaces any entry of the same key (a damaged one, or one another run stored meanwhile:
     the same key gives the same tables). ``OSError`` if it cannot be put in place.
@@ -175,6 +208,7 @@ def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame])
             (staging / f"{index}.parquet").write_bytes(data)
             tables.append({"name": name, "file": f"{index}.parquet", "sha256": hashlib.sha256(data).hexdigest()})
         manifest = {**describe(study, params), "tables": tables}
+        manifest[MANIFEST_SHA256] = _digest(manifest)
         (staging / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, default=repr, indent=1))
         _place(staging, folder)
     finally:

@@ -82,6 +82,9 @@ def analyze_gauss(problem: PrincipalEigenvector, reps: int, *, epsilon: float, d
     noisy = problem.covariance + upper + np.swapaxes(np.triu(upper, 1), -1, -2)
     return np.linalg.eigh(noisy)[1][..., -1]
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("risk", "summary")
+
 
 @dataclass(frozen=True)
 class Params:

@@ -63,6 +63,9 @@ NS = tuple(range(20, 301, 20))
 # whose palette owner (the tangent Gaussian) does not appear in it.
 KNG_COLOR = "#009E73"
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("risk", "summary", "optimum")
+
 
 @dataclass(frozen=True)
 class Params:

@@ -38,6 +38,9 @@ from engine.mechanisms.dp_rgd import DPRGD
 from engine.pipelines.dp_rgd_setting.hyperbolic import PredictionTask, prediction_task, steps_rule
 from engine.validation import check_int, check_positive, check_probability
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("points", "edges", "path", "settings")
+
 
 @dataclass(frozen=True)
 class Params:

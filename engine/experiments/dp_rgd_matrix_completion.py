@@ -46,6 +46,9 @@ def _rmse(prediction, values, masks) -> np.ndarray:
     sq = (prediction - values) ** 2
     return np.stack([np.sqrt(np.sum(sq * m, axis=(-1, -2)) / m.sum()) for m in masks])
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("rmse", "settings", "optimum")
+
 
 @dataclass(frozen=True)
 class Params:

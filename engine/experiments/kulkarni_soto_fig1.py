@@ -38,6 +38,9 @@ UNEQUAL_EPS_P = (0.02, 0.25, 0.5, 1.0, 1.5, 2.0)
 EQUAL_TOTALS = (0.2, 0.6, 1.0, 1.4, 2.0)
 TOTAL = 2.02
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("curves", "sensitivity")
+
 
 @dataclass(frozen=True)
 class Params:

@@ -24,6 +24,9 @@ from engine.validation import check_positive
 
 AGES = (60.0, 65.0, 70.0, 75.0, 80.0)
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("shapes", "distances")
+
 
 @dataclass(frozen=True)
 class Params:

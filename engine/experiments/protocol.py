@@ -5,6 +5,7 @@ A study module (see the package docstring for the full contract) declares
 * ``Params``: a frozen dataclass of every setting, validated in ``__post_init__`` (``ValueError``
   naming the field and quoting the value), with ``reps`` and ``seed`` among its fields;
 * ``tasks(params) -> list[Task]``: the grid cells and replicate blocks of the run, in a fixed order;
+* ``TABLES``: the names of its tables, in the order ``combine`` returns them;
 * ``combine(params, outputs) -> dict[str, DataFrame]``: the tidy tables from the tasks' outputs,
   given in the order of ``tasks(params)`` whatever the order in which they finished;
 * ``figures(results) -> dict[str, plotly Figure]``;

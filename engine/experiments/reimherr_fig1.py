@@ -45,6 +45,9 @@ from engine.pipelines.figure1_setting import (
 )
 from engine.validation import check_int, check_positive
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("sensitivity", "utility", "summary", "baseline_privacy")
+
 
 @dataclass(frozen=True)
 class Params:

@@ -81,13 +81,15 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     check_footprint(module, params)
     name = module.__name__
     if cache_dir is not None and read_cache:
-        cached = disk_cache.load(cache_dir, name, params)
+        cached = disk_cache.load(cache_dir, name, params, module.TABLES)
         if cached is not None:
             if progress is not None:
                 progress(1.0)
             return cached
     outputs = execute(module.tasks(params), params.seed, workers=workers, scheduler=scheduler, progress=progress)
     results = module.combine(params, outputs)
+    if tuple(results) != module.TABLES:  # a study's own bug: the cache would refuse its entries ever after
+        raise RuntimeError(f"{name}.combine returned the tables {list(results)}, not its TABLES {list(module.TABLES)}")
     if cache_dir is not None:
         try:
             disk_cache.store(cache_dir, name, params, results)

@@ -33,6 +33,9 @@ def _timed(fn):
     out = fn()
     return out, time.perf_counter() - start
 
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = ("summary", "radii")
+
 
 @dataclass(frozen=True)
 class Params:

@@ -33,6 +33,8 @@ from engine.validation import check_int, check_positive, check_probability
 METHODS = ("singhal-steinke-exact", "singhal-steinke-approx", "analyze-gauss", "bingham", "non-private")
 DEFAULT_METHODS = ("singhal-steinke-exact", "singhal-steinke-approx", "analyze-gauss", "non-private")
 RELEASES_PER_DATA_SET = 10
+#: The tables of ``combine_releases``: every release, and its summary per setting and method.
+RELEASE_TABLES = ("releases", "summary")
 COLORS = {"singhal-steinke-exact": "#0072B2", "singhal-steinke-approx": "#009E73", "analyze-gauss": "#D55E00",
           "bingham": "#CC79A7", "non-private": "#7F7F7F"}
 #: Columns of the ``releases`` table, one row per release.

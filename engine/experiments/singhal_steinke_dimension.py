@@ -15,6 +15,7 @@ import pandas as pd
 
 from engine.experiments.protocol import Task, make_params
 from engine.experiments.singhal_steinke import (
+    RELEASE_TABLES,
     SubspaceParams,
     combine_releases,
     setting_footprint,
@@ -27,6 +28,9 @@ DIMENSIONS = (10, 100, 1000)
 SAMPLE_SIZES = (100, 400, 1600)
 #: Columns that identify a cell of the summary.
 BY = ("d", "n")
+
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = RELEASE_TABLES
 
 
 @dataclass(frozen=True)

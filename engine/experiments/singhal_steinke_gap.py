@@ -14,6 +14,7 @@ import pandas as pd
 from engine.experiments.protocol import Task, make_params
 from engine.experiments.singhal_steinke import (
     METHODS,
+    RELEASE_TABLES,
     SubspaceParams,
     combine_releases,
     setting_footprint,
@@ -24,6 +25,9 @@ from engine.validation import check_int, check_nonnegative
 
 NOISES = (0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2)
 BY = ("d", "n", "noise")
+
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = RELEASE_TABLES
 
 
 @dataclass(frozen=True)

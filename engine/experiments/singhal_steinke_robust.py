@@ -13,6 +13,7 @@ import pandas as pd
 
 from engine.experiments.protocol import Task, make_params
 from engine.experiments.singhal_steinke import (
+    RELEASE_TABLES,
     SubspaceParams,
     check_outliers,
     combine_releases,
@@ -24,6 +25,9 @@ from engine.validation import check_int, check_nonnegative
 
 OUTLIERS = (0, 5, 10, 20, 40)
 BY = ("d", "n", "outliers")
+
+#: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
+TABLES = RELEASE_TABLES
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ import pandas as pd
 
 from engine import accounting
 from engine.bounds import frechet_mean_sensitivity
+from engine.budget import check_memory
 from engine.data import spd_wishart
 from engine.estimators import FrechetMeanProblem, MatrixCompletion, riemannian_gradient_descent
 from engine.manifolds import SPD, Hyperbolic
@@ -59,6 +60,8 @@ START_FACTOR = 1.5
 BLOCK = 10
 #: Cap of a single run's T taken from the paper's rule (the page's sliders stop lower still).
 MAX_STEPS = 5_000
+#: Coordinates of one SPD(2) record or iterate, and of one point of H² in the Lorentz model.
+SPD_COORDINATES, HYP_COORDINATES = 4, 3
 #: c of the paper's noise rule σ² = c·T log(1/δ) L0²/(n²ε²) in its experiments, per application.
 PAPER_C = {"eigenvector": 1.0, "frechet": 1.0, "barycenter": 1.0, "hyperbolic": 1.0, "lrmc": 1e4}
 #: The page's defaults that depend on the application: the taxonomy (hyperbolic); n, N or tree depth; step
@@ -323,6 +326,17 @@ class OptimizationConfig:
         elif self.app == "lrmc":
             raise ValueError(f"matrix completion has no rule for T; give steps (the page's default is "
                              f"{APP_DEFAULTS['lrmc']['steps']})")
+        check_memory(f"{self.app} with size = {self.size} and reps = {self.reps} runs of T = "
+                     f"{self.steps or MAX_STEPS} steps at most", self.floats(), fix="lower size or reps")
+
+    def floats(self) -> float:
+        """A lower estimate of the float64 values the run holds at once: its data (n × d records, N × d entries, or
+        the 2^depth nodes of a tree at least binary) and the reps' paths of at most T iterates each."""
+        records = {"eigenvector": EIG_D, "lrmc": LR_D, "hyperbolic": None}.get(self.app, SPD_COORDINATES)
+        data = 2.0 ** min(self.size, 1000) * HYP_COORDINATES if records is None else float(self.size) * records
+        point = {"eigenvector": EIG_D, "lrmc": LR_D * LR_RANK, "hyperbolic": HYP_COORDINATES}.get(self.app,
+                                                                                              SPD_COORDINATES)
+        return data + float(self.reps) * (self.steps or MAX_STEPS) * point
 
 
 @dataclass(frozen=True)

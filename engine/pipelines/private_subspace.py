@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,7 +90,13 @@ def mechanism(config: PrivateSubspaceConfig):
     """The mechanism of ``config.method`` calibrated from the public settings, or None (non-private)."""
     k, eps, delta, outliers = config.k, config.epsilon, config.delta, config.outliers
     if config.method == "exact":
-        return ExactSubspace(k=k, epsilon=eps, delta=delta, ell=outliers + k - 1)
+        with np.errstate(over="ignore", divide="ignore"):  # an overflowing bound is refused just below
+            exact = ExactSubspace(k=k, epsilon=eps, delta=delta, ell=outliers + k - 1)
+        if not math.isfinite(exact.noise_bound):  # n_min = 3ℓ + ⌊2A⌋ + 2 would be no number
+            raise ValueError(f"epsilon = {eps!r} with delta = {delta!r} puts the exact method's noise bound "
+                             f"A = (2/ε) ln(1 + (e^ε − 1)/(2δ)) beyond float64 (so its n_min); give an epsilon and a delta "
+                             f"nearer 1")
+        return exact
     if config.method == "approx":
         return SubsampleAggregateSubspace(k=k, epsilon=eps, delta=delta, gamma=max(config.noise, MIN_GAMMA),
                                           outliers=outliers)

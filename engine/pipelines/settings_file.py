@@ -8,6 +8,11 @@ another page or another schema, with an unknown key or an ill-typed value, in on
 line naming the key and the fix. A download from before the schema, which held the page's address
 keys (``{"r": 0.3927, "m": 200}``), is read through the page's table (``engine.pipelines.address_keys``)
 and said so in one line.
+
+``load_json`` is the one reader of settings files for every command line (the pipelines' and the
+studies'): a regular file (a FIFO or a device is refused before it is opened, so it never waits or
+reads for ever) of at most ``MAX_BYTES``, UTF-8 (a byte-order mark accepted), JSON nested at most
+``MAX_DEPTH`` deep and without a key given twice; anything else is one ``ValueError`` line.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Callable
 
@@ -24,6 +31,10 @@ from engine.pipelines import address_keys
 SCHEMA = 1
 #: Keys of the file that are not fields of the config.
 HEADER = ("page", "schema")
+#: Largest settings file read (a download is a few kB).
+MAX_BYTES = 4 * 2**20
+#: Deepest nesting of lists and objects in a settings file (a download nests two deep).
+MAX_DEPTH = 32
 
 
 def scalar_type(field: dataclasses.Field) -> type:
@@ -110,21 +121,71 @@ def fields_of(config_type: type, page: str, settings: dict, source: str,
     return out
 
 
+def load_json(path: Path, what: str = "settings file"):
+    """The JSON value of the file ``path`` (``what`` names it in messages); ``ValueError`` in one line if it is
+    missing, not a regular file, larger than ``MAX_BYTES``, not UTF-8, not JSON, nested deeper than
+    ``MAX_DEPTH`` or gives a key twice."""
+    name = f"{what} {str(path)!r}"
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{name} is not a regular file (a folder, FIFO or device); give a JSON file")
+        if info.st_size > MAX_BYTES:
+            raise ValueError(f"{name} holds {info.st_size} bytes, more than a settings file's {MAX_BYTES}; give "
+                             f"the page's \"Settings (JSON)\" download")
+        with open(path, "rb") as file:
+            data = file.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise ValueError(f"{name} does not exist; give the path of the page's \"Settings (JSON)\" download") from None
+    except OSError as err:
+        raise ValueError(f"cannot read the {name} ({err.strerror or err}); give a readable JSON file") from None
+    if len(data) > MAX_BYTES:  # it grew since the check
+        raise ValueError(f"{name} holds more than a settings file's {MAX_BYTES} bytes; give a settings file")
+    try:
+        value = json.loads(data.decode("utf-8-sig"), object_pairs_hook=_no_duplicates)
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{name} is not UTF-8 text ({err}); save it as UTF-8 JSON") from None
+    except RecursionError:
+        raise ValueError(f"{name} nests deeper than {MAX_DEPTH} levels; give a flat object of settings") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{name} is not JSON ({err}); download it again from the page") from None
+    except _DuplicateKey as err:
+        raise ValueError(f"{name} gives the key {err.args[0]!r} twice; keep one") from None
+    if _depth(value) > MAX_DEPTH:
+        raise ValueError(f"{name} nests deeper than {MAX_DEPTH} levels; give a flat object of settings")
+    return value
+
+
+class _DuplicateKey(Exception):
+    """A JSON object gave a key twice (its ``args[0]``)."""
+
+
+def _no_duplicates(pairs: list) -> dict:
+    """The object of ``pairs``; ``_DuplicateKey`` if a key comes twice (``json.loads`` would keep the last)."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _depth(value) -> int:
+    """Nesting depth of lists and objects in the JSON value ``value`` (0 for a scalar), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def read(path: Path, config_type: type, page: str, notify: Callable[[str], None] | None = None) -> dict:
     """The config fields of the settings file ``path`` of ``page`` (see ``fields_of``, which tells
-    ``notify`` of a translated old download); ``ValueError`` in one line if the file is missing,
-    unreadable or not a JSON object."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"settings file {str(path)!r} does not exist; give the path of the page's "
-                         f"\"Settings (JSON)\" download") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ValueError(f"cannot read the settings file {str(path)!r} ({err}); give a readable JSON file") from None
-    try:
-        settings = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"settings file {str(path)!r} is not JSON ({err}); download it again from the page") from None
+    ``notify`` of a translated old download); ``ValueError`` in one line if the file cannot be read by
+    ``load_json`` or is not a JSON object."""
+    settings = load_json(path)
     if not isinstance(settings, dict):
         raise ValueError(f"settings file {str(path)!r} holds a JSON {type(settings).__name__}, not an object of "
                          f"settings; download it again from the page")

@@ -58,6 +58,11 @@ def _setting(space: str, radius: float) -> figure1_setting.SpaceSetting:
     return figure1_setting.SpaceSetting(space, spaces.make_manifold(space), radius)
 
 
+#: ε enters each cell's seed as round(ε · SEED_SCALE), so ε must keep that product finite.
+SEED_SCALE = 1e6
+#: Largest ε whose seed key is finite.
+MAX_EPSILON = np.finfo(float).max / SEED_SCALE
+
 @dataclass(frozen=True, kw_only=True)
 class UtilityConfig:
     """Everything the simulation depends on (hashable, so a page can key its cache by it).
@@ -88,6 +93,9 @@ class UtilityConfig:
         if not self.ns:
             raise ValueError("ns must hold at least one sample size, got ()")
         set_("epsilon", check_positive("epsilon", self.epsilon))
+        if not self.epsilon * SEED_SCALE < float("inf"):  # its seed key, round(ε · 10⁶), must be an integer
+            raise ValueError(f"epsilon must be at most {MAX_EPSILON:g}, got {self.epsilon!r}; at such an ε the noise "
+                             f"is nil: give a smaller epsilon")
         set_("n", check_int("n", self.n))
         set_("reps", check_int("reps", self.reps, minimum=2))
         set_("seed", check_int("seed", self.seed, minimum=0))
@@ -171,7 +179,7 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     mechanisms = [s.key for s in specs.FIGURE1 if paper_baseline or s.guarantee != "none"]
     rows = []
     for eps in epsilons:
-        rng = np.random.default_rng([seed, n, round(eps * 1e6)])
+        rng = np.random.default_rng([seed, n, round(eps * SEED_SCALE)])
         scales = figure1_setting.noise_scales(setting, constant, n, eps)
         for mechanism in mechanisms:
             sigma = scales[mechanism]

@@ -13,6 +13,7 @@ import shutil
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from engine.experiments import __main__ as cli
@@ -76,6 +77,22 @@ def flip_bit(path, position: float = 0.5, bit: int = 3):
     path.write_bytes(bytes(data))
 
 
+def edit_manifest(entry, edit, reseal: bool = False):
+    """Apply ``edit`` to the parsed manifest of ``entry`` and write it back (with its own checksum recomputed if
+    ``reseal``: an edit the checksum cannot see, left to the schema check)."""
+    manifest = json.loads((entry / cache.MANIFEST).read_text())
+    edit(manifest)
+    if reseal:
+        manifest.pop(cache.MANIFEST_SHA256)
+        manifest[cache.MANIFEST_SHA256] = cache._digest(manifest)
+    (entry / cache.MANIFEST).write_text(json.dumps(manifest, indent=1))
+
+
+def swap_names(manifest):
+    first, second = manifest["tables"][:2]
+    first["name"], second["name"] = second["name"], first["name"]
+
+
 FAULTS = {
     "truncated table": lambda entry, other: (entry / "0.parquet").write_bytes((entry / "0.parquet").read_bytes()[:200]),
     "garbage table": lambda entry, other: (entry / "1.parquet").write_bytes(b"not parquet at all" * 40),
@@ -87,6 +104,15 @@ FAULTS = {
     "manifest of another entry": lambda entry, other: shutil.copy(other / cache.MANIFEST, entry / cache.MANIFEST),
     "checksum edited in the manifest": lambda entry, other: (entry / cache.MANIFEST).write_text(
         (entry / cache.MANIFEST).read_text().replace('"sha256": "', '"sha256": "0', 1)),
+    "a table renamed in the manifest (utility -> utilhty)": lambda entry, other: edit_manifest(
+        entry, lambda m: m["tables"][1].update(name="utilhty")),
+    "a table dropped from the manifest": lambda entry, other: edit_manifest(entry, lambda m: m["tables"].pop()),
+    "a table listed twice in the manifest": lambda entry, other: edit_manifest(
+        entry, lambda m: m["tables"].append(m["tables"][0])),
+    "the manifest's list of tables emptied": lambda entry, other: edit_manifest(entry, lambda m: m["tables"].clear()),
+    "two table names swapped in the manifest": lambda entry, other: edit_manifest(entry, swap_names),
+    "the manifest's own checksum removed": lambda entry, other: edit_manifest(entry, lambda m: m.pop(
+        cache.MANIFEST_SHA256)),
     "half-written entry (tables, no manifest) and a stale staging folder": lambda entry, other: (
         (entry / cache.MANIFEST).unlink(), (entry / "3.parquet").unlink(),
         shutil.copytree(entry, entry.parent / ".staging-left-by-a-killed-run")),
@@ -97,7 +123,7 @@ def assert_sound_entry(store):
     """The seed-2 entry loads without a warning and its files match the manifest's checksums."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        tables = cache.load(store, STUDY, params(2))
+        tables = cache.load(store, STUDY, params(2), reimherr_fig1.TABLES)
     assert tables is not None
     entry = store / cache.cache_key(STUDY, params(2))
     for table in json.loads((entry / cache.MANIFEST).read_text())["tables"]:
@@ -136,9 +162,9 @@ def test_the_folder_removed_while_it_is_read(clean, damaged, tmp_path, capsys, m
     store, entry = damaged
     read = cache._read_entry
 
-    def vanishing(folder, identity):
+    def vanishing(folder, identity, names):
         shutil.rmtree(folder)
-        return read(folder, identity)
+        return read(folder, identity, names)
 
     monkeypatch.setattr(cache, "_read_entry", vanishing)
     status, files = run_cli(tmp_path, store)
@@ -187,7 +213,7 @@ def test_every_single_bit_flip_of_a_table_is_caught(clean, damaged):
         data[position // 8] ^= 1 << (position % 8)
         table.write_bytes(bytes(data))
         with pytest.warns(cache.CacheWarning, match="fails its SHA-256 check"):
-            assert cache.load(store, STUDY, params(2)) is None
+            assert cache.load(store, STUDY, params(2), reimherr_fig1.TABLES) is None
         assert not entry.exists()
         shutil.copytree(clean[1] / entry.name, entry)
 
@@ -199,3 +225,73 @@ def test_library_versions_are_in_the_key(monkeypatch):
         monkeypatch.setattr(cache, "library_versions", lambda: {**installed, library: "0.0.1"})
         assert cache.cache_key(STUDY, params(2)) != before
 
+
+
+SCHEMA_EDITS = {
+    "renamed": lambda m: m["tables"][1].update(name="utilhty"),
+    "dropped": lambda m: m["tables"].pop(),
+    "duplicated": lambda m: m["tables"].append(m["tables"][0]),
+    "emptied": lambda m: m["tables"].clear(),
+    "swapped": swap_names,
+    "file renamed": lambda m: m["tables"][0].update(file="../0.parquet"),
+    "entry added": lambda m: m["tables"][0].update(rows=3),
+}
+
+
+@pytest.mark.parametrize("edit", SCHEMA_EDITS)
+def test_a_resealed_manifest_naming_other_tables_is_refused_by_the_schema(clean, damaged, edit):
+    """Edits whose checksum is recomputed: the list of tables must still be the study's ``TABLES``."""
+    store, entry = damaged
+    edit_manifest(entry, SCHEMA_EDITS[edit], reseal=True)
+    with pytest.warns(cache.CacheWarning, match="does not list the study's tables"):
+        assert cache.load(store, STUDY, params(2), reimherr_fig1.TABLES) is None
+    assert not entry.exists()
+
+
+def flipped_manifests(entry, count: int):
+    """``count`` random single-bit flips of the manifest's bytes (a fixed sample), as bytes."""
+    original = (entry / cache.MANIFEST).read_bytes()
+    for position in np.random.default_rng(1).choice(len(original) * 8, size=count, replace=False):
+        data = bytearray(original)
+        data[position // 8] ^= 1 << (position % 8)
+        yield bytes(data)
+
+
+def test_no_single_bit_flip_of_the_manifest_is_served(clean, damaged):
+    """400 random single-bit flips of params.json: each is discarded (the run recomputes) or, if it leaves the
+    manifest's meaning intact, serves the very tables of the clean entry; never other tables."""
+    store, entry = damaged
+    expected = cache.load(store, STUDY, params(2), reimherr_fig1.TABLES)
+    discarded = 0
+    for data in flipped_manifests(entry, 400):
+        (entry / cache.MANIFEST).write_bytes(data)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tables = cache.load(store, STUDY, params(2), reimherr_fig1.TABLES)
+        if tables is None:
+            assert [type(w.message) for w in caught] == [cache.CacheWarning] and not entry.exists()
+            discarded += 1
+            shutil.copytree(clean[1] / entry.name, entry)
+        else:
+            assert not caught and list(tables) == list(expected)
+            for name in expected:
+                pd.testing.assert_frame_equal(tables[name], expected[name], check_exact=True)
+    assert discarded >= 390
+
+
+def test_a_flipped_manifest_through_the_command_line_recomputes_and_leaves_no_stray_table(clean, damaged, tmp_path,
+                                                                                          capsys):
+    """25 of the flips, each run by the command line over an --out holding an earlier run's files: exit 0 with the
+    clean run's files byte for byte (no other file) and at most one warning line, or one line and exit 2."""
+    store, entry = damaged
+    out = tmp_path / "out"
+    for data in flipped_manifests(entry, 25):
+        out.mkdir(exist_ok=True)
+        for file, content in clean[0].items():
+            (out / file).write_bytes(content)
+        (entry / cache.MANIFEST).write_bytes(data)
+        status, files = run_cli(tmp_path, store)
+        err = capsys.readouterr().err
+        assert err.count("\n") <= 1, err
+        assert (status, files) == (0, clean[0]) or (status == 2 and err.startswith("error: ")), err
+        assert_sound_entry(store)

@@ -99,7 +99,7 @@ def test_unknown_setting_is_named(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_a_failing_write_leaves_the_output_folder_untouched(tmp_path, monkeypatch, quick_settings):
+def test_a_failing_write_leaves_the_output_folder_untouched(tmp_path, capsys, monkeypatch, quick_settings):
     monkeypatch.setattr(reimherr_fig1, "figures", FIGURES)
     out = tmp_path / "out"
     out.mkdir()
@@ -109,8 +109,8 @@ def test_a_failing_write_leaves_the_output_folder_untouched(tmp_path, monkeypatc
         raise OSError("disk full")
 
     monkeypatch.setattr("engine.viz.export.figure_to_html", broken)
-    with pytest.raises(OSError, match="disk full"):
-        cli.main([*QUICK, *quick_settings, "--out", str(out), "--no-cache"])
+    assert cli.main([*QUICK, *quick_settings, "--out", str(out), "--no-cache"]) == 2
+    assert "(disk full); no output was left half-written" in one_line_error(capsys)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "settings.json"]
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
 
@@ -136,13 +136,13 @@ def test_cache_is_reused_and_no_cache_runs_again(tmp_path, capsys, monkeypatch, 
 def test_parquet_round_trip_is_exact_and_keys_separate_runs(tmp_path):
     params = reimherr_fig1.Params(reps=6, ns=(10,), block=3, seed=1)
     results = runner.run("reimherr-fig1", params, cache_dir=tmp_path)
-    again = cache.load(tmp_path, reimherr_fig1.__name__, params)
+    again = cache.load(tmp_path, reimherr_fig1.__name__, params, reimherr_fig1.TABLES)
     assert list(again) == list(results)
     for name in results:
         pd.testing.assert_frame_equal(again[name], results[name], check_exact=True)
     other = reimherr_fig1.Params(reps=6, ns=(10,), block=3, seed=2)
     assert cache.cache_key(reimherr_fig1.__name__, params) != cache.cache_key(reimherr_fig1.__name__, other)
-    assert cache.load(tmp_path, reimherr_fig1.__name__, other) is None
+    assert cache.load(tmp_path, reimherr_fig1.__name__, other, reimherr_fig1.TABLES) is None
     assert cache.describe(reimherr_fig1.__name__, params)["version"].startswith("0.1.0+")
 
 
