@@ -125,7 +125,7 @@ def exact_subspace_target(mechanism: ExactSubspace, setting: str, *, claimed_del
     first, second, u, v = threshold_pair(mechanism, gaps[setting])
     data = (first, second)
     moved = first[0]
-    output = [1.0 - truncated_laplace_cdf(mechanism.noise_bound - f, mechanism.epsilon, mechanism.delta,
+    output = [1.0 - truncated_laplace_cdf(mechanism.noise_bound - f, mechanism.epsilon, mechanism.selection_delta,
                                           GAP_SENSITIVITY) for f in (gaps[setting], gaps[setting] - 2)]
 
     def draw(side, size, rng):
