@@ -46,7 +46,7 @@ import numpy as np
 from engine.budget import check_memory
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.subspace.exact_search import find_dense_subspaces, max_points_in_hyperplane
-from engine.mechanisms.subspace.fitted_subspace import fit_subspace
+from engine.mechanisms.subspace.fitted_subspace import RefusedRelease, fit_subspace
 from engine.mechanisms.subspace.release import SubspaceRelease, batch_shape, bottom_bases, check_data
 from engine.mechanisms.subspace.representation import BASIS_GRID, delta_term, public_basis
 from engine.mechanisms.subspace.stable_selection import GAP_SENSITIVITY, stable_select
@@ -176,18 +176,18 @@ class ExactSubspace:
 
     def checked_fit(self, members, start):
         """``fit_subspace`` of the leader's ``members`` (m, d) from the search's basis ``start``;
-        ``ValueError`` when the bound on the neighbours' difference, 2b(D), makes the δ term exceed
-        the representation's share of δ."""
+        ``RefusedRelease`` (a ``ValueError``) when the bound on the neighbours' difference, 2b(D), makes
+        the δ term exceed the representation's share of δ."""
         fit = fit_subspace(members, start)
         d = members.shape[1]
         term = delta_term(2 * fit.eta_bound, d, self.k)
         if not term <= self.representation_delta:
-            ratio = fit.sigma[self.k - 1] / fit.sigma[0]
-            raise ValueError(
-                f"the points in the selected subspace are too thin to release it: sigma_k/sigma_1 = {ratio:.2g} "
-                f"(unit rows) bounds the neighbours' difference eta by {2 * fit.eta_bound:.2g}, so the delta term "
-                f"2k sqrt(4kd/pi) eta/g = {term:.2g} > delta/20 = {self.representation_delta:.2g}; rescale or spread "
-                f"the data along every direction of the subspace, or raise delta")
+            raise RefusedRelease(
+                f"the points of the selected subspace are too thin or too far from it to release it within delta: "
+                f"sigma_k/sigma_1 = {fit.sigma[-1] / fit.sigma[0]:.2g} and RMS distance {fit.distance:.2g} (unit rows) "
+                f"bound the neighbours' difference by eta = {2 * fit.eta_bound:.2g}, so the delta term "
+                f"2k sqrt(4kd/pi) eta/g = {term:.2g} > delta/20 = {self.representation_delta:.2g}; put the points "
+                f"exactly in the subspace, spread them along each of its directions, or raise delta")
         return fit
 
     def privacy_guarantee(self) -> PrivacyGuarantee:

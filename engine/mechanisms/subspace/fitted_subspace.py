@@ -54,12 +54,17 @@ _UNIT = np.finfo(float).eps / 2
 @dataclass(frozen=True)
 class FittedSubspace:
     """``basis`` (d, k, ``np.longdouble``, orthonormal to its precision) fitted to the members,
-    ``eta_bound`` b(D) of the module notes, and the top-k singular values ``sigma`` of the unit-row
-    members (for messages; not private)."""
+    ``eta_bound`` b(D) of the module notes, and for messages (not private) the top-k singular values
+    ``sigma`` of the unit-row members and ``distance``, their RMS distance ‖M̄ (I − WWᵀ)‖_F/√m from it."""
 
     basis: np.ndarray
     eta_bound: float
     sigma: np.ndarray
+    distance: float
+
+
+class RefusedRelease(ValueError):
+    """The fit's bound on η is too large for the δ the mechanism keeps for the representation."""
 
 
 def fit_subspace(members: np.ndarray, start: np.ndarray) -> FittedSubspace:
@@ -71,7 +76,7 @@ def fit_subspace(members: np.ndarray, start: np.ndarray) -> FittedSubspace:
     wide = (members[norms > 0] / norms[norms > 0, None]).astype(np.longdouble)
     basis = _orthonormal_columns(start.astype(np.longdouble))
     if wide.shape[0] <= k:
-        return FittedSubspace(basis=basis, eta_bound=np.inf, sigma=np.zeros(k))
+        return FittedSubspace(basis=basis, eta_bound=np.inf, sigma=np.zeros(k), distance=np.nan)
     for _ in range(REFINEMENTS):
         basis = _orthonormal_columns(wide.T @ _orthonormal_columns(wide @ basis))
     inside = wide @ basis                                                                # (m, k)
@@ -80,12 +85,10 @@ def fit_subspace(members: np.ndarray, start: np.ndarray) -> FittedSubspace:
     # Every row removed at once: gram − z_i z_iᵀ, (m, k, k); eigvalsh's backward error is below 8k·u·‖gram‖.
     without = gram[None] - inside[:, :, None] * inside[:, None, :]
     floor = np.linalg.eigvalsh(without.astype(float))[:, 0].min() - 8 * k * _UNIT * float(np.trace(gram))
-    if floor <= 0:
-        return FittedSubspace(basis=basis, eta_bound=np.inf, sigma=sigma)
+    residual = float(np.sqrt(np.sum((wide - inside @ basis.T) ** 2)))
     loss = basis.T @ basis - np.eye(k, dtype=np.longdouble)
-    residual = np.sqrt(np.sum((wide - inside @ basis.T) ** 2))
-    return FittedSubspace(basis=basis, eta_bound=float(np.sqrt(np.sum(loss**2)) + residual / np.sqrt(floor)),
-                          sigma=sigma)
+    bound = float(np.sqrt(np.sum(loss**2))) + residual / np.sqrt(floor) if floor > 0 else np.inf
+    return FittedSubspace(basis=basis, eta_bound=bound, sigma=sigma, distance=residual / np.sqrt(wide.shape[0]))
 
 
 def _orthonormal_columns(basis: np.ndarray) -> np.ndarray:
