@@ -11,7 +11,8 @@ spanned by data points can score above 0.
 
 Selection. ``stable_selection`` with ⊥'s public score q⊥ (Bun, Dwork, Rothblum & Steinke 2018):
 U is output with probability one when q(U) − max(q(V), q⊥) − 1 > 2A, A = (2/ε) ln(1 +
-(e^ε − 1)/(2δ)) the bound of the truncated Laplace noise for sensitivity 2. This code sets
+(e^ε − 1)/(2δ_sel)) the bound of the truncated Laplace noise for sensitivity 2 (δ_sel below). This
+code sets
 
     q⊥ = n − 2ℓ − ⌊2A⌋ − 2,
 
@@ -29,9 +30,12 @@ points (``fitted_subspace``): a function of U and public randomness up to the di
 the fits of two neighbours, which it bounds by b(D) + b(D′).
 
 Budget. The selection runs at δ_sel = δ − δ_rep with δ_rep = δ/20 (``REPRESENTATION_SHARE``), and a
-leader is released only when its fit has 2k √(4kd/π)·2b(D)/g <= δ_rep: two accepted neighbours then
-release different coordinates with probability at most δ_rep, so the printed (ε, δ) holds. Otherwise
-``release`` raises ``ValueError`` before drawing anything. That check is computed from the data and
+leader is released only when its fit has 2k √(4kd/π)·2b(D)/g <= δ_rep. Two accepted neighbours whose
+members differ in the replaced record only then have η <= b(D) + b(D′) and, under the same public G
+and offset, release different coordinates with probability at most δ_rep; so for every event S,
+P[M(D) ∈ S] <= P[M̃(D) ∈ S] + δ_rep <= e^ε P[M(D′) ∈ S] + δ_sel + δ_rep, M̃(D) the selection on D
+followed by D′'s representation (post-processing of the selection): the printed (ε, δ) holds.
+Otherwise ``release`` raises ``RefusedRelease`` (a ``ValueError``) before drawing anything. That check is computed from the data and
 is not private: whether a data set is refused is a function of it, so the guarantee is between
 neighbouring data sets that are both accepted, and a curator who publishes a refusal publishes one
 non-private bit.
@@ -195,7 +199,7 @@ class ExactSubspace:
             mechanism=f"Singhal-Steinke exact subspace (Algorithm 1), k = {self.k}",
             epsilon=self.epsilon, delta=self.delta, sigma=self.noise_bound,
             rule="output the top-scoring subspace if max(0, s₁ − s₂ − 1) + Z > A, else ⊥; Z truncated "
-                 f"Laplace on [−A, A] with scale 2/ε, A = (2/ε) ln(1 + (e^ε − 1)/(2δ)) = "
+                 f"Laplace on [−A, A] with scale 2/ε, A = (2/ε) ln(1 + (e^ε − 1)/(2·0.95δ)) = "
                  f"{self.noise_bound:.4g}",
             reason="the score (points in S) − max over T of (points in T) has sensitivity 1, so the gap s₁ − s₂ has "
                    "sensitivity 2 and at most one subspace can have a gap above 1 on either of two neighbouring data sets "
@@ -205,7 +209,8 @@ class ExactSubspace:
                          "the subspace leaves as the top-k singular vectors of PG rounded to the public grid g = 2⁻¹⁶ "
                          "(P the projector fitted to the subspace's points, G a public d × 2k Gaussian, a public "
                          "uniform offset, both fresh per release, PG computed exactly); two neighbours whose "
-                         "members differ in the replaced record only compute projectors within η ≤ b(D) + b(D′) "
+                         "members differ in the replaced record only (no point at the edge of the membership "
+                         "tolerance) compute projectors within η ≤ b(D) + b(D′) "
                          "(Wedin's sin Θ theorem on the common points), and their releases differ with "
                          "probability at most 2k√(4kd/π)·η/g; δ/20 is kept for that term (the selection runs at "
                          "0.95δ) and a release whose term could exceed it is refused (docs/subspaces.md)",
