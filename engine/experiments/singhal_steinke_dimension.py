@@ -2,8 +2,8 @@
 
 Data: n points of a random k-plane of R^d, no noise (Problem 3.1; Problem 4.1 with γ = 1e-12).
 Noise off the plane, even 1e-10, makes Algorithm 1 refuse its release (``fitted_subspace``).
-Algorithm 1 needs n >= 3ℓ + ⌊2A⌋ + 2 and Algorithm 2 needs n >= m·b_min, neither depending on d; Analyze Gauss's noise ‖E‖₂ ≈ 2σ√d makes
-its curve move right as d grows.
+Algorithm 1 needs n >= 3ℓ + ⌊2A⌋ + 2 and Algorithm 2 needs n >= m·b_min, neither depending on d;
+Analyze Gauss's noise ‖E‖₂ ≈ 2σ√d makes its curve move right as d grows.
 """
 
 from __future__ import annotations

@@ -35,10 +35,10 @@ members differ in the replaced record only then have η <= b(D) + b(D′) and, u
 and offset, release different coordinates with probability at most δ_rep; so for every event S,
 P[M(D) ∈ S] <= P[M̃(D) ∈ S] + δ_rep <= e^ε P[M(D′) ∈ S] + δ_sel + δ_rep, M̃(D) the selection on D
 followed by D′'s representation (post-processing of the selection): the printed (ε, δ) holds.
-Otherwise ``release`` raises ``RefusedRelease`` (a ``ValueError``) before drawing anything. That check is computed from the data and
-is not private: whether a data set is refused is a function of it, so the guarantee is between
-neighbouring data sets that are both accepted, and a curator who publishes a refusal publishes one
-non-private bit.
+Otherwise ``release`` raises ``RefusedRelease`` (a ``ValueError``) before drawing anything. That
+check is computed from the data and is not private: whether a data set is refused is a function of
+it, so the guarantee is between neighbouring data sets that are both accepted (each one's own check
+bounds its own b), and a curator who publishes a refusal publishes one non-private bit.
 """
 
 from __future__ import annotations

@@ -1,34 +1,34 @@
 """The subspace fitted to Algorithm 1's members, and a bound on how far a neighbour's fit can lie from it.
 
 Fit. The members M (m × d, the points the search placed in the leader U) are scaled to unit rows,
-x̄_i = x_i/‖x_i‖ (zero rows dropped: they lie in every subspace), which keeps their span, and the basis
-spans the top-k right singular vectors of M̄, computed by ``REFINEMENTS`` steps of subspace
-iteration V ← orth(M̄ᵀ orth(M̄ V)) from the search's basis (Golub & Van Loan 2013, §8.2.4 and §8.6) in
-``np.longdouble`` (64-bit significand on x86; double where the platform has no wider type). Each
-orthonormalisation is Gram–Schmidt twice, backward stable (Higham 2002, ch. 19); the result is
-closer to a neighbour's fit than LAPACK's SVD in double, and much closer than the old one step
-MᵀM B in double, which squares the condition number (measured: ``docs/subspaces.md``).
+x̄_i = x_i/‖x_i‖ (zero rows dropped: they lie in every subspace), which keeps their span. The basis W
+spans the top-k right singular vectors of M̄, computed by ``REFINEMENTS`` steps of subspace iteration
+W ← orth(M̄ᵀ orth(M̄ W)) from the search's basis (Golub & Van Loan 2013, §8.2.4; the SVD's backward
+stability, §8.6, is what an SVD in double would give instead) in ``np.longdouble`` (64-bit significand
+on x86; double where the platform has no wider type), never forming M̄ᵀM̄. Each orthonormalisation is
+Gram–Schmidt twice ("twice is enough": Giraud, Langou, Rozložník & van den Eshof 2005; Higham 2002,
+ch. 19), and the bound below measures the orthogonality it leaves rather than assuming it. The fit is
+closer to a neighbour's than LAPACK's SVD in double, and far closer than the old single step MᵀM B in
+double, which squares the condition number (measured: ``docs/subspaces.md``).
 
-Bound (a posteriori, from computable quantities only). Let W be the basis orthonormalised in
-extended precision (the released coordinates use it: ``representation``) and C̄ = M̄ without one row. Wedin's sin Θ theorem (Wedin 1972; Stewart & Sun 1990, Thm
-V.4.4) applied to Ã = C̄ and A = C̄ WWᵀ (rank k, row space span W, σ_{k+1}(A) = 0) gives for the top-k
-right singular subspace V_C of C̄
+Bound (a posteriori, from computable quantities only). Let P_W be the projector onto span W and C̄ = M̄
+without one row. Wedin's sin Θ theorem (Wedin 1972; Stewart & Sun 1990, Thm V.4.4) applied to Ã = C̄
+and A = C̄ P_W (rank k when s_k > 0 below, row space span W, σ_{k+1}(A) = 0; the residuals are
+−C̄(I − P_W)Ṽ and −(I − P_W)C̄ᵀŨ) gives for the top-k right singular subspace V_C of C̄
 
-    ‖P_W − P_{V_C}‖₂ = ‖sin Θ(W, V_C)‖₂ <= ‖C̄ (I − WWᵀ)‖₂ / σ_k(C̄) <= ‖M̄ (I − WWᵀ)‖_F / s_k,
+    ‖P_W − P_{V_C}‖₂ = ‖sin Θ(W, V_C)‖₂ <= ‖C̄ (I − P_W)‖₂ / σ_k(C̄) <= ‖M̄ (I − WWᵀ)‖_F / s_k,
 
     s_k² = min_i λ_min(Wᵀ M̄ᵀ M̄ W − z_i z_iᵀ),   z_i = Wᵀ x̄_i,
 
-since removing a row does not increase ‖·(I − WWᵀ)‖ and σ_k(C̄)² >= λ_min(Wᵀ C̄ᵀC̄ W) (Courant–Fischer,
-whichever row i is removed). WWᵀ is within ‖WᵀW − I‖₂ of P_W (about 1e-19 in extended precision).
-So
+since removing a row does not increase ‖·(I − P_W)‖ and σ_k(C̄)² >= λ_min(Wᵀ C̄ᵀC̄ W) whichever row i is
+removed (Courant–Fischer; W is orthonormal to about 1e-19, and WWᵀ is within ‖WᵀW − I‖₂ of P_W). So
 
     b(D) = ‖WᵀW − I‖_F + ‖M̄ (I − WWᵀ)‖_F / s_k    bounds ‖WWᵀ − P_{V_C}‖₂ for every C.
 
-The numerator is the residual of the rows off the fitted basis: it holds the floating-point error of
-the SVD (backward error times σ₁/σ_k: Davis & Kahan 1970 for the symmetric form) and any genuine
-distance of the points from a k-subspace, so b is a bound on the whole difference, not an estimate of
-the rounding alone. Two neighbouring data sets D, D′ whose members differ in the replaced record only
-share C̄ = the other members, hence
+The numerator, the rows' residual off the fit, holds the rounding of the rows and of the fit and any
+genuine distance of the points from a k-subspace (Davis & Kahan 1970 make the same point for the
+symmetric problem): b bounds the whole difference, not only the rounding. Two neighbouring data sets
+D, D′ whose members differ in the replaced record only share C̄ = the other members, hence
 
     η = ‖WWᵀ − W′W′ᵀ‖₂ <= b(D) + b(D′).
 
