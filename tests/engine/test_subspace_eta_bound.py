@@ -122,3 +122,13 @@ def test_the_exact_product_agrees_with_floating_point_off_the_cell_boundaries():
     assert np.array_equal(cells, np.floor((basis @ (basis.T @ gauss) - offset) / BASIS_GRID))
     wide = basis.astype(np.longdouble)
     assert np.array_equal(_exact_cells(_scaled_integers(wide), gauss, offset, BASIS_GRID), cells)
+
+
+def test_the_bound_covers_a_zero_record_replaced_by_a_point_of_the_plane():
+    """A zero record lies in every subspace and is dropped from the unit rows: C̄ is then all of D's rows."""
+    rng = np.random.default_rng(9)
+    for ratio in (1.0, 1e-2):
+        first, second, _ = thin_pair(ratio, rng)
+        first[0] = 0.0
+        one, other = fit_subspace(first, search_start(first[1:])), fit_subspace(second, search_start(second))
+        assert distance(projector(one.basis), projector(other.basis)) <= one.eta_bound + other.eta_bound < 1e-13

@@ -12,7 +12,7 @@ closer to a neighbour's than LAPACK's SVD in double, and far closer than the old
 double, which squares the condition number (measured: ``docs/subspaces.md``).
 
 Bound (a posteriori, from computable quantities only). Let P_W be the projector onto span W and C̄ = M̄
-without one row. Wedin's sin Θ theorem (Wedin 1972; Stewart & Sun 1990, Thm V.4.4) applied to Ã = C̄
+without one row (or without none: a replaced zero record is not among the unit rows). Wedin's sin Θ theorem (Wedin 1972; Stewart & Sun 1990, Thm V.4.4) applied to Ã = C̄
 and A = C̄ P_W (rank k when s_k > 0 below, row space span W, σ_{k+1}(A) = 0; the residuals are
 −C̄(I − P_W)Ṽ and −(I − P_W)C̄ᵀŨ) gives for the top-k right singular subspace V_C of C̄
 
