@@ -145,8 +145,9 @@ class ExactSubspace:
         """Private subspace(s) of ``data`` (n × d), or ⊥; ``size`` independent releases.
 
         The scores are computed once; each release draws its own truncated Laplace noise and its own
-        public representation of the subspace (``represent``). ``ValueError`` (before any draw) when the
-        leader's points are too thin for the representation's share of δ (module notes).
+        public representation of the subspace (``represent``). ``RefusedRelease``, a ``ValueError``, (before
+        any draw) when the leader's points are too thin or too far from it for the representation's share
+        of δ (module notes).
         """
         info = self.scores(data)
         x = np.asarray(data, dtype=float)
@@ -161,7 +162,7 @@ class ExactSubspace:
         diagnostics = {key: info[key] for key in ("top", "second", "bottom_score", "n_candidates", "nodes")}
         diagnostics["margin_needed"] = 2 * self.noise_bound + 1
         diagnostics["grid"] = BASIS_GRID
-        if fit is not None:
+        if fit is not None:  # 2b(D) within the share for every accepted D, so b(D) + b(D′) is too
             diagnostics["eta_bound"] = 2 * fit.eta_bound
             diagnostics["delta_term"] = delta_term(2 * fit.eta_bound, x.shape[1], self.k)
         guarantee = self.privacy_guarantee()
