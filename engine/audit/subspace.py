@@ -46,6 +46,7 @@ from engine.mechanisms.subspace import (
     ExactSubspace,
     SubsampleAggregateSubspace,
 )
+from engine.mechanisms.subspace.exact import REPRESENTATION_SHARE
 from engine.mechanisms.subspace.stable_selection import GAP_SENSITIVITY
 from engine.mechanisms.subspace.truncated_laplace import truncated_laplace_cdf
 
@@ -125,7 +126,7 @@ def exact_subspace_target(mechanism: ExactSubspace, setting: str, *, claimed_del
     first, second, u, v = threshold_pair(mechanism, gaps[setting])
     data = (first, second)
     moved = first[0]
-    output = [1.0 - truncated_laplace_cdf(mechanism.noise_bound - f, mechanism.epsilon, mechanism.delta,
+    output = [1.0 - truncated_laplace_cdf(mechanism.noise_bound - f, mechanism.epsilon, mechanism.selection_delta,
                                           GAP_SENSITIVITY) for f in (gaps[setting], gaps[setting] - 2)]
 
     def draw(side, size, rng):
@@ -256,7 +257,7 @@ def search_basis_control(setting: str, epsilon: float) -> AuditTarget:
 def half_bound_control(setting: str, epsilon: float) -> AuditTarget:
     """Algorithm 1 with the truncated Laplace bound A halved, claiming (ε, ``DELTA``)."""
     actual = halved_bound_delta(epsilon, DELTA)
-    mechanism = ExactSubspace(k=2, epsilon=epsilon, delta=actual)
+    mechanism = ExactSubspace(k=2, epsilon=epsilon, delta=actual / (1 - REPRESENTATION_SHARE))  # selection at δ'
     return exact_subspace_target(
         mechanism, setting, claimed_delta=DELTA, label=f"Algorithm 1 with the bound A halved in R^{DIMENSION}",
         notes=(f"A = {mechanism.noise_bound:.4g}, half the bound for δ = {DELTA:g}: it is the bound for δ = "

@@ -9,7 +9,9 @@ every ``RELEASES_PER_DATA_SET`` consecutive replicates share one data set drawn 
 computed once per data set) and get independent releases.
 
 A release *succeeds* when it is not ⊥ and ‖Π̂ − Π‖₂ <= ``alpha``. A method whose guarantee needs
-more points than n is not run: its rows say ``status = "n-too-small"`` and count as failures.
+more points than n is not run: its rows say ``status = "n-too-small"`` and count as failures; so do
+the rows of a release Algorithm 1 refuses (``status = "refused"``: points too thin or too far from U
+for its δ, ``fitted_subspace``).
 
 Methods: ``singhal-steinke-exact`` (Algorithm 1, ℓ = outliers + k − 1), ``singhal-steinke-approx``
 (Algorithm 2, γ = max(noise, 1e-12), tolerating the outliers), ``analyze-gauss`` (Dwork et al.
@@ -27,7 +29,13 @@ import pandas as pd
 from engine.data import subspace_points, top_subspace
 from engine.experiments.protocol import WORD, Task, normalise_seed, replicate_blocks
 from engine.manifolds import Grassmann
-from engine.mechanisms.subspace import AnalyzeGauss, BinghamSubspace, ExactSubspace, SubsampleAggregateSubspace
+from engine.mechanisms.subspace import (
+    AnalyzeGauss,
+    BinghamSubspace,
+    ExactSubspace,
+    RefusedRelease,
+    SubsampleAggregateSubspace,
+)
 from engine.validation import check_int, check_positive, check_probability
 
 METHODS = ("singhal-steinke-exact", "singhal-steinke-approx", "analyze-gauss", "bingham", "non-private")
@@ -137,6 +145,14 @@ def make_mechanism(method: str, *, k: int, epsilon: float, delta: float, noise: 
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
+def released(mech, data, size, k, rng):
+    """``size`` bases and ⊥ flags of ``mech`` on ``data`` (non-private PCA when ``mech`` is None)."""
+    if mech is None:
+        return np.broadcast_to(top_subspace(data, k), (size, data.shape[1], k)), np.zeros(size, dtype=bool)
+    release = mech.release(data, size=size, rng=rng)
+    return release.points, release.bottom
+
+
 def simulate_setting(d: int, n: int, noise: float, outliers: int, start: int, stop: int, k: int, epsilon: float,
                      delta: float, alpha: float, methods: tuple, *, rng) -> pd.DataFrame:
     """Replicates ``start`` to ``stop - 1`` of every method at one setting: the rows of ``RELEASE_COLUMNS``."""
@@ -147,17 +163,15 @@ def simulate_setting(d: int, n: int, noise: float, outliers: int, start: int, st
         sample = subspace_points(n, d, k, noise=noise, outliers=outliers, rng=rng)
         for method in methods:
             mech = make_mechanism(method, k=k, epsilon=epsilon, delta=delta, noise=noise, outliers=outliers)
-            if n < getattr(mech, "min_samples", 0):
-                error, bottom, status = np.full(size, np.nan), np.zeros(size, dtype=bool), "n-too-small"
-            else:
-                if mech is None:
-                    bases = np.broadcast_to(top_subspace(sample.data, k), (size, d, k))
-                    bottom = np.zeros(size, dtype=bool)
+            error, bottom, status = np.full(size, np.nan), np.zeros(size, dtype=bool), "n-too-small"
+            if n >= getattr(mech, "min_samples", 0):
+                try:
+                    bases, bottom = released(mech, sample.data, size, k, rng)
+                except RefusedRelease:
+                    status = "refused"
                 else:
-                    release = mech.release(sample.data, size=size, rng=rng)
-                    bases, bottom = release.points, release.bottom
-                distance = grassmann.projection_distance(np.nan_to_num(bases), sample.subspace)
-                error, status = np.where(bottom, np.nan, distance), "ok"
+                    distance = grassmann.projection_distance(np.nan_to_num(bases), sample.subspace)
+                    error, status = np.where(bottom, np.nan, distance), "ok"
             rows.append(pd.DataFrame({
                 "d": d, "n": n, "k": k, "epsilon": epsilon, "delta": delta, "noise": noise, "outliers": outliers,
                 "method": method, "repeat": np.arange(first, first + size),

@@ -38,7 +38,7 @@ class Params(SubspaceParams):
     outliers: tuple[int, ...] = OUTLIERS
     d: int = 50
     n: int = 2400
-    noise: float = 1e-10
+    noise: float = 0.0
 
     def __post_init__(self):
         super().__post_init__()

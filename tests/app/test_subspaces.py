@@ -117,6 +117,15 @@ def test_noise_breaks_the_exact_case_and_the_page_says_why():
     assert all(value == "⊥" for value in at.table[0].value["θ1"])
 
 
+def test_points_only_near_the_plane_are_refused_with_one_error():
+    """At noise 1e-8 the exact method still finds U, but its δ term would exceed δ/20: st.error, no traceback."""
+    at = run_page(PAGE, {"noise": "1e-08"})
+    errors = messages(at, "error")
+    assert not at.exception and len(errors) == 1
+    assert "Cannot release the subspace" in errors[0] and "> delta/20 = 5e-08" in errors[0]
+    assert not specs(at)
+
+
 @pytest.mark.parametrize("method, guarantee", [("analyze-gauss", "Analyze Gauss"), ("bingham", "Bingham")])
 def test_baselines_on_a_line(method, guarantee):
     at = run_page(PAGE, {"shape": "line", "method": method, "n": "500"})

@@ -10,7 +10,9 @@ from engine.viz.subspaces import MAX_DRAWN, dimension_sweep_figure, disc, subspa
 
 @pytest.mark.parametrize("method", list(METHODS))
 def test_every_method_releases_points_of_the_grassmannian(method):
-    config = PrivateSubspaceConfig(method=method, n=2000 if method in ("approx", "bingham") else 300, noise=1e-8, releases=12)
+    noise = 0.0 if method == "exact" else 1e-8  # the exact method refuses points only near U (next test)
+    config = PrivateSubspaceConfig(method=method, n=2000 if method in ("approx", "bingham") else 300, noise=noise,
+                                   releases=12)
     result = run(config)
     assert result.bases.shape == (12, 3, 2) and result.angles.shape == (12, 2)
     ok = ~result.bottom
@@ -20,6 +22,12 @@ def test_every_method_releases_points_of_the_grassmannian(method):
     assert np.isnan(result.proj_error[~ok]).all() and np.isnan(result.angles[~ok]).all()
     assert (result.guarantee is None) == (method == "non-private")
     assert 0.0 <= result.bottom_rate <= 1.0 and result.success_rate >= 0.5
+
+
+def test_the_exact_method_refuses_points_only_near_the_subspace_in_one_line():
+    with pytest.raises(ValueError, match=r"too far from it .* > delta/20 = 5e-08") as err:
+        run(PrivateSubspaceConfig(method="exact", n=300, noise=1e-8, releases=2))
+    assert "\n" not in str(err.value)
 
 
 def test_exact_case_is_exact_and_deterministic():

@@ -27,7 +27,8 @@ from engine.manifolds import Kendall, Sphere
 from engine.mechanisms import DPRGD, KNormGradient, specs
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
 from engine.mechanisms.subspace import AnalyzeGauss, BinghamSubspace, ExactSubspace, SubsampleAggregateSubspace
-from engine.mechanisms.subspace.representation import BASIS_GRID, best_fit_basis, public_basis
+from engine.mechanisms.subspace.fitted_subspace import fit_subspace
+from engine.mechanisms.subspace.representation import BASIS_GRID, public_basis
 from engine.pipelines.private_mean import PrivateMeanConfig, release_on
 from engine.pipelines.private_mean import run as run_private_mean
 
@@ -225,10 +226,10 @@ def test_the_public_basis_depends_on_the_span_only():
     assert np.allclose(np.swapaxes(one, -1, -2) @ one, np.eye(3), atol=1e-12)
 
 
-def test_best_fit_basis_spans_the_members_whatever_basis_it_starts_from():
+def test_the_fitted_subspace_spans_the_members_whatever_basis_it_starts_from():
     sample = subspace_points(40, 6, 2, rng=2)
     start = np.linalg.qr(sample.data[:2].T)[0]
     other = np.linalg.qr(sample.data[5:7].T)[0]
-    fitted, refitted = best_fit_basis(sample.data, start), best_fit_basis(sample.data, other)
-    assert np.allclose(fitted @ fitted.T, sample.subspace @ sample.subspace.T, atol=1e-12)
-    assert np.allclose(fitted @ fitted.T, refitted @ refitted.T, atol=1e-12)
+    fitted, refitted = (fit_subspace(sample.data, s).basis.astype(float) for s in (start, other))
+    assert np.allclose(fitted @ fitted.T, sample.subspace @ sample.subspace.T, atol=1e-14)
+    assert np.allclose(fitted @ fitted.T, refitted @ refitted.T, atol=1e-15)

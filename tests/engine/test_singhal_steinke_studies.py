@@ -77,6 +77,15 @@ def test_noise_breaks_the_exact_case_but_not_the_baselines():
     assert exact.loc[1e-3].bottom.all()
 
 
+def test_a_refused_exact_release_is_a_failed_row_not_a_crash():
+    """At noise 1e-10 Algorithm 1 still finds U, but its δ term would exceed δ/20 (``fitted_subspace``)."""
+    settings = {**SMALL["singhal-steinke-gap"][0], "noises": [0.0, 1e-10], "methods": ["singhal-steinke-exact"]}
+    releases = load("singhal-steinke-gap").run(**settings)["releases"].set_index("noise")
+    assert (releases.loc[0.0].status == "ok").all() and releases.loc[0.0].success.all()
+    refused = releases.loc[1e-10]
+    assert (refused.status == "refused").all() and not refused.success.any() and refused.proj_error.isna().all()
+
+
 def test_same_seed_same_tables_and_task_order_does_not_matter():
     study = load("singhal-steinke-robust")
     params = make_params(study.Params, SMALL["singhal-steinke-robust"][0])

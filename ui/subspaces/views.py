@@ -66,11 +66,6 @@ def show_numbers(result: dict) -> None:
                    "points (that basis would name the records). ε sets how many points the "
                    "guarantee needs (lower ε and the n above grows), and the privacy comes from answering ⊥ "
                    "whenever the win is not stable (add noise off the subspace to see it).")
-    if config["method"] == "exact" and config["noise"] > 0 and bottom_rate < 1:
-        st.warning("The points lie only near U, within the exact algorithm's tolerance: its guarantee assumes them "
-                   "exactly in U. Near U, two neighbouring data sets fit slightly different subspaces, and the rounded "
-                   "releases can then differ (1 in 6,000 releases at noise 1e-8, docs/subspaces.md), so the stated δ "
-                   "does not cover them.")
     if config["method"] == "exact" and config["noise"] > 0 and bottom_rate > 0.5:
         st.info("The exact algorithm needs the points to lie exactly in U (up to a relative tolerance of 1e-6): "
                 "with noise no subspace has a clear lead and it answers ⊥. Try the approximate algorithm.")
@@ -139,7 +134,7 @@ def sweep_figure(summary: pd.DataFrame):
 def sweep_caption(epsilon: float, delta: float) -> str:
     sets = -(-SWEEP_REPS // RELEASES_PER_DATA_SET)
     return (f"{SWEEP_REPS} releases per point ({sets} data set{'s' if sets > 1 else ''}) at ε = {epsilon:g}, "
-            f"δ = {delta:g}, noise 1e-10, "
+            f"δ = {delta:g}, no noise, "
             f"success = not ⊥ and ‖Π̂ − Π‖ ≤ 0.1. Solid d = 10, dashed d = 100, dotted d = 1,000: the "
             f"Singhal–Steinke curves lie on top of each other, Analyze Gauss's move right as d grows. The "
             f"approximate algorithm needs n in the thousands, so it appears at n = 1,600 only.")

@@ -11,7 +11,8 @@ spanned by data points can score above 0.
 
 Selection. ``stable_selection`` with ⊥'s public score q⊥ (Bun, Dwork, Rothblum & Steinke 2018):
 U is output with probability one when q(U) − max(q(V), q⊥) − 1 > 2A, A = (2/ε) ln(1 +
-(e^ε − 1)/(2δ)) the bound of the truncated Laplace noise for sensitivity 2. This code sets
+(e^ε − 1)/(2δ_sel)) the bound of the truncated Laplace noise for sensitivity 2 (δ_sel below). This
+code sets
 
     q⊥ = n − 2ℓ − ⌊2A⌋ − 2,
 
@@ -25,7 +26,19 @@ as runner-up, so the search of ``exact_search`` needs a skip budget of 2ℓ + �
 Malformed data (no subspace with a clear lead) give ⊥. The choice between U and ⊥ is (ε, δ)-DP for
 replace-one neighbours, for every input. What leaves the mechanism is not the search's basis (its
 first column is a record) but ``representation.public_basis`` of the subspace fitted to all its
-points: a function of U and public randomness, up to the floating-point residual that module bounds.
+points (``fitted_subspace``): a function of U and public randomness up to the difference η between
+the fits of two neighbours, which it bounds by b(D) + b(D′).
+
+Budget. The selection runs at δ_sel = δ − δ_rep with δ_rep = δ/20 (``REPRESENTATION_SHARE``), and a
+leader is released only when its fit has 2k √(4kd/π)·2b(D)/g <= δ_rep. Two accepted neighbours whose
+members differ in the replaced record only then have η <= b(D) + b(D′) and, under the same public G
+and offset, release different coordinates with probability at most δ_rep; so for every event S,
+P[M(D) ∈ S] <= P[M̃(D) ∈ S] + δ_rep <= e^ε P[M(D′) ∈ S] + δ_sel + δ_rep, M̃(D) the selection on D
+followed by D′'s representation (post-processing of the selection): the printed (ε, δ) holds.
+Otherwise ``release`` raises ``RefusedRelease`` (a ``ValueError``) before drawing anything. That
+check is computed from the data and is not private: whether a data set is refused is a function of
+it, so the guarantee is between neighbouring data sets that are both accepted (each one's own check
+bounds its own b), and a curator who publishes a refusal publishes one non-private bit.
 """
 
 from __future__ import annotations
@@ -37,11 +50,16 @@ import numpy as np
 from engine.budget import check_memory
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.subspace.exact_search import find_dense_subspaces, max_points_in_hyperplane
+from engine.mechanisms.subspace.fitted_subspace import RefusedRelease, fit_subspace
 from engine.mechanisms.subspace.release import SubspaceRelease, batch_shape, bottom_bases, check_data
-from engine.mechanisms.subspace.representation import BASIS_GRID, best_fit_basis, public_basis
+from engine.mechanisms.subspace.representation import BASIS_GRID, delta_term, public_basis
 from engine.mechanisms.subspace.stable_selection import GAP_SENSITIVITY, stable_select
 from engine.mechanisms.subspace.truncated_laplace import truncated_laplace_bound
 from engine.validation import check_int, check_positive, check_probability
+
+#: Share of δ reserved for the representation (the rest goes to the stable selection); 1/20 keeps
+#: n_min = 59 at k = 2, ε = 1, δ = 1e-6.
+REPRESENTATION_SHARE = 1.0 / 20.0
 
 
 class ExactSubspace:
@@ -59,7 +77,8 @@ class ExactSubspace:
         Robustness parameter ℓ >= k − 1 of Problem 3.1 (default k − 1: general position, no outlier).
     tol : float
         Relative membership tolerance ‖x − Π_S x‖ <= tol·‖x‖ (floating point stands in for exact
-        arithmetic; any fixed tolerance keeps the privacy proof, see ``exact_search``).
+        arithmetic; any fixed tolerance keeps the selection's proof, see ``exact_search``; points
+        only near S raise the bound on η, and the release is refused when it is too large).
     """
 
     def __init__(self, *, k, epsilon, delta, ell=None, tol=1e-6):
@@ -71,7 +90,9 @@ class ExactSubspace:
             raise ValueError(f"ell must be >= k - 1 = {self.k - 1} (k - 1 points always share a (k-1)-subspace), "
                              f"got {ell!r}")
         self.tol = check_positive("tol", tol)
-        self.noise_bound = truncated_laplace_bound(self.epsilon, self.delta, GAP_SENSITIVITY)
+        self.representation_delta = REPRESENTATION_SHARE * self.delta
+        self.selection_delta = self.delta - self.representation_delta
+        self.noise_bound = truncated_laplace_bound(self.epsilon, self.selection_delta, GAP_SENSITIVITY)
 
     @property
     def min_samples(self) -> int:
@@ -124,39 +145,62 @@ class ExactSubspace:
         """Private subspace(s) of ``data`` (n × d), or ⊥; ``size`` independent releases.
 
         The scores are computed once; each release draws its own truncated Laplace noise and its own
-        public representation of the subspace (``represent``).
+        public representation of the subspace (``represent``). ``RefusedRelease``, a ``ValueError``, (before
+        any draw) when the leader's points are too thin or too far from it for the representation's share
+        of δ (module notes).
         """
         info = self.scores(data)
+        x = np.asarray(data, dtype=float)
+        fit = None if info["members"] is None else self.checked_fit(x[info["members"]], info["basis"])
         rng = np.random.default_rng(rng)
         shape = batch_shape(size)
-        chosen = stable_select(info["top"], info["second"], epsilon=self.epsilon, delta=self.delta,
+        chosen = stable_select(info["top"], info["second"], epsilon=self.epsilon, delta=self.selection_delta,
                                size=shape, rng=rng)
-        if info["basis"] is None:
+        if fit is None:
             chosen = np.zeros(shape, dtype=bool)
-        x = np.asarray(data, dtype=float)
-        bases = self.represent(info["basis"], info["members"], x, chosen, rng)
+        bases = self.represent(info["basis"], fit, x, chosen, rng)
         diagnostics = {key: info[key] for key in ("top", "second", "bottom_score", "n_candidates", "nodes")}
         diagnostics["margin_needed"] = 2 * self.noise_bound + 1
         diagnostics["grid"] = BASIS_GRID
+        if fit is not None:  # 2b(D) within the share for every accepted D, so b(D) + b(D′) is too
+            diagnostics["eta_bound"] = 2 * fit.eta_bound
+            diagnostics["delta_term"] = delta_term(2 * fit.eta_bound, x.shape[1], self.k)
         guarantee = self.privacy_guarantee()
         return SubspaceRelease(points=bases, sigma=guarantee.sigma, guarantee=guarantee, bottom=~chosen,
                                diagnostics=diagnostics)
 
-    def represent(self, basis, members, data, chosen, rng) -> np.ndarray:
-        """The released bases, ``(*chosen.shape, d, k)``: ``public_basis`` of the subspace fitted to
-        the leader's ``members`` (rows of ``data``) where ``chosen``, all NaN (⊥) elsewhere."""
+    def represent(self, basis, fit, data, chosen, rng) -> np.ndarray:
+        """The released bases, ``(*chosen.shape, d, k)``: ``public_basis`` of ``fit`` (the
+        ``checked_fit`` of the leader's members, never the search's ``basis``, which names a record)
+        where ``chosen``, all NaN (⊥) elsewhere."""
         bases = bottom_bases(chosen.shape, data.shape[1], self.k)
         count = int(chosen.sum())
         if count:
-            bases[chosen] = public_basis(best_fit_basis(data[members], basis), count, rng)
+            bases[chosen] = public_basis(fit.basis, count, rng)
         return bases
+
+    def checked_fit(self, members, start):
+        """``fit_subspace`` of the leader's ``members`` (m, d) from the search's basis ``start``;
+        ``RefusedRelease`` (a ``ValueError``) when the bound on the neighbours' difference, 2b(D), makes
+        the δ term exceed the representation's share of δ."""
+        fit = fit_subspace(members, start)
+        d = members.shape[1]
+        term = delta_term(2 * fit.eta_bound, d, self.k)
+        if not term <= self.representation_delta:
+            raise RefusedRelease(
+                f"the points of the selected subspace are too thin or too far from it to release it within delta: "
+                f"sigma_k/sigma_1 = {fit.sigma[-1] / fit.sigma[0]:.2g} and RMS distance {fit.distance:.2g} (unit rows) "
+                f"bound the neighbours' difference by eta = {2 * fit.eta_bound:.2g}, so the delta term "
+                f"2k sqrt(4kd/pi) eta/g = {term:.2g} > delta/20 = {self.representation_delta:.2g}; put the points "
+                f"exactly in the subspace, spread them along each of its directions, or raise delta")
+        return fit
 
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(
             mechanism=f"Singhal-Steinke exact subspace (Algorithm 1), k = {self.k}",
             epsilon=self.epsilon, delta=self.delta, sigma=self.noise_bound,
             rule="output the top-scoring subspace if max(0, s₁ − s₂ − 1) + Z > A, else ⊥; Z truncated "
-                 f"Laplace on [−A, A] with scale 2/ε, A = (2/ε) ln(1 + (e^ε − 1)/(2δ)) = "
+                 f"Laplace on [−A, A] with scale 2/ε, A = (2/ε) ln(1 + (e^ε − 1)/(2·0.95δ)) = "
                  f"{self.noise_bound:.4g}",
             reason="the score (points in S) − max over T of (points in T) has sensitivity 1, so the gap s₁ − s₂ has "
                    "sensitivity 2 and at most one subspace can have a gap above 1 on either of two neighbouring data sets "
@@ -164,12 +208,15 @@ class ExactSubspace:
             assumptions=("neighbouring data sets differ by replacing one point (n is public)",
                          "the bottom score n − 2ℓ − ⌊2A⌋ − 2 depends only on public values",
                          "the subspace leaves as the top-k singular vectors of PG rounded to the public grid g = 2⁻¹⁶ "
-                         "(P its projector, G a public d × 2k Gaussian, a public uniform offset, both fresh per "
-                         "release); two data sets that select the same subspace compute PG to within η, and "
-                         "their releases differ with probability at most 2dkη/g, which adds to δ: "
-                         "η ≤ 2.2e-15 was measured for points exactly in the subspace (the term is then 6e-7 at "
-                         "d = 1000, k = 2); points "
-                         "only near it, within the tolerance, make η and this term larger (docs/subspaces.md)",
+                         "(P the projector fitted to the subspace's points, G a public d × 2k Gaussian, a public "
+                         "uniform offset, both fresh per release, PG computed exactly); two neighbours whose "
+                         "members differ in the replaced record only (no point at the edge of the membership "
+                         "tolerance) compute projectors within η ≤ b(D) + b(D′) "
+                         "(Wedin's sin Θ theorem on the common points), and their releases differ with "
+                         "probability at most 2k√(4kd/π)·η/g; δ/20 is kept for that term (the selection runs at "
+                         "0.95δ) and a release whose term could exceed it is refused (docs/subspaces.md)",
+                         "the refusal is a check on the data, not private: the guarantee holds between neighbouring "
+                         "data sets that are both accepted, and publishing a refusal publishes one non-private bit",
                          "utility, not privacy, needs Problem 3.1: all but ℓ points in one k-subspace and at "
                          "most ℓ points in any smaller subspace"),
         )
