@@ -3,10 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
+# make serve: app processes (default: one per core) behind the proxy on HOST:PORT.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+HOST ?= 127.0.0.1
 # Benchmark areas for make bench (empty: all of them), e.g. make bench AREAS="frechet pages".
 AREAS ?=
 
-.PHONY: run test bench install install-test install-bench clean
+.PHONY: run serve test bench install install-test install-bench install-serve clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +39,13 @@ install-bench: $(VENV)/.installed-bench
 
 run: install
 	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+# Caddy, the reverse proxy of make serve, from Debian where it is missing.
+install-serve: install
+	command -v caddy >/dev/null || { if [ "$$(id -u)" -eq 0 ]; then apt-get install -y -q caddy; else sudo apt-get install -y -q caddy; fi; }
+
+serve: install-serve
+	WORKERS=$(WORKERS) PORT=$(PORT) HOST=$(HOST) deploy/serve
 
 test: install-test
 	$(BIN)/ruff check .

@@ -3,17 +3,25 @@
 ``st.cache_data`` cannot serve here: a cached function may not move a progress bar drawn outside
 it, and Streamlit replays what a cached function draws instead of running it. A ``ResultStore``
 keeps the most recent ``keep`` results by a hashable key (a frozen settings object), shared by
-every session; each caller gets its own copy, so no session can change another's result.
+every session; each caller gets its own copy, so no session can change another's result. Where the
+app runs as several processes (``make serve`` sets ``MPE_SHARED_STORE``) the stores live in that one
+SQLite file instead (``ui.disk_store``), shared by every process.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import threading
 from collections import OrderedDict
 from typing import Callable, Hashable
 
 import streamlit as st
+
+from ui.disk_store import DiskResultStore
+
+#: Environment variable naming the SQLite file every app process of one serve shares.
+SHARED_STORE_ENV = "MPE_SHARED_STORE"
 
 
 class ResultStore:
@@ -43,6 +51,8 @@ class ResultStore:
 
 
 @st.cache_resource(show_spinner=False)
-def shared_store(name: str) -> ResultStore:
-    """The one store named ``name`` of this server process (e.g. one per page)."""
-    return ResultStore()
+def shared_store(name: str) -> ResultStore | DiskResultStore:
+    """The one store named ``name`` (e.g. one per page): in this process's memory, or in the file
+    ``$MPE_SHARED_STORE`` shared by all the processes of a serve."""
+    path = os.environ.get(SHARED_STORE_ENV)
+    return DiskResultStore(path, name) if path else ResultStore()

@@ -1,0 +1,148 @@
+"""A class through ``make serve``: two app processes behind Caddy with cookie affinity (issue 45).
+
+Six students open Sensitivity with their own seed, three pinned to each process by the proxy's cookie,
+and download its CSV: a session's files live in the memory of the process that ran it, so each fetch
+must reach that process (round robin lost 4 of 6). Then one process is killed while they are connected:
+the others keep their downloads; supervisord restarts it, and its students, once they reload (the address
+holds their settings; Streamlit 1.67's page does not rerun by itself on a new process), get the same table
+from whichever process the proxy gives them. One Ctrl-C stops the whole serve and leaves nothing listening.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.browser.harness import ROOT, chromium_missing_reason, free_port, headless_chromium, wait_for_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+WORKERS = 2
+STUDENTS = 6
+AFFINITY_COOKIE = "mpe_server"
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+            return reply.read().decode().strip() == "ok"
+    except OSError:
+        return False
+
+
+def _wait(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.5)
+
+
+def _affinity(upstream: str) -> str:
+    """The value Caddy's ``lb_policy cookie`` gives the cookie of an upstream: HMAC-SHA256 of its address
+    under the policy's secret (none in deploy/Caddyfile)."""
+    return hmac.new(b"", upstream.encode(), hashlib.sha256).hexdigest()
+
+
+def _app_pid(port: int) -> int:
+    """The pid of the Streamlit process serving ``port`` (its command line names the port)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                args = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"streamlit" in b" ".join(args) and str(port).encode() in args:
+                return int(entry.name)
+    raise AssertionError(f"no streamlit process serves port {port}")
+
+
+@pytest.fixture(scope="module")
+def serve():
+    reason = chromium_missing_reason() or (None if shutil.which("caddy") else
+                                           "Debian's caddy is not installed (make install-serve; .ci/run does it)")
+    if reason:
+        pytest.skip(f"serve test skipped: {reason}")
+    port = free_port()
+    apps = [port + 100 + i for i in range(WORKERS)]
+    if any(_listening(p) for p in apps):
+        pytest.skip(f"serve test skipped: an app port of {apps} is taken")
+    proc = subprocess.Popen(["make", "--no-print-directory", "serve", f"WORKERS={WORKERS}", f"PORT={port}"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _wait(lambda: all(_healthy(f"http://127.0.0.1:{p}") for p in apps) and _healthy(f"http://127.0.0.1:{port}"),
+              180, "the proxy and both app processes")
+        yield proc, f"http://127.0.0.1:{port}", apps
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _download_csv(page, timeout_ms: float = 60_000) -> pd.DataFrame:
+    button = page.get_by_test_id("stDownloadButton").get_by_role("button", name="Data (CSV)").first
+    with page.expect_download(timeout=timeout_ms) as download:
+        button.click(timeout=timeout_ms)
+    return pd.read_csv(io.BytesIO(download.value.path().read_bytes()))
+
+
+def test_a_class_through_the_proxy_keeps_its_downloads_and_survives_a_lost_process(serve):
+    proc, url, apps = serve
+    with headless_chromium() as browser:
+        contexts, pages = [], []
+        for student in range(STUDENTS):
+            context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+            upstream = f"127.0.0.1:{apps[student % WORKERS]}"
+            context.add_cookies([{"name": AFFINITY_COOKIE, "value": _affinity(upstream), "url": url}])
+            contexts.append(context)
+            pages.append(context.new_page())
+        try:
+            for student, page in enumerate(pages):
+                page.goto(f"{url}/Sensitivity?seed={student + 1}", wait_until="commit")
+            for page in pages:
+                wait_for_app(page, 300_000)
+            first = [_download_csv(page) for page in pages]
+            assert all(len(table) > 0 for table in first)
+            assert not first[0].equals(first[1]), "two seeds gave the same table: the check could not tell sessions apart"
+
+            os.kill(_app_pid(apps[0]), signal.SIGKILL)
+            _wait(lambda: not _healthy(f"http://127.0.0.1:{apps[0]}"), 30, "the killed process to stop answering")
+            for student, page in enumerate(pages):
+                if student % WORKERS:
+                    again = _download_csv(page)
+                    assert again.equals(first[student]), f"student {student} lost the CSV when another process died"
+            for student, page in enumerate(pages[::WORKERS]):
+                page.reload(wait_until="commit")
+                wait_for_app(page, 300_000)
+                again = _download_csv(page)
+                assert again.equals(first[student * WORKERS]), f"student {student * WORKERS} got another table back"
+            moved = {c["value"] for context in contexts[::WORKERS] for c in context.cookies(url)
+                     if c["name"] == AFFINITY_COOKIE}
+            assert moved <= {_affinity(f"127.0.0.1:{port}") for port in apps} and moved
+        finally:
+            for context in contexts:
+                context.close()
+    os.killpg(proc.pid, signal.SIGINT)
+    assert proc.wait(60) == 0 or proc.returncode in (-signal.SIGINT, 130, 2)
+    _wait(lambda: not any(_listening(p) for p in (*apps, int(url.rsplit(":", 1)[1]))), 30,
+          "every process of the serve to stop after one Ctrl-C")
