@@ -50,7 +50,7 @@ def test_twin_is_flagged_and_the_mechanism_is_not(name, space, samples):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["bingham-subspace", "subsample-aggregate-subspace-tight", "analyze-gauss"])
+@pytest.mark.parametrize("name", ["bingham-subspace", "subsample-aggregate-subspace-tight"])
 def test_slow_twin_is_flagged_at_the_default_budget(name):
     spec = AUDITS[name]
     twin = run_audit(AUDITS[f"twin-{name}"].target(), samples=spec.default_samples, rng=13)
@@ -58,9 +58,10 @@ def test_slow_twin_is_flagged_at_the_default_budget(name):
 
 
 #: Twins the audit does not flag at the default budget (benchmarks/RESULTS.md, audit power): Gaussian (ε, δ)
-#: mechanisms, whose loss beyond ε lives on events of probability near δ, and KNG's MCMC. Their bound must
-#: still stay above the correct mechanism's, so a regression in power shows.
-WEAK = ["tangent-gaussian", "tangent-gaussian-analytic", "dp-rgd"]
+#: mechanisms, whose loss beyond ε lives on events of probability near δ (Analyze Gauss's twin: 1.057 with seed 0,
+#: 0.928 with seed 13 at 100,000 per side), and KNG's MCMC. Their bound must still stay well above the correct
+#: mechanism's, so a regression in power shows.
+WEAK = ["tangent-gaussian", "tangent-gaussian-analytic", "dp-rgd", "analyze-gauss"]
 
 
 @pytest.mark.slow
