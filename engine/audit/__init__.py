@@ -18,14 +18,14 @@ from engine.audit.mechanisms import (
     tangent_gaussian_target,
 )
 from engine.audit.pairs import NeighbouringPair, replace_one_pair
-from engine.audit.registry import AUDITS, SPACES, AuditSpec, space_label
+from engine.audit.registry import AUDITS, AuditSpec, space_label
 from engine.audit.run import AuditCheckpoint, AuditResult, run_audit
+from engine.audit.space_rules import audit_spaces
 from engine.audit.target import AuditTarget
 from engine.audit.uses import figure1_target, playground_target
 
 __all__ = [
     "AUDITS",
-    "SPACES",
     "AuditCheckpoint",
     "AuditResult",
     "AuditSpec",
@@ -44,5 +44,6 @@ __all__ = [
     "replace_one_pair",
     "run_audit",
     "space_label",
+    "audit_spaces",
     "tangent_gaussian_target",
 ]

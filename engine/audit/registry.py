@@ -6,6 +6,14 @@ Reimherr et al.; H²: 1; Kendall Σ⁴₂: π/16; the lines Gr(3, 1): π/8; R²:
 adversarial replace-one pair of ``engine.audit.pairs``; DP-RGD and its control follow Han et al. §6.1. The Euclidean
 baselines, the analytic tangent Gaussian and the paper's baseline run through the code of the page
 or study that uses them (``engine.audit.uses``).
+
+**Spaces.** No entry lists its spaces by hand: each reads them, when asked, from the space registry
+(``engine.spaces.SPACES``, every entry with an ``audit`` setting) and what its mechanism needs
+(``engine.audit.space_rules``), so a space added by README's recipe is audited by every mechanism
+the pages offer on it.
+
+**Twins.** Every mechanism's entry has a positive control ``twin-<name>`` (``engine.audit.twin``): the
+same target built at 2ε, claiming ε. The audit has power on the entry only if it flags its twin.
 """
 
 from __future__ import annotations
@@ -14,8 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
-from engine import spaces
-from engine.audit import subspace
+from engine.audit import space_rules, subspace
 from engine.audit.controls import ReusedRandomnessLaplace, theorem2_without_factor
 from engine.audit.mechanisms import (
     dp_rgd_target,
@@ -26,32 +33,25 @@ from engine.audit.mechanisms import (
 from engine.audit.pairs import frechet_gap, replace_one_pair
 from engine.audit.problems import far_replace_one_problems
 from engine.audit.regression import regression_audit
+from engine.audit.space_rules import audit_spaces
 from engine.audit.target import AuditTarget, reach_note
+from engine.audit.twin import twin_target
 from engine.audit.uses import figure1_target, playground_target
 from engine.bounds import (
     frechet_gradient_sensitivity,
     frechet_mean_sensitivity,
     tangent_mean_sensitivity,
 )
-from engine.manifolds import Euclidean
 from engine.mechanisms import DPRGD, KNormGradient, RiemannianLaplace, TangentGaussian, specs
-from engine.spaces import AuditSetting
 from engine.validation import check_positive
 
 GAUSSIAN_DELTA = 1e-5
 
 
-#: The spaces of the audits: each space of ``engine.spaces`` with an audit setting, then the flat controls.
-SPACES = {
-    **{key: entry.audit for key, entry in spaces.SPACES.items() if spaces.offered(entry.audit)},
-    "euclidean": AuditSetting("R²", lambda: Euclidean(2), 1.0),
-    "line": AuditSetting("R^1", lambda: Euclidean(1), 1.0),
-}
-
-
 def space_label(key: str) -> str:
-    """The label of a space of ``SPACES`` or of a data setting of the subspace audits."""
-    return SPACES[key].label if key in SPACES else subspace.SETTINGS[key]
+    """The label of a space of ``audit_spaces()`` or of a data setting of the subspace audits."""
+    spaces = audit_spaces()
+    return spaces[key].label if key in spaces else subspace.SETTINGS[key]
 
 
 @dataclass(frozen=True)
@@ -61,20 +61,30 @@ class AuditSpec:
     Attributes
     ----------
     name, title, description : identification and a sentence on what it checks.
-    spaces : keys of ``SPACES`` (or of ``subspace.SETTINGS``, data in R^d) it runs on; ``default_space`` the first.
+    space_rule : callable ``() -> tuple[str, ...]``
+        The keys of ``audit_spaces()`` (or of ``subspace.SETTINGS``, data in R^d) it runs on, read from
+        the registries when asked (``spaces``; ``default_space`` the first).
     default_epsilon, default_samples : CLI and page defaults.
     control : a deliberately broken mechanism (the audit must flag it).
     build : ``(space, epsilon) -> AuditTarget``.
+    has_twin : whether ``twin-<name>`` (built at 2ε, claiming ε) is registered; ``False`` only where the
+        guarantee is provably loose by 2 for every pair, so the twin keeps its claim (the notes say why).
     """
 
     name: str
     title: str
     description: str
-    spaces: tuple[str, ...]
+    space_rule: Callable[[], tuple[str, ...]]
     default_epsilon: float
     default_samples: int
     control: bool
     build: Callable[[str, float], AuditTarget]
+    has_twin: bool = True
+
+    @property
+    def spaces(self) -> tuple[str, ...]:
+        """The spaces it runs on, from the registries as they are now."""
+        return tuple(self.space_rule())
 
     @property
     def default_space(self) -> str:
@@ -90,7 +100,7 @@ class AuditSpec:
 
 
 def _setting(space: str, gap=frechet_gap):
-    s = SPACES[space]
+    s = audit_spaces()[space]
     m = s.make()
     return s, m, replace_one_pair(m, s.n, s.radius, gap=gap)
 
@@ -104,12 +114,12 @@ def _laplace(space, eps):
 
 
 def _euclidean(space, eps):
-    s = SPACES[space]
+    s = audit_spaces()[space]
     return playground_target(specs.EUCLID.key, space, s.radius, n=s.n, epsilon=eps, k=4)
 
 
 def _euclidean_fig1(space, eps):
-    s = SPACES[space]
+    s = audit_spaces()[space]
     return figure1_target(specs.EUCLID.key, space, s.radius, n=s.n, epsilon=eps)
 
 
@@ -124,7 +134,7 @@ def _tangent_gaussian(space, eps):
 
 
 def _tangent_gaussian_analytic(space, eps):
-    s = SPACES[space]
+    s = audit_spaces()[space]
     return playground_target(specs.GAUSS.key, space, s.radius, n=s.n, epsilon=eps, delta=GAUSSIAN_DELTA, k=4)
 
 
@@ -141,7 +151,7 @@ PAPER_RULE = dict(n=300, steps=300, step_size=0.01, clip=1.0, delta=1e-3, distan
 
 
 def _dp_rgd_run(space, eps, settings, sigma):
-    m = SPACES[space].make()
+    m = audit_spaces()[space].make()
     first, second, description = far_replace_one_problems(m, settings["n"], settings["distance"])
     mech = DPRGD(epsilon=eps, delta=settings["delta"], clip=settings["clip"], steps=settings["steps"],
                  step_size=settings["step_size"], sigma=sigma, n=settings["n"])
@@ -207,83 +217,98 @@ def _reused(space, eps):
 
 
 def _karcher_baseline(space, eps):
-    s = SPACES[space]
+    s = audit_spaces()[space]
     return figure1_target(specs.PAPER.key, space, s.radius, n=s.n, epsilon=eps)
 
 
-def _spec(name, title, description, spaces, build, *, eps=1.0, samples=200_000, control=False):
-    return AuditSpec(name, title, description, tuple(spaces), eps, samples, control, build)
+def _spec(name, title, description, space_rule, build, *, eps=1.0, samples=200_000, control=False, has_twin=True):
+    return AuditSpec(name, title, description, space_rule, eps, samples, control, build, has_twin)
+
+
+def twin(spec: AuditSpec) -> AuditSpec:
+    """The positive control ``twin-<name>``: ``spec``'s mechanism built at 2ε, claiming ε (``engine.audit.twin``)."""
+    def build(space, eps):
+        return twin_target(spec.build, space, eps)
+    return dataclasses.replace(
+        spec, name=f"twin-{spec.name}", title=f"Control: {spec.title} at 2ε",
+        description=f"{spec.description}; calibrated for 2ε, claiming ε", control=True, build=build, has_twin=False)
 
 
 def _regression(kind):
     def build(space, eps):
-        s = SPACES[space]
+        s = audit_spaces()[space]
         return regression_audit(kind, s.make(), s.n, s.radius, eps)
     return build
 
 
-# R^1 serves the DP-RGD control only.
-_ALL = tuple(key for key in SPACES if key != "line")
-AUDITS = {spec.name: spec for spec in (
+_MECHANISMS = (
     _spec("laplace", "Riemannian Laplace", "Laplace around the Fréchet mean, σ from Theorems 1 and 2",
-          _ALL, _laplace),
+          space_rules.intrinsic, _laplace),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
-          ("spd", "sphere", "hyperbolic", "kendall", "grassmann"), _euclidean),
+          space_rules.offered_by(specs.EUCLID), _euclidean),
     _spec("euclidean-baseline-fig1", "Euclidean (Utility, Figure 1)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the Figure 1 study's release",
-          ("spd", "sphere"), _euclidean_fig1),
+          space_rules.figure1, _euclidean_fig1),
     _spec("tangent-gaussian", "Tangent Gaussian (classical)",
           "Gaussian in the tangent space of the public centre m₀, σ by the classical rule (analytic for "
-          "ε > 1, where the classical rule is not proven)",
-          ("sphere", "spd", "hyperbolic", "kendall", "grassmann", "euclidean"), _tangent_gaussian),
+          "ε > 1, where the classical rule is not proven)", space_rules.intrinsic, _tangent_gaussian),
     _spec("tangent-gaussian-analytic", "Tangent Gaussian (analytic)",
           "Gaussian in the tangent space of the public centre m₀, σ by the analytic rule, through the "
-          "playground's pipeline", ("sphere", "spd", "hyperbolic", "kendall", "grassmann"), _tangent_gaussian_analytic),
-    _spec("kng", "K-norm gradient", "KNG Fréchet mean by Metropolis–Hastings (ball-conditioned on the sphere)",
-          ("sphere", "hyperbolic", "spd", "euclidean"), _kng, samples=20_000),
+          "playground's pipeline", space_rules.offered_by(specs.GAUSS), _tangent_gaussian_analytic),
+    _spec("kng", "K-norm gradient", "KNG Fréchet mean by Metropolis–Hastings (ball-conditioned where κ > 0)",
+          space_rules.intrinsic, _kng, samples=20_000),
     _spec("dp-rgd", "DP-RGD end to end", "DP Riemannian gradient descent, σ by the RDP accountant, whole path",
-          ("spd", "euclidean", "hyperbolic"), _dp_rgd, samples=40_000),
-    _spec("control-half-noise", "Control: half the noise", "Laplace with σ halved", _ALL, _half_noise,
+          space_rules.hadamard, _dp_rgd, samples=40_000),
+    _spec("exact-subspace", "Subspace: Algorithm 1 (exact)",
+          "Singhal-Steinke Algorithm 1: stable selection of the subspace or bottom, score gaps at its threshold",
+          space_rules.fixed("r5-threshold", "r5-edge"), subspace.exact_subspace),
+    _spec("subsample-aggregate-subspace", "Subspace: Algorithm 2",
+          "Singhal-Steinke Algorithm 2: stable histogram over the blocks' cells, one record flips one block "
+          "(its claim is loose by 2 at the fewest blocks: no twin)",
+          space_rules.fixed("r5"), subspace.subsample_aggregate, samples=100_000, has_twin=False),
+    _spec("subsample-aggregate-subspace-tight", "Subspace: Algorithm 2, tight",
+          "Algorithm 2 calibrated to its actual loss: built at 2ε, which at the fewest blocks loses ε",
+          space_rules.fixed("r5"), subspace.subsample_aggregate_tight, samples=100_000),
+    _spec("analyze-gauss", "Subspace: Analyze Gauss", "Top-k eigenvectors of A + Gaussian noise, orthogonal records "
+          "at the clipping norm", space_rules.fixed("r5"), subspace.analyze_gauss, samples=100_000),
+    _spec("bingham-subspace", "Subspace: Bingham", "Exponential mechanism on the sphere (one exact Bingham draw), "
+          "records piled on two orthogonal lines, one moved between them", space_rules.fixed("r5"), subspace.bingham,
+          samples=100_000),
+    _spec("regression-footpoint", "Regression: footpoint",
+          "K-norm gradient footpoint of the private geodesic regression, MCMC at the page's chain settings",
+          space_rules.fixed("sphere"), _regression("footpoint"), samples=10_000),
+    _spec("regression-velocity", "Regression: shooting vector",
+          "K-norm gradient shooting vector at a public footpoint, MCMC at the page's chain settings",
+          space_rules.fixed("sphere"), _regression("velocity"), samples=10_000),
+    _spec("regression-composed", "Regression: (p, v) composed",
+          "footpoint and shooting vector released together through the page's release, claiming ε_p + "
+          "ε_v", space_rules.fixed("sphere"), _regression("composed"), eps=2.0, samples=10_000),
+)
+_CONTROLS = (
+    _spec("control-half-noise", "Control: half the noise", "Laplace with σ halved", space_rules.intrinsic, _half_noise,
           control=True),
     _spec("control-theorem2-no-factor", "Control: no (2 − h) factor",
-          "Laplace with the sensitivity 2r/(n h)", ("sphere", "kendall"), _no_factor, control=True),
+          "Laplace with the sensitivity 2r/(n h)", space_rules.curved, _no_factor, control=True),
     _spec("control-dp-rgd-paper-rule", "Control: DP-RGD, paper's c = 1",
           "DP-RGD at the paper's setting with σ² = T log(1/δ) L₀² / (n²ε²): it claims ε, "
           "but the guarantee is the accountant's (0.171 by RDP for a claimed 0.1; exactly 0.142)",
-          ("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=2_000_000, control=True),
+          space_rules.fixed("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=2_000_000, control=True),
     _spec("control-reused-randomness", "Control: reused random numbers",
-          "Laplace sampler that reseeds the same generator at every call", _ALL, _reused, control=True),
+          "Laplace sampler that reseeds the same generator at every call", space_rules.intrinsic, _reused, control=True),
     _spec("control-karcher-baseline", "Control: Karcher baseline",
           "Euclidean noise for the ambient mean added around the Karcher mean, through the Figure 1 study's "
-          "release (the Utility page's 'paper's baseline')", ("spd", "sphere"), _karcher_baseline,
+          "release (the Utility page's 'paper's baseline')", space_rules.figure1, _karcher_baseline,
           control=True),
-    _spec("exact-subspace", "Subspace: Algorithm 1 (exact)",
-          "Singhal-Steinke Algorithm 1: stable selection of the subspace or bottom, score gaps at its threshold",
-          ("r5-threshold", "r5-edge"), subspace.exact_subspace),
-    _spec("subsample-aggregate-subspace", "Subspace: Algorithm 2",
-          "Singhal-Steinke Algorithm 2: stable histogram over the blocks' cells, one record flips one block",
-          ("r5",), subspace.subsample_aggregate, samples=100_000),
-    _spec("analyze-gauss", "Subspace: Analyze Gauss", "Top-k eigenvectors of A + Gaussian noise, orthogonal records "
-          "at the clipping norm", ("r5",), subspace.analyze_gauss, samples=100_000),
-    _spec("bingham-subspace", "Subspace: Bingham", "Exponential mechanism on the sphere (one exact Bingham draw), "
-          "orthogonal records at the clipping norm", ("r5",), subspace.bingham, samples=100_000),
     _spec("control-subspace-basis", "Control: search basis",
           "Algorithm 1 releasing the basis its search built (first column a record)",
-          ("r5-threshold", "r5-edge"), subspace.search_basis_control, control=True),
+          space_rules.fixed("r5-threshold", "r5-edge"), subspace.search_basis_control, control=True),
     _spec("control-subspace-half-bound", "Control: Algorithm 1, A halved",
           "Algorithm 1 with the truncated Laplace bound A halved, claiming the same (ε, δ)",
-          ("r5-edge", "r5-threshold"), subspace.half_bound_control, control=True),
-    _spec("regression-footpoint", "Regression: footpoint",
-          "K-norm gradient footpoint of the private geodesic regression, MCMC at the page's chain settings",
-          ("sphere",), _regression("footpoint"), samples=10_000),
-    _spec("regression-velocity", "Regression: shooting vector",
-          "K-norm gradient shooting vector at a public footpoint, MCMC at the page's chain settings",
-          ("sphere",), _regression("velocity"), samples=10_000),
-    _spec("regression-composed", "Regression: (p, v) composed",
-          "footpoint and shooting vector released together through the page's release, claiming ε_p + "
-          "ε_v", ("sphere",), _regression("composed"), eps=2.0, samples=10_000),
+          space_rules.fixed("r5-edge", "r5-threshold"), subspace.half_bound_control, control=True),
     _spec("control-regression-paper-scale", "Control: KNG at paper's scale",
           "K-norm gradient footpoint at Kulkarni & Soto's σ = Δ/ε claiming ε (2 ε-DP), "
-          "drawn exactly", ("sphere",), _regression("paper-scale"), eps=3.0, samples=200_000, control=True),
-)}
+          "drawn exactly", space_rules.fixed("sphere"), _regression("paper-scale"), eps=3.0, samples=200_000, control=True),
+)
+#: Every audit: the mechanisms, then the positive controls, then each mechanism's 2× twin.
+AUDITS = {spec.name: spec for spec in (*_MECHANISMS, *_CONTROLS, *(twin(spec) for spec in _MECHANISMS if spec.has_twin))}

@@ -16,25 +16,39 @@ pair chosen for the mechanism:
 * Algorithm 2 (``SubsampleAggregateSubspace``): n = m·b_min records on lines of U, so every block
   falls in one cell; D' replaces record 0 by 100·e3, which flips the subspace of its block into a
   cell of its own. Statistic: −1 for ⊥, else ‖Bᵀe3‖ rounded to 0.01. The most the pair shows is the
-  exact ε at δ of the winning cell's law (⊥, the common cell, the new one).
+  exact ε at δ of the winning cell's law (⊥, the common cell, the new one; ``block_move_epsilon``).
+  **Its claim is loose by 2 for every pair at the fewest blocks m_min.** The partition into blocks is
+  drawn independently of the data, so given it one record moves one block from a cell with a blocks
+  to one with b (a ≥ 1, a + b ≤ m), and the release's loss is at most the worst such move's
+  (``worst_block_move_epsilon``). A move costs the full ε only when both cells sit near the threshold T
+  (a ≥ T + 1, b + 1 ≤ T), which needs about 2T blocks; m_min = ⌈T + (2/ε) ln(3/(2β))⌉ is far fewer,
+  and every move loses at most about ε/2 (exactly, at δ = 1e-6: 0.500 at ε = 1, 1.006 at ε = 2). So the
+  tight variant ``subsample_aggregate_tight``, Algorithm 2 built at 2ε and claiming ε, is what the
+  audit checks for power; its own twin (built at 4ε) is flagged.
 * Analyze Gauss: m copies each of w = (e1 + e2)/√2 and e3 (norm C), and e1 on D against e2 on D':
   orthogonal records at the clipping norm, A − A' = e1e1ᵀ − e2e2ᵀ (the full sensitivity √2 C²).
   The heavy records pin the top plane near span(w, e3), and its tilt towards e1 or e2 is linear in
   the noisy A's entry along (e1 − e2), which carries the whole Gaussian mechanism's signal.
   Statistic: tr(Bᵀ(A − A')B)/C² = ‖Bᵀe1‖² − ‖Bᵀe2‖².
-* Bingham (k = 1, one exact draw): m copies each of e1 and e2 and e1 on D against e2 on D'. A and
-  A' are swapped by e1 ↔ e2, so their normalisers are equal and the exact log-likelihood ratio is
-  ε vᵀ(A − A')v/(2C²) = (ε/2)(v1² − v2²), at most ε/2: the exponential mechanism's other ε/2 pays
-  for a normaliser ratio that such a pair does not move.
+* Bingham (k = 1, one exact draw; density ∝ exp(s vᵀAv), s = ε/(2C²)): a copies of C e1 (the
+  moved record among them) and b = a + g copies of C e2 on D; D' moves one record from e1 to e2. The
+  log-likelihood ratio is s(v1² − v2²) + log Z(A′)/Z(A), largest at v = e1, where it tends to ε as the
+  counts grow (the pair's normalisers differ: D' piles more on e2): the exponential mechanism's ε is
+  tight, but only where v ≈ e1, which D reaches with probability about e^{−s g}. g = ⌈``BINGHAM_LOG_ODDS``/s⌉
+  keeps that about e^{−3}, where a test of 10⁵ draws still counts it (a symmetric pair, a = b, has equal
+  normalisers and shows at most ε/2). The reach s + log Z(A′)/Z(A) is computed by quadrature
+  (``bingham_log_normaliser``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
 import numpy as np
 from scipy.integrate import quad
+from scipy.special import i0e
 from scipy.stats import laplace
 
 from engine.audit.controls import SearchBasisExactSubspace, halved_bound_delta
@@ -63,8 +77,10 @@ DELTA = 1e-6
 GAMMA = 1e-6
 #: Algorithm 2's target failure probability: m = ⌈T + (2/ε) ln(3/(2β))⌉ blocks, near the threshold T.
 BETA = 0.5
-#: Copies of each heavy record of the Analyze Gauss and Bingham pairs.
-HEAVY_COPIES = {"analyze gauss": 1_000, "bingham": 50}
+#: Copies of each heavy record of the Analyze Gauss pair, and of C e1 in the Bingham pair.
+HEAVY_COPIES = {"analyze gauss": 1_000, "bingham": 40}
+#: −log of the Bingham law's mass near e1 against near e2 on D (module notes): e^{−3} ≈ 5 %.
+BINGHAM_LOG_ODDS = 3.0
 #: Probabilities of P(S) − δ below this are float rounding (an event of δ exactly), not an event.
 ROUNDING = 1e-12
 
@@ -147,6 +163,36 @@ def exact_subspace_target(mechanism: ExactSubspace, setting: str, *, claimed_del
             "whose first column is the moved record on D (the search's basis) is caught at 1.00."))
 
 
+def argmax_law(a: int, b: int, threshold: float, scale: float) -> list[float]:
+    """Law of the stable histogram's argmax over two cells with a and b blocks (0: no cell), noise
+    Laplace(``scale``), published above ``threshold``: probabilities of (⊥, the first cell, the second).
+
+    The first cell wins when its noisy count z exceeds T and the other's: P = ∫_T^∞ f(z − a) F(z − b) dz.
+    """
+    def wins(own, other):
+        if own == 0:
+            return 0.0
+        beaten = (lambda z: 1.0) if other == 0 else (lambda z: laplace.cdf(z - other, scale=scale))
+        return quad(lambda z: laplace.pdf(z - own, scale=scale) * beaten(z), threshold, np.inf, limit=200)[0]
+
+    first, second = wins(a, b), wins(b, a)
+    return [1.0 - first - second, first, second]
+
+
+def block_move_epsilon(mechanism: SubsampleAggregateSubspace, a: int, b: int) -> float:
+    """Exact ε at the mechanism's δ of moving one block from a cell of a blocks to one of b (module notes)."""
+    threshold, scale = mechanism.threshold, 2.0 / mechanism.epsilon
+    return discrete_epsilon(argmax_law(a, b, threshold, scale), argmax_law(a - 1, b + 1, threshold, scale),
+                            mechanism.delta)
+
+
+def worst_block_move_epsilon(mechanism: SubsampleAggregateSubspace) -> tuple[float, tuple[int, int]]:
+    """The largest ``block_move_epsilon`` over every two-cell move a ≥ 1, b ≥ 0, a + b ≤ m, and its (a, b):
+    the most any pair can show (the partition is independent of the data)."""
+    m = mechanism.n_blocks
+    return max((block_move_epsilon(mechanism, a, b), (a, b)) for a in range(1, m + 1) for b in range(m - a + 1))
+
+
 def subsample_aggregate_target(mechanism: SubsampleAggregateSubspace) -> AuditTarget:
     """Audit of Algorithm 2 on n = m·b_min records of a plane, one of them replaced by 100·e3."""
     g = mechanism.privacy_guarantee()
@@ -154,14 +200,10 @@ def subsample_aggregate_target(mechanism: SubsampleAggregateSubspace) -> AuditTa
     second = first.copy()
     second[0] = 100.0 * np.eye(DIMENSION)[2]
     data = (first, second)
-    m, threshold, scale = mechanism.n_blocks, mechanism.threshold, 2.0 / mechanism.epsilon
-    bottom_first = laplace.cdf(threshold - m, scale=scale)
-    bottom_second = laplace.cdf(threshold - m + 1, scale=scale) * laplace.cdf(threshold - 1, scale=scale)
-    # The flipped block's cell wins when it is published and above the common cell's noisy count.
-    new_cell = quad(lambda z: laplace.pdf(z, scale=scale) * laplace.cdf(z + 2 - m, scale=scale),
-                    threshold - 1, np.inf)[0]
-    reach = discrete_epsilon([bottom_first, 1 - bottom_first, 0.0],
-                             [bottom_second, 1 - bottom_second - new_cell, new_cell], g.delta)
+    m = mechanism.n_blocks
+    bottom = [argmax_law(m, 0, mechanism.threshold, 2.0 / mechanism.epsilon)[0],
+              argmax_law(m - 1, 1, mechanism.threshold, 2.0 / mechanism.epsilon)[0]]
+    reach = block_move_epsilon(mechanism, m, 0)
 
     def draw(side, size, rng):
         return mechanism.release(data[side], size=size, rng=rng).points
@@ -174,13 +216,25 @@ def subsample_aggregate_target(mechanism: SubsampleAggregateSubspace) -> AuditTa
         reachable_epsilon=reach, statistic_name="-1 for bottom, else |Bᵀ e3| rounded to 0.01",
         pair_description=(f"n = {mechanism.min_samples} records on lines of one plane ({m} blocks of "
                           f"{mechanism.block_min}); D′ replaces record 0 by 100 e3, which flips its block's subspace "
-                          f"into a cell of its own. Bottom with probability {bottom_first:.4g} and "
-                          f"{bottom_second:.4g}"),
-        notes=("One record moves one block: the common cell's count drops by 1 (Laplace(2/ε): a ratio "
-               "e^(ε/2) on bottom) and the new cell, holding one block, is published with probability "
-               "at most δ, so this pair shows about ε/2. The full ε needs two cells near the "
-               "threshold, which a pair cannot arrange when the partition into blocks is random."),
+                          f"into a cell of its own. Bottom with probability {bottom[0]:.4g} and {bottom[1]:.4g}"),
+        notes=(f"The claim is loose by 2 for every pair, not only this one: the partition into blocks is drawn "
+               f"independently of the data, so one record moves one block between two cells, and a move costs "
+               f"the full ε only when both cells hold about T = {mechanism.threshold:.3g} blocks, twice the "
+               f"{m} blocks there are. Every move loses at most about ε/2 (the test computes the worst exactly), "
+               f"so a mechanism built for 2ε and claiming ε passes: the audit checks the tight variant "
+               f"(built at 2ε) for power instead."),
         batch_size=2_000)
+
+
+def subsample_aggregate_tight(setting: str, epsilon: float) -> AuditTarget:
+    """Algorithm 2 calibrated to its actual loss: built at 2ε (k = 2, δ, γ, β as ``subsample_aggregate``),
+    claiming ε (module notes)."""
+    target = subsample_aggregate(setting, 2.0 * epsilon)
+    return dataclasses.replace(
+        target, epsilon=float(epsilon), label=f"{target.label}, built at 2ε = {2 * epsilon:g}, claiming {epsilon:g}",
+        notes=(f"Built at 2ε = {2 * epsilon:g}: at the fewest blocks every move of one block between two cells "
+               f"loses about half the calibration, so this variant keeps about ε = {epsilon:g} and a pair can show "
+               f"nearly all of it. Its 2× twin (built at 4ε) must be flagged."))
 
 
 def _heavy_pair(copies: int, heavy: tuple[np.ndarray, ...]):
@@ -216,29 +270,59 @@ def analyze_gauss_target(mechanism: AnalyzeGauss) -> AuditTarget:
         batch_size=5_000)
 
 
+def bingham_log_normaliser(alpha: float, beta: float, dimension: int = DIMENSION) -> float:
+    """log ∫ exp(α v1² + β v2²) dv over the unit sphere of R^dimension, up to a constant of the dimension.
+
+    The uniform law's (v1, v2) has density ∝ (1 − r²)^{(d−4)/2} on the unit disc; over the angle,
+    ∫ exp(r²(α cos²φ + β sin²φ)) dφ = 2π e^{r²(α+β)/2} I₀(r²(α − β)/2), leaving one radial integral.
+    """
+    top = max(alpha, beta, 0.0)
+
+    def radial(r):
+        half = r * r * (alpha - beta) / 2.0
+        return (np.exp(r * r * (alpha + beta) / 2.0 + abs(half) - top) * i0e(half)
+                * (1.0 - r * r) ** ((dimension - 4) / 2.0) * r)
+
+    return float(np.log(quad(radial, 0.0, 1.0, limit=200)[0]) + top)
+
+
+def bingham_pair(mechanism: BinghamSubspace):
+    """The Bingham audit's pair (module notes): (D, D′, a, b), with a records C e1 and b records C e2 on D."""
+    e = np.eye(DIMENSION)
+    # Each record at the clipping norm adds ε/2 to the exponent along its line.
+    a = HEAVY_COPIES["bingham"]
+    b = a + math.ceil(BINGHAM_LOG_ODDS / (mechanism.epsilon / 2.0))
+    first = np.vstack([np.repeat(e[1:2], b, axis=0), np.repeat(e[0:1], a, axis=0)])
+    second = first.copy()
+    second[-1] = e[1]
+    return mechanism.clip_norm * first, mechanism.clip_norm * second, a, b
+
+
 def bingham_target(mechanism: BinghamSubspace) -> AuditTarget:
     """Audit of the Bingham exponential mechanism for k = 1 with its exact log-likelihood ratio."""
     if mechanism.k != 1:
         raise ValueError(f"the Bingham audit's likelihood ratio is exact for k = 1 only, got k = {mechanism.k}")
     g = mechanism.privacy_guarantee()
-    e = np.eye(DIMENSION)
-    copies = HEAVY_COPIES["bingham"]
-    data = tuple(mechanism.clip_norm * d for d in _heavy_pair(copies, (e[0], e[1])))
+    first, second, a, b = bingham_pair(mechanism)
+    data = (first, second)
+    s = mechanism.epsilon / 2.0
+    reach = s + bingham_log_normaliser(s * (a - 1), s * (b + 1)) - bingham_log_normaliser(s * a, s * b)
 
     def draw(side, size, rng):
         return mechanism.release(data[side], size=size, rng=rng).points
 
     def statistic(bases):
-        return mechanism.epsilon / 2.0 * (bases[:, 0, 0] ** 2 - bases[:, 1, 0] ** 2)
+        return s * (bases[:, 0, 0] ** 2 - bases[:, 1, 0] ** 2)
 
     return AuditTarget(
         label=f"{g.mechanism} in R^{DIMENSION}", draw=draw, statistic=statistic, epsilon=g.epsilon, delta=g.delta,
-        reachable_epsilon=mechanism.epsilon / 2.0,
-        statistic_name="exact log-likelihood ratio ε vᵀ (A − A′) v / (2 C²)",
-        pair_description=(f"{copies} records C e1 and {copies} C e2, then C e1 (D) or C e2 (D′): orthogonal "
-                          "records at the clipping norm, A and A' swapped by e1 <-> e2"),
-        notes=("Equal normalisers: the privacy loss is ε (v1² − v2²)/2, at most ε/2. The other "
-               "ε/2 of the exponential mechanism pays for a normaliser ratio this pair does not move."),
+        reachable_epsilon=reach,
+        statistic_name="exact log-likelihood ratio ε vᵀ (A − A′) v / (2 C²), up to the normalisers' ratio",
+        pair_description=(f"{a} records C e1 and {b} C e2 on D; D′ moves one record from C e1 to C e2: orthogonal "
+                          "records at the clipping norm, piled unevenly so the normalisers differ"),
+        notes=(f"The privacy loss is ε (v1² − v2²)/2 + log Z(A′)/Z(A), at most {reach:.3g} (at v = e1) on this pair. "
+               "A pair with as many records on e1 as on e2 has equal normalisers and shows at most ε/2; the claim "
+               "ε is tight only as the piles grow, where v ≈ e1 becomes rare, so the pair trades the two."),
         batch_size=2_000)
 
 

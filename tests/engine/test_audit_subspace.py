@@ -55,7 +55,8 @@ def test_discrete_epsilon_is_the_truncated_laplace_ratio_at_the_threshold():
 def test_reach_of_the_other_pairs():
     assert AUDITS["subsample-aggregate-subspace"].target().reachable_epsilon == pytest.approx(0.5, abs=1e-3)
     assert AUDITS["analyze-gauss"].target().reachable_epsilon == pytest.approx(1.0, abs=1e-6)
-    assert AUDITS["bingham-subspace"].target(epsilon=2.0).reachable_epsilon == 1.0
+    # The uneven piles make the normalisers differ: more than the ε/2 of a symmetric pair.
+    assert 1.5 < AUDITS["bingham-subspace"].target(epsilon=2.0).reachable_epsilon < 2.0
 
 
 def test_settings_are_listed_with_their_labels():

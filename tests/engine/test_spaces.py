@@ -110,7 +110,7 @@ def test_not_offered_needs_a_reason():
 
 
 def test_the_studies_and_audits_read_their_settings_from_the_entries():
-    from engine.audit import SPACES as AUDIT_SPACES
+    from engine.audit import audit_spaces
     from engine.experiments.sampler_check import DEFAULT_SIGMAS
     from engine.pipelines import figure1_setting, sampler_comparison
 
@@ -118,6 +118,6 @@ def test_the_studies_and_audits_read_their_settings_from_the_entries():
                 for name in ("recipe", "audit", "sampler")}
     assert sorted(figure1_setting.RECIPES) == sorted(offering["recipe"])
     assert [p for recipe in figure1_setting.RECIPES.values() for p in recipe.panels] == [1, 2, 3, 4]
-    assert [key for key in AUDIT_SPACES if key in spaces.SPACES] == offering["audit"]
+    assert [key for key in audit_spaces() if key in spaces.SPACES] == offering["audit"]
     assert list(sampler_comparison.SPACES) == offering["sampler"] == list(DEFAULT_SIGMAS)
     assert "grassmann" in offering["sampler"] + offering["audit"] and "grassmann" not in offering["recipe"]
