@@ -37,9 +37,12 @@ def no_figures(monkeypatch):
 
 
 def one_line_error(capsys) -> str:
+    """The one line on stderr, after the progress bar it replaced (a scheduler run shows the bar at once)."""
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("error: "), err
-    return err
+    assert err.count("\n") == 1, err
+    line = err.split("\r")[-1]
+    assert line.startswith("error: "), err
+    return line
 
 
 def free_port() -> int:
