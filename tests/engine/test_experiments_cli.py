@@ -94,6 +94,15 @@ def test_argument_errors_are_one_line_too(tmp_path, capsys):
     assert "not allowed with" in one_line_error(capsys)
 
 
+def test_an_empty_list_setting_is_named(tmp_path, capsys):
+    # was "max() arg is an empty sequence"
+    settings = tmp_path / "s.json"
+    settings.write_text('{"ns": []}')
+    assert cli.main([*QUICK, "--settings", str(settings), "--out", str(tmp_path / "out")]) == 2
+    assert one_line_error(capsys) == "error: setting 'ns' is empty; give at least one value, such as [10, 20]\n"
+    assert not (tmp_path / "out").exists()
+
+
 def test_unknown_setting_is_named(tmp_path, capsys):
     settings = tmp_path / "s.json"
     settings.write_text('{"replicates": 3}')
