@@ -6,8 +6,9 @@ import numpy as np
 
 
 def _as_float(name: str, value, expected: str) -> float:
-    """``value`` as a float, refusing what is not a number (``True`` included: it is not a count or a scale)."""
-    if isinstance(value, (bool, np.bool_)):
+    """``value`` as a float, refusing what is not a number (``True`` included: it is not a count or a scale;
+    ``"1"`` too: a string that reads as a number is a caller's unparsed input, not a number)."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
         raise ValueError(f"{name} must be a number {expected}, got {value!r}")
     try:
         return float(value)

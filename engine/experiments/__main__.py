@@ -7,7 +7,8 @@ study's defaults, then ``--settings FILE`` (the study's own settings, or a page'
 download where that page's config maps onto the study), then the flags given (``--reps``, ``--seed``). Results
 are cached on disk (``engine.experiments.cache``) and checked on every read; ``--no-cache`` runs
 the study again and replaces the cached entry. Bad input (an unknown study, ``--workers 0``, an
-unreachable scheduler, a bad setting, an ``--out`` that cannot be written) prints one line and
+unreachable scheduler, a scheduler with no worker within ``--worker-timeout`` seconds or with a worker
+that cannot import the engine, a bad setting, an ``--out`` that cannot be written) prints one line and
 exits with 2 before any work, leaving the output folder untouched; Ctrl-C exits with 130, also
 leaving it untouched.
 """
@@ -56,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="run on a local Dask cluster of this many worker processes (default: in-process)")
     where.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                        help="run on the workers of an existing Dask scheduler")
+    parser.add_argument("--worker-timeout", type=float, default=None, metavar="SECONDS",
+                        help="with --scheduler: seconds to wait for a first worker before giving up (default: 30)")
     parser.add_argument("--no-cache", action="store_true",
                         help="run even if a cached result exists, and replace it with this run's")
     parser.add_argument("--cache-dir", type=Path, default=None,
@@ -120,11 +123,11 @@ def check_writable(out: Path) -> None:
                          f"folder you can write to") from None
 
 
-def _progress_bar(name: str):
-    """A tqdm bar on stderr that appears only once the run has taken a second; returns (callback, bar)."""
+def _progress_bar(name: str, delay: float):
+    """A tqdm bar on stderr that appears once the run has taken ``delay`` seconds; returns (callback, bar)."""
     from tqdm import tqdm
 
-    bar = tqdm(total=1.0, desc=name, delay=PROGRESS_DELAY, file=sys.stderr,
+    bar = tqdm(total=1.0, desc=name, delay=delay, file=sys.stderr,
                bar_format="{desc} {percentage:3.0f}%|{bar}| {elapsed}<{remaining}")
     return (lambda fraction: bar.update(fraction - bar.n)), bar
 
@@ -187,6 +190,21 @@ def main(argv=None) -> int:
             return 130
 
 
+def _worker_timeout(args) -> float:
+    """The ``--worker-timeout`` given (with ``--scheduler`` only, a finite number of seconds > 0), else the default."""
+    from engine.experiments import runner
+
+    if args.worker_timeout is None:
+        return runner.WORKER_TIMEOUT
+    if args.scheduler is None:
+        raise ValueError(f"--worker-timeout {args.worker_timeout:g} applies to --scheduler only; give --scheduler "
+                         f"tcp://HOST:PORT or leave --worker-timeout out")
+    if not 0 < args.worker_timeout < float("inf"):
+        raise ValueError(f"--worker-timeout must be a finite number of seconds > 0, got {args.worker_timeout:g}; "
+                         f"give e.g. --worker-timeout 30")
+    return args.worker_timeout
+
+
 def _run(args) -> int:
     """Check the input, run the study (or reuse its cached result) and write the outputs."""
     from engine.experiments import cache, runner
@@ -198,6 +216,7 @@ def _run(args) -> int:
         if args.workers is not None and args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}; give --workers 1 or more, "
                              f"or leave it out to run in-process")
+        worker_timeout = _worker_timeout(args)
         study = load(args.name)
         params = _params(args.name, study, args)
         check_writable(args.out)
@@ -206,10 +225,15 @@ def _run(args) -> int:
         if results is not None:
             print(f"reusing the cached result in {cache_dir} (--no-cache runs the study again)", file=sys.stderr)
         else:
-            progress, bar = _progress_bar(args.name)
+            # On a scheduler the bar shows 0 % at once: the wait for a worker is part of the run.
+            progress, bar = _progress_bar(args.name, 0.0 if args.scheduler else PROGRESS_DELAY)
             try:
                 results = runner.run(study, params, workers=args.workers, scheduler=args.scheduler,
-                                     progress=progress, cache_dir=cache_dir, read_cache=False)
+                                     progress=progress, cache_dir=cache_dir, read_cache=False,
+                                     worker_timeout=worker_timeout)
+            except BaseException:
+                bar.leave = False  # the error line replaces the bar
+                raise
             finally:
                 bar.close()
     except ValueError as err:

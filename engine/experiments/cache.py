@@ -26,6 +26,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 import warnings
 from importlib import metadata
 from pathlib import Path
@@ -43,6 +44,12 @@ TABLE_ENTRIES = ("file", "name", "sha256")
 LIBRARIES = ("numpy", "scipy", "pandas", "pyarrow")
 #: Attempts at renaming a fresh entry into place while other runs replace the same key.
 PLACE_ATTEMPTS = 5
+#: Seconds after its last change that a ``.staging-*`` or ``.discarded-*`` folder counts as left by a killed
+#: run. A live run fills its staging folder in well under a second (a few Parquet files), so a folder
+#: untouched for ten minutes is no run's any more; a younger one may be another run's, mid-write.
+STALE_AFTER = 600.0
+#: The prefixes of the folders ``store`` and ``discard`` make, and remove unless the process is killed.
+SCRATCH_PREFIXES = (".staging-", ".discarded-")
 
 
 class CacheWarning(UserWarning):
@@ -197,6 +204,7 @@ def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame])
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    sweep_stale(directory)
     folder = directory / cache_key(study, params)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=directory))
     try:
@@ -214,6 +222,22 @@ def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame])
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return folder
+
+
+def sweep_stale(directory: Path) -> list[str]:
+    """Remove the scratch folders (``SCRATCH_PREFIXES``) in ``directory`` that no run has touched for
+    ``STALE_AFTER`` seconds: what a killed run left behind. Returns their names."""
+    cutoff = time.time() - STALE_AFTER
+    removed = []
+    for path in directory.iterdir():
+        try:
+            stale = path.name.startswith(SCRATCH_PREFIXES) and path.is_dir() and path.stat().st_mtime < cutoff
+        except FileNotFoundError:  # another run removed it meanwhile
+            continue
+        if stale:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path.name)
+    return removed
 
 
 def _place(staging: Path, folder: Path) -> None:

@@ -102,6 +102,9 @@ def make_params(params_type: type, settings: dict):
         if isinstance(fields[name].default, tuple) and not isinstance(value, (list, tuple, str)):
             example = list(fields[name].default[:2])
             raise ValueError(f"setting {name!r} must be a list such as {example}, got {value!r}")
+        if isinstance(fields[name].default, tuple) and fields[name].default and not len(value):
+            raise ValueError(f"setting {name!r} is empty; give at least one value, such as "
+                             f"{list(fields[name].default[:2])}")
     try:
         return params_type(**settings)
     except TypeError as err:

@@ -7,7 +7,9 @@ executes them and combines their outputs into tidy DataFrames:
 * ``workers=N``: a ``distributed.LocalCluster`` of N single-threaded worker processes, started for
   the run and closed after it;
 * ``scheduler="tcp://HOST:PORT"``: an existing scheduler (``dask scheduler`` / ``dask worker``);
-  its workers must import this package (start them from the repository root).
+  its workers must import this package (start them from the repository root). The client waits
+  ``worker_timeout`` seconds for a first worker, then has every worker import the engine, and refuses
+  the run (``NoUsableWorker``) if none joined or one cannot import it, before any task is submitted.
 
 Every task runs with one BLAS thread (``threadpoolctl``), so N workers use N cores and the numbers
 do not depend on how a BLAS library would split its sums across threads. Outputs are combined in
@@ -31,10 +33,13 @@ from threadpoolctl import threadpool_limits
 from engine.experiments import cache as disk_cache
 from engine.experiments import load
 from engine.experiments.protocol import Task, check_footprint
-from engine.validation import check_int
+from engine.validation import check_int, check_positive
 
 #: Seconds to wait for an existing scheduler before giving up.
 CONNECT_TIMEOUT = 5.0
+
+#: Seconds an existing scheduler may take to have a first worker (``--worker-timeout``).
+WORKER_TIMEOUT = 30.0
 
 #: Dask settings of the local workers. The nanny's default environment also sets
 #: ``MALLOC_TRIM_THRESHOLD_=65536``, which turns off glibc's adaptive mmap threshold: every large
@@ -59,7 +64,7 @@ WORKER_CONFIG = {
 
 def run(study, params, *, workers: int | None = None, scheduler: str | None = None,
         progress: Callable[[float], None] | None = None, cache_dir: Path | None = None,
-        read_cache: bool = True) -> dict[str, pd.DataFrame]:
+        read_cache: bool = True, worker_timeout: float = WORKER_TIMEOUT) -> dict[str, pd.DataFrame]:
     """Run ``study`` (a registered name or a study module) with ``params`` (its ``Params``).
 
     Parameters
@@ -69,12 +74,13 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     progress : called with the completed fraction of tasks, in (0, 1], after each task.
     cache_dir : folder of the disk cache; ``None`` neither reads nor writes it.
     read_cache : whether a cached result is reused; ``False`` runs the study and replaces the cached entry.
+    worker_timeout : seconds the ``scheduler`` may take to have a first worker (``NoUsableWorker`` after).
 
     Returns
     -------
     The study's tables, ``{name: DataFrame}``.
     """
-    _check_where(workers, scheduler)
+    _check_where(workers, scheduler, worker_timeout)
     module = load(study) if isinstance(study, str) else study
     if not isinstance(params, module.Params):
         raise ValueError(f"params must be {module.__name__}.Params, got {type(params).__name__}")
@@ -86,7 +92,8 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
             if progress is not None:
                 progress(1.0)
             return cached
-    outputs = execute(module.tasks(params), params.seed, workers=workers, scheduler=scheduler, progress=progress)
+    outputs = execute(module.tasks(params), params.seed, workers=workers, scheduler=scheduler, progress=progress,
+                      worker_timeout=worker_timeout)
     results = module.combine(params, outputs)
     if tuple(results) != module.TABLES:  # a study's own bug: the cache would refuse its entries ever after
         raise RuntimeError(f"{name}.combine returned the tables {list(results)}, not its TABLES {list(module.TABLES)}")
@@ -100,9 +107,9 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
 
 
 def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: str | None = None,
-            progress: Callable[[float], None] | None = None) -> list:
+            progress: Callable[[float], None] | None = None, worker_timeout: float = WORKER_TIMEOUT) -> list:
     """Outputs of ``tasks`` (in their order) under the chosen scheduler; see the module notes."""
-    _check_where(workers, scheduler)
+    _check_where(workers, scheduler, worker_timeout)
     if workers is None and scheduler is None:
         outputs = []
         with threadpool_limits(limits=1):
@@ -111,7 +118,7 @@ def execute(tasks: list[Task], seed, *, workers: int | None = None, scheduler: s
                 if progress is not None:
                     progress((index + 1) / len(tasks))
         return outputs
-    with _client(workers, scheduler) as client:
+    with _client(workers, scheduler, worker_timeout) as client:
         from distributed import as_completed
 
         # Costliest first (longest-processing-time order); outputs still come back in task order.
@@ -151,12 +158,14 @@ def _by_cost(tasks: list[Task]) -> list[tuple[int, Task]]:
     return [(rank[i], task) for i, task in enumerate(tasks)]
 
 
-def _check_where(workers, scheduler) -> None:
-    """``ValueError`` unless at most one of ``workers`` (an integer >= 1) and ``scheduler`` is given."""
+def _check_where(workers, scheduler, worker_timeout) -> None:
+    """``ValueError`` unless at most one of ``workers`` (an integer >= 1) and ``scheduler`` is given, and
+    ``worker_timeout`` is a finite number of seconds > 0."""
     if workers is not None and scheduler is not None:
         raise ValueError(f"give either workers ({workers!r}) or scheduler ({scheduler!r}), not both")
     if workers is not None:
         check_int("workers", workers)
+    check_positive("worker_timeout", worker_timeout)
 
 
 def run_task(task: Task, seed):
@@ -169,9 +178,34 @@ class SchedulerUnreachable(ValueError):
     """The Dask scheduler at the given address did not answer."""
 
 
+class NoUsableWorker(ValueError):
+    """No worker joined the Dask scheduler in time, or a worker cannot import the engine."""
+
+
+#: What every worker of an existing scheduler must be able to run: the import of a task's code. Sent as
+#: source to ``exec`` (a builtin), because a function of the engine could not even reach such a worker.
+IMPORT_PROBE = "import engine.experiments.runner"
+
+
+def _check_workers(client, scheduler: str, timeout: float) -> None:
+    """``NoUsableWorker`` unless a worker joins ``scheduler`` within ``timeout`` seconds and every worker
+    imports the engine (a worker started outside the project folder would fail every task)."""
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        raise NoUsableWorker(f"no Dask worker joined {scheduler} within {timeout:g} s: start one with `dask worker "
+                             f"{scheduler}` from the project folder, or give --worker-timeout more seconds") from None
+    for address, outcome in client.run(exec, IMPORT_PROBE, {}, on_error="return").items():
+        if isinstance(outcome, BaseException):
+            raise NoUsableWorker(f"the Dask worker {address} of {scheduler} cannot import the engine "
+                                 f"({type(outcome).__name__}: {outcome}): stop it and start `dask worker {scheduler}` "
+                                 f"from the project folder")
+
+
 @contextmanager
-def _client(workers: int | None, scheduler: str | None):
-    """A ``distributed.Client`` on a fresh ``LocalCluster`` of ``workers`` processes, or on ``scheduler``."""
+def _client(workers: int | None, scheduler: str | None, worker_timeout: float):
+    """A ``distributed.Client`` on a fresh ``LocalCluster`` of ``workers`` processes, or on ``scheduler``
+    once a worker that imports the engine has joined it (``_check_workers``)."""
     import dask
     from distributed import Client, LocalCluster
 
@@ -189,6 +223,7 @@ def _client(workers: int | None, scheduler: str | None):
         quiet.setLevel(logging.CRITICAL)
         try:
             with client:
+                _check_workers(client, scheduler, worker_timeout)
                 yield client
         finally:
             quiet.setLevel(level)

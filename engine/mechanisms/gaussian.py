@@ -20,9 +20,10 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
+from engine.budget import draw_batch
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.protocol import Release
-from engine.validation import check_int, check_positive, check_probability
+from engine.validation import check_positive, check_probability
 
 CALIBRATIONS = ("classical", "analytic")
 
@@ -50,7 +51,7 @@ def tangent_gaussian(manifold, x, sigma, *, size=None, rng=None) -> np.ndarray:
     x = manifold.check_points(x, "x")
     rng = np.random.default_rng(rng)
     batch = x.shape[: x.ndim - manifold.point_ndim]
-    out_batch = batch if size is None else (check_int("size", size),) + batch
+    out_batch = draw_batch(size, batch, manifold.point_shape)
     coef = sigma * rng.standard_normal(out_batch + (manifold.dim,))
     return manifold.from_coordinates(np.broadcast_to(x, out_batch + manifold.point_shape), coef)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.budget import draw_batch
 from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.mcmc import check_ball, laplace_mh
 from engine.mechanisms.protocol import Release
@@ -27,7 +28,7 @@ from engine.mechanisms.radial import (
 from engine.mechanisms.representative import public_reference
 from engine.mechanisms.spd_laplace import spd_laplace_points
 from engine.threads import blas_capped
-from engine.validation import check_finite_array, check_int, check_positive
+from engine.validation import check_finite_array, check_positive
 
 METHODS = ("exact", "mh")
 # The ball-conditioned sampler gives up when fewer draws than this fraction land in the ball.
@@ -186,7 +187,7 @@ def riemannian_laplace(
         ).samples
     rng = np.random.default_rng(rng)
     batch = eta.shape[: eta.ndim - manifold.point_ndim]
-    out_batch = batch if size is None else (check_int("size", size),) + batch
+    out_batch = draw_batch(size, batch, manifold.point_shape)
     eta = np.broadcast_to(eta, out_batch + manifold.point_shape)
     if ball is None:
         return _valid_releases(manifold, _exact(manifold, eta, sigma, rng, np.inf), sigma)
@@ -246,7 +247,7 @@ def ambient_laplace_coordinates(manifold, centre, sigma, *, size=None, rng=None)
         raise ValueError(f"centre must have trailing size D = {manifold.ambient_dim} (the ambient coordinates of "
                          f"{manifold.name}), got shape {a.shape}")
     rng = np.random.default_rng(rng)
-    out_batch = a.shape[:-1] if size is None else (check_int("size", size),) + a.shape[:-1]
+    out_batch = draw_batch(size, a.shape[:-1], a.shape[-1:])
     g = rng.standard_normal(out_batch + a.shape[-1:])
     radius = rng.gamma(a.shape[-1], 1.0, size=out_batch)
     return a + sigma * radius[..., None] * g / np.linalg.norm(g, axis=-1, keepdims=True)

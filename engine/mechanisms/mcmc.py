@@ -39,6 +39,7 @@ from typing import Callable
 
 import numpy as np
 
+from engine.budget import draw_batch
 from engine.mechanisms.diagnostics import effective_sample_size
 from engine.validation import check_int, check_positive
 
@@ -176,9 +177,9 @@ def metropolis_hastings(
     """
     burn_in = check_int("burn_in", burn_in)
     thin = check_int("thin", thin)
-    n_samples = 1 if size is None else check_int("size", size)
     start = manifold.check_points(init, "init")
     batch = start.shape[: start.ndim - manifold.point_ndim]
+    n_samples = 1 if size is None else draw_batch(size, batch, manifold.point_shape)[0]
     chains = int(np.prod(batch, dtype=int))
     inj = manifold.injectivity_radius
     # A space whose global injectivity radius is 0 (incomplete metrics) gets no cap; its chain is

@@ -172,12 +172,12 @@ def kendall_law(k: int) -> RadialLaw:
 def log_gamma_mass(shape: float, rate: float, upper: float) -> float:
     """log ∫_0^upper ρ^{shape−1} e^{−rate ρ} dρ (``upper`` may be ``inf`` when rate > 0).
 
-    Closed form through the regularised incomplete gamma for rate > 0; for rate <= 0 (finite
-    ``upper``) the integral is written as upper^shape e^{a·upper} ∫_0^1 t^{shape−1} e^{−a·upper(1−t)} dt
+    Closed form through the regularised incomplete gamma for rate > 0 (``_log_gammainc``); for rate <= 0
+    (finite ``upper``) the integral is written as upper^shape e^{a·upper} ∫_0^1 t^{shape−1} e^{−a·upper(1−t)} dt
     with a = −rate, whose bounded integrand ``quad`` handles.
     """
     if rate > 0:
-        return float(gammaln(shape) - shape * np.log(rate) + np.log(gammainc(shape, rate * upper)))
+        return float(gammaln(shape) - shape * np.log(rate) + _log_gammainc(shape, rate * upper))
     a = -rate
     inner = quad(lambda t: t ** (shape - 1) * np.exp(-a * upper * (1.0 - t)), 0.0, 1.0)[0]
     return float(shape * np.log(upper) + a * upper + np.log(inner))
@@ -231,6 +231,24 @@ TANGENT_BUILD_COST = 7000.0
 TANGENT_ACCEPTANCE = 0.9
 #: Quantiles of the Gamma envelope averaged to estimate its acceptance (a midpoint rule on (0, 1)).
 _GAMMA_PROBES = (np.arange(64) + 0.5) / 64
+
+
+def _log_gammainc(shape: float, x: float) -> float:
+    """log P(shape, x), the regularised lower incomplete gamma, also where P underflows float64.
+
+    There (x far below shape, e.g. x = 1e-300 when sigma is huge) it is the series
+    P = x^shape e^{−x} / Γ(shape + 1) · Σ_k x^k / ((shape + 1)···(shape + k)), summed in log form;
+    ``np.log(gammainc(...))`` would be −inf with a divide-by-zero warning.
+    """
+    p = gammainc(shape, x)
+    if p > 0:
+        return float(np.log(p))
+    total, term, k = 1.0, 1.0, 0
+    while term > 1e-17 * total:
+        k += 1
+        term *= x / (shape + k)
+        total += term
+    return float(shape * np.log(x) - x - gammaln(shape + 1) + np.log(total))
 
 
 def _gamma_acceptance(law: RadialLaw, rate: float, upper: float) -> float:
@@ -303,7 +321,8 @@ def sample_radius(law: RadialLaw, sigma, size, rng=None, *, max_radius=np.inf) -
         log_gamma = log_gamma_mass(law.shape, rate, upper)
         fast = {propose_gamma: _gamma_cost(rate, upper) / accept if accept > 0 else np.inf}
         if law.sample_volume is not None and accept > 0:
-            fast[propose_volume] = PROPOSAL_COST["volume"] * np.exp(law.log_volume - log_gamma) / accept
+            with np.errstate(over="ignore"):  # an overflowing cost is inf: that envelope is never chosen
+                fast[propose_volume] = PROPOSAL_COST["volume"] * np.exp(law.log_volume - log_gamma) / accept
         best = min(fast, key=fast.get)
         if need * fast[best] <= TANGENT_BUILD_COST + need * PROPOSAL_COST["tangent"] / TANGENT_ACCEPTANCE:
             return rejection_sample(best, shape_, rng)

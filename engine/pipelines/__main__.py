@@ -194,7 +194,20 @@ def config_from_args(args: argparse.Namespace):
     for follow in (f for f in FOLLOWS if f.key in names and set(f.fields) & set(names)):
         defaults = follow.defaults(given.get(follow.key, config.__dataclass_fields__[follow.key].default))
         given = {**{name: value for name, value in defaults.items() if name in names}, **given}
+    _check_selections(config, given)
     return config(**given)
+
+
+def _check_selections(config: type, given: dict) -> None:
+    """``ValueError`` if a list field whose default is not empty is given empty (``--mechanisms ''`` or
+    ``"mechanisms": []``): a run of nothing would end with exit 0 and no result. A page lets one
+    deselect every mechanism and says so; a command line refuses it."""
+    for field in dataclasses.fields(config):
+        value = given.get(field.name)
+        if isinstance(field.default, tuple) and field.default and isinstance(value, (list, tuple)) and not value:
+            example = ",".join(map(str, field.default))
+            raise ValueError(f"{field.name} is empty; give at least one, e.g. --{field.name.replace('_', '-')} "
+                             f"{example}")
 
 
 def _print_private_mean(result: private_mean.PrivateMeanResult, summary: dict) -> None:

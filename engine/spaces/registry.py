@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.spaces import grassmann, hyperbolic, kendall, spd, sphere
 from engine.spaces.entry import DEFAULT_LANDMARKS, SpaceEntry, offered
+from engine.validation import check_int
 
 SPACES: dict[str, SpaceEntry] = {entry.key: entry for entry in (
     sphere.ENTRY,
@@ -23,8 +24,14 @@ def space(key: str) -> SpaceEntry:
 
 
 def make_manifold(key: str, k: int = DEFAULT_LANDMARKS):
-    """The engine's manifold of the space ``key`` (``k`` landmarks for Kendall)."""
-    return space(key).make(k)
+    """The engine's manifold of the space ``key`` (``k`` landmarks for Kendall).
+
+    ``k`` is checked on every space (an integer >= 3, as Kendall's), although only Kendall uses it: a
+    ``k = 0`` given with another space is a mistake to report, not a value to ignore.
+    """
+    entry = space(key)
+    check_int("k", k, minimum=3)
+    return entry.make(k)
 
 
 #: The spaces whose Laplace samplers the sampler study and the Samplers page compare, by key, built

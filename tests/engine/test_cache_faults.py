@@ -11,6 +11,7 @@ import hashlib
 import json
 import shutil
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -148,8 +149,8 @@ def test_the_folder_removed_while_the_study_runs(clean, damaged, tmp_path, capsy
     store, _ = damaged
     original = cli._progress_bar
 
-    def progress_bar(name):
-        bar = original(name)[1]
+    def progress_bar(name, delay):
+        bar = original(name, delay)[1]
         return (lambda fraction: shutil.rmtree(store, ignore_errors=True)), bar
 
     monkeypatch.setattr(cli, "_progress_bar", progress_bar)
@@ -295,3 +296,31 @@ def test_a_flipped_manifest_through_the_command_line_recomputes_and_leaves_no_st
         assert err.count("\n") <= 1, err
         assert (status, files) == (0, clean[0]) or (status == 2 and err.startswith("error: ")), err
         assert_sound_entry(store)
+
+
+def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(clean, tmp_path):
+    """A process killed (SIGKILL) between writing its staging folder and renaming it leaves the folder; the
+    next run storing into the same cache removes it once it is ``STALE_AFTER`` old, and keeps a young one."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    store = tmp_path / "cache"
+    killed = subprocess.run([sys.executable, "-c", f"""
+import os, signal
+from engine.experiments import cache, reimherr_fig1
+cache._place = lambda staging, folder: os.kill(os.getpid(), signal.SIGKILL)
+cache.store({str(store)!r}, {STUDY!r}, reimherr_fig1.Params(reps=2, ns=(10,), block=2),
+            reimherr_fig1.run(reps=2, ns=[10], block=2))
+"""], cwd=Path(__file__).resolve().parents[2], capture_output=True)
+    assert killed.returncode == -9, killed.stderr
+    (left,) = [p for p in store.iterdir() if p.name.startswith(".staging-")]
+    assert (left / cache.MANIFEST).exists()
+    aged = time.time() - cache.STALE_AFTER - 1
+    os.utime(left, (aged, aged))
+    young = store / ".staging-another-run"
+    young.mkdir()
+    assert run_cli(tmp_path, store, "--no-cache")[0] == 0
+    assert not left.exists() and young.exists()
+    assert (store / cache.cache_key(STUDY, params(2))).is_dir()

@@ -128,3 +128,22 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(argv):
     err = process.stderr.read()
     process.wait(timeout=60)
     assert process.returncode == 141 and "Traceback" not in err and "Exception ignored" not in err, err[-500:]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["private-mean", "--mechanisms", ""], "mechanisms is empty; give at least one, e.g. --mechanisms exact,euclid"),
+    (["utility", "--ns", ","], "ns is empty; give at least one, e.g. --ns 10,20,50,100,300"),
+    (["private-mean", "--k", "0"], "k must be an integer >= 3, got 0"),
+    (["private-mean", "--space", "spd", "--k", "2"], "k must be an integer >= 3, got 2"),
+])
+def test_an_empty_selection_or_a_bad_k_is_refused_on_every_space(argv, message, capsys):
+    # --mechanisms '' ran nothing with exit 0; --k 0 was ignored off Kendall.
+    assert pipelines_main([*argv, "--json"]) == 2
+    assert message in _one_line_error(capsys)
+
+
+def test_an_empty_list_in_a_settings_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "settings.json"
+    path.write_text('{"mechanisms": []}')
+    assert pipelines_main(["private-mean", "--settings", str(path), "--json"]) == 2
+    assert "mechanisms is empty" in _one_line_error(capsys)

@@ -37,9 +37,12 @@ def no_figures(monkeypatch):
 
 
 def one_line_error(capsys) -> str:
+    """The one line on stderr, after the progress bar it replaced (a scheduler run shows the bar at once)."""
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("error: "), err
-    return err
+    assert err.count("\n") == 1, err
+    line = err.split("\r")[-1]
+    assert line.startswith("error: "), err
+    return line
 
 
 def free_port() -> int:
@@ -89,6 +92,15 @@ def test_argument_errors_are_one_line_too(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main([*QUICK, "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"])
     assert "not allowed with" in one_line_error(capsys)
+
+
+def test_an_empty_list_setting_is_named(tmp_path, capsys):
+    # was "max() arg is an empty sequence"
+    settings = tmp_path / "s.json"
+    settings.write_text('{"ns": []}')
+    assert cli.main([*QUICK, "--settings", str(settings), "--out", str(tmp_path / "out")]) == 2
+    assert one_line_error(capsys) == "error: setting 'ns' is empty; give at least one value, such as [10, 20]\n"
+    assert not (tmp_path / "out").exists()
 
 
 def test_unknown_setting_is_named(tmp_path, capsys):

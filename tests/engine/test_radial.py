@@ -4,6 +4,8 @@ Every density below is written out here from the formulas (not taken from the co
 each KS test has a negative control with a wrong scale that must be rejected.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import integrate, special, stats
@@ -258,3 +260,29 @@ def test_log_density_derivative_matches_central_differences(law):
     rho = np.linspace(0.05, 0.95 * min(law.support, 3.0), 9)
     numeric = (law.log_density(rho + h, sigma) - law.log_density(rho - h, sigma)) / (2 * h)
     np.testing.assert_allclose(law.log_density_derivative(rho, sigma), numeric, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape, rate, upper", [(2.0, 1e-300, np.pi), (100.0, 0.01, 1.0), (3.0, 1e-200, 2.0)])
+def test_the_gamma_mass_where_the_incomplete_gamma_underflows(shape, rate, upper):
+    """P(shape, rate·upper) is 0.0 in float64 there; the series gives the mass, without a warning."""
+    from scipy.integrate import quad
+    from scipy.special import gammainc
+
+    from engine.mechanisms.radial import log_gamma_mass
+
+    assert gammainc(shape, rate * upper) == 0.0
+    exact = np.log(quad(lambda rho: rho ** (shape - 1) * np.exp(-rate * rho), 0.0, upper, epsabs=0, epsrel=1e-13)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert log_gamma_mass(shape, rate, upper) == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("argv", [["private-mean", "--epsilon", "1e-300"], ["private-mean", "--epsilon", "1e300"],
+                                  ["samplers", "--sigma", "1e300"]])
+def test_extreme_scales_print_no_numpy_warning(capsys, argv):
+    from engine.pipelines import __main__ as pipelines
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert pipelines.main([*argv, "--json"]) == 0
+    assert capsys.readouterr().err == ""
