@@ -225,12 +225,17 @@ def _spec(name, title, description, space_rule, build, *, eps=1.0, samples=200_0
     return AuditSpec(name, title, description, space_rule, eps, samples, control, build, has_twin)
 
 
+def twin_name(name: str) -> str:
+    """The name of the 2× twin of the audit ``name``."""
+    return f"twin-{name}"
+
+
 def twin(spec: AuditSpec) -> AuditSpec:
     """The positive control ``twin-<name>``: ``spec``'s mechanism built at 2ε, claiming ε (``engine.audit.twin``)."""
     def build(space, eps):
         return twin_target(spec.build, space, eps)
     return dataclasses.replace(
-        spec, name=f"twin-{spec.name}", title=f"Control: {spec.title} at 2ε",
+        spec, name=twin_name(spec.name), title=f"Control: {spec.title} at 2ε",
         description=f"{spec.description}; calibrated for 2ε, claiming ε", control=True, build=build, has_twin=False)
 
 

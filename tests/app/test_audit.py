@@ -74,3 +74,13 @@ def test_a_new_session_gets_the_audits_another_session_ran(monkeypatch):
     assert len(runs) == 2, "the second session ran the audits again"
     assert [s.value for s in again.success] == [s.value for s in first.success]
     assert [e.value for e in again.error] == [e.value for e in first.error]
+
+
+def test_the_control_select_offers_the_chosen_mechanisms_own_twin_and_it_is_flagged():
+    """Each mechanism has a 2× twin (built for 2ε, claiming ε); the select offers only the chosen one's."""
+    at = run_page(PAGE, {"audit": "laplace", "control": "twin-laplace"})
+    assert not at.exception
+    select = at.selectbox(key="control")
+    assert select.value == "twin-laplace" and "Its 2× twin (2ε claiming ε)" in select.options
+    assert not [option for option in select.options if option.startswith("Control:") and "2ε" in option]
+    assert any(e.value.startswith("Flagged") for e in at.error)

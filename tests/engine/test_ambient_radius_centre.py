@@ -69,7 +69,7 @@ def test_the_euclidean_baseline_reads_the_radius_around_its_public_centre(space,
     rng = np.random.default_rng(4)
     centre = _off_origin_centre(manifold, rng)
     data = _boundary(manifold, centre, rng.uniform(0, 0.5, 12), 12, rng)
-    config = PrivateMeanConfig(space=space, source=source, k=2, radius=0.5, epsilon=0.8, mechanisms=("euclid",), releases=10)
+    config = PrivateMeanConfig(space=space, source=source, radius=0.5, epsilon=0.8, mechanisms=("euclid",), releases=10)
     mechanism, _ = release_on("euclid", config, data, centre, rng=1)
     expected = 2 * float(ambient_radius(manifold, 0.5, centre)) / 12
     assert mechanism.sensitivity == pytest.approx(expected, rel=1e-12)

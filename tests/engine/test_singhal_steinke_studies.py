@@ -132,9 +132,9 @@ def test_cli_refuses_a_bad_setting_in_one_line(tmp_path, capsys):
 
 @pytest.mark.parametrize("name, settings, message", [
     ("singhal-steinke-gap", {"methods": ["pca"]}, "method must be one of"),
-    ("singhal-steinke-gap", {"methods": []}, "methods must name at least one"),
+    ("singhal-steinke-gap", {"methods": []}, "setting .methods. is empty; give at least one value"),
     ("singhal-steinke-dimension", {"dimensions": [2]}, r"dimensions must be > k = 2 \(a proper subspace\), got 2"),
-    ("singhal-steinke-dimension", {"sample_sizes": []}, "sample_sizes must hold at least one value"),
+    ("singhal-steinke-dimension", {"sample_sizes": []}, "setting .sample_sizes. is empty; give at least one value"),
     ("singhal-steinke-dimension", {"delta": 1.5}, r"delta must lie in \(0, 1\), got 1.5"),
     ("singhal-steinke-robust", {"n": 10, "outliers": [0, 11]}, "outliers must be <= n = 10, got 11"),
     ("singhal-steinke-robust", {"ell": 3}, "unknown setting 'ell'"),

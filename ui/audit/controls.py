@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.audit import AUDITS, space_label
+from engine.audit.registry import twin_name
 from engine.pipelines.audit import CONTROLS, MECHANISMS, AuditConfig
 from ui import controls, state
 
 SAMPLES = (20_000, 100_000, 200_000, 1_000_000)
+#: The control select's label of the chosen mechanism's own 2× twin (its full title names the mechanism).
+TWIN_LABEL = "Its 2× twin (2ε claiming ε)"
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,10 @@ def sidebar() -> tuple[Settings, list[str]]:
                               SAMPLES[0], help="How many releases on each data set the audit may draw; more can "
                                                "show a larger lower bound on ε.")
     seed = controls.seed()
-    control = controls.select("Positive control beside it", "control", {key: AUDITS[key].title for key in CONTROLS},
-                              "control-half-noise",
+    own_twin = twin_name(name)
+    offered = {key: TWIN_LABEL if key == own_twin else AUDITS[key].title for key in CONTROLS
+               if key == own_twin or not AUDITS[key].name.startswith(twin_name(""))}
+    control = controls.select("Positive control beside it", "control", offered, "control-half-noise",
                               help="A deliberately broken mechanism, audited the same way: it must be flagged.")
     state.sync(keys)
     return Settings(name, space, float(epsilon), int(samples), int(seed), control), keys
