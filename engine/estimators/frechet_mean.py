@@ -2,7 +2,7 @@
 
 Supplement of Reimherr, Bharath & Soto (2021), §1.1: start at a data point, step
 μ_k = Exp_{μ_{k−1}}(t · v_k) with v_k = Σ_i w_i Log_{μ_{k−1}}(x_i) (w_i = 1/n unweighted), stop
-when ρ(μ_k, μ_{k−1}) < tol; t = 0.5, tol = 1e−5 and at most 500 iterations by default.
+when ρ(μ_k, μ_{k−1}) < tol; the paper's t = 0.5 (``PAPER_STEP``), tol = 1e−5 and at most 500 iterations.
 
 The minimiser is unique when the data lie in a ball of radius r < ½·min{inj, π/√κ} (Afsari 2011);
 each result says whether its records lie within that radius of the returned mean (``unique``).
@@ -10,8 +10,13 @@ Outside it (e.g. two antipodal points of S², whose minimisers fill the equator)
 stop at a critical point that is no minimiser, so ``converged`` alone certifies nothing there.
 
 ``step="newton"`` replaces t · v_k by the Newton step H_k⁻¹ v_k (H_k the Riemannian Hessian of the
-Fréchet function) on spaces that have it in closed form (``Manifold.frechet_newton_step``): on H^d
-it reaches |grad| ~ 1e−10 and below in a few iterations where the paper's rule needs dozens.
+Fréchet function) on spaces that have it in closed form (``Manifold.frechet_newton_step``: H^d and
+SPD(k) affine-invariant): it reaches |grad| ~ 1e−10 and below in a few iterations where the paper's
+rule needs dozens, and it converges on spread H^d data where the paper's rule does not (H² balls of
+radius >= 10, H⁶ >= 5: the fixed step overshoots once the Hessian's largest eigenvalue, at most
+Σ_i w_i d_i coth d_i, exceeds 2/t = 4). ``step="auto"``, the default, takes the Newton step on those
+spaces (weights >= 0) and the paper's t = 0.5 elsewhere; ``FrechetMeanResult.method`` says which ran.
+Code that must reproduce the paper's iterates passes ``step=PAPER_STEP``.
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ from engine.bounds.frechet import radius_limits
 from engine.threads import blas_capped
 from engine.validation import check_finite_array, check_int, check_positive
 
+#: The supplement's fixed step t of Reimherr, Bharath & Soto (2021), §1.1.
+PAPER_STEP = 0.5
+
 
 @dataclass(frozen=True)
 class FrechetMeanResult:
@@ -32,6 +40,8 @@ class FrechetMeanResult:
     ``gradient_norm`` is ‖Σ_i w_i Log_mean(x_i)‖ at the returned mean (the first-order condition).
     ``unique`` says the records of non-zero weight lie within ½·min{inj, π/√κ} of the mean, so the
     minimiser is unique (and the mean is it, once converged); ``False`` flags data beyond that guarantee.
+    ``method`` is the iteration that ran: ``"newton"`` or ``"gradient"`` (fixed step t; ``step="auto"``
+    runs the paper's t = 0.5 where it does not take Newton steps).
     """
 
     mean: np.ndarray
@@ -39,6 +49,7 @@ class FrechetMeanResult:
     converged: np.ndarray
     gradient_norm: np.ndarray
     unique: np.ndarray
+    method: str
 
 
 def _normalised_weights(weights, n: int, batch_shape: tuple[int, ...]) -> np.ndarray:
@@ -119,7 +130,7 @@ def _newton_steps(manifold, prepared, weights, mean, *, tol, max_iter):
 
 
 @blas_capped
-def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol: float = 1e-5,
+def frechet_mean(manifold, points, *, weights=None, step: float | str = "auto", tol: float = 1e-5,
                  max_iter: int = 500, init=None) -> FrechetMeanResult:
     """Fréchet means of many data sets at once.
 
@@ -128,8 +139,9 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
     manifold : Manifold
     points : array ``(..., n, *point_shape)``; leading axes index data sets.
     weights : array ``(..., n)`` or ``(n,)``, optional. Normalised to sum 1; may be negative
-        (not with ``step="newton"``).
-    step : step size t in (0, 2), the paper's 0.5 by default, or ``"newton"``.
+        (not with ``step="newton"``; ``"auto"`` then takes the paper's step).
+    step : ``"auto"`` (default): Newton steps where the space has them (``Manifold.has_frechet_newton_step``)
+        and the weights are >= 0, else the paper's t = 0.5; ``"newton"``; or a step size t in (0, 2).
     tol : stop when the intrinsic distance between successive iterates is below ``tol``.
     max_iter : iteration cap; data sets that hit it are flagged ``converged=False``.
     init : optional starting points ``(..., *point_shape)``; default the first data point.
@@ -149,10 +161,9 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
         raise ValueError(f"points must have shape (..., n, *{manifold.point_shape}), got {pts.shape}")
     if pts.shape[pts.ndim - nd - 1] == 0:
         raise ValueError(f"points must hold at least one record per data set (n >= 1), got shape {pts.shape}")
-    newton = isinstance(step, str)
-    if newton and step != "newton":
-        raise ValueError(f"step must be a number in (0, 2) or 'newton', got {step!r}")
-    if not newton and not 0 < check_positive("step", step) < 2:
+    if isinstance(step, str) and step not in ("auto", "newton"):
+        raise ValueError(f"step must be a number in (0, 2), 'auto' or 'newton', got {step!r}")
+    if not isinstance(step, str) and not 0 < check_positive("step", step) < 2:
         raise ValueError(f"step must lie in (0, 2), got {step}")
     tol = check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter)
@@ -160,6 +171,9 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
     batch_shape = pts.shape[: pts.ndim - nd - 1]
     n = pts.shape[pts.ndim - nd - 1]
     w = _normalised_weights(weights, n, batch_shape)
+    if step == "auto":
+        step = "newton" if manifold.has_frechet_newton_step and np.all(w >= 0) else PAPER_STEP
+    newton = step == "newton"
     if newton and np.any(w < 0):
         raise ValueError(f"step='newton' needs weights >= 0 (got {np.min(w):.3g} after normalising): "
                          "use a step in (0, 2)")
@@ -182,6 +196,7 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
         converged=converged.reshape(batch_shape),
         gradient_norm=manifold.norm(mean, grad).reshape(batch_shape),
         unique=_within_uniqueness_radius(manifold, mean, flat_pts, flat_w).reshape(batch_shape),
+        method="newton" if newton else "gradient",
     )
 
 
