@@ -28,7 +28,7 @@ def _log_sum_norm(x, points, weights=None) -> float:
 def test_newton_mean_meets_the_first_order_condition(k):
     points = spd_wishart(30, k=k, radius=1.5, size=(3,), rng=np.random.default_rng(k))
     result = frechet_mean(SPD(k), points, step="newton", tol=1e-13)
-    assert result.converged.all() and result.method == "newton"
+    assert result.converged.all() and (result.method == "newton").all()
     for mean, records in zip(result.mean, points):
         assert _log_sum_norm(mean, records) < 1e-10
 
@@ -67,7 +67,7 @@ def test_newton_needs_fewer_iterations_than_the_papers_step_on_the_pages_wishart
     points = spd_wishart(50, k=k, radius=1.5, size=(20,), rng=np.random.default_rng(40 + k))
     paper = frechet_mean(manifold, points, step=PAPER_STEP, tol=1e-10)
     newton = frechet_mean(manifold, points, tol=1e-10)
-    assert newton.method == "newton" and newton.converged.all()
+    assert (newton.method == "newton").all() and newton.converged.all()
     # Measured: 3–4 Newton iterations against 31–34 of the paper's step.
     assert newton.n_iter.max() <= 5 and paper.n_iter.min() >= 25
 

@@ -151,7 +151,8 @@ class SPDAffine(SPD, metric="affine"):
         (the eigenvalues (δ/2) coth(δ/2) of Ferreira, Xavier, Costeira & Barroso, *Newton algorithms
         for Riemannian distance related problems on connected locally symmetric manifolds*, 2013).
         H = Σ_i w_i H_i >= Σ_i w_i · I is positive definite for weights >= 0 (a Hadamard space), and
-        is solved in an orthonormal basis of Sym(k) (a k(k+1)/2 system).
+        is solved in an orthonormal basis of Sym(k) (a k(k+1)/2 system); far from the mean, where a
+        full step can overshoot, ``frechet_mean`` halves it (``_newton_steps``).
         """
         points = points.points if isinstance(points, _spd3.PencilPoints) else np.asarray(points, dtype=float)
         x = np.asarray(x, dtype=float)
