@@ -17,9 +17,10 @@ radius >= 10, H⁶ >= 5: the fixed step overshoots once the Hessian's largest ei
 2/t = 4). ``step="auto"``, the default, takes Newton steps on those spaces (weights >= 0) where the
 paper's step fails or is slow: at a tight tolerance (``TIGHT_TOL``) from the start, and otherwise for
 the data sets on which the paper's step overshoots (a step longer than the one before, or not finite)
-or does not converge, restarted from their start. Elsewhere the paper's t = 0.5 runs unchanged: on concentrated data at
-tol 1e-5 it is as fast per data set and cheaper on large batches (1,000 SPD(3) sets × 100: 0.43 s
-against 1.37 s for Newton steps, whose Hessian needs an eigen-decomposition per record).
+or does not converge, restarted from their start. Elsewhere the paper's t = 0.5 runs unchanged: on
+concentrated data at tol 1e-5 it is as fast per data set and cheaper on large batches (1,000 SPD(3)
+sets × 100: 0.43 s against 1.37 s for Newton steps, whose Hessian needs an eigen-decomposition per
+record).
 ``FrechetMeanResult.method`` says which ran on each data set. Code that must reproduce the paper's
 iterates passes ``step=PAPER_STEP``.
 """
