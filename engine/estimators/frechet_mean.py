@@ -2,7 +2,7 @@
 
 Supplement of Reimherr, Bharath & Soto (2021), §1.1: start at a data point, step
 μ_k = Exp_{μ_{k−1}}(t · v_k) with v_k = Σ_i w_i Log_{μ_{k−1}}(x_i) (w_i = 1/n unweighted), stop
-when ρ(μ_k, μ_{k−1}) < tol; t = 0.5, tol = 1e−5 and at most 500 iterations by default.
+when ρ(μ_k, μ_{k−1}) < tol; the paper's t = 0.5 (``PAPER_STEP``), tol = 1e−5 and at most 500 iterations.
 
 The minimiser is unique when the data lie in a ball of radius r < ½·min{inj, π/√κ} (Afsari 2011);
 each result says whether its records lie within that radius of the returned mean (``unique``).
@@ -10,12 +10,24 @@ Outside it (e.g. two antipodal points of S², whose minimisers fill the equator)
 stop at a critical point that is no minimiser, so ``converged`` alone certifies nothing there.
 
 ``step="newton"`` replaces t · v_k by the Newton step H_k⁻¹ v_k (H_k the Riemannian Hessian of the
-Fréchet function) on spaces that have it in closed form (``Manifold.frechet_newton_step``): on H^d
-it reaches |grad| ~ 1e−10 and below in a few iterations where the paper's rule needs dozens.
+Fréchet function) on spaces that have it in closed form (``Manifold.frechet_newton_step``: H^d and
+SPD(k) affine-invariant): it reaches |grad| ~ 1e−10 and below in a few iterations where the paper's
+rule needs dozens, and it converges on spread H^d data where the paper's rule does not (H² balls of
+radius >= 10, H⁶ >= 5: the fixed step overshoots once the Hessian's largest eigenvalue exceeds
+2/t = 4). ``step="auto"``, the default, takes Newton steps on those spaces (weights >= 0) where the
+paper's step fails or is slow: at a tight tolerance (``TIGHT_TOL``) from the start, and otherwise for
+the data sets on which the paper's step overshoots (a step longer than the one before, or not finite)
+or does not converge, restarted from their start. Elsewhere the paper's t = 0.5 runs unchanged: on
+concentrated data at tol 1e-5 it is as fast per data set and cheaper on large batches (1,000 SPD(3)
+sets × 100: 0.43 s against 1.37 s for Newton steps, whose Hessian needs an eigen-decomposition per
+record).
+``FrechetMeanResult.method`` says which ran on each data set. Code that must reproduce the paper's
+iterates passes ``step=PAPER_STEP``.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +35,12 @@ import numpy as np
 from engine.bounds.frechet import radius_limits
 from engine.threads import blas_capped
 from engine.validation import check_finite_array, check_int, check_positive
+
+#: The supplement's fixed step t of Reimherr, Bharath & Soto (2021), §1.1.
+PAPER_STEP = 0.5
+#: Tolerances at or below which ``step="auto"`` takes Newton steps where the space has them: the paper's
+#: linear rate needs ~32 iterations for 1e-10 on SPD(2), SPD(3) and H² data where Newton needs 4.
+TIGHT_TOL = 1e-8
 
 
 @dataclass(frozen=True)
@@ -32,6 +50,9 @@ class FrechetMeanResult:
     ``gradient_norm`` is ‖Σ_i w_i Log_mean(x_i)‖ at the returned mean (the first-order condition).
     ``unique`` says the records of non-zero weight lie within ½·min{inj, π/√κ} of the mean, so the
     minimiser is unique (and the mean is it, once converged); ``False`` flags data beyond that guarantee.
+    ``method`` ``(...)`` is the iteration that gave each mean: ``"newton"`` or ``"gradient"`` (fixed step t;
+    ``step="auto"`` runs the paper's t = 0.5 where it does not take Newton steps). Where ``step="auto"``
+    restarted an overshooting data set with Newton steps, ``n_iter`` counts the fixed steps tried too.
     """
 
     mean: np.ndarray
@@ -39,6 +60,7 @@ class FrechetMeanResult:
     converged: np.ndarray
     gradient_norm: np.ndarray
     unique: np.ndarray
+    method: np.ndarray
 
 
 def _normalised_weights(weights, n: int, batch_shape: tuple[int, ...]) -> np.ndarray:
@@ -59,11 +81,19 @@ def _moved(manifold, m, move, new) -> np.ndarray:
     return manifold.norm(m, move) if manifold.injectivity_radius == np.inf else manifold.dist(m, new)
 
 
-def _gradient_steps(manifold, prepared, weights, mean, *, step, tol, max_iter):
+def _gradient_steps(manifold, prepared, weights, mean, *, step, tol, max_iter, watch=False):
     """The paper's iteration m <- Exp_m(t Σ_i w_i Log_m(x_i)) on ``mean`` ``(B, *point_shape)`` in place;
-    returns the iterations and the convergence flags ``(B,)``."""
+    returns the iterations, the convergence flags and the overshoot flags ``(B,)``.
+
+    With ``watch``, a data set whose step is not finite or longer than its previous one (and not below
+    ``tol``) stops, its mean left at the last iterate, and is flagged: near the mean the steps shrink
+    by max|1 − tλ| (λ the Hessian's eigenvalues) per iteration, so a growing step means tλ > 2. Data
+    sets still unconverged after ``max_iter`` steps are flagged too.
+    """
     n_iter = np.zeros(len(mean), dtype=int)
     converged = np.zeros(len(mean), dtype=bool)
+    overshot = np.zeros(len(mean), dtype=bool)
+    last = np.full(len(mean), np.inf)
     active = np.arange(len(mean))
     for _ in range(max_iter):
         if active.size == 0:
@@ -73,13 +103,22 @@ def _gradient_steps(manifold, prepared, weights, mean, *, step, tol, max_iter):
         m = mean if everyone else mean[active]
         move = step * manifold.weighted_log_sum(m, prepared if everyone else prepared[active],
                                                 weights if everyone else weights[active])
-        new = manifold.exp(m, move)
-        done = _moved(manifold, m, move, new) < tol
-        mean[active] = new
+        # Watched, an overshooting step may overflow (cosh of a huge distance on H^d): the non-finite
+        # length flags it below, so the warnings are expected there and silenced.
+        with np.errstate(over="ignore", invalid="ignore") if watch else contextlib.nullcontext():
+            new = manifold.exp(m, move)
+            length = _moved(manifold, m, move, new)
+        done = length < tol
+        # ``not <=`` is also true for a NaN length.
+        bad = watch & ~done & ~(length <= last[active])
+        mean[active] = np.where(manifold.per_point(bad), m, new) if watch else new
+        last[active] = length
         n_iter[active] += 1
         converged[active[done]] = True
-        active = active[~done]
-    return n_iter, converged
+        overshot[active[bad]] = True
+        active = active[~done & ~bad]
+    # A step cycling at a constant length never grows: watched, running out of iterations counts too.
+    return n_iter, converged, overshot | (watch & ~converged)
 
 
 def _newton_steps(manifold, prepared, weights, mean, *, tol, max_iter):
@@ -119,7 +158,7 @@ def _newton_steps(manifold, prepared, weights, mean, *, tol, max_iter):
 
 
 @blas_capped
-def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol: float = 1e-5,
+def frechet_mean(manifold, points, *, weights=None, step: float | str = "auto", tol: float = 1e-5,
                  max_iter: int = 500, init=None) -> FrechetMeanResult:
     """Fréchet means of many data sets at once.
 
@@ -128,10 +167,13 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
     manifold : Manifold
     points : array ``(..., n, *point_shape)``; leading axes index data sets.
     weights : array ``(..., n)`` or ``(n,)``, optional. Normalised to sum 1; may be negative
-        (not with ``step="newton"``).
-    step : step size t in (0, 2), the paper's 0.5 by default, or ``"newton"``.
+        (not with ``step="newton"``; ``"auto"`` then takes the paper's step).
+    step : ``"auto"`` (default): Newton steps where the space has them (``Manifold.has_frechet_newton_step``),
+        the weights are >= 0 and the paper's step may fail or is slow (module notes), else the paper's
+        t = 0.5; ``"newton"``; or a step size t in (0, 2).
     tol : stop when the intrinsic distance between successive iterates is below ``tol``.
-    max_iter : iteration cap; data sets that hit it are flagged ``converged=False``.
+    max_iter : iteration cap; data sets that hit it are flagged ``converged=False``. ``"auto"``'s Newton
+        restart of a data set the paper's step failed on has a cap of its own.
     init : optional starting points ``(..., *point_shape)``; default the first data point.
 
     Returns
@@ -149,10 +191,9 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
         raise ValueError(f"points must have shape (..., n, *{manifold.point_shape}), got {pts.shape}")
     if pts.shape[pts.ndim - nd - 1] == 0:
         raise ValueError(f"points must hold at least one record per data set (n >= 1), got shape {pts.shape}")
-    newton = isinstance(step, str)
-    if newton and step != "newton":
-        raise ValueError(f"step must be a number in (0, 2) or 'newton', got {step!r}")
-    if not newton and not 0 < check_positive("step", step) < 2:
+    if isinstance(step, str) and step not in ("auto", "newton"):
+        raise ValueError(f"step must be a number in (0, 2), 'auto' or 'newton', got {step!r}")
+    if not isinstance(step, str) and not 0 < check_positive("step", step) < 2:
         raise ValueError(f"step must lie in (0, 2), got {step}")
     tol = check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter)
@@ -160,20 +201,34 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
     batch_shape = pts.shape[: pts.ndim - nd - 1]
     n = pts.shape[pts.ndim - nd - 1]
     w = _normalised_weights(weights, n, batch_shape)
-    if newton and np.any(w < 0):
-        raise ValueError(f"step='newton' needs weights >= 0 (got {np.min(w):.3g} after normalising): "
-                         "use a step in (0, 2)")
     flat_pts = pts.reshape((-1, n) + manifold.point_shape)
     flat_w = w.reshape(-1, n)
     mean = (flat_pts[:, 0] if init is None else
             manifold.check_points(np.broadcast_to(init, batch_shape + manifold.point_shape), "init")
             .reshape((-1,) + manifold.point_shape)).copy()
+    # ``auto`` may take Newton steps: from the start at a tight tolerance, else after an overshoot.
+    fallback = step == "auto" and manifold.has_frechet_newton_step and bool(np.all(w >= 0))
+    if step == "auto":
+        step = "newton" if fallback and tol <= TIGHT_TOL else PAPER_STEP
+    newton = step == "newton"
+    if newton and np.any(w < 0):
+        raise ValueError(f"step='newton' needs weights >= 0 (got {np.min(w):.3g} after normalising): "
+                         "use a step in (0, 2)")
     # Point-only quantities of the inner step computed once (``Manifold.log_sum_points``).
     prepared = manifold.log_sum_points(flat_pts)
     if newton:
         n_iter, converged = _newton_steps(manifold, prepared, flat_w, mean, tol=tol, max_iter=max_iter)
+        by_newton = np.ones(len(mean), dtype=bool)
     else:
-        n_iter, converged = _gradient_steps(manifold, prepared, flat_w, mean, step=step, tol=tol, max_iter=max_iter)
+        start = mean.copy() if fallback else None
+        n_iter, converged, overshot = _gradient_steps(manifold, prepared, flat_w, mean, step=step, tol=tol,
+                                                      max_iter=max_iter, watch=fallback)
+        by_newton = overshot
+        if overshot.any():
+            rows = np.flatnonzero(overshot)
+            restart = start[rows]
+            more, done = _newton_steps(manifold, prepared[rows], flat_w[rows], restart, tol=tol, max_iter=max_iter)
+            mean[rows], n_iter[rows], converged[rows] = restart, n_iter[rows] + more, done
 
     grad = manifold.weighted_log_sum(mean, prepared, flat_w)
     return FrechetMeanResult(
@@ -182,6 +237,7 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = 0.5, tol
         converged=converged.reshape(batch_shape),
         gradient_norm=manifold.norm(mean, grad).reshape(batch_shape),
         unique=_within_uniqueness_radius(manifold, mean, flat_pts, flat_w).reshape(batch_shape),
+        method=np.where(by_newton, "newton", "gradient").reshape(batch_shape),
     )
 
 

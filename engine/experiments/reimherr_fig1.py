@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from engine import bounds
-from engine.estimators import ambient_mean, frechet_mean
+from engine.estimators import PAPER_STEP, ambient_mean, frechet_mean
 from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks
 from engine.mechanisms import specs
 from engine.pipelines.figure1_setting import (
@@ -112,7 +112,7 @@ def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, spher
     constant = _sensitivity_constant(key, sphere_constant)
     sens_rows, util_rows = [], []
     data = setting.sample(n, reps, rng)
-    means = frechet_mean(m, data).mean
+    means = frechet_mean(m, data, step=PAPER_STEP).mean
     ambient_means = ambient_mean(m, data)
     bound = float(bounds.frechet_mean_sensitivity(n, setting.radius, m.kappa_max))
     for kind, moved in neighbour_sensitivities(setting, data, means, rng).items():

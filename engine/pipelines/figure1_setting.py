@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine import bounds, spaces
-from engine.estimators import ambient_mean, frechet_mean
+from engine.estimators import PAPER_STEP, ambient_mean, frechet_mean
 from engine.mechanisms import off_manifold, specs
 from engine.validation import check_int, check_positive
 
@@ -87,7 +87,7 @@ def neighbour_sensitivities(setting: SpaceSetting, data: np.ndarray, means: np.n
     out = {}
     for kind, neighbours in (("random", random_neighbours(setting, data, rng)),
                              ("adversarial", adversarial_neighbours(setting, data))):
-        out[kind] = m.dist(means, frechet_mean(m, neighbours, init=means, tol=tol).mean)
+        out[kind] = m.dist(means, frechet_mean(m, neighbours, step=PAPER_STEP, init=means, tol=tol).mean)
     return out
 
 
@@ -146,7 +146,8 @@ def baseline_privacy(setting: SpaceSetting, n: int, *, epsilon: float = 1.0) -> 
     for pair_name, (others, before, after) in pairs.items():
         pair = np.stack([np.concatenate([others, before[None]]), np.concatenate([others, after[None]])])
         summaries = {"ambient": ambient_mean(m, pair),
-                     "frechet": frechet_mean(m, pair, init=pair[:, 0], tol=1e-13, max_iter=20_000).mean}
+                     "frechet": frechet_mean(m, pair, step=PAPER_STEP, init=pair[:, 0], tol=1e-13,
+                                             max_iter=20_000).mean}
         for baseline, (a, a_prime) in ((s.key, summaries[s.statistic]) for s in specs.FIGURE1 if s.off_manifold):
             gap = float(np.linalg.norm(m.to_ambient(a) - m.to_ambient(a_prime)))
             if gap > worst.get(baseline, (-1.0, ""))[0]:

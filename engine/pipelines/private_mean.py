@@ -29,7 +29,7 @@ from engine.bounds import (
 )
 from engine.budget import check_memory
 from engine.data.ball import POLICIES, enforce_ball, void_reason
-from engine.estimators import ambient_centre, frechet_mean
+from engine.estimators import PAPER_STEP, ambient_centre, frechet_mean
 from engine.mechanisms import scale_limit, specs
 from engine.pipelines import checks
 from engine.pipelines.release_errors import measure_releases
@@ -305,7 +305,9 @@ def release_on(key: str, config: PrivateMeanConfig, data, m0, *, rng=None):
     if theorem2 is None and spec.sensitivity != "ambient":
         raise ValueError(failure)
     m0 = manifold.check_points(m0, "m0")
-    ctx = dict(data=data, m0=m0, mean=frechet_mean(manifold, data, init=m0).mean, n_used=len(data), theorem2=theorem2)
+    # The paper's step keeps the playground's numbers (its spaces' radii are within the step's reach).
+    mean = frechet_mean(manifold, data, step=PAPER_STEP, init=m0).mean
+    ctx = dict(data=data, m0=m0, mean=mean, n_used=len(data), theorem2=theorem2)
     return _calibrate_and_release(key, config, manifold, ctx, np.random.default_rng(rng),
                                   MechanismRun(key=key, label=spec.label))
 
@@ -343,7 +345,8 @@ def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | N
                          data_rng=np.random.default_rng(streams[0]), subsample_rng=np.random.default_rng(streams[1]))
     data, ball = enforce_ball(manifold, sample.data, sample.m0, c.radius, c.outside)
     # Started from the public centre, the mean depends on neither the records' order nor their representatives.
-    fit = frechet_mean(manifold, data, init=sample.m0)
+    # The paper's step keeps the playground's numbers (its spaces' radii are within the step's reach).
+    fit = frechet_mean(manifold, data, step=PAPER_STEP, init=sample.m0)
     limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
     theorem2, failure = _theorem2(manifold, c.radius, len(data), limits)
     ctx = dict(data=data, m0=sample.m0, mean=fit.mean, n_used=len(data), theorem2=theorem2,

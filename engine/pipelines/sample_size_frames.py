@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.bounds import check_radius, frechet_mean_sensitivity
-from engine.estimators import prefix_frechet_means
+from engine.estimators import PAPER_STEP, prefix_frechet_means
 from engine.mechanisms.common_draws import laplace_common_draws
 from engine.mechanisms.laplace import RiemannianLaplace, scale_limit
 from engine.validation import check_int, check_positive
@@ -124,7 +124,7 @@ def sample_size_frames(manifold, data, *, sizes, radius: float, epsilon: float, 
     sizes, sensitivities, sigmas = sizes[normalisable], sensitivities[normalisable], sigmas[normalisable]
     rng = np.random.default_rng(rng)
     order = rng.permutation(len(points))
-    fit = prefix_frechet_means(manifold, points[order], sizes)
+    fit = prefix_frechet_means(manifold, points[order], sizes, step=PAPER_STEP)
     releases = laplace_common_draws(manifold, fit.mean, sigmas, size=size, rng=rng)
     return SampleSizeFrames(sizes=sizes, order=order, means=fit.mean, converged=fit.converged,
                             sensitivities=sensitivities, sigmas=sigmas, releases=releases, dropped=dropped)

@@ -27,7 +27,7 @@ import pandas as pd
 
 from engine import bounds, spaces
 from engine.budget import check_memory
-from engine.estimators import frechet_mean
+from engine.estimators import PAPER_STEP, frechet_mean
 from engine.pipelines import figure1_setting
 from engine.pipelines.summary import plain
 from engine.threads import blas_capped
@@ -150,7 +150,7 @@ def neighbour_replicates(space: str, radius: float, n: int, reps: int, seed: int
     setting = figure1_setting.SpaceSetting(_check_space(space), spaces.make_manifold(space), radius)
     rng = np.random.default_rng([seed, n])
     data = setting.sample(n, reps, rng)
-    means = frechet_mean(setting.manifold, data, tol=tol).mean
+    means = frechet_mean(setting.manifold, data, step=PAPER_STEP, tol=tol).mean
     moved = figure1_setting.neighbour_sensitivities(setting, data, means, rng, tol=tol)
     return pd.concat([pd.DataFrame({"n": n, "replicate": np.arange(reps), "neighbour": f"{kind} replacement",
                                     "sensitivity": values}) for kind, values in moved.items()], ignore_index=True)

@@ -91,7 +91,7 @@ def test_newton_batched_equals_loop():
 @pytest.mark.parametrize(
     "manifold, kwargs, match",
     [(Sphere(2), {"step": "newton"}, "'newton' is not available on Sphere"),
-     (Hyperbolic(2), {"step": "fast"}, "a number in \\(0, 2\\) or 'newton', got 'fast'"),
+     (Hyperbolic(2), {"step": "fast"}, "a number in \\(0, 2\\), 'auto' or 'newton', got 'fast'"),
      (Hyperbolic(2), {"step": "newton", "weights": [1.0, 1.0, -0.5, 1.0, 1.0]}, "needs weights >= 0")],
 )
 def test_bad_newton_arguments_raise(manifold, kwargs, match):

@@ -7,6 +7,9 @@ SPD(2) and SPD(3) take closed forms without eigenvectors (``engine.manifolds._sp
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 import numpy as np
 
 from engine.manifolds import _spd2, _spd3
@@ -131,6 +134,56 @@ class SPDAffine(SPD, metric="affine"):
                             along_x * r[:, 0] + np.sum(slope * n11, axis=-1)], axis=-1)
         return entries.reshape(off.shape + (2, 2))
 
+    def frechet_newton_step(self, x, points, weights) -> tuple[np.ndarray, np.ndarray]:
+        """Newton step H⁻¹ Σ_i w_i Log_X(P_i) ``(B, k, k)`` and value ``(B,)`` of F = ½ Σ_i w_i d²(·, P_i)
+        at ``x`` ``(B, k, k)``, for ``points`` ``(B, n, k, k)`` (or ``log_sum_points(points)``) and
+        weights ``(B, n)`` >= 0.
+
+        Whiten with a factor X = F Fᵀ: V ↦ S = F⁻¹ V F⁻ᵀ is an isometry of T_X SPD onto (Sym(k),
+        Frobenius), and C_i = F⁻¹ P_i F⁻ᵀ = R_i diag(e^{μ_i}) R_iᵀ. Then Log_X(P_i) = F log(C_i) Fᵀ and
+        F(X) = ½ Σ_i w_i |μ_i|². Along the geodesic Exp_X(t F S Fᵀ) the whitened point is
+        C(t) = e^{−tS/2} C e^{−tS/2}, so with f(t) = ½ tr log² C(t), f′ = −tr(S log C(t)) and
+        f″(0) = ½ tr(S · Dlog_C[SC + CS]). The derivative of the matrix logarithm acts in C's
+        eigenbasis entrywise by the divided differences log[λ_j, λ_k] (Daleckii–Krein; Bhatia,
+        *Matrix Analysis*, 1997, Thm. V.3.3), and (λ_j + λ_k)·log[λ_j, λ_k] = 2 h(μ_j − μ_k) with
+        h(δ) = (δ/2) coth(δ/2), so the Hessian of ½ d²(·, P_i) is
+            H_i[S] = R_i (h(μ_ij − μ_ik) ∘ R_iᵀ S R_i) R_iᵀ,      h >= 1,
+        (the eigenvalues (δ/2) coth(δ/2) of Ferreira, Xavier, Costeira & Barroso, *Newton algorithms
+        for Riemannian distance related problems on connected locally symmetric manifolds*, 2013).
+        H = Σ_i w_i H_i >= Σ_i w_i · I is positive definite for weights >= 0 (a Hadamard space), and
+        is solved in an orthonormal basis of Sym(k) (a k(k+1)/2 system); far from the mean, where a
+        full step can overshoot, ``frechet_mean`` halves it (``_newton_steps``).
+        """
+        points = points.points if isinstance(points, _spd3.PencilPoints) else np.asarray(points, dtype=float)
+        x = np.asarray(x, dtype=float)
+        weights = np.asarray(weights, dtype=float)
+        f, _, c = _congruence(x[:, None], points)
+        lam, r = eigh(c)
+        # Rounding can return a non-positive eigenvalue for a numerically singular point.
+        mu = np.log(np.maximum(lam, TINY))
+        value = 0.5 * np.einsum("bn,bnj,bnj->b", weights, mu, mu)
+        basis = _SymBasis.of(self.k)
+        # Eigenvector entries (k, k, B, n) and log-eigenvalues (k, B, n) with the points last, so that
+        # the products below run over contiguous rows. u[a, p] = <E_a, r_j r_kᵀ> for the pairs
+        # p = (j, k), j <= k: H = Σ_i Σ_p w_i m_p h_p u_p u_pᵀ (m_p = 2 off the diagonal, h
+        # symmetric in j, k, h = 1 on it), and Σ_i w_i log C_i = Σ_i Σ_j w_i μ_ij u_(j,j).
+        rt = np.ascontiguousarray(np.moveaxis(r, (-2, -1), (0, 1)))
+        mt = np.ascontiguousarray(np.moveaxis(mu, -1, 0))
+        row, col = basis.row[:, None], basis.col[:, None]
+        u = basis.scale * (rt[row, basis.row] * rt[col, basis.col] + rt[col, basis.row] * rt[row, basis.col])
+        off = basis.row < basis.col
+        half_gap = 0.5 * (mt[basis.row[off]] - mt[basis.col[off]])
+        # (δ/2) coth(δ/2) = 1 + δ²/12 + O(δ⁴): the series avoids 0/0 at equal eigenvalues.
+        small = np.abs(half_gap) < 1e-4
+        pair_weight = np.empty((len(basis.row),) + weights.shape)
+        pair_weight[~off] = weights
+        pair_weight[off] = 2.0 * weights * np.where(small, 1.0 + half_gap * half_gap / 3.0,
+                                                    half_gap / np.tanh(np.where(small, 1.0, half_gap)))
+        hessian = np.einsum("apbn,cpbn->bac", u, u * pair_weight, optimize=True)
+        gradient = np.einsum("bn,jbn,ajbn->ba", weights, mt, u[:, ~off], optimize=True)
+        coef = np.linalg.solve(hessian, gradient[..., None])[..., 0]
+        return sym(f[:, 0] @ np.einsum("ba,ajk->bjk", coef, basis.matrices) @ swap(f[:, 0])), value
+
     def log_sum_points(self, points):
         """SPD(3): the entries, adjugates and determinants of the points (``_spd3.PencilPoints``),
         computed once instead of at every ``weighted_log_sum`` call; other k: ``points``."""
@@ -205,3 +258,35 @@ def _pencil(x, y):
     f, f_inv_t, c = _congruence(x, y)
     mu, r = eigh(c)
     return f @ r, mu, f_inv_t @ r
+
+
+
+
+@dataclass(frozen=True)
+class _SymBasis:
+    """The orthonormal basis E_a of (Sym(k), Frobenius): E_ll and (E_lm + E_ml)/√2 for l < m.
+
+    Attributes
+    ----------
+    matrices : ``(k(k+1)/2, k, k)`` the E_a.
+    row, col : ``(k(k+1)/2,)`` the entry (l, m), l <= m, of each E_a; also the eigenvector pairs
+        (j, k), j <= k, of ``SPDAffine.frechet_newton_step`` (as many as basis elements).
+    scale : ``(k(k+1)/2, 1, 1, 1)`` ½ (l = m) or 1/√2 (l < m), so that
+        <E_a, r_j r_kᵀ> = scale_a (r_lj r_mk + r_mj r_lk) for unit vectors r_j, r_k.
+    """
+
+    matrices: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    scale: np.ndarray
+
+    @classmethod
+    @functools.cache
+    def of(cls, k: int) -> _SymBasis:
+        """The basis of Sym(k) (built once per k)."""
+        row, col = (np.array(a) for a in zip(*[(i, j) for j in range(k) for i in range(j + 1)]))
+        diagonal = row == col
+        matrices = np.zeros((len(row), k, k))
+        matrices[np.arange(len(row)), row, col] = matrices[np.arange(len(row)), col, row] = np.where(
+            diagonal, 1.0, np.sqrt(0.5))
+        return cls(matrices, row, col, np.where(diagonal, 0.5, np.sqrt(0.5)).reshape(-1, 1, 1, 1))
