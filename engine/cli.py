@@ -10,6 +10,7 @@ import functools
 import os
 import shlex
 import sys
+import warnings
 from pathlib import Path
 from typing import Callable
 
@@ -33,11 +34,18 @@ def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
     without a word when the reader of stdout has gone (``| head``), and ``BAD_INPUT`` after one line
     (``error: ...``, naming the path or the arguments) when the values given overflow
     (``ArithmeticError``), nest too deep (``RecursionError``), exhaust the memory (``MemoryError``) or
-    a file cannot be read or written (``OSError``, e.g. a full disk); never a traceback."""
+    a file cannot be read or written (``OSError``, e.g. a full disk); never a traceback. numpy's
+    floating-point ``RuntimeWarning``s (overflow, invalid value) are gathered instead of printed: none
+    before an ``error:`` line, one ``note:`` line after a run that ends well (``FloatingPointNotes``)."""
     @functools.wraps(main)
     def wrapped(argv=None) -> int:
+        notes = FloatingPointNotes()
         try:
-            return main(argv)
+            with notes:
+                status = main(argv)
+            if status == 0:
+                notes.report()
+            return status
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return INTERRUPTED
@@ -49,6 +57,40 @@ def quiet_interrupt(main: Callable[..., int]) -> Callable[..., int]:
             print(f"error: {failure(err, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
             return BAD_INPUT
     return wrapped
+
+
+class FloatingPointNotes:
+    """Within ``with``: ``RuntimeWarning``s are kept (by message) instead of shown, other warnings shown as
+    before; ``report()`` prints them as one line, e.g. ``note: floating-point warnings during the run
+    (overflow encountered in exp); values that could not be computed are shown as nan or inf``."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def __enter__(self):
+        self._shown = warnings.showwarning
+        self._filters = warnings.catch_warnings()
+        self._filters.__enter__()
+        warnings.simplefilter("default", RuntimeWarning)
+        warnings.showwarning = self._keep
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._filters.__exit__(*exc)
+        warnings.showwarning = self._shown
+
+    def _keep(self, message, category, filename, lineno, file=None, line=None) -> None:
+        if issubclass(category, RuntimeWarning):
+            if str(message) not in self.messages:
+                self.messages.append(str(message))
+        else:
+            self._shown(message, category, filename, lineno, file, line)
+
+    def report(self) -> None:
+        if self.messages:
+            shown = "; ".join(self.messages[:3]) + ("; ..." if len(self.messages) > 3 else "")
+            print(f"note: floating-point warnings during the run ({shown}); values that could not be computed are "
+                  "shown as nan or inf", file=sys.stderr)
 
 
 def failure(err: BaseException, argv) -> str:

@@ -166,9 +166,15 @@ def interrupts_deferred():
         raise KeyboardInterrupt
 
 
-def _warning_line(message, category, filename, lineno, file=None, line=None) -> None:
-    """Show a warning as one line, ``warning: MESSAGE``, on stderr."""
-    print(f"warning: {message}", file=sys.stderr)
+def _one_line_warnings(shown):
+    """A ``showwarning`` printing each warning as one line, ``warning: MESSAGE``, on stderr, except numpy's
+    floating-point ``RuntimeWarning``s, which go to ``shown`` (the command line's gathered note)."""
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if issubclass(category, RuntimeWarning):
+            shown(message, category, filename, lineno, file, line)
+        else:
+            print(f"warning: {message}", file=sys.stderr)
+    return show
 
 
 @quiet_interrupt
@@ -182,7 +188,7 @@ def main(argv=None) -> int:
 
     with warnings.catch_warnings():
         warnings.simplefilter("always", CacheWarning)
-        warnings.showwarning = _warning_line
+        warnings.showwarning = _one_line_warnings(warnings.showwarning)
         try:
             return _run(args)
         except KeyboardInterrupt:

@@ -116,3 +116,25 @@ def test_the_shared_handler_names_the_arguments(capsys):
 ])
 def test_private_optimization_beyond_the_memory_budget_is_refused_before_allocating(capsys, argv):
     one_line(capsys, pipelines.main(["private-optimization", *argv, "--json"]), "of memory", "lower size or reps")
+
+
+def test_floating_point_warnings_never_precede_an_error_line_and_are_one_note_after_a_good_run(capsys):
+    """Found by fuzzing every pipeline's options: `utility --radius 1e308` printed numpy's overflow warning
+    (two lines of source) before its one-line error."""
+    @cli.quiet_interrupt
+    def overflowing(argv=None) -> int:
+        np.exp(np.array([1e308]))
+        np.array([0.0]) / np.array([0.0])
+        if argv == ["bad"]:
+            print("error: radius 1e+308 is beyond the limit", file=cli.sys.stderr)
+            return 2
+        return 0
+
+    assert overflowing(["bad"]) == 2
+    assert capsys.readouterr().err == "error: radius 1e+308 is beyond the limit\n"
+    assert overflowing(["good"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("note: floating-point warnings during the run (overflow")
+    assert "invalid value" in err
+    assert pipelines.main(["utility", "--radius", "1e308"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
