@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import plotly.graph_objects as go
 import pytest
 
@@ -182,3 +183,18 @@ def test_the_regression_steps_answer_says_what_its_run_shows(monkeypatch, spread
     monkeypatch.setattr(steps.compute, "regression", lambda config: (run, None))
     answer, text = next(step.answer for step in steps.STEPS if step.title == "Beyond means: regression")()
     assert answer == index and f"{spread:.0%} of the public ball's radius" in text and verdict in text
+
+
+def test_the_regression_steps_scene_holds_the_data_the_fit_and_the_private_geodesics():
+    """Step 7 sent an empty box: the scene's axes spanned 6e-5 around the fit's footpoint, clipping everything."""
+    number = next(n for n, step in enumerate(STEPS, 1) if step.title == "Beyond means: regression")
+    (spec,) = charts.specs(run_page(LESSON, {"step": str(number), "present": "1"}))
+    ranges = np.array([spec["layout"]["scene"][f"{c}axis"]["range"] for c in "xyz"])
+    drawn = {trace["name"]: trace for trace in spec["data"] if trace["type"] == "scatter3d"}
+    assert {"Data", "non-private geodesic", "private geodesics"} <= set(drawn)
+    for trace in spec["data"]:
+        if trace["type"] == "scatter3d":
+            points = np.stack([charts.values(trace[c]) for c in "xyz"], axis=-1)
+            points = points[~np.isnan(points).any(axis=1)]
+            assert np.all((points >= ranges[:, 0]) & (points <= ranges[:, 1])), trace["name"]
+    assert "private geodesics" in charts.visible_texts(spec)
