@@ -1,9 +1,10 @@
-"""The Lesson page (issue 33): every step renders with its chart, question, takeaway and link; the
-prediction is revealed from the run; the game's buttons move the tally; ``?step=N`` opens step N."""
+"""The Lesson page (issue 33): every step renders with its chart, question and link; the prediction, the
+headline and the takeaway are revealed from the run (nothing answers a question before, issue 49); the game's buttons move the tally; ``?step=N`` opens step N."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,14 +23,13 @@ GAME_STEP = next(number for number, step in enumerate(STEPS, 1) if step.game)
 
 
 @pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
-def test_every_step_renders_its_chart_question_takeaway_and_link(number):
+def test_every_step_renders_its_chart_question_and_link(number):
     at = run_page(LESSON, {"step": str(number)})
     step = STEPS[number - 1]
     assert not messages(at)
     assert at.subheader[0].value == f"{number} · {step.title}"
     assert charts.specs(at)
     assert at.radio(key=f"lesson_guess_{number}").options == list(step.choices)
-    assert any(step.takeaway in box.value for box in at.info)
     links = [link.proto for link in at.main.get("page_link")]
     assert [link.page for link in links] == [step.page.removeprefix("pages/").removesuffix(".py").split("_", 1)[1]]
     assert links[0].query_string == "&".join(f"{key}={value}" for key, value in step.params.items()).replace(
@@ -62,8 +62,8 @@ def test_answers_tell_the_storys_facts():
     """The answers come from the runs: the curvature price on the sphere, the intrinsic win on SPD."""
     by_title = {step.title: step for step in STEPS}
     assert by_title["One record moves the mean"].answer()[0] == 1
-    assert by_title["Curvature has a price"].answer()[0] == 1
-    assert by_title["Where the intrinsic mechanism wins"].answer()[0] == 0
+    assert by_title["On a sphere cap: which noise lands closer?"].answer()[0] == 1
+    assert by_title["On covariance matrices: which noise lands closer?"].answer()[0] == 0
     assert by_title["The guarantee, audited: which data set?"].answer()[0] == 1
 
 
@@ -79,6 +79,7 @@ def test_game_buttons_update_the_tally():
     assert "of 1 (99% interval" in _tally_line(at)
     at.button(key="lesson_guess_second").click().run()
     assert "of 2 (99% interval" in _tally_line(at)
+    at.button(key=f"lesson_reveal_{GAME_STEP}").click().run()
     texts = [text.value for text in at.markdown]
     assert any(text.startswith("The best possible attacker") and "of 10,000" in text for text in texts)
     assert any(text.startswith("A broken mechanism") for text in texts)
@@ -198,3 +199,43 @@ def test_the_regression_steps_scene_holds_the_data_the_fit_and_the_private_geode
             points = points[~np.isnan(points).any(axis=1)]
             assert np.all((points >= ranges[:, 0]) & (points <= ranges[:, 1])), trace["name"]
     assert "private geodesics" in charts.visible_texts(spec)
+
+
+def _shown(at) -> list[str]:
+    """Every text of the last run a class sees: text elements, the step box's options, the question, chart texts."""
+    texts = [element.value for kind in ("title", "subheader", "markdown", "caption", "info", "success", "warning")
+             for element in getattr(at, kind)]
+    texts += [option for box in at.selectbox for option in box.options]
+    texts += [radio.label for radio in at.radio]
+    return texts + [text for spec in charts.specs(at) for text in charts.visible_texts(spec)]
+
+
+def _measured(step) -> list[str]:
+    """The answer's measured values (decimals) that its question and choices do not state."""
+    given = " ".join((step.question, *step.choices))
+    return [value for value in re.findall(r"\d+\.\d+%?", step.answer()[1]) if value not in given]
+
+
+def test_walking_the_nine_steps_nothing_answers_a_question_before_its_reveal():
+    """Every takeaway was on screen before the reveal and several stated the answer (steps 1, 4, 5); step 5's
+    title answered its own question, step 3's legend counted "36 of 200 not positive definite" and step 6
+    printed the best attacker's 65.0 % beside the ceiling before the guess."""
+    at = run_page(LESSON, {"step": "1", "present": "1"})
+    for number, step in enumerate(STEPS, 1):
+        assert at.selectbox(key="step").value == number
+        _, numbers = step.answer()
+        before = _shown(at)
+        for answering in (step.headline, step.takeaway, numbers, *_measured(step)):
+            assert not [text for text in before if answering in text], (number, answering)
+        assert not [text for spec in charts.specs(at) for text in charts.visible_texts(spec)
+                    if re.search(r"\d+ of \d+", text)], number
+        assert not [text for text in before for other in STEPS if other.headline in text], number
+        at.button(key=f"lesson_reveal_{number}").click().run()
+        assert_clean(at)
+        after = _shown(at)
+        assert [text for text in after if numbers in text], number
+        assert f"**{step.headline}.** {step.takeaway}" in after, number
+        if step.game:
+            assert [text for text in after if text.startswith("The best possible attacker")]
+        if number < len(STEPS):
+            at.button(key="lesson_forward").click().run()

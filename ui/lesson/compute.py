@@ -16,6 +16,7 @@ from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import bound_vs_r
 from engine.spaces import make_manifold
 from engine.viz.odds import posterior_figure, tradeoff_figure
+from engine.viz.spd_cone import spd_cone_figure
 from engine.viz.sphere import sphere_figure
 from ui import who_wins as page_verdict
 from ui.figure_cache import cache_figure_json, cache_figures
@@ -27,6 +28,7 @@ from ui.playground.views import figure as playground_figure
 from ui.regression.compute import main_figure as regression_figure
 from ui.regression.compute import private_regression
 from ui.sensitivity.views import curves_figure
+from ui.spaces.figure import clouds
 from ui.subspaces.compute import main_figure as subspace_figure
 from ui.subspaces.compute import private_subspaces
 
@@ -50,9 +52,11 @@ def mean_figure(settings: PrivateMeanConfig):
     return playground_figure(settings)
 
 
-def mean_run(settings: PrivateMeanConfig) -> dict:
-    """The playground's result for ``settings`` (its shared store)."""
-    return private_means(settings)
+def unmarked_mean_figure(settings: PrivateMeanConfig):
+    """The playground's SPD(2) chart for ``settings``, its releases outside the cone neither counted nor marked."""
+    result = private_means(settings)
+    return spd_cone_figure(data=result["data"], mean=result["mean"], releases=clouds(result), height=640,
+                           mark_outside=False)
 
 
 def mean_verdict(settings: PrivateMeanConfig) -> who_wins.Verdict | None:

@@ -58,8 +58,9 @@ def show_odds(epsilon: float) -> None:
     st.plotly_chart(compute.odds_range_figure(epsilon), key="lesson_odds_chart")
 
 
-def show(epsilon: float) -> None:
-    """The pair, the current release, the guess buttons and the three tallies beside the ceiling."""
+def show(epsilon: float, revealed: bool) -> None:
+    """The pair, the current release, the guess buttons and the class's tally beside the ceiling; once the step's
+    question is ``revealed``, the best attacker's and the broken mechanism's tallies (they answer it)."""
     game, play = compute.game(epsilon), _play(epsilon)
     st.markdown(f"**Which data set?** D holds {game.n} records (grey); D′ is D with the last one moved across the "
                 f"cap. The mechanism released the mean of one of them at ε = {epsilon:g}: which?")
@@ -74,6 +75,8 @@ def show(epsilon: float) -> None:
         st.write(f"Last guess: {play['last']}.")
     st.write(f"The class: {_interval(tally) if tally.rounds else 'no rounds yet'}. "
              f"Ceiling e^ε/(1 + e^ε) = {game.ceiling:.1%}.")
+    if not revealed:
+        return
     st.write(f"The best possible attacker (likelihood-ratio test): {_interval(compute.best_attacker(epsilon, False))}.")
     st.write(f"A broken mechanism with the noise halved: {_interval(compute.best_attacker(epsilon, True))}, "
              "above the ceiling: the Audit page flags such mechanisms with the same measurement.")

@@ -1,5 +1,6 @@
 """The Lesson page's body: the step selector (← / → buttons and keys, a select box, ``?step=N``), the step's chart, its
-predict-then-reveal question, its takeaway and the link to the full page.
+predict-then-reveal question, its takeaway and the link to the full page. Whatever answers the question (the
+answer's numbers, the step's headline and takeaway, the game's best attacker) is drawn only after "Reveal".
 
 Like every page, its chart-first run (``ui.first_paint``) sends the step's chart alone: the open step comes from
 the session or the address (``ui.state.value``), and the selector and the step's heading keep empty places."""
@@ -45,8 +46,9 @@ def _selector() -> None:
     state.sync([STEP])
 
 
-def _question(number: int) -> None:
-    """The step's question; after "Reveal", whether the guess was right and the run's numbers."""
+def _question(number: int) -> bool:
+    """The step's question; after "Reveal", whether the guess was right and the run's numbers. Whether it is
+    revealed."""
     step = STEPS[number - 1]
     guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=f"lesson_guess_{number}")
     revealed = f"lesson_revealed_{number}"
@@ -59,6 +61,7 @@ def _question(number: int) -> None:
         else:
             verdict = "No guess yet." if guess is None else "Not quite."
             st.info(f"{verdict} The answer: **{step.choices[right]}**. {numbers}")
+    return bool(st.session_state.get(revealed))
 
 
 @cache_figure_json(max_entries=len(STEPS))
@@ -92,11 +95,12 @@ def _body() -> None:
     step = STEPS[number - 1]
     first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
     first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1)
-    _question(number)
+    revealed = _question(number)
     if step.game:
         game.show_odds(GAME_EPSILON)
-        game.show(GAME_EPSILON)
-    st.info(f"**Takeaway.** {step.takeaway}")
+        game.show(GAME_EPSILON, revealed)
+    if revealed:
+        st.info(f"**{step.headline}.** {step.takeaway}")
     st.page_link(step.page, label="Open the full page with these settings", icon=":material/open_in_new:",
                  query_params=step.params)
     if not presenter.active():
