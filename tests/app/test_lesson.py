@@ -239,3 +239,39 @@ def test_walking_the_nine_steps_nothing_answers_a_question_before_its_reveal():
             assert [text for text in after if text.startswith("The best possible attacker")]
         if number < len(STEPS):
             at.button(key="lesson_forward").click().run()
+
+
+def _stated(text: str, name: str) -> list[float]:
+    """Every value ``text`` gives ``name`` (ε or δ): "δ = 1e-6" or "(ε, δ) = (1, 1e-6)"."""
+    single = re.findall(rf"{name} = ([0-9.e-]+\d)", text)
+    pairs = [pair[0 if name == "ε" else 1] for pair in re.findall(r"\(ε, δ\) = \(([0-9.e-]+), ([0-9.e-]+)\)", text)]
+    return [float(value) for value in single + pairs]
+
+
+@pytest.mark.parametrize("title", ["Beyond means: optimisation", "Beyond means: subspaces"])
+def test_steps_eight_and_nine_state_the_runs_epsilon_and_delta(title):
+    """δ was never mentioned on steps 8 and 9, whose runs use δ = 1e-3 and 1e-6."""
+    step = next(step for step in STEPS if step.title == title)
+    page, config = step.reproduction
+    texts = (step.question, step.takeaway, step.answer()[1])
+    for name, value in (("ε", config.epsilon), ("δ", config.delta)):
+        stated = [v for text in texts for v in _stated(text, name)]
+        assert stated and set(stated) == {value}, (name, stated, value)
+    assert _stated(step.question, "δ") == [config.delta]
+
+
+def test_step_nine_says_where_the_noise_goes():
+    """Step 9 said "Some statistics need no noise at all" and "counts points instead of adding noise", while the
+    run's release adds truncated-Laplace noise to the score gap and is (ε, δ)-private."""
+    from ui.lesson import compute
+    from ui.lesson.steps import SUBSPACES
+
+    step = next(step for step in STEPS if step.title == "Beyond means: subspaces")
+    result, _ = compute.subspaces(SUBSPACES)
+    assert "truncated Laplace" in result["guarantee"]["rule"] and result["guarantee"]["delta"] > 0
+    texts = " ".join((step.question, step.headline, step.takeaway, step.answer()[1]))
+    assert "no noise at all" not in texts and "instead of adding noise" not in texts
+    assert "truncated-Laplace noise to the gap" in step.takeaway and "Singhal & Steinke 2021" in step.takeaway
+    assert "truncated Laplace noise on the gap" in step.answer()[1]
+    assert _stated(step.answer()[1], "δ") == [result["guarantee"]["delta"]]
+    assert _stated(step.answer()[1], "ε") == [result["guarantee"]["epsilon"]]

@@ -122,9 +122,17 @@ def _optimization() -> tuple[int, str]:
 def _subspaces() -> tuple[int, str]:
     result, _ = compute.subspaces(SUBSPACES)
     exact = float(np.mean(~result["bottom"] & (result["proj_error"] <= SUBSPACES.alpha)))
+    guarantee = result["guarantee"]
     return (0 if exact == 0 else 1 if exact < 0.9 else 2), (
         f"{exact:.0%} of {SUBSPACES.releases} releases are the plane within {SUBSPACES.alpha:g} (projection error), "
-        f"despite {SUBSPACES.outliers} adversarial points: the method counts points instead of adding noise.")
+        f"despite {SUBSPACES.outliers} adversarial points. The released plane's coordinates carry no noise: the "
+        "noise went into the choice (truncated Laplace noise on the gap between the best and the second-best score), "
+        f"and the guarantee is (ε, δ) = ({guarantee['epsilon']:g}, {_delta(guarantee['delta'])}).")
+
+
+def _delta(delta: float) -> str:
+    """δ as the lesson writes it: 1e-3, 1e-6."""
+    return f"{delta:.0e}".replace("e-0", "e-")
 
 
 def _playground_params(c: PrivateMeanConfig) -> dict:
@@ -194,21 +202,26 @@ STEPS = (
     Step("Beyond means: optimisation",
          lambda: compute.optimization(OPTIMIZATION)[1],
          f"Gradient descent for the Fréchet mean of n = {OPTIMIZATION.size} covariance matrices, with noise on "
-         f"every step (DP-RGD, ε = {OPTIMIZATION.eps:g}): after T = n steps, how does its excess loss compare with "
+         f"every step (DP-RGD, ε = {OPTIMIZATION.eps:g}, δ = {_delta(OPTIMIZATION.delta)}): after T = n steps, how does its excess loss compare with "
          "the same descent without noise?",
          ("About the same (within 2×)", "More than twice as large"), _optimization,
          "Noise on every step costs accuracy",
-         "Privacy can be paid step by step: the accountant splits ε over the iterations, and each noisy step costs accuracy.",
+         f"Privacy can be paid step by step: the accountant splits (ε, δ) = ({OPTIMIZATION.eps:g}, "
+         f"{_delta(OPTIMIZATION.delta)}) over the iterations, and each noisy step costs accuracy.",
          "pages/5_Private_optimization.py",
          {"app": OPTIMIZATION.app, "n_frechet": str(OPTIMIZATION.size), "eps": repr(OPTIMIZATION.eps),
           "delta": f"{OPTIMIZATION.delta:g}", "reps": str(OPTIMIZATION.reps)},
          reproduction=("optimization", OPTIMIZATION.config)),
     Step("Beyond means: subspaces",
          lambda: compute.subspaces(SUBSPACES)[1],
-         f"Learn the plane 200 points lie near, privately, with {SUBSPACES.outliers} adversarial points: how "
-         f"many of {SUBSPACES.releases} releases will be the plane itself?",
-         ("None", "Some", "Nearly all (90% or more)"), _subspaces, "A private choice between candidates",
-         "Some statistics need no noise at all: a private vote between candidate answers can release the exact one.",
+         f"Learn the plane {SUBSPACES.n} points lie near, privately at ε = {SUBSPACES.epsilon:g}, δ = "
+         f"{_delta(SUBSPACES.delta)}, with {SUBSPACES.outliers} adversarial points: how many of {SUBSPACES.releases} "
+         "releases will be the plane itself?",
+         ("None", "Some", "Nearly all (90% or more)"), _subspaces, "Noise on the choice, not on the answer",
+         "Noise can go into a choice instead of the answer: each candidate plane's score counts points, and a stable "
+         "selection adds truncated-Laplace noise to the gap between the best and the second-best score (Singhal & "
+         f"Steinke 2021), so the exact plane (or ⊥) is released with (ε, δ) = ({SUBSPACES.epsilon:g}, "
+         f"{_delta(SUBSPACES.delta)}).",
          "pages/7_Private_subspaces.py",
          {"shape": "plane", "method": SUBSPACES.method, "n": str(SUBSPACES.n), "outliers": str(SUBSPACES.outliers),
           "releases": str(SUBSPACES.releases)},
