@@ -46,11 +46,15 @@ def _selector() -> None:
     state.sync([STEP])
 
 
+def _guess_key(number: int) -> str:
+    return f"lesson_guess_{number}"
+
+
 def _question(number: int) -> bool:
     """The step's question; after "Reveal", whether the guess was right and the run's numbers. Whether it is
     revealed."""
     step = STEPS[number - 1]
-    guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=f"lesson_guess_{number}")
+    guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=_guess_key(number))
     revealed = f"lesson_revealed_{number}"
     if st.button("Reveal", key=f"lesson_reveal_{number}"):
         st.session_state[revealed] = True
@@ -94,7 +98,8 @@ def _body() -> None:
     number = _open_step()
     step = STEPS[number - 1]
     first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
-    first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1)
+    first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1,
+                           fit_keep=f".st-key-{_guess_key(number)}")
     revealed = _question(number)
     if step.game:
         game.show_odds(GAME_EPSILON)
