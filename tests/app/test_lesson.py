@@ -275,3 +275,29 @@ def test_step_nine_says_where_the_noise_goes():
     assert "truncated Laplace noise on the gap" in step.answer()[1]
     assert _stated(step.answer()[1], "δ") == [result["guarantee"]["delta"]]
     assert _stated(step.answer()[1], "ε") == [result["guarantee"]["epsilon"]]
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_every_reveal_is_under_sixty_words(number):
+    """The reveals of steps 4 and 5 were 166 and 173 words of formulas."""
+    step = STEPS[number - 1]
+    right, numbers = step.answer()
+    assert len(f"The answer: {step.choices[right]}. {numbers}".split()) < 60, numbers
+
+
+@pytest.mark.parametrize("title", ["On a sphere cap: which noise lands closer?",
+                                   "On covariance matrices: which noise lands closer?"])
+def test_the_who_wins_reveals_are_plain_and_say_one_thing(title):
+    """They named one winner, then gave ambient errors that ranked the two the other way (step 4: 0.0542 against
+    0.0547 after 0.0403 against 0.0542), in formulas ((2 − h)/h, Δ/Δ_E, r/r_E)."""
+    from ui.lesson import compute
+
+    step = next(step for step in STEPS if step.title == title)
+    verdict = compute.mean_verdict(step.reproduction[1])
+    _, numbers = step.answer()
+    assert not re.search(r"Δ|r_E|\(2 − h\)|/", numbers), numbers
+    errors = [f"{verdict.intrinsic.geodesic:.3g}", f"{verdict.euclidean.geodesic:.3g}"]
+    assert [numbers.count(error) for error in errors] == [1, 1], numbers
+    winner = verdict.winner_label
+    assert numbers.startswith(f"The {winner} lands closer: on average {min(errors, key=float)} from the true mean")
+    assert len(re.findall(r"\d+\.\d+", numbers)) == 3, numbers  # the two errors and the noise ratio

@@ -21,6 +21,7 @@ from engine.pipelines.audit import AuditConfig
 from engine.pipelines.private_regression import DEFAULT_TAU, RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import SensitivityConfig
+from engine.pipelines.who_wins import EUCLIDEAN, INTRINSIC
 from ui.lesson import compute
 from ui.optimization.controls import Settings as OptimizationSettings
 from ui.playground.controls import address as playground_address
@@ -90,9 +91,23 @@ def _off_cone() -> tuple[int, str]:
 
 
 def _winner(settings: PrivateMeanConfig) -> tuple[int, str]:
+    """The playground's verdict in a few plain words: the two average distances, and the wider noise's cause."""
     verdict = compute.mean_verdict(settings)
     index = {"intrinsic": 0, "euclidean": 1, None: 2}[verdict.winner]
-    return index, verdict.sentence
+    errors = {INTRINSIC: verdict.intrinsic.geodesic, EUCLIDEAN: verdict.euclidean.geodesic}
+    (near, low), (far, high) = sorted(errors.items(), key=lambda item: item[1])
+    distances = f"on average {low:.3g} from the true mean against {high:.3g} for the {far}"
+    if verdict.winner is None:
+        return index, f"Neither lands clearly closer: the {near} {distances}, a gap within the run's noise."
+    ratio = verdict.factors.scale_ratio
+    if ratio >= 1:
+        why = f"the {INTRINSIC} must add {ratio:.2f} times as much noise" + (
+            ", since on a curved cap one record moves the mean further than on a plane" if verdict.factors.h < 1
+            else "")
+    else:
+        why = (f"the {EUCLIDEAN} must add {1 / ratio:.2f} times as much noise, since the same ball of data is wider in "
+               "flat coordinates than along the space")
+    return index, f"The {near} lands closer: {distances}. Why: {why}."
 
 
 def _game() -> tuple[int, str]:
