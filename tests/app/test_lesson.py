@@ -301,3 +301,24 @@ def test_the_who_wins_reveals_are_plain_and_say_one_thing(title):
     winner = verdict.winner_label
     assert numbers.startswith(f"The {winner} lands closer: on average {min(errors, key=float)} from the true mean")
     assert len(re.findall(r"\d+\.\d+", numbers)) == 3, numbers  # the two errors and the noise ratio
+
+
+def test_the_game_shows_both_means_and_says_which_data_set_each_release_came_from():
+    """The scene showed the mean of D alone and "Last guess: right." never said which data set it was."""
+    from ui.lesson import compute
+    from ui.lesson.steps import GAME_EPSILON
+
+    at = run_page(LESSON, {"step": str(GAME_STEP)})
+    scene = next(spec for spec in charts.specs(at) if "scene" in spec["layout"])
+    means = {trace["name"]: [charts.values(trace[c]).tolist() for c in "xyz"] for trace in scene["data"]
+             if trace["name"].startswith("mean of")}
+    game = compute.game(GAME_EPSILON)
+    assert set(means) == {"mean of D", "mean of D′"}
+    for name, mean in zip(("mean of D", "mean of D′"), game.means):
+        np.testing.assert_allclose(np.ravel(means[name]), mean)
+    for key in ("lesson_guess_first", "lesson_guess_second", "lesson_guess_first"):
+        side = at.session_state[GAME]["side"]
+        at.button(key=key).click().run()
+        (line,) = [text.value for text in at.markdown if text.value.startswith("The last release came from")]
+        hit = side == (0 if key.endswith("first") else 1)
+        assert line == f"The last release came from {('D', 'D′')[side]}: the guess was {'right' if hit else 'wrong'}."
