@@ -16,7 +16,7 @@ from engine.reproduce import VIEWS
 from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, messages, run_page
 from ui.lesson.game import GAME
-from ui.lesson.steps import STEPS
+from ui.lesson.steps import GAME_EPSILON, STEPS
 
 LESSON = ROOT / "pages" / "9_Lesson.py"
 GAME_STEP = next(number for number, step in enumerate(STEPS, 1) if step.game)
@@ -219,7 +219,8 @@ def _measured(step) -> list[str]:
 def test_walking_the_nine_steps_nothing_answers_a_question_before_its_reveal():
     """Every takeaway was on screen before the reveal and several stated the answer (steps 1, 4, 5); step 5's
     title answered its own question, step 3's legend counted "36 of 200 not positive definite" and step 6
-    printed the best attacker's 65.0 % beside the ceiling before the guess."""
+    printed the best attacker's 65.0 % beside the ceiling before the guess (and "no test of D against D′ beats the
+    dashed bound", ε in odds)."""
     at = run_page(LESSON, {"step": "1", "present": "1"})
     for number, step in enumerate(STEPS, 1):
         assert at.selectbox(key="step").value == number
@@ -230,6 +231,7 @@ def test_walking_the_nine_steps_nothing_answers_a_question_before_its_reveal():
         assert not [text for spec in charts.specs(at) for text in charts.visible_texts(spec)
                     if re.search(r"\d+ of \d+", text)], number
         assert not [text for text in before for other in STEPS if other.headline in text], number
+        assert not [text for text in before if text.startswith(("The best possible attacker", "**ε = "))], number
         at.button(key=f"lesson_reveal_{number}").click().run()
         assert_clean(at)
         after = _shown(at)
@@ -237,6 +239,7 @@ def test_walking_the_nine_steps_nothing_answers_a_question_before_its_reveal():
         assert f"**{step.headline}.** {step.takeaway}" in after, number
         if step.game:
             assert [text for text in after if text.startswith("The best possible attacker")]
+            assert [text for text in after if text.startswith(f"**ε = {GAME_EPSILON:g} in odds.**")]
         if number < len(STEPS):
             at.button(key="lesson_forward").click().run()
 
@@ -306,7 +309,6 @@ def test_the_who_wins_reveals_are_plain_and_say_one_thing(title):
 def test_the_game_shows_both_means_and_says_which_data_set_each_release_came_from():
     """The scene showed the mean of D alone and "Last guess: right." never said which data set it was."""
     from ui.lesson import compute
-    from ui.lesson.steps import GAME_EPSILON
 
     at = run_page(LESSON, {"step": str(GAME_STEP)})
     scene = next(spec for spec in charts.specs(at) if "scene" in spec["layout"])

@@ -1,6 +1,7 @@
 """The Lesson page's body: the step selector (← / → buttons and keys, a select box, ``?step=N``), the step's chart, its
 predict-then-reveal question, its takeaway and the link to the full page. Whatever answers the question (the
-answer's numbers, the step's headline and takeaway, the game's best attacker) is drawn only after "Reveal".
+answer's numbers, the step's headline and takeaway, the game's best attacker and ε in odds) is drawn only after
+"Reveal".
 
 Like every page, its chart-first run (``ui.first_paint``) sends the step's chart alone: the open step comes from
 the session or the address (``ui.state.value``), and the selector and the step's heading keep empty places."""
@@ -102,8 +103,9 @@ def _body() -> None:
                            fit_keep=f".st-key-{_guess_key(number)}")
     revealed = _question(number)
     if step.game:
-        game.show_odds(GAME_EPSILON)
         game.show(GAME_EPSILON, revealed)
+        if revealed:
+            game.show_odds(GAME_EPSILON)
     if revealed:
         st.info(f"**{step.headline}.** {step.takeaway}")
     st.page_link(step.page, label="Open the full page with these settings", icon=":material/open_in_new:",
