@@ -1,7 +1,8 @@
 """Presenter mode (``?present=1`` or the sidebar's button): the page as a projector shows it.
 
 The sidebar is hidden, the type is larger and live charts fit the window's height (``ui.live_chart``'s
-``fit``), so a page's main chart sits above the fold at 1280×720 and 1920×1080; Esc leaves the mode.
+``fit``), so a page's main chart sits above the fold at 1280×720 and 1920×1080 (the Lesson's chart takes the
+room its question leaves, ``fit_keep``); Esc leaves the mode.
 The mode belongs to the session, not to a page: every page draws it through ``ui.navigation.sidebar``
 and writes ``present=1`` back into the address, which a switch of page empties.
 """

@@ -1,4 +1,5 @@
-"""What ε means, drawn: the trade-off curve of a mechanism against its ε-DP bound, and the posterior range.
+"""What ε means, drawn: the trade-off curve of a mechanism against its ε-DP bound, the posterior range, and the
+sphere of the "which data set?" game.
 
 Curves from ``engine.odds`` (Dong, Roth & Su 2022): type I error α on x, type II error β on y;
 a test on a private release can never go below the bound.
@@ -11,6 +12,7 @@ import plotly.graph_objects as go
 
 from engine.odds import dp_tradeoff_bound, laplace_tradeoff, posterior_range
 from engine.viz import palette
+from engine.viz.sphere import sphere_figure
 
 
 def tradeoff_figure(epsilon: float, *, reach: float | None = None, points: int = 201, height: int = 360) -> go.Figure:
@@ -42,4 +44,21 @@ def posterior_figure(epsilon: float, *, points: int = 101, height: int = 360) ->
                     line=dict(color=palette.color("exact"), width=3, dash="dash"))
     fig.update_xaxes(title_text="belief before the release (prior)", range=[0, 1])
     fig.update_yaxes(title_text="belief after it (posterior)", range=[0, 1])
+    return fig
+
+
+def game_scene_figure(*, first, second, means, center, radius: float, height: int = 420) -> go.Figure:
+    """The game's sphere without a release: the records of D ``(n, 3)``, the moved last record of D′ (``second``
+    ``(n, 3)``), and both Fréchet means ``(2, 3)`` (a filled and an open diamond), framed on all of them so that
+    the camera gives nothing away. A round's release is drawn after these traces."""
+    records = np.concatenate([np.asarray(first, float), np.asarray(second, float)[-1:]])
+    means = np.asarray(means, dtype=float)
+    fig = sphere_figure(data=records, mean=means[0], releases={}, center=center, radius=radius, resolution=32,
+                        height=height, hold=np.concatenate([records, means]))
+    first_mean = fig.data[-1]
+    first_mean.update(name="mean of D", legendgroup="mean of D", hovertemplate="mean of D<extra></extra>")
+    fig.add_scatter3d(x=means[1:, 0], y=means[1:, 1], z=means[1:, 2], mode="markers", name="mean of D′",
+                      legendgroup="mean of D′", hovertemplate="mean of D′<extra></extra>",
+                      marker=dict(size=first_mean.marker.size, color=first_mean.marker.color, symbol="diamond-open",
+                                  line=dict(width=0)))
     return fig

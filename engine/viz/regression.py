@@ -121,7 +121,8 @@ def figure2_outlines(shapes: pd.DataFrame) -> go.Figure:
 
 def sphere_regression_figure(*, data, footpoint, velocity, private_footpoints, private_velocities, center, radius,
                              times=(-1.0, 1.0), title: str | None = None) -> go.Figure:
-    """S² with the data, the fitted geodesic arc and the private arcs over the covariate range.
+    """S² with the data, the fitted geodesic arc and the private arcs over the covariate range; the scene frames
+    all three (``sphere_figure``'s ``hold``), and the private arcs share one legend entry.
 
     Parameters
     ----------
@@ -132,17 +133,16 @@ def sphere_regression_figure(*, data, footpoint, velocity, private_footpoints, p
     times : (t_min, t_max) covariate range of the arcs
     """
     s2 = Sphere(2)
-    fig = sphere_figure(data=data, mean=footpoint, releases={}, center=center, radius=radius, title=title,
-                        show_cap=False)
     grid = np.linspace(float(times[0]), float(times[1]), 60)
-    for name, p, v, color, width in (
-        [("non-private geodesic", footpoint, velocity, palette.color("non-private"), 7)]
-        + [("private geodesics", pp, vv, PRIVATE_COLOR, 3) 
-           for pp, vv in zip(private_footpoints, private_velocities, strict=True)]
-    ):
-        arc = s2.geodesic(np.asarray(p, float), np.asarray(v, float), grid)
-        first = name == "non-private geodesic" or (p is private_footpoints[0])
+    fit = s2.geodesic(np.asarray(footpoint, float), np.asarray(velocity, float), grid)
+    private = [s2.geodesic(np.asarray(p, float), np.asarray(v, float), grid)
+               for p, v in zip(private_footpoints, private_velocities, strict=True)]
+    fig = sphere_figure(data=data, mean=footpoint, releases={}, center=center, radius=radius, title=title,
+                        show_cap=False, hold=np.concatenate([np.asarray(data, float).reshape(-1, 3), fit, *private]))
+    arcs = [("non-private geodesic", fit, palette.color("non-private"), 7, True)]
+    arcs += [("private geodesics", arc, PRIVATE_COLOR, 3, index == 0) for index, arc in enumerate(private)]
+    for name, arc, color, width, legend in arcs:
         fig.add_trace(go.Scatter3d(x=arc[:, 0], y=arc[:, 1], z=arc[:, 2], mode="lines", name=name,
-                                   legendgroup=name, showlegend=bool(first), hoverinfo="skip",
+                                   legendgroup=name, showlegend=legend, hoverinfo="skip",
                                    line=dict(color=color, width=width)))
     return fig

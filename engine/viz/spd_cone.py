@@ -104,7 +104,7 @@ def _markers(points: np.ndarray, *, name: str, key: str, size: float, symbol: st
 
 
 def spd_cone_figure(*, data, mean, releases, title: str | None = None,
-                    height: int = 650) -> go.Figure:
+                    height: int = 650, mark_outside: bool = True) -> go.Figure:
     """SPD(2) cone with data, the true mean and release clouds; non-PD releases highlighted.
 
     Parameters
@@ -121,6 +121,9 @@ def spd_cone_figure(*, data, mean, releases, title: str | None = None,
         group.
     title : str, optional
     height : int
+    mark_outside : bool
+        Count and mark the releases outside the cone as above; False draws each cloud as one trace
+        named by its label (a question about that count, the Lesson's, shows the chart first).
 
     Returns
     -------
@@ -163,6 +166,9 @@ def spd_cone_figure(*, data, mean, releases, title: str | None = None,
         inside = positive_definite(cloud)
         n_out = int((~inside).sum())
         shown = palette.label(name)
+        if not mark_outside:
+            traces.append(_markers(cloud, name=shown, key=name, size=3.5, legendgroup=name))
+            continue
         summary = f"{shown} — {n_out} of {len(cloud)} not positive definite"
         traces.append(_markers(cloud[inside], name=summary, key=name, size=3.5, legendgroup=name))
         if n_out:

@@ -161,16 +161,15 @@ def frame(mean, clouds: dict, context) -> tuple[np.ndarray, float, bool]:
     The box holds the mean, every release and its radial projection, and ``context`` (the data and
     the ball's boundary, shape ``(k, 3)``). When the context is more than ``ZOOM_RATIO`` times wider
     than the releases (large n and ε), the box holds only the mean and the releases (``zoomed``
-    True), so the clouds do not shrink into the mean's marker.
+    True), so the clouds do not shrink into the mean's marker; without releases it is never zoomed.
     """
     mean = np.asarray(mean, dtype=float)[None]
-    released = [mean] + [c for c in clouds.values() if c.size]
-    released += [c / np.linalg.norm(c, axis=1, keepdims=True) for c in clouds.values() if c.size]
-    released = np.concatenate(released)
+    nonempty = [c for c in clouds.values() if c.size]
+    released = np.concatenate([mean, *nonempty, *(c / np.linalg.norm(c, axis=1, keepdims=True) for c in nonempty)])
     context = np.concatenate([released, np.asarray(context, dtype=float).reshape(-1, 3)])
     mid, half = _box(context)
     zoom_mid, zoom_half = _box(released)
-    zoomed = half > ZOOM_RATIO * zoom_half
+    zoomed = bool(nonempty) and half > ZOOM_RATIO * zoom_half
     if zoomed:
         mid, half = zoom_mid, zoom_half
     return mid, max(half, MIN_HALF_WIDTH), bool(zoomed)

@@ -74,7 +74,7 @@ def test_the_buttons_turn_the_mode_on_and_esc_off():
 
 def test_the_lessons_step_title_is_the_page_title_and_the_arrows_carry_the_keys():
     at = run_page(LESSON, {"present": "1", "step": "3"})
-    assert [title.value for title in at.title] == ["3 · Flat noise leaves the space"]
+    assert [title.value for title in at.title] == ["3 · Flat noise on covariance matrices"]
     assert at.button(key="lesson_back").proto.shortcut == "left"
     assert at.button(key="lesson_forward").proto.shortcut == "right"
     at.button(key="lesson_forward").click().run()

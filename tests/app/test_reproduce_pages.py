@@ -46,12 +46,14 @@ def _final_loss(printed: dict, method: str) -> float:
 #: Per lesson step, the numbers of the pipeline's --json that its revealed answer prints, as it prints them.
 LESSON_NUMBERS = {
     "One record moves the mean": lambda p: [f"Theorem 2's bound is {p['theorem2']['delta']:.4f}"],
-    "Noise hides the move": lambda p: [f"land {_mechanism(p, 'exact')['errors']['geodesic']:.4f} from the mean",
-                                       f"Δ = {_mechanism(p, 'exact')['sensitivity']:.4f}"],
-    "Flat noise leaves the space": lambda p: [f"{_mechanism(p, 'euclid')['errors']['off_share']:.0%} of the Euclidean"],
-    "Curvature has a price": lambda p: [f"{_mechanism(p, key)['errors']['geodesic']:.3g}" for key in ("exact", "euclid")],
-    "Where the intrinsic mechanism wins": lambda p: [f"{_mechanism(p, key)['errors']['geodesic']:.3g}"
-                                                     for key in ("exact", "euclid")],
+    "How far the noise goes": lambda p: [f"land {_mechanism(p, 'exact')['errors']['geodesic']:.4f} from the mean",
+                                         f"Δ = {_mechanism(p, 'exact')['sensitivity']:.4f}"],
+    "Flat noise on covariance matrices": lambda p: [
+        f"{_mechanism(p, 'euclid')['errors']['off_share']:.0%} of the Euclidean"],
+    "On a sphere cap: which noise lands closer?": lambda p: [
+        f"{_mechanism(p, key)['errors']['geodesic']:.3g}" for key in ("exact", "euclid")],
+    "On covariance matrices: which noise lands closer?": lambda p: [
+        f"{_mechanism(p, key)['errors']['geodesic']:.3g}" for key in ("exact", "euclid")],
     "The guarantee, audited: which data set?": lambda p: [],
     "Beyond means: regression": lambda p: [
         f"on average {pd.DataFrame(p['energies'])['footpoint_distance'].mean() / p['ball_radius']:.0%} of the public"],

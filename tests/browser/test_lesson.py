@@ -113,6 +113,67 @@ def test_every_step_fits_the_projector(chromium, app_url, viewport):
         context.close()
 
 
+# The page-coordinate top and bottom of every plotly chart (through its live chart's iframe) and of the element
+# ``question`` selects, the window's height and how far the page is scrolled.
+_DRAWN_BOXES = f"""(question) => {{
+    const frameOf = el => Array.from(document.querySelectorAll('iframe')).find(f => f.contentDocument === el.ownerDocument);
+    const box = (el, frame) => {{
+        const b = el.getBoundingClientRect(), top = (frame ? frame.getBoundingClientRect().top : 0) + scrollY;
+        return {{top: b.top + top, bottom: b.bottom + top}};
+    }};
+    const asked = document.querySelector(question);
+    return {{charts: {PLOTS}().map(el => box(el, frameOf(el))), question: asked && box(asked, null),
+             height: innerHeight, scrollY: scrollY}};
+}}"""
+# The boxes unchanged over three polls (a fitted chart refits once the question below it is drawn).
+_BOXES_STILL = f"""(question) => {{
+    const now = JSON.stringify(({_DRAWN_BOXES})(question));
+    const s = window.__boxes || (window.__boxes = {{last: '', same: 0}});
+    s.same = now === s.last ? s.same + 1 : 0;
+    s.last = now;
+    return s.same >= 3;
+}}"""
+
+
+def _drawn_boxes(page, number: int) -> dict:
+    question = f".st-key-lesson_guess_{number}"
+    page.evaluate("() => { window.__boxes = null; }")
+    page.wait_for_function(_BOXES_STILL, arg=question, timeout=TIMEOUT_MS, polling=100)
+    return page.evaluate(_DRAWN_BOXES, question)
+
+
+def test_every_steps_chart_and_question_fit_the_window_and_the_chart_grows_with_it(chromium, app_url):
+    """In presenter mode, walking → at 1280×720 and back ← at 1920×1080: every chart drawn above the question and
+    the question itself lie inside the window at the top of the page, and the chart takes the room the window
+    gives (at 1920×1080 it is taller by most of the 360 px the window gained). Before, the charts ended at the
+    window's bottom (their own heights, up to 686 px at 1280×720) and every question started at 563-716 px, at
+    1280×720 below the fold; at 1920×1080 the charts kept their fixed heights (step 2's sphere 340 px tall).
+    The game of step 6 (its odds chart and scene) follows the question, below the fold: the class scrolls to
+    play it."""
+    context, page = _open(chromium, app_url, "Lesson?present=1", "1280x720")
+    heights, found = {}, {}
+    try:
+        walks = [("1280x720", "ArrowRight", range(1, len(STEPS) + 1)), ("1920x1080", "ArrowLeft", range(len(STEPS), 0, -1))]
+        for viewport, key, numbers in walks:
+            page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[viewport])))
+            for index, number in enumerate(numbers):
+                if index:
+                    _press(page, key, number)
+                boxes = _drawn_boxes(page, number)
+                question, window = boxes["question"], boxes["height"]
+                above = [chart for chart in boxes["charts"] if chart["top"] < question["top"]]
+                outside = [chart for chart in above if not (0 <= chart["top"] and chart["bottom"] <= window)]
+                if boxes["scrollY"] or question["bottom"] > window or outside or not above:
+                    found[(viewport, number)] = boxes
+                heights[(viewport, number)] = above[0]["bottom"] - above[0]["top"] if above else 0
+        assert not found, found
+        grown = {number: heights[("1920x1080", number)] - heights[("1280x720", number)]
+                 for number in range(1, len(STEPS) + 1)}
+        assert all(gain >= 0.8 * (1080 - 720) for gain in grown.values()), (heights, grown)
+    finally:
+        context.close()
+
+
 def test_presenter_mode_follows_the_session_and_esc_leaves_it(chromium, app_url):
     context, page = _open(chromium, app_url, "Lesson?present=1&step=2", "1280x720")
     try:

@@ -15,8 +15,8 @@ from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import bound_vs_r
 from engine.spaces import make_manifold
-from engine.viz.odds import posterior_figure, tradeoff_figure
-from engine.viz.sphere import sphere_figure
+from engine.viz.odds import game_scene_figure, posterior_figure, tradeoff_figure
+from engine.viz.spd_cone import spd_cone_figure
 from ui import who_wins as page_verdict
 from ui.figure_cache import cache_figure_json, cache_figures
 from ui.optimization import compute as optimization_compute
@@ -27,6 +27,7 @@ from ui.playground.views import figure as playground_figure
 from ui.regression.compute import main_figure as regression_figure
 from ui.regression.compute import private_regression
 from ui.sensitivity.views import curves_figure
+from ui.spaces.figure import clouds
 from ui.subspaces.compute import main_figure as subspace_figure
 from ui.subspaces.compute import private_subspaces
 
@@ -50,9 +51,11 @@ def mean_figure(settings: PrivateMeanConfig):
     return playground_figure(settings)
 
 
-def mean_run(settings: PrivateMeanConfig) -> dict:
-    """The playground's result for ``settings`` (its shared store)."""
-    return private_means(settings)
+def unmarked_mean_figure(settings: PrivateMeanConfig):
+    """The playground's SPD(2) chart for ``settings``, its releases outside the cone neither counted nor marked."""
+    result = private_means(settings)
+    return spd_cone_figure(data=result["data"], mean=result["mean"], releases=clouds(result), height=640,
+                           mark_outside=False)
 
 
 def mean_verdict(settings: PrivateMeanConfig) -> who_wins.Verdict | None:
@@ -80,13 +83,10 @@ def best_attacker(epsilon: float, broken: bool) -> Tally:
 @cache_figure_json(max_entries=8)
 def game_scene(epsilon: float):
     """The game's sphere without a release, as JSON (built and serialised once, not on every session's
-    rerun): D's records, D′'s moved record, the mean of D, framed on both data sets so the camera gives
-    nothing away."""
+    rerun): ``engine.viz.odds.game_scene_figure`` of the game's pair and means."""
     game_at = game(epsilon)
-    first, second = game_at.pair.first, game_at.pair.second
-    return sphere_figure(data=np.concatenate([first, second[-1:]]), mean=game_at.means[0], releases={},
-                         center=game_at.pair.manifold.origin, radius=game_at.radius, resolution=32, height=420,
-                         hold=np.concatenate([first, second[-1:]]))
+    return game_scene_figure(first=game_at.pair.first, second=game_at.pair.second, means=np.stack(game_at.means),
+                             center=game_at.pair.manifold.origin, radius=game_at.radius)
 
 
 @cache_figures(max_entries=8)

@@ -16,6 +16,8 @@ from ui.live_chart import live_chart
 
 #: Session key of the class's game: its tally, the hidden data set of the current round and its release.
 GAME = "_lesson_game"
+#: The data sets' names, by side (0: D, 1: D′).
+NAMES = ("D", "D′")
 
 
 def _play(epsilon: float) -> dict:
@@ -34,7 +36,7 @@ def _guess(epsilon: float, side: int) -> None:
     """Score the guess ``side`` of the current round and deal the next."""
     play = _play(epsilon)
     play["tally"] = play["tally"].record(side == play["side"])
-    play["last"] = "right" if side == play["side"] else "wrong"
+    play["last"] = (play["side"], side == play["side"])
     del play["side"], play["release"]
 
 
@@ -58,22 +60,27 @@ def show_odds(epsilon: float) -> None:
     st.plotly_chart(compute.odds_range_figure(epsilon), key="lesson_odds_chart")
 
 
-def show(epsilon: float) -> None:
-    """The pair, the current release, the guess buttons and the three tallies beside the ceiling."""
+def show(epsilon: float, revealed: bool) -> None:
+    """The pair, the current release, the guess buttons and the class's tally beside the ceiling; once the step's
+    question is ``revealed``, the best attacker's and the broken mechanism's tallies (they answer it)."""
     game, play = compute.game(epsilon), _play(epsilon)
     st.markdown(f"**Which data set?** D holds {game.n} records (grey); D′ is D with the last one moved across the "
                 f"cap. The mechanism released the mean of one of them at ε = {epsilon:g}: which?")
     scene = compute.game_scene(epsilon).with_traces(release_traces("exact", play["release"][None], game.means[0]))
     live_chart(scene, key="lesson_game_chart")  # updated in place each round (no new WebGL scene, no revalidation)
-    st.caption("Blue: this round's release. Black: the mean of D. Grey: the records of D and, moved, D′'s last one.")
+    st.caption("Blue: this round's release. Black diamonds: the mean of D (filled) and of D′ (open). Grey: the records "
+               "of D and, moved, D′'s last one.")
     left, right = st.columns(2)
-    left.button("It came from D", key="lesson_guess_first", on_click=_guess, args=(epsilon, 0))
-    right.button("It came from D′", key="lesson_guess_second", on_click=_guess, args=(epsilon, 1))
+    left.button(f"It came from {NAMES[0]}", key="lesson_guess_first", on_click=_guess, args=(epsilon, 0))
+    right.button(f"It came from {NAMES[1]}", key="lesson_guess_second", on_click=_guess, args=(epsilon, 1))
     tally = play["tally"]
     if "last" in play:
-        st.write(f"Last guess: {play['last']}.")
+        came_from, hit = play["last"]
+        st.write(f"The last release came from {NAMES[came_from]}: the guess was {'right' if hit else 'wrong'}.")
     st.write(f"The class: {_interval(tally) if tally.rounds else 'no rounds yet'}. "
              f"Ceiling e^ε/(1 + e^ε) = {game.ceiling:.1%}.")
+    if not revealed:
+        return
     st.write(f"The best possible attacker (likelihood-ratio test): {_interval(compute.best_attacker(epsilon, False))}.")
     st.write(f"A broken mechanism with the noise halved: {_interval(compute.best_attacker(epsilon, True))}, "
              "above the ceiling: the Audit page flags such mechanisms with the same measurement.")

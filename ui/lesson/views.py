@@ -1,5 +1,7 @@
 """The Lesson page's body: the step selector (← / → buttons and keys, a select box, ``?step=N``), the step's chart, its
-predict-then-reveal question, its takeaway and the link to the full page.
+predict-then-reveal question, its takeaway and the link to the full page. Whatever answers the question (the
+answer's numbers, the step's headline and takeaway, the game's best attacker and ε in odds) is drawn only after
+"Reveal".
 
 Like every page, its chart-first run (``ui.first_paint``) sends the step's chart alone: the open step comes from
 the session or the address (``ui.state.value``), and the selector and the step's heading keep empty places."""
@@ -45,10 +47,15 @@ def _selector() -> None:
     state.sync([STEP])
 
 
-def _question(number: int) -> None:
-    """The step's question; after "Reveal", whether the guess was right and the run's numbers."""
+def _guess_key(number: int) -> str:
+    return f"lesson_guess_{number}"
+
+
+def _question(number: int) -> bool:
+    """The step's question; after "Reveal", whether the guess was right and the run's numbers. Whether it is
+    revealed."""
     step = STEPS[number - 1]
-    guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=f"lesson_guess_{number}")
+    guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=_guess_key(number))
     revealed = f"lesson_revealed_{number}"
     if st.button("Reveal", key=f"lesson_reveal_{number}"):
         st.session_state[revealed] = True
@@ -59,6 +66,7 @@ def _question(number: int) -> None:
         else:
             verdict = "No guess yet." if guess is None else "Not quite."
             st.info(f"{verdict} The answer: **{step.choices[right]}**. {numbers}")
+    return bool(st.session_state.get(revealed))
 
 
 @cache_figure_json(max_entries=len(STEPS))
@@ -91,12 +99,15 @@ def _body() -> None:
     number = _open_step()
     step = STEPS[number - 1]
     first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
-    first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1)
-    _question(number)
+    first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1,
+                           fit_keep=f".st-key-{_guess_key(number)}")
+    revealed = _question(number)
     if step.game:
-        game.show_odds(GAME_EPSILON)
-        game.show(GAME_EPSILON)
-    st.info(f"**Takeaway.** {step.takeaway}")
+        game.show(GAME_EPSILON, revealed)
+        if revealed:
+            game.show_odds(GAME_EPSILON)
+    if revealed:
+        st.info(f"**{step.headline}.** {step.takeaway}")
     st.page_link(step.page, label="Open the full page with these settings", icon=":material/open_in_new:",
                  query_params=step.params)
     if not presenter.active():

@@ -126,7 +126,7 @@ def figure_json(figure: go.Figure) -> FigureJSON:
 
 
 def live_chart(figure: go.Figure | FigureJSON, *, key: str, config: dict | None = None, theme: str | None = "streamlit",
-               report_drawn: bool = False, fit: bool = False, keep_seen: int = 0) -> None:
+               report_drawn: bool = False, fit: bool = False, fit_keep: str | None = None, keep_seen: int = 0) -> None:
     """Show ``figure`` in a chart that later reruns update in place (``Plotly.react``).
 
     Parameters
@@ -150,6 +150,10 @@ def live_chart(figure: go.Figure | FigureJSON, *, key: str, config: dict | None 
         Draw the chart no taller than the room between its top and the bottom of the browser's window when
         the page is scrolled to its top (presenter mode, ``ui.presenter``), and refit it when the window
         is resized; the figure's height stays the most it takes.
+    fit_keep : str, optional
+        With ``fit``, a CSS selector of an element of the page below the chart that must fit the window too
+        (a question): the chart takes all the room between its top and that element, taller than the figure's
+        height in a tall window, and refits whenever the page below it changes.
     keep_seen : int
         How many figures shown before stay drawn beside the shown one, each on its own hidden plotly div
         (and WebGL context, if 3D): a figure shown again (same JSON, theme and ``fit``) is made visible as
@@ -164,4 +168,5 @@ def live_chart(figure: go.Figure | FigureJSON, *, key: str, config: dict | None 
         raise ValueError(f"keep_seen must be a whole number ≥ 0 (figures kept drawn), got {keep_seen!r}")
     text = figure if isinstance(figure, FigureJSON) else figure_json(figure)
     _component(figure=text, config=dict(config or {}), theme=theme is not None,
-               report=bool(report_drawn), fit=bool(fit), keep=keep_seen + 1, key=key, default=None)
+               report=bool(report_drawn), fit=bool(fit), fit_keep=fit_keep or "", keep=keep_seen + 1, key=key,
+               default=None)
