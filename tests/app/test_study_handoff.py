@@ -47,7 +47,7 @@ def test_an_unreachable_address_is_named(monkeypatch):
 
 
 def _spy(factory, seen):
-    def wrapped(workers, scheduler):
+    def wrapped(workers, scheduler, *rest):
         seen.append((workers, scheduler))
-        return factory(workers, scheduler)
+        return factory(workers, scheduler, *rest)
     return wrapped

@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.browser.harness import ROOT, chromium_missing_reason, free_port, headless_chromium, wait_for_app
+from tests.browser.harness import ROOT, chromium_missing_reason, free_port, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -106,42 +106,42 @@ def _download_csv(page, timeout_ms: float = 60_000) -> pd.DataFrame:
     return pd.read_csv(io.BytesIO(download.value.path().read_bytes()))
 
 
-def test_a_class_through_the_proxy_keeps_its_downloads_and_survives_a_lost_process(serve):
+def test_a_class_through_the_proxy_keeps_its_downloads_and_survives_a_lost_process(serve, chromium):
+    """``chromium`` is the session's browser (one Playwright per process: a second sync one cannot start)."""
     proc, url, apps = serve
-    with headless_chromium() as browser:
-        contexts, pages = [], []
-        for student in range(STUDENTS):
-            context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-            upstream = f"127.0.0.1:{apps[student % WORKERS]}"
-            context.add_cookies([{"name": AFFINITY_COOKIE, "value": _affinity(upstream), "url": url}])
-            contexts.append(context)
-            pages.append(context.new_page())
-        try:
-            for student, page in enumerate(pages):
-                page.goto(f"{url}/Sensitivity?seed={student + 1}", wait_until="commit")
-            for page in pages:
-                wait_for_app(page, 300_000)
-            first = [_download_csv(page) for page in pages]
-            assert all(len(table) > 0 for table in first)
-            assert not first[0].equals(first[1]), "two seeds gave the same table: the check could not tell sessions apart"
+    contexts, pages = [], []
+    for student in range(STUDENTS):
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        upstream = f"127.0.0.1:{apps[student % WORKERS]}"
+        context.add_cookies([{"name": AFFINITY_COOKIE, "value": _affinity(upstream), "url": url}])
+        contexts.append(context)
+        pages.append(context.new_page())
+    try:
+        for student, page in enumerate(pages):
+            page.goto(f"{url}/Sensitivity?seed={student + 1}", wait_until="commit")
+        for page in pages:
+            wait_for_app(page, 300_000)
+        first = [_download_csv(page) for page in pages]
+        assert all(len(table) > 0 for table in first)
+        assert not first[0].equals(first[1]), "two seeds gave the same table: the check could not tell sessions apart"
 
-            os.kill(_app_pid(apps[0]), signal.SIGKILL)
-            _wait(lambda: not _healthy(f"http://127.0.0.1:{apps[0]}"), 30, "the killed process to stop answering")
-            for student, page in enumerate(pages):
-                if student % WORKERS:
-                    again = _download_csv(page)
-                    assert again.equals(first[student]), f"student {student} lost the CSV when another process died"
-            for student, page in enumerate(pages[::WORKERS]):
-                page.reload(wait_until="commit")
-                wait_for_app(page, 300_000)
+        os.kill(_app_pid(apps[0]), signal.SIGKILL)
+        _wait(lambda: not _healthy(f"http://127.0.0.1:{apps[0]}"), 30, "the killed process to stop answering")
+        for student, page in enumerate(pages):
+            if student % WORKERS:
                 again = _download_csv(page)
-                assert again.equals(first[student * WORKERS]), f"student {student * WORKERS} got another table back"
-            moved = {c["value"] for context in contexts[::WORKERS] for c in context.cookies(url)
-                     if c["name"] == AFFINITY_COOKIE}
-            assert moved <= {_affinity(f"127.0.0.1:{port}") for port in apps} and moved
-        finally:
-            for context in contexts:
-                context.close()
+                assert again.equals(first[student]), f"student {student} lost the CSV when another process died"
+        for student, page in enumerate(pages[::WORKERS]):
+            page.reload(wait_until="commit")
+            wait_for_app(page, 300_000)
+            again = _download_csv(page)
+            assert again.equals(first[student * WORKERS]), f"student {student * WORKERS} got another table back"
+        moved = {c["value"] for context in contexts[::WORKERS] for c in context.cookies(url)
+                 if c["name"] == AFFINITY_COOKIE}
+        assert moved <= {_affinity(f"127.0.0.1:{port}") for port in apps} and moved
+    finally:
+        for context in contexts:
+            context.close()
     os.killpg(proc.pid, signal.SIGINT)
     assert proc.wait(60) == 0 or proc.returncode in (-signal.SIGINT, 130, 2)
     _wait(lambda: not any(_listening(p) for p in (*apps, int(url.rsplit(":", 1)[1]))), 30,
