@@ -15,8 +15,9 @@ navigation.sidebar()
 first_paint.intro(
     "Private subspaces",
     "Which plane or line through the origin do the points lie in? The answer is a point of the Grassmannian "
-    "Gr(d, k). Singhal & Steinke (2021) release it privately by counting points instead of adding noise to "
-    "coordinates, and answer **⊥** when the data do not fit: their sample size does not depend on the dimension d.",
+    "Gr(d, k). Singhal & Steinke (2021) release it privately by a stable choice, with truncated-Laplace noise on "
+    "the gap between the best candidates' counts of points rather than on coordinates, and **⊥** when the data "
+    "do not fit; their sample size does not depend on the dimension d.",
 )
 config, _ = subspaces.sidebar()
 
