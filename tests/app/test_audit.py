@@ -3,6 +3,7 @@ and space, an invalid address, and an engine error shown as a message (AppTest).
 
 import pytest
 
+from engine.audit import AUDITS
 from tests.app import charts
 from tests.app.conftest import ROOT, messages, run_page
 
@@ -23,6 +24,17 @@ def test_defaults_show_a_passing_mechanism_beside_a_flagged_control(defaults):
     assert any("can only reach" in i.value for i in defaults.info)  # S^2: Theorem 2 is loose for the pair
     assert charts.live_keys(defaults) == ["main-curve", "control-curve"], "the curves are updated in place"
     assert figures[0]["layout"]["xaxis"]["title"]["text"] == "releases per side"
+    assert defaults.selectbox(key="samples").value == AUDITS["laplace"].default_samples
+
+
+def test_the_budget_defaults_to_the_mechanisms_own_at_which_its_twin_is_flagged():
+    at = run_page(PAGE, {"audit": "kng", "control": "twin-kng"})
+    assert not at.exception
+    budget = at.selectbox(key="samples")
+    assert budget.value == AUDITS["kng"].default_samples and at.selectbox(key="space").value == "euclidean"
+    assert "20,000 (this mechanism's default)" in budget.options
+    assert any(s.value.startswith("Within the claim") for s in at.success)
+    assert any(e.value.startswith("Flagged") for e in at.error)
 
 
 def test_other_mechanism_and_space_from_the_address():
@@ -47,7 +59,7 @@ def test_engine_error_is_a_message_not_a_traceback():
 
 
 def test_subspace_audit_beside_the_search_basis_control():
-    at = run_page(PAGE, {"audit": "analyze-gauss", "control": "control-subspace-basis"})
+    at = run_page(PAGE, {"audit": "analyze-gauss", "control": "control-subspace-basis", "samples": "20000"})
     assert not at.exception
     assert at.selectbox(key="space").value == "r5" and at.selectbox(key="space").options == ["R^5"]
     assert any(s.value.startswith("Within the claim") for s in at.success)
