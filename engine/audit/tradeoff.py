@@ -1,0 +1,227 @@
+"""Trade-off curves: what an audit's tests measured on its pair, beside the curve its claim promises.
+
+A test between neighbouring data sets D and D' sees one release and rejects "the data is D" on a set
+S. Its errors are α = P_D(S) (type I) and β = P_D'(not S) (type II); the trade-off function of the
+pair is T(α) = inf{β of a test with type I error <= α} (Dong, Roth & Su, "Gaussian differential
+privacy", J. R. Stat. Soc. B 84, 2022, arXiv 1905.02383, Definition 2.1). A mechanism is f-DP when
+T >= f for every neighbouring pair; the claims the engine makes are (ibid., Propositions 2.4-2.5)
+
+* (ε, δ)-DP: f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (ε-DP is δ = 0);
+* μ-GDP: f(α) = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
+
+These f are symmetric (f = f⁻¹), so T(D, D') >= f holds if and only if T(D', D) >= f: one ordering of
+the pair is enough.
+
+**Measured curve.** The audit thresholds a scalar statistic s of the release: its tests are
+S = {s < v} and S = {s >= v} for every v, and any mixture of them (a randomised test). Their (α, β)
+pairs, read from the empirical distribution functions of s on the two sides, form a point set whose
+lower convex envelope is the curve of the family, T_fam >= T. With s the pair's log-likelihood ratio the
+family holds the Neyman-Pearson tests and T_fam = T; with any other statistic T_fam is an upper
+bound on T. Either way, T_fam below f somewhere refutes the claim.
+
+**Band.** The Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant, P(sup_v |F̂_n(v) − F(v)| > r)
+<= 2 exp(−2 n r²) (Massart 1990, Ann. Probab. 18), at level γ/2 on each side, holds for every
+threshold at once (and for the left limits F(v−) the tests {s < v} use): with probability >= 1 − γ
+every test's true (α, β) lies within (±r_D, ±r_D') of its estimate. The true T_fam is then at most the
+envelope of the estimates moved by (+r_D, +r_D') and at least the envelope of the estimates moved by
+(−r_D, −r_D') (T_fam is the envelope of the true points; it is non-increasing and convex), at every α
+simultaneously: ``beta_low`` and ``beta_high``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.spatial import ConvexHull
+from scipy.stats import norm
+
+from engine.validation import check_int, check_probability
+
+#: Type I errors at which a curve is tabulated (the CSV's rows and the figure's points).
+GRID_POINTS = 201
+#: The columns of ``TradeoffCurve.frame`` (and of ``python -m engine.audit … --tradeoff``).
+COLUMNS = ("alpha", "beta", "beta_low", "beta_high", "claimed_beta")
+
+
+def default_grid() -> np.ndarray:
+    """``GRID_POINTS`` type I errors evenly spaced over [0, 1]."""
+    return np.linspace(0.0, 1.0, GRID_POINTS)
+
+
+def epsilon_delta_tradeoff(alpha, epsilon: float, delta: float = 0.0) -> np.ndarray:
+    """f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)), the curve of (ε, δ)-DP (broadcasts)."""
+    alpha = np.asarray(alpha, dtype=float)
+    return np.maximum.reduce([np.zeros_like(alpha), 1.0 - delta - np.exp(epsilon) * alpha,
+                              np.exp(-epsilon) * (1.0 - delta - alpha)])
+
+
+def gaussian_tradeoff(alpha, mu: float) -> np.ndarray:
+    """G_μ(α) = Φ(Φ⁻¹(1 − α) − μ), the curve of μ-GDP: N(0, 1) against N(μ, 1) (broadcasts)."""
+    return norm.cdf(norm.ppf(1.0 - np.asarray(alpha, dtype=float)) - mu)
+
+
+def claimed_tradeoff(claim, alpha) -> np.ndarray:
+    """The curve f the guarantee ``claim`` promises, at the type I errors ``alpha``.
+
+    ``claim`` is read by what it has, so any statement of the engine plugs in (a ``PrivacyGuarantee``,
+    an ``AuditTarget``, an ``AuditResult``):
+
+    * a non-empty ``void`` (a guarantee that does not hold): no promise, f = 0;
+    * a ``mu`` that is not None: μ-GDP, ``gaussian_tradeoff`` (the stronger statement when the claim
+      also carries the (ε, δ) it converts to). This is the extension point for GDP mechanisms: give
+      the guarantee (and the audit target it builds) a ``mu`` field;
+    * otherwise ``epsilon`` and ``delta``: ``epsilon_delta_tradeoff``.
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    if getattr(claim, "void", ""):
+        return np.zeros_like(alpha)
+    mu = getattr(claim, "mu", None)
+    if mu is not None:
+        return gaussian_tradeoff(alpha, float(mu))
+    return epsilon_delta_tradeoff(alpha, float(claim.epsilon), float(claim.delta))
+
+
+def claim_label(claim) -> str:
+    """How the claim reads on a figure: ``"1-DP"``, ``"(1, 1e-05)-DP"``, ``"0.5-GDP"`` or ``"no claim"``."""
+    if getattr(claim, "void", ""):
+        return "no claim"
+    mu = getattr(claim, "mu", None)
+    if mu is not None:
+        return f"{float(mu):g}-GDP"
+    if float(claim.delta) == 0.0:
+        return f"{float(claim.epsilon):g}-DP"
+    return f"({float(claim.epsilon):g}, {float(claim.delta):g})-DP"
+
+
+def threshold_tests(first, second) -> tuple[np.ndarray, np.ndarray]:
+    """Estimated (α, β) of every threshold test on the statistics ``first`` (on D) and ``second`` (on D').
+
+    The tests are S = {s < v} for v over the pooled distinct values and +∞ (α = F̂_D(v−),
+    β = 1 − F̂_D'(v−)), and their complements {s >= v} (1 − α, 1 − β); the first and last are the
+    trivial tests (0, 1) and (1, 0).
+
+    Returns
+    -------
+    (alpha, beta) : two arrays of shape (2 (m + 1),), m the number of distinct pooled values.
+    """
+    a = np.sort(np.asarray(first, dtype=float).ravel())
+    b = np.sort(np.asarray(second, dtype=float).ravel())
+    if a.size == 0 or b.size == 0:
+        raise ValueError(f"a trade-off curve needs statistics on both sides, got {a.size} and {b.size}")
+    values = np.append(np.unique(np.concatenate([a, b])), np.inf)
+    alpha = np.searchsorted(a, values, side="left") / a.size
+    beta = 1.0 - np.searchsorted(b, values, side="left") / b.size
+    return np.concatenate([alpha, 1.0 - alpha]), np.concatenate([beta, 1.0 - beta])
+
+
+def lower_envelope(alpha, beta, grid) -> np.ndarray:
+    """The lower convex envelope of the points (α, β) ⊂ [0, 1]² and the trivial tests (0, 1), (1, 0), at ``grid``.
+
+    The envelope g(a) = min{b : (a, b) in the convex hull}: the best β of the mixtures of the tests at
+    type I error a. With (1, 0) among the points it is non-increasing, so it is the family's trade-off
+    curve. Mixing the trivial tests reaches β = 1 − a, so points with α + β >= 1 cannot lower it.
+    """
+    alpha, beta = np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float)
+    below = alpha + beta < 1.0
+    # (1, 1) keeps the hull two-dimensional when no test beats guessing; it is above every lower edge.
+    points = np.column_stack([np.concatenate([alpha[below], [0.0, 1.0, 1.0]]),
+                              np.concatenate([beta[below], [1.0, 0.0, 1.0]])])
+    hull = points[ConvexHull(points).vertices]  # counter-clockwise
+    start = np.lexsort((hull[:, 1], hull[:, 0]))[0]  # the lowest of the leftmost
+    hull = np.roll(hull, -start, axis=0)
+    end = np.lexsort((hull[:, 1], -hull[:, 0]))[0]  # the lowest of the rightmost
+    chain = hull[: end + 1]  # counter-clockwise from the leftmost to the rightmost runs along the bottom
+    return np.interp(grid, chain[:, 0], chain[:, 1])
+
+
+def dkw_radius(n: int, level: float) -> float:
+    """r with P(sup |F̂_n − F| > r) <= ``level``: √(log(2/level) / (2n)) (DKW with Massart's constant)."""
+    return float(np.sqrt(np.log(2.0 / level) / (2.0 * check_int("n", n, minimum=1))))
+
+
+@dataclass(frozen=True)
+class TradeoffCurve:
+    """A measured trade-off curve on a grid of type I errors, with its band and the claim's curve.
+
+    Attributes
+    ----------
+    alpha : (g,) type I errors in [0, 1].
+    beta : (g,) the family's curve from the estimated errors.
+    beta_low, beta_high : (g,) the simultaneous band: the family's true curve lies between them at every
+        α at once with probability >= 1 − ``level``.
+    claimed_beta : (g,) the claim's curve f (``claimed_tradeoff``).
+    level : the band's error probability.
+    claim : how the claim reads (``claim_label``).
+    label : what was measured.
+    """
+
+    alpha: np.ndarray
+    beta: np.ndarray
+    beta_low: np.ndarray
+    beta_high: np.ndarray
+    claimed_beta: np.ndarray
+    level: float
+    claim: str
+    label: str = ""
+
+    def frame(self) -> pd.DataFrame:
+        """The columns ``COLUMNS``, one row per α."""
+        return pd.DataFrame({name: getattr(self, name) for name in COLUMNS})
+
+    @property
+    def deficit(self) -> float:
+        """max over α of f(α) − beta_high(α): above 0, the band lies below the claim there and the claim
+        is refuted at the band's level; at or below 0, the measurement is consistent with the claim."""
+        return float(np.max(self.claimed_beta - self.beta_high))
+
+    @property
+    def refutes(self) -> bool:
+        """Whether the whole band falls below the claim's curve somewhere (``deficit`` > 0)."""
+        return self.deficit > 0.0
+
+
+def empirical_tradeoff(first, second, *, level: float = 0.05, grid=None) -> tuple[np.ndarray, ...]:
+    """The family's curve and its simultaneous band from the statistics ``first`` (D) and ``second`` (D').
+
+    Parameters
+    ----------
+    first, second : 1-D arrays of the statistic of independent releases on D and on D'.
+    level : the band's error probability γ in (0, 1), split equally between the two sides' DKW bands.
+    grid : type I errors in [0, 1] (default ``default_grid()``).
+
+    Returns
+    -------
+    (grid, beta, beta_low, beta_high) : arrays of the grid's shape (module notes).
+    """
+    level = check_probability("level", level)
+    grid = default_grid() if grid is None else np.asarray(grid, dtype=float)
+    if grid.ndim != 1 or grid.size == 0 or not np.all((grid >= 0.0) & (grid <= 1.0)):
+        raise ValueError("grid must be a non-empty 1-D array of type I errors in [0, 1]")
+    alpha, beta = threshold_tests(first, second)
+    r_first = dkw_radius(np.size(first), level / 2.0)
+    r_second = dkw_radius(np.size(second), level / 2.0)
+    # The trivial tests, known without error, are in every envelope (``lower_envelope``).
+    high = lower_envelope(np.minimum(alpha + r_first, 1.0), np.minimum(beta + r_second, 1.0), grid)
+    low = lower_envelope(np.maximum(alpha - r_first, 0.0), np.maximum(beta - r_second, 0.0), grid)
+    return grid, lower_envelope(alpha, beta, grid), low, high
+
+
+def tradeoff_curve(first, second, claim, *, level: float = 0.05, grid=None, label: str = "") -> TradeoffCurve:
+    """``empirical_tradeoff`` of the statistics beside ``claimed_tradeoff(claim)``, as a ``TradeoffCurve``."""
+    grid, beta, low, high = empirical_tradeoff(first, second, level=level, grid=grid)
+    return TradeoffCurve(grid, beta, low, high, claimed_tradeoff(claim, grid), float(level), claim_label(claim), label)
+
+
+def audit_tradeoff(result, *, claim=None, grid=None) -> TradeoffCurve:
+    """The trade-off curve of an ``engine.audit.AuditResult`` from its evaluation half on its pair.
+
+    The evaluation half was drawn apart from the rejection set's choice; the band's level is the α_k
+    of the checkpoint the audit stopped at (``engine.audit.run``: they sum to at most the audit's α over
+    every checkpoint), so the band keeps its level whenever the audit stopped. ``claim`` defaults to
+    ``result`` itself (its ε and δ, or a ``mu`` if it has one).
+    """
+    level = float(result.history["alpha"].iloc[-1])
+    return tradeoff_curve(result.statistic_first, result.statistic_second, result if claim is None else claim,
+                          level=level, grid=grid, label=result.label)
