@@ -6,6 +6,7 @@ its 2× twin and a broken control visibly below."""
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import laplace
 
@@ -170,3 +171,23 @@ def test_laplace_audit_curve_is_the_exact_curve_and_above_its_claim(plane_truth)
 def test_controls_fall_visibly_below_the_claim(name, space):
     _, curve = _audit_curve(name, space, 20_000)
     assert curve.refutes and curve.deficit > 0.05, curve.deficit
+
+
+def test_cli_writes_the_curve_and_refuses_a_bad_path(tmp_path, capsys):
+    from engine.audit.__main__ import main
+
+    out = tmp_path / "curve"
+    assert main(["laplace", "--space", "euclidean", "--samples", "4000", "--tradeoff", str(out)]) == 0
+    written = pd.read_csv(tmp_path / "curve.csv")
+    assert list(written.columns) == ["alpha", "beta", "beta_low", "beta_high", "claimed_beta"]
+    assert len(written) == 201 and np.all(written.beta_low <= written.beta) and np.all(written.beta <= written.beta_high)
+    assert "trade-off curve:" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve.csv"], "no partial file left behind"
+    for argv, says in ((["laplace", "--tradeoff", str(tmp_path / "missing" / "x.csv")], "does not exist"),
+                       (["laplace", "--tradeoff", str(tmp_path)], "is a folder"),
+                       (["all", "--tradeoff", str(tmp_path / "y.csv")], "one audit")):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        err = capsys.readouterr().err.strip()
+        assert stop.value.code == 2 and says in err and len(err.splitlines()) == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve.csv"]
