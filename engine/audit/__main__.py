@@ -67,11 +67,11 @@ def main(argv=None) -> int:
     if args.name != "all" and args.name not in AUDITS:
         parser.error(f"unknown audit {args.name!r}; choose from {', '.join(AUDITS)}")
     try:
+        if args.tradeoff is not None and args.name == "all":
+            raise ValueError("--tradeoff writes the curve of one audit; give its name instead of 'all'")
         seed = check_int("--seed", args.seed, minimum=0)
         budgets = [_samples(args.samples, AUDITS[name]) for name in names]
         targets = [AUDITS[name].target(args.space if args.name != "all" else None, args.eps) for name in names]
-        if args.tradeoff is not None and args.name == "all":
-            raise ValueError("--tradeoff writes the curve of one audit; give its name instead of 'all'")
         tradeoff = None if args.tradeoff is None else check_output_file("--tradeoff", args.tradeoff, suffix=".csv")
     except ValueError as err:
         parser.error(str(err))

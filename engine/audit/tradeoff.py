@@ -19,13 +19,22 @@ lower convex envelope is the curve of the family, T_fam >= T. With s the pair's 
 family holds the Neyman-Pearson tests and T_fam = T; with any other statistic T_fam is an upper
 bound on T. Either way, T_fam below f somewhere refutes the claim.
 
-**Band.** The Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant, P(sup_v |F̂_n(v) − F(v)| > r)
-<= 2 exp(−2 n r²) (Massart 1990, Ann. Probab. 18), at level γ/2 on each side, holds for every
-threshold at once (and for the left limits F(v−) the tests {s < v} use): with probability >= 1 − γ
-every test's true (α, β) lies within (±r_D, ±r_D') of its estimate. The true T_fam is then at most the
-envelope of the estimates moved by (+r_D, +r_D') and at least the envelope of the estimates moved by
-(−r_D, −r_D') (T_fam is the envelope of the true points; it is non-increasing and convex), at every α
-simultaneously: ``beta_low`` and ``beta_high``.
+**Band.** Each side's distribution function F is bounded at every threshold at once, by two bounds
+at half that side's level each, and the tighter is kept:
+
+* the Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant, P(sup_v |F̂_n(v) − F(v)| > r)
+  <= 2 exp(−2 n r²) (Massart 1990, Ann. Probab. 18), for all v and left limits F(v−) alike;
+* order statistics at ``RANKS`` fixed ranks k in each tail: with X = F⁻¹(U), U uniform, the k-th
+  smallest of n draws obeys F(X_(k)−) <= U_(k) <= F(X_(k)) and U_(k) ~ Beta(k, n + 1 − k), so the
+  Beta quantiles (Clopper–Pearson's) at level/(4·ranks), Bonferroni over the ranks, bound F between
+  consecutive ranks by monotonicity, for any F (ties and atoms included). Near α = 0 or 1 they are
+  tighter than DKW's constant width, which is where a broken ε shows first.
+
+The level γ is split equally between the two sides. On the event that every bound holds (probability
+>= 1 − γ), every test's true (α, β) lies in the box of its bounds. The true T_fam is then at most the
+envelope of the boxes' upper-right corners and at least the envelope of their lower-left corners (T_fam
+is the envelope of the true points; it is non-increasing and convex), at every α simultaneously:
+``beta_low`` and ``beta_high``.
 """
 
 from __future__ import annotations
@@ -35,12 +44,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.spatial import ConvexHull
+from scipy.stats import beta as beta_law
 from scipy.stats import norm
 
 from engine.validation import check_int, check_probability
 
 #: Type I errors at which a curve is tabulated (the CSV's rows and the figure's points).
 GRID_POINTS = 201
+#: Order-statistic ranks per tail in the band (geometric from 1 to n/2, ``cdf_band``).
+RANKS = 40
 #: The columns of ``TradeoffCurve.frame`` (and of ``python -m engine.audit … --tradeoff``).
 COLUMNS = ("alpha", "beta", "beta_low", "beta_high", "claimed_beta")
 
@@ -95,7 +107,36 @@ def claim_label(claim) -> str:
     return f"({float(claim.epsilon):g}, {float(claim.delta):g})-DP"
 
 
-def threshold_tests(first, second) -> tuple[np.ndarray, np.ndarray]:
+def cdf_band(sorted_draws, values, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """F̂(v−) and a band holding at every v at once with probability >= 1 − ``level`` (module notes).
+
+    Parameters
+    ----------
+    sorted_draws : (n,) the draws, sorted.
+    values : (m,) thresholds v.
+    level : error probability, half to DKW, half to the order statistics.
+
+    Returns
+    -------
+    (estimate, low, high) : (m,) arrays, low <= F(v−) <= high.
+    """
+    n = sorted_draws.size
+    below = np.searchsorted(sorted_draws, values, side="left")  # c(v) = #{x < v}
+    estimate = below / n
+    r = dkw_radius(n, level / 2.0)
+    tail = np.unique(np.round(np.geomspace(1.0, max(n / 2.0, 1.0), RANKS)).astype(int))
+    ranks = np.unique(np.concatenate([tail, n + 1 - tail]))
+    each = level / 2.0 / (2.0 * ranks.size)
+    low_k = beta_law.ppf(each, ranks, n + 1 - ranks)  # <= U_(k) <= F(X_(k))
+    high_k = beta_law.ppf(1.0 - each, ranks, n + 1 - ranks)  # >= U_(k) >= F(X_(k)−)
+    # X_(k) < v exactly when k <= c(v): the largest such rank bounds F(v−) below, the next one above.
+    at = np.searchsorted(ranks, below, side="right")
+    low = np.where(at > 0, low_k[np.maximum(at - 1, 0)], 0.0)
+    high = np.where(at < ranks.size, high_k[np.minimum(at, ranks.size - 1)], 1.0)
+    return estimate, np.maximum(estimate - r, low), np.minimum(estimate + r, high)
+
+
+def threshold_tests(first, second, level: float | None = None):
     """Estimated (α, β) of every threshold test on the statistics ``first`` (on D) and ``second`` (on D').
 
     The tests are S = {s < v} for v over the pooled distinct values and +∞ (α = F̂_D(v−),
@@ -104,16 +145,25 @@ def threshold_tests(first, second) -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    (alpha, beta) : two arrays of shape (2 (m + 1),), m the number of distinct pooled values.
+    (alpha, beta) : two arrays of shape (2 (m + 1),), m the number of distinct pooled values; with a
+    ``level``, also (alpha_low, alpha_high, beta_low, beta_high), each test's box, holding for every
+    test at once with probability >= 1 − level (``cdf_band`` at level/2 on each side).
     """
     a = np.sort(np.asarray(first, dtype=float).ravel())
     b = np.sort(np.asarray(second, dtype=float).ravel())
     if a.size == 0 or b.size == 0:
         raise ValueError(f"a trade-off curve needs statistics on both sides, got {a.size} and {b.size}")
     values = np.append(np.unique(np.concatenate([a, b])), np.inf)
-    alpha = np.searchsorted(a, values, side="left") / a.size
-    beta = 1.0 - np.searchsorted(b, values, side="left") / b.size
-    return np.concatenate([alpha, 1.0 - alpha]), np.concatenate([beta, 1.0 - beta])
+    if level is None:
+        alpha = np.searchsorted(a, values, side="left") / a.size
+        beta = 1.0 - np.searchsorted(b, values, side="left") / b.size
+        return np.concatenate([alpha, 1.0 - alpha]), np.concatenate([beta, 1.0 - beta])
+    alpha, alpha_low, alpha_high = cdf_band(a, values, level / 2.0)
+    kept, kept_low, kept_high = cdf_band(b, values, level / 2.0)  # F_D'(v−) = 1 − β of {s < v}
+    # {s < v}: (α, 1 − kept); its complement {s >= v}: (1 − α, kept).
+    return (np.concatenate([alpha, 1.0 - alpha]), np.concatenate([1.0 - kept, kept]),
+            np.concatenate([alpha_low, 1.0 - alpha_high]), np.concatenate([alpha_high, 1.0 - alpha_low]),
+            np.concatenate([1.0 - kept_high, kept_low]), np.concatenate([1.0 - kept_low, kept_high]))
 
 
 def lower_envelope(alpha, beta, grid) -> np.ndarray:
@@ -188,7 +238,7 @@ def empirical_tradeoff(first, second, *, level: float = 0.05, grid=None) -> tupl
     Parameters
     ----------
     first, second : 1-D arrays of the statistic of independent releases on D and on D'.
-    level : the band's error probability γ in (0, 1), split equally between the two sides' DKW bands.
+    level : the band's error probability γ in (0, 1), split equally between the two sides (``cdf_band``).
     grid : type I errors in [0, 1] (default ``default_grid()``).
 
     Returns
@@ -199,12 +249,10 @@ def empirical_tradeoff(first, second, *, level: float = 0.05, grid=None) -> tupl
     grid = default_grid() if grid is None else np.asarray(grid, dtype=float)
     if grid.ndim != 1 or grid.size == 0 or not np.all((grid >= 0.0) & (grid <= 1.0)):
         raise ValueError("grid must be a non-empty 1-D array of type I errors in [0, 1]")
-    alpha, beta = threshold_tests(first, second)
-    r_first = dkw_radius(np.size(first), level / 2.0)
-    r_second = dkw_radius(np.size(second), level / 2.0)
+    alpha, beta, alpha_low, alpha_high, beta_low, beta_high = threshold_tests(first, second, level)
     # The trivial tests, known without error, are in every envelope (``lower_envelope``).
-    high = lower_envelope(np.minimum(alpha + r_first, 1.0), np.minimum(beta + r_second, 1.0), grid)
-    low = lower_envelope(np.maximum(alpha - r_first, 0.0), np.maximum(beta - r_second, 0.0), grid)
+    high = lower_envelope(alpha_high, beta_high, grid)
+    low = lower_envelope(alpha_low, beta_low, grid)
     return grid, lower_envelope(alpha, beta, grid), low, high
 
 
@@ -215,13 +263,16 @@ def tradeoff_curve(first, second, claim, *, level: float = 0.05, grid=None, labe
 
 
 def audit_tradeoff(result, *, claim=None, grid=None) -> TradeoffCurve:
-    """The trade-off curve of an ``engine.audit.AuditResult`` from its evaluation half on its pair.
+    """The trade-off curve of an ``engine.audit.AuditResult`` from its releases on its pair.
 
-    The evaluation half was drawn apart from the rejection set's choice; the band's level is the α_k
-    of the checkpoint the audit stopped at (``engine.audit.run``: they sum to at most the audit's α over
-    every checkpoint), so the band keeps its level whenever the audit stopped. ``claim`` defaults to
-    ``result`` itself (its ε and δ, or a ``mu`` if it has one).
+    The curve takes every threshold, so it uses both halves of the releases (the rejection set chosen
+    on one half plays no part). The band's level is the α_k of the checkpoint the audit stopped at
+    (``engine.audit.run``: they sum to at most the audit's α over every checkpoint), so the band keeps
+    its level whatever the checkpoint the audit stopped at. ``claim`` defaults to ``result`` itself (its ε
+    and δ, or a ``mu`` if it has one).
     """
     level = float(result.history["alpha"].iloc[-1])
-    return tradeoff_curve(result.statistic_first, result.statistic_second, result if claim is None else claim,
-                          level=level, grid=grid, label=result.label)
+    first = np.concatenate([result.statistic_first, result.selection_first])
+    second = np.concatenate([result.statistic_second, result.selection_second])
+    return tradeoff_curve(first, second, result if claim is None else claim, level=level, grid=grid,
+                          label=result.label)
