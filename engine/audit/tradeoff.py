@@ -6,8 +6,8 @@ pair is T(α) = inf{β of a test with type I error <= α} (Dong, Roth & Su, "Gau
 privacy", J. R. Stat. Soc. B 84, 2022, arXiv 1905.02383, Definition 2.1). A mechanism is f-DP when
 T >= f for every neighbouring pair; the claims the engine makes are (ibid., Propositions 2.4-2.5)
 
-* (ε, δ)-DP: f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (ε-DP is δ = 0);
-* μ-GDP: f(α) = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
+* (ε, δ)-DP: f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (ε-DP is δ = 0), ``engine.odds.dp_tradeoff_bound``;
+* μ-GDP: f(α) = G_μ(α) = Φ(Φ⁻¹(1 − α) − μ), ``engine.odds.gaussian_tradeoff``.
 
 These f are symmetric (f = f⁻¹), so T(D, D') >= f holds if and only if T(D', D) >= f: one ordering of
 the pair is enough.
@@ -39,14 +39,15 @@ is the envelope of the true points; it is non-increasing and convex), at every �
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy.spatial import ConvexHull
 from scipy.stats import beta as beta_law
-from scipy.stats import norm
 
+from engine.odds import dp_tradeoff_bound, gaussian_tradeoff
 from engine.validation import check_int, check_probability
 
 #: Type I errors at which a curve is tabulated (the CSV's rows and the figure's points).
@@ -62,18 +63,6 @@ def default_grid() -> np.ndarray:
     return np.linspace(0.0, 1.0, GRID_POINTS)
 
 
-def epsilon_delta_tradeoff(alpha, epsilon: float, delta: float = 0.0) -> np.ndarray:
-    """f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)), the curve of (ε, δ)-DP (broadcasts)."""
-    alpha = np.asarray(alpha, dtype=float)
-    return np.maximum.reduce([np.zeros_like(alpha), 1.0 - delta - np.exp(epsilon) * alpha,
-                              np.exp(-epsilon) * (1.0 - delta - alpha)])
-
-
-def gaussian_tradeoff(alpha, mu: float) -> np.ndarray:
-    """G_μ(α) = Φ(Φ⁻¹(1 − α) − μ), the curve of μ-GDP: N(0, 1) against N(μ, 1) (broadcasts)."""
-    return norm.cdf(norm.ppf(1.0 - np.asarray(alpha, dtype=float)) - mu)
-
-
 def claimed_tradeoff(claim, alpha) -> np.ndarray:
     """The curve f the guarantee ``claim`` promises, at the type I errors ``alpha``.
 
@@ -84,7 +73,7 @@ def claimed_tradeoff(claim, alpha) -> np.ndarray:
     * a ``mu`` that is not None: μ-GDP, ``gaussian_tradeoff`` (the stronger statement when the claim
       also carries the (ε, δ) it converts to). This is the extension point for GDP mechanisms: give
       the guarantee (and the audit target it builds) a ``mu`` field;
-    * otherwise ``epsilon`` and ``delta``: ``epsilon_delta_tradeoff``.
+    * otherwise ``epsilon`` and ``delta``: ``dp_tradeoff_bound``.
     """
     alpha = np.asarray(alpha, dtype=float)
     if getattr(claim, "void", ""):
@@ -92,7 +81,7 @@ def claimed_tradeoff(claim, alpha) -> np.ndarray:
     mu = getattr(claim, "mu", None)
     if mu is not None:
         return gaussian_tradeoff(alpha, float(mu))
-    return epsilon_delta_tradeoff(alpha, float(claim.epsilon), float(claim.delta))
+    return dp_tradeoff_bound(alpha, float(claim.epsilon), float(claim.delta))
 
 
 def claim_label(claim) -> str:
@@ -105,6 +94,16 @@ def claim_label(claim) -> str:
     if float(claim.delta) == 0.0:
         return f"{float(claim.epsilon):g}-DP"
     return f"({float(claim.epsilon):g}, {float(claim.delta):g})-DP"
+
+
+@functools.lru_cache(maxsize=64)
+def _rank_bounds(n: int, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ranks k of ``cdf_band`` (``RANKS`` geometric ones per tail) and Beta(k, n + 1 − k) quantiles
+    low_k <= U_(k) <= high_k, all at once with probability >= 1 − ``level`` (Bonferroni)."""
+    tail = np.unique(np.round(np.geomspace(1.0, max(n / 2.0, 1.0), RANKS)).astype(int))
+    ranks = np.unique(np.concatenate([tail, n + 1 - tail]))
+    each = level / (2.0 * ranks.size)
+    return ranks, beta_law.ppf(each, ranks, n + 1 - ranks), beta_law.ppf(1.0 - each, ranks, n + 1 - ranks)
 
 
 def cdf_band(sorted_draws, values, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -124,11 +123,7 @@ def cdf_band(sorted_draws, values, level: float) -> tuple[np.ndarray, np.ndarray
     below = np.searchsorted(sorted_draws, values, side="left")  # c(v) = #{x < v}
     estimate = below / n
     r = dkw_radius(n, level / 2.0)
-    tail = np.unique(np.round(np.geomspace(1.0, max(n / 2.0, 1.0), RANKS)).astype(int))
-    ranks = np.unique(np.concatenate([tail, n + 1 - tail]))
-    each = level / 2.0 / (2.0 * ranks.size)
-    low_k = beta_law.ppf(each, ranks, n + 1 - ranks)  # <= U_(k) <= F(X_(k))
-    high_k = beta_law.ppf(1.0 - each, ranks, n + 1 - ranks)  # >= U_(k) >= F(X_(k)−)
+    ranks, low_k, high_k = _rank_bounds(n, level / 2.0)
     # X_(k) < v exactly when k <= c(v): the largest such rank bounds F(v−) below, the next one above.
     at = np.searchsorted(ranks, below, side="right")
     low = np.where(at > 0, low_k[np.maximum(at - 1, 0)], 0.0)

@@ -17,13 +17,13 @@ from engine.audit.tradeoff import (
     claimed_tradeoff,
     dkw_radius,
     empirical_tradeoff,
-    epsilon_delta_tradeoff,
-    gaussian_tradeoff,
     lower_envelope,
     threshold_tests,
     tradeoff_curve,
 )
 from engine.mechanisms.guarantee import PrivacyGuarantee
+from engine.odds import dp_tradeoff_bound as epsilon_delta_tradeoff
+from engine.odds import gaussian_tradeoff, laplace_tradeoff
 
 GRID = np.linspace(0.0, 1.0, 401)
 
@@ -104,6 +104,7 @@ def test_threshold_tests_and_envelope_on_a_small_sample():
 def test_measured_curve_converges_to_the_exact_laplace_curve():
     rng = np.random.default_rng(5)
     truth = laplace_pair_curve(1.0)
+    assert np.max(np.abs(truth - laplace_tradeoff(GRID, 1.0, 1.0))) < 1e-6, "brute force = engine.odds' closed form"
     assert np.all(truth >= epsilon_delta_tradeoff(GRID, 1.0) - 1e-9), "Laplace with b = Δ/ε is ε-DP"
     errors = []
     for n in (1_000, 100_000):

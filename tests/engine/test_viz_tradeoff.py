@@ -3,7 +3,8 @@ numbers, and the α where the band lies below the claim marked."""
 
 import numpy as np
 
-from engine.audit.tradeoff import epsilon_delta_tradeoff, tradeoff_curve
+from engine.audit.tradeoff import tradeoff_curve
+from engine.odds import dp_tradeoff_bound as epsilon_delta_tradeoff
 from engine.viz.tradeoff import tradeoff_figure
 
 
