@@ -271,3 +271,26 @@ def audit_tradeoff(result, *, claim=None, grid=None) -> TradeoffCurve:
     second = np.concatenate([result.statistic_second, result.selection_second])
     return tradeoff_curve(first, second, result if claim is None else claim, level=level, grid=grid,
                           label=result.label)
+
+
+def target_tradeoff(target, *, samples: int, rng=None, level: float = 0.05, grid=None) -> TradeoffCurve:
+    """The trade-off curve of ``samples`` fresh releases per side of an ``AuditTarget`` on its statistic,
+    beside its claim (``claimed_tradeoff(target)``), without running an audit.
+
+    The target must have a statistic (the claimed law's log-likelihood ratio); a learned score needs
+    training releases the audit draws (``audit_tradeoff``).
+    """
+    if target.statistic is None:
+        raise ValueError(f"{target.label} has no statistic of its own (a learned score); run the audit and use "
+                         "audit_tradeoff")
+    samples = check_int("samples", samples, minimum=1)
+    rng = np.random.default_rng(rng)
+    first, second = ([target.statistic(target.draw(side, size, rng)) for size in _batches(samples, target.batch_size)]
+                     for side in (0, 1))
+    return tradeoff_curve(np.concatenate(first), np.concatenate(second), target, level=level, grid=grid,
+                          label=target.label)
+
+
+def _batches(total: int, batch: int) -> list[int]:
+    """``total`` cut into sizes of at most ``batch``."""
+    return [min(batch, total - start) for start in range(0, total, batch)]

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from engine.viz.palette import TEMPLATE
 
-MEASURED = "#0072B2"  # Okabe–Ito blue
+MEASURED = "#333333"  # neutral: every Okabe–Ito hue names a mechanism (engine.viz.palette); solid, unlike the bounds
 CLAIM = "firebrick"
 
 
@@ -22,14 +22,7 @@ def tradeoff_figure(curve, *, title: str | None = None) -> go.Figure:
     title : default ``curve.label``.
     """
     alpha = np.asarray(curve.alpha)
-    confidence = f"{1 - curve.level:.1%}"
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=alpha, y=curve.beta_high, mode="lines", line=dict(width=0), hoverinfo="skip",
-                             showlegend=False, name="band upper edge"))
-    fig.add_trace(go.Scatter(x=alpha, y=curve.beta_low, mode="lines", line=dict(width=0), fill="tonexty",
-                             fillcolor="rgba(0, 114, 178, 0.2)", name=f"{confidence} simultaneous band"))
-    fig.add_trace(go.Scatter(x=alpha, y=curve.beta, mode="lines", line=dict(color=MEASURED, width=2),
-                             name="measured"))
+    fig = add_measured(go.Figure(), curve, name="measured")
     fig.add_trace(go.Scatter(x=alpha, y=curve.claimed_beta, mode="lines", line=dict(color=CLAIM, dash="dash"),
                              name=f"claimed: {curve.claim}"))
     below = np.asarray(curve.beta_high) < np.asarray(curve.claimed_beta)
@@ -42,4 +35,16 @@ def tradeoff_figure(curve, *, title: str | None = None) -> go.Figure:
                       xaxis=dict(range=[0, 1], constrain="domain"),
                       yaxis=dict(range=[0, 1], scaleanchor="x", constrain="domain"),
                       margin=dict(t=50, b=40, l=50, r=20), height=380, legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def add_measured(fig: go.Figure, curve, *, name: str) -> go.Figure:
+    """Add ``curve``'s band (filled between ``beta_low`` and ``beta_high``) and its measured β, named
+    ``name``, to ``fig`` (for instance a figure of analytic curves); returns ``fig``."""
+    alpha = np.asarray(curve.alpha)
+    fig.add_trace(go.Scatter(x=alpha, y=curve.beta_high, mode="lines", line=dict(width=0), hoverinfo="skip",
+                             showlegend=False, name="band upper edge"))
+    fig.add_trace(go.Scatter(x=alpha, y=curve.beta_low, mode="lines", line=dict(width=0), fill="tonexty",
+                             fillcolor="rgba(51, 51, 51, 0.18)", name=f"{1 - curve.level:.1%} simultaneous band"))
+    fig.add_trace(go.Scatter(x=alpha, y=curve.beta, mode="lines", line=dict(color=MEASURED, width=2), name=name))
     return fig

@@ -18,6 +18,7 @@ from engine.audit.tradeoff import (
     dkw_radius,
     empirical_tradeoff,
     lower_envelope,
+    target_tradeoff,
     threshold_tests,
     tradeoff_curve,
 )
@@ -192,3 +193,19 @@ def test_cli_writes_the_curve_and_refuses_a_bad_path(tmp_path, capsys):
         err = capsys.readouterr().err.strip()
         assert stop.value.code == 2 and says in err and len(err.splitlines()) == 1, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["curve.csv"]
+
+
+def test_target_curve_of_the_lessons_game_mechanism_and_its_control():
+    """The Lesson's game: the playground's Laplace on its pair keeps 1-DP; the same code at 2ε claiming ε does not."""
+    from engine.lesson.game import which_data_set
+
+    game = which_data_set(1.0)
+    kept = target_tradeoff(game.mechanism, samples=20_000, rng=0)
+    broken = target_tradeoff(game.control, samples=20_000, rng=0)
+    assert kept.claim == "1-DP" and not kept.refutes
+    assert broken.claim == "2-DP" and not broken.refutes, "the control states its own 2ε"
+    assert tradeoff_curve(np.zeros(1), np.zeros(1), game.mechanism).claim == "1-DP"
+    below_claim = claimed_tradeoff(game.mechanism, broken.alpha) - broken.beta_high
+    assert np.max(below_claim) > 0.05, "against the mechanism's claim 1-DP, the 2ε releases fall visibly below"
+    with pytest.raises(ValueError, match="learned score"):
+        target_tradeoff(SimpleNamespace(statistic=None, label="KNG"), samples=10)

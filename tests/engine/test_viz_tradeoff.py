@@ -35,3 +35,17 @@ def test_figure_marks_where_a_broken_claim_is_refuted():
     below = curve.beta_high < curve.claimed_beta
     assert below.sum() > 20 and np.array_equal(marks.x, curve.alpha[below])
     assert np.all(marks.y < np.interp(marks.x, curve.alpha, curve.claimed_beta))
+
+
+def test_measured_curve_added_to_the_lessons_analytic_figure():
+    from engine.viz.odds import tradeoff_figure as analytic_figure
+    from engine.viz.tradeoff import add_measured
+
+    rng = np.random.default_rng(3)
+    claim = type("Claim", (), {"epsilon": 1.0, "delta": 0.0})()
+    curve = tradeoff_curve(rng.laplace(0, 1, 5_000), rng.laplace(1, 1, 5_000), claim)
+    fig = add_measured(analytic_figure(1.0), curve, name="measured on the pair")
+    assert [t.name for t in fig.data][:3] == ["no information (a coin)", "Riemannian Laplace", "ε = 1 bound"]
+    traces = _traces(fig)
+    assert np.array_equal(traces["measured on the pair"].y, curve.beta)
+    assert np.array_equal(traces["95.0% simultaneous band"].y, curve.beta_low)
