@@ -70,7 +70,7 @@ def _tradeoff(result, *, key: str) -> None:
     curve = audit_tradeoff(result)
     st.plotly_chart(tradeoff_figure(curve, title="Trade-off: every threshold test on the statistic"),
                     key=f"{key}-tradeoff")
-    verdict = (f"The band lies below the {curve.claim} curve (by up to {curve.deficit:.3f} in β): these "
+    verdict = (f"The band lies below the {curve.claim} curve (by up to {curve.deficit:.2g} in β): these "
                "releases refute the claim." if curve.refutes else
                f"The band reaches the {curve.claim} curve at every α: the tests are consistent with the claim.")
     st.caption(f"Each point is a test that rejects D when the statistic is past a threshold: α its chance to "
