@@ -7,11 +7,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.audit.tradeoff import audit_tradeoff
 from engine.viz.audit import audit_curve, audit_histograms, bound_curve
 from engine.viz.tradeoff import tradeoff_figure
 from ui import first_paint
-from ui.audit.compute import audit
+from ui.audit.compute import audit, tradeoff
 
 
 def run_live(name: str, space: str, epsilon: float, samples: int, seed: int, *, key: str):
@@ -67,7 +66,7 @@ def _verdict(result) -> None:
 
 def _tradeoff(result, *, key: str) -> None:
     """The trade-off curve of the audit's threshold tests on its evaluation half, its band and the claim's."""
-    curve = audit_tradeoff(result)
+    curve = tradeoff(result)
     st.plotly_chart(tradeoff_figure(curve, title="Trade-off: every threshold test on the statistic"),
                     key=f"{key}-tradeoff")
     verdict = (f"The band lies below the {curve.claim} curve (by up to {curve.deficit:.2g} in β): these "
