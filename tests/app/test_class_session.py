@@ -1,0 +1,98 @@
+"""A class session on the Lesson through AppTest (issue 46): the teacher starts it, a student joins by code and
+sends an answer, the teacher's tally counts it, the teacher's step and reveal reach the student, an intruder on
+the teacher's address moves nothing, and an unknown or hostile code is one literal line."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app.conftest import ROOT, app_at, assert_clean
+from ui.classroom.store import STORE_ENV, store_at
+from ui.lesson.steps import STEPS
+
+LESSON = ROOT / "pages" / "9_Lesson.py"
+
+
+@pytest.fixture
+def where(tmp_path, monkeypatch):
+    path = str(tmp_path / "classes.sqlite")
+    monkeypatch.setenv(STORE_ENV, path)
+    return path
+
+
+def _run(at):
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def _texts(at) -> list[str]:
+    return [element.value for kind in ("markdown", "success", "info", "warning", "error") for element in getattr(at, kind)]
+
+
+def _teacher():
+    teacher = _run(app_at(LESSON))
+    teacher.button(key="class_start").click()
+    return _run(teacher), teacher.query_params["class"]
+
+
+def _student(code: str):
+    student = app_at(LESSON)
+    student.query_params["join"] = code
+    return _run(student)
+
+
+def test_a_class_session_start_to_end(where):
+    teacher, code = _teacher()
+    code = code[0] if isinstance(code, list) else code
+    assert any(f"Step 1 of {len(STEPS)}** · 0 answers" in text for text in _texts(teacher))
+    (qr,) = teacher.get("image")
+    assert qr.proto.imgs[0].caption == "Scan to join"
+    first, second = _student(code), _student(code)
+    assert any(f"Step 1 of {len(STEPS)}" in text for text in _texts(first))
+    assert not first.sidebar.button and first.button(key="class_send").proto.disabled  # nothing picked yet
+    for student, choice in ((first, 1), (second, 0)):
+        student.radio[0].set_value(STEPS[0].choices[choice])
+        _run(student).button(key="class_send").click()
+        assert any("Sent: **" in text for text in _texts(_run(student)))
+    assert any("· 2 answers" in text for text in _texts(_run(teacher)))
+    teacher.button(key="lesson_forward").click()
+    _run(teacher)
+    assert store_at(where).session(code).step == 2
+    assert any(f"Step 2 of {len(STEPS)}" in text for text in _texts(_run(first)))
+    first.radio[0].set_value(STEPS[1].choices[2])
+    _run(first).button(key="class_send").click()
+    _run(first)
+    teacher.button(key="class_reveal").click()
+    _run(teacher)
+    right = STEPS[1].answer()[0]
+    revealed = _texts(_run(first))
+    assert any(f"The answer: **{STEPS[1].choices[right]}**" in text for text in revealed), revealed
+    assert any("**The class:** 1 answer" in text for text in revealed)
+    assert any(STEPS[1].takeaway in text for text in revealed)
+    teacher.button(key="class_end").click()
+    _run(teacher)
+    assert store_at(where).session(code) is None and store_at(where)._answers(code, 1) == {}
+    assert any(f"No class session with code `'{code}'` — ask your teacher for the code" in text
+               for text in _texts(_run(first)))
+
+
+def test_an_intruder_on_the_teachers_address_moves_nothing(where):
+    teacher, code = _teacher()
+    intruder = app_at(LESSON)
+    intruder.query_params["class"] = code
+    _run(intruder)
+    assert any("is taught from another browser" in text for text in _texts(intruder))
+    assert not any("answer" in text and "Step" in text for text in _texts(intruder))  # no tally
+    intruder.button(key="lesson_forward").click()
+    _run(intruder)
+    assert store_at(where).session(code).step == 1
+
+
+@pytest.mark.parametrize("code", ["NOPE42", "<img src=x onerror=alert(1)>", "[log in](https://evil.example)", ""])
+def test_an_unknown_or_hostile_code_is_one_literal_line(where, code):
+    student = _student(code)
+    (error,) = student.error
+    assert error.value.startswith("No class session with code `'") and error.value.endswith(
+        "` — ask your teacher for the code")
+    assert not student.radio and not student.button
