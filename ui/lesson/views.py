@@ -67,8 +67,7 @@ def _question(number: int) -> bool:
     step = STEPS[number - 1]
     guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=_guess_key(number))
     revealed = _revealed_key(number)
-    if st.button("Reveal", key=f"lesson_reveal_{number}"):
-        st.session_state[revealed] = True
+    st.button("Reveal", key=f"lesson_reveal_{number}", on_click=reveal, args=(number,))
     if st.session_state.get(revealed):
         right, numbers = step.answer()
         if guess == step.choices[right]:
@@ -108,11 +107,12 @@ def _body() -> None:
     first_paint.in_full_run(_selector)
     number = _open_step()
     step = STEPS[number - 1]
+    if not first_paint.running():  # a class session's students follow before the teacher's chart is drawn
+        publish_to_class(number, bool(st.session_state.get(_revealed_key(number))))
     first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
     first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1,
                            fit_keep=f".st-key-{_guess_key(number)}")
     revealed = _question(number)
-    publish_to_class(number, revealed)
     if step.game:
         game.show(GAME_EPSILON, revealed)
         if revealed:
