@@ -149,7 +149,7 @@ def _panel(code: str, secret: str) -> None:
                         disabled=session.revealed, type="primary")
             right.button("End the class session", key="class_end", on_click=_end, args=(code, secret),
                          help="Deletes every answer of this session.")
-        qr.image(qr_png(address), width=220, caption="Scan to join", alt=f"QR code of {address}")
+        qr.image(qr_png(address), width="stretch", caption="Scan to join", alt=f"QR code of {address}")
         with tally:
             _tally(code, secret)
 
