@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.app.conftest import ROOT, app_at, assert_clean
+from ui.classroom.game import ROUND
 from ui.classroom.store import STORE_ENV, store_at
-from ui.lesson.steps import STEPS
+from ui.lesson.steps import CEILING, STEPS
 
 LESSON = ROOT / "pages" / "9_Lesson.py"
 
@@ -96,3 +97,25 @@ def test_an_unknown_or_hostile_code_is_one_literal_line(where, code):
     assert error.value.startswith("No class session with code `'") and error.value.endswith(
         "` — ask your teacher for the code")
     assert not student.radio and not student.button
+
+
+def test_the_game_step_pools_the_class_rounds_against_the_ceiling(where):
+    number = next(index for index, step in enumerate(STEPS, 1) if step.game)
+    teacher = app_at(LESSON)
+    teacher.query_params["step"] = str(number)
+    _run(teacher).button(key="class_start").click()
+    _run(teacher)
+    code = teacher.query_params["class"]
+    student = _student(code)
+    for wanted_hit in (True, True, False):
+        side = student.session_state[ROUND]["side"]
+        guess = side if wanted_hit else 1 - side
+        student.button(key=("class_guess_first", "class_guess_second")[guess]).click()
+        _run(student)
+    assert store_at(where)._score(code) == (2, 3)
+    line = next(text for text in _texts(_run(teacher)) if "The class's guesses" in text)
+    assert "66.7% right of 3 rounds" in line and f"{CEILING:.1%}" in line and "best possible attacker" not in line
+    teacher.button(key="class_reveal").click()
+    _run(teacher)
+    revealed = _texts(_run(student))
+    assert any("66.7% right of 3 rounds" in text and "best possible attacker" in text for text in revealed), revealed

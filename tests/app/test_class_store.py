@@ -91,9 +91,23 @@ def test_ending_a_session_deletes_its_answers(store):
     session, secret = store.start()
     device = codes.new_device()
     store.send(session.code, 1, device, 0)
+    store.guess(session.code, device, True)
     store.end(session.code, secret)
     assert store.session(session.code) is None and store._load(session.code) is None
-    assert store._answers(session.code, 1) == {}
+    assert store._answers(session.code, 1) == {} and store._score(session.code) == (0, 0)
+
+
+def test_the_games_rounds_are_pooled_over_devices(store):
+    session, secret = store.start()
+    first, second = codes.new_device(), codes.new_device()
+    for device, hits in ((first, (True, True, False)), (second, (False, True))):
+        for hit in hits:
+            assert store.guess(session.code, device, hit)
+    assert store.score(session.code, secret) == (3, 5)
+    with pytest.raises(NotTeacher):
+        store.score(session.code)
+    store.move(session.code, secret, revealed=True)
+    assert store.score(session.code) == (3, 5)
 
 
 def test_two_processes_share_one_session(store, where):

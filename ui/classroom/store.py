@@ -67,8 +67,8 @@ def _checked(code: str, step: int, device: str | None = None, choice: int | None
 
 
 class ClassStore:
-    """What a class session does, on a backend's six primitives (``_insert``, ``_load``, ``_save``,
-    ``_put_answer``, ``_answers``, ``_delete``). ``clock`` gives the time (seconds since the epoch)."""
+    """What a class session does, on a backend's eight primitives (``_insert``, ``_load``, ``_save``,
+    ``_put_answer``, ``_answers``, ``_add_round``, ``_score``, ``_delete``). ``clock`` gives the time (seconds since the epoch)."""
 
     def __init__(self, ttl: float = TTL, clock: Callable[[], float] = time.time) -> None:
         self.ttl, self.clock = ttl, clock
@@ -149,6 +149,25 @@ class ClassStore:
             counts[choice] = counts.get(choice, 0) + 1
         return counts
 
+    def guess(self, code: str, device: str, hit: bool) -> bool:
+        """Count one round of the game played on ``device`` (right or not) into the session's pooled score;
+        ``False`` when the session is gone."""
+        _checked(code, 1, device)
+        session = self.session(code)
+        if session is None:
+            return False
+        self._add_round(session, device, bool(hit))
+        return True
+
+    def score(self, code: str, secret: str | None = None) -> tuple[int, int]:
+        """The class's pooled game score, (right guesses, rounds): for the teacher, or for everyone once the
+        session's open step is revealed."""
+        _checked(code, 1)
+        session = self.session(code)
+        if not (self.teaches(code, secret) or (session is not None and session.revealed)):
+            raise NotTeacher(f"the game score of class session {code!r} is the teacher's until the reveal")
+        return self._score(code)
+
     def end(self, code: str, secret: str) -> None:
         """Delete the session and every answer sent to it."""
         self._teacher(code, secret)
@@ -171,6 +190,12 @@ class ClassStore:
     def _answers(self, code: str, step: int) -> dict[str, int]:
         raise NotImplementedError
 
+    def _add_round(self, session: Session, device: str, hit: bool) -> None:
+        raise NotImplementedError
+
+    def _score(self, code: str) -> tuple[int, int]:
+        raise NotImplementedError
+
     def _delete(self, code: str) -> None:
         raise NotImplementedError
 
@@ -180,6 +205,8 @@ _SCHEMA = (
     "revealed INTEGER NOT NULL, students_move INTEGER NOT NULL, expires REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS answers (code TEXT NOT NULL, step INTEGER NOT NULL, device TEXT NOT NULL, "
     "choice INTEGER NOT NULL, PRIMARY KEY (code, step, device))",
+    "CREATE TABLE IF NOT EXISTS rounds (code TEXT NOT NULL, device TEXT NOT NULL, hits INTEGER NOT NULL, "
+    "rounds INTEGER NOT NULL, PRIMARY KEY (code, device))",
 )
 
 
@@ -200,8 +227,9 @@ class SqliteClassStore(ClassStore):
 
     def _insert(self, session, digest):
         with self._connect() as db:
-            db.execute("DELETE FROM answers WHERE code IN (SELECT code FROM sessions WHERE expires <= ?)",
-                       (self.clock(),))
+            for table in ("answers", "rounds"):
+                db.execute(f"DELETE FROM {table} WHERE code IN (SELECT code FROM sessions WHERE expires <= ?)",
+                           (self.clock(),))
             db.execute("DELETE FROM sessions WHERE expires <= ?", (self.clock(),))
             try:
                 db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)",
@@ -234,16 +262,28 @@ class SqliteClassStore(ClassStore):
         with self._connect() as db:
             return dict(db.execute("SELECT device, choice FROM answers WHERE code = ? AND step = ?", (code, step)))
 
+    def _add_round(self, session, device, hit):
+        with self._connect() as db:
+            db.execute("INSERT INTO rounds VALUES (?, ?, ?, 1) ON CONFLICT (code, device) DO UPDATE SET "
+                       "hits = hits + excluded.hits, rounds = rounds + 1", (session.code, device, int(hit)))
+
+    def _score(self, code):
+        with self._connect() as db:
+            hits, rounds = db.execute("SELECT COALESCE(SUM(hits), 0), COALESCE(SUM(rounds), 0) FROM rounds "
+                                      "WHERE code = ?", (code,)).fetchone()
+        return int(hits), int(rounds)
+
     def _delete(self, code):
         with self._connect() as db:
-            db.execute("DELETE FROM answers WHERE code = ?", (code,))
-            db.execute("DELETE FROM sessions WHERE code = ?", (code,))
+            for table in ("answers", "rounds", "sessions"):
+                db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
 
 
 class RedisClassStore(ClassStore):
     """Class sessions in Redis at ``url``: a session is one JSON string ``mpe:class:CODE`` (created with ``NX``,
     so two processes never start the same code), its answers one hash ``mpe:class:CODE:answers`` of
-    ``step:device`` → choice; both expire with the session (``EXPIREAT``)."""
+    ``step:device`` → choice, its game rounds one hash ``mpe:class:CODE:rounds`` of ``hits:device`` and
+    ``rounds:device`` counts (``HINCRBY`` in a transaction); all expire with the session (``EXPIREAT``)."""
 
     PREFIX = "mpe:class:"
 
@@ -278,6 +318,7 @@ class RedisClassStore(ClassStore):
         pipe = self.redis.pipeline()
         pipe.set(self._key(session.code), self._value(session, found[1]), xx=True, exat=int(session.expires) + 1)
         pipe.expireat(self._key(session.code) + ":answers", int(session.expires) + 1)
+        pipe.expireat(self._key(session.code) + ":rounds", int(session.expires) + 1)
         pipe.execute()
 
     def _put_answer(self, session, step, device, choice):
@@ -292,8 +333,21 @@ class RedisClassStore(ClassStore):
                 for field, choice in self.redis.hgetall(self._key(code) + ":answers").items()
                 if field.startswith(prefix)}
 
+    def _add_round(self, session, device, hit):
+        key = self._key(session.code) + ":rounds"
+        pipe = self.redis.pipeline()
+        pipe.hincrby(key, f"hits:{device}", int(hit))
+        pipe.hincrby(key, f"rounds:{device}", 1)
+        pipe.expireat(key, int(session.expires) + 1)
+        pipe.execute()
+
+    def _score(self, code):
+        counts = self.redis.hgetall(self._key(code) + ":rounds")
+        return (sum(int(v) for k, v in counts.items() if k.startswith("hits:")),
+                sum(int(v) for k, v in counts.items() if k.startswith("rounds:")))
+
     def _delete(self, code):
-        self.redis.delete(self._key(code), self._key(code) + ":answers")
+        self.redis.delete(self._key(code), self._key(code) + ":answers", self._key(code) + ":rounds")
 
 
 def open_store(where: str, **kwargs) -> ClassStore:

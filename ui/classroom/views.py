@@ -21,12 +21,12 @@ import segno
 import streamlit as st
 
 from ui import state
-from ui.classroom import codes
+from ui.classroom import codes, game
 from ui.classroom.control import CLASS, PUBLISHED, TEACH, TEACHER_COOKIE, cookie, store, teaching
 from ui.classroom.figures import tally_figure
 from ui.classroom.store import TTL
 from ui.lesson import views as lesson
-from ui.lesson.steps import STEPS
+from ui.lesson.steps import GAME_EPSILON, STEPS
 from ui.literal import literal
 from ui.live_chart import live_chart
 
@@ -167,6 +167,8 @@ def _tally(code: str, secret: str) -> None:
                 + (" · revealed" if session.revealed else ""))
     right = step.answer()[0] if session.revealed else None
     st.plotly_chart(tally_figure(step.choices, counts, right), key="class_tally_chart", config={"displayModeBar": False})
+    if step.game:
+        st.markdown(game.score_line(*store().score(code, secret), GAME_EPSILON, session.revealed))
 
 
 # The student -----------------------------------------------------------------------------------------------------
@@ -208,6 +210,8 @@ def student() -> None:
         _revealed(code, number, device)
     else:
         _answer(code, number, device)
+        if step.game:
+            game.play(code, device, GAME_EPSILON)
     if session.students_move:
         st.page_link(step.page, label="Open the full page and move its controls", icon=":material/open_in_new:",
                      query_params=step.params)
@@ -248,4 +252,6 @@ def _revealed(code: str, number: int, device: str) -> None:
     st.markdown(f"**The class:** {_count(sum(counts.values()))}")
     st.plotly_chart(tally_figure(step.choices, counts, right), key="class_tally_chart",
                     config={"displayModeBar": False})
+    if step.game:
+        st.markdown(game.score_line(*store().score(code), GAME_EPSILON, True))
     st.info(f"**{step.headline}.** {step.takeaway}")
