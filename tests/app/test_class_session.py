@@ -119,3 +119,12 @@ def test_the_game_step_pools_the_class_rounds_against_the_ceiling(where):
     _run(teacher)
     revealed = _texts(_run(student))
     assert any("66.7% right of 3 rounds" in text and "best possible attacker" in text for text in revealed), revealed
+
+
+@pytest.mark.parametrize("code", ["NOPE42", "<b>bold</b>"])
+def test_a_teachers_address_with_an_unknown_code_is_one_literal_line(where, code):
+    teacher = app_at(LESSON)
+    teacher.query_params["class"] = code
+    (warning,) = _run(teacher).warning
+    assert warning.value.startswith(f"No class session with code `'{code}'`: it ended or expired")
+    assert teacher.button(key="class_start")

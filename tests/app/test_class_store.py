@@ -164,6 +164,7 @@ def test_codes_are_unambiguous_and_forgiving():
     assert codes.code("mq2 h7t") is None and codes.code("mq3 h7t") == "MQ3H7T"
 
 
-def test_the_store_location():
+def test_the_store_location(tmp_path):
     assert location({"MPE_CLASS_STORE": "redis://h:1/0"}) == "redis://h:1/0"
-    assert location({"MPE_SHARED_STORE": "/srv/x/results.sqlite"}) == "/srv/x/classes.sqlite"
+    assert location({"XDG_DATA_HOME": str(tmp_path)}) == str(tmp_path / "manifold-privacy-explorer" / "classes.sqlite")
+    assert (tmp_path / "manifold-privacy-explorer").is_dir()

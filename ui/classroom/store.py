@@ -365,14 +365,12 @@ FILE_NAME = "classes.sqlite"
 
 
 def location(environ=None) -> str:
-    """Where the app keeps its class sessions: ``$MPE_CLASS_STORE``; else, under ``make serve``, a file beside the
-    serve's shared results (``$MPE_SHARED_STORE``); else ``classes.sqlite`` in the app's data folder
-    (``$XDG_DATA_HOME/manifold-privacy-explorer``, by default under ``~/.local/share``), made if missing."""
+    """Where the app keeps its class sessions: ``$MPE_CLASS_STORE``, else ``classes.sqlite`` in the app's data
+    folder (``$XDG_DATA_HOME/manifold-privacy-explorer``, by default under ``~/.local/share``), made if missing:
+    one file for every app process on the machine, ``make serve``'s too, kept over a restart of the server."""
     environ = os.environ if environ is None else environ
     if environ.get(STORE_ENV):
         return environ[STORE_ENV]
-    if environ.get("MPE_SHARED_STORE"):
-        return str(Path(environ["MPE_SHARED_STORE"]).parent / FILE_NAME)
     folder = Path(environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "manifold-privacy-explorer"
     folder.mkdir(parents=True, exist_ok=True)
     return str(folder / FILE_NAME)
