@@ -53,8 +53,8 @@ CODE_STYLE = "font-size: 3.2rem; font-weight: 700; letter-spacing: 0.12em; line-
 
 def _set_cookie(name: str, value: str, max_age: float) -> None:
     """Set the cookie ``name`` of this browser (``value`` hex and code characters only, checked by the caller)."""
-    st.html(f"<script>document.cookie = '{name}={value}; path=/; max-age={int(max_age)}; samesite=strict';</script>",
-            unsafe_allow_javascript=True)
+    st.html(f"<script>document.cookie = '{name}={value}; path=/; max-age={int(max_age)}; samesite=strict' + "
+            "(location.protocol === 'https:' ? '; secure' : '');</script>", unsafe_allow_javascript=True)
 
 
 def _count(number: int) -> str:
