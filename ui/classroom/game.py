@@ -55,8 +55,8 @@ def score_line(hits: int, rounds: int, epsilon: float, revealed: bool) -> str:
     best attacker's."""
     if rounds:
         low, high = Tally(hits, rounds).interval()
-        pooled = (f"{hits / rounds:.1%} right of {rounds:,} rounds ({LEVEL:.0%} interval {low:.1%} to "
-                  f"{high:.1%})")
+        pooled = (f"{hits / rounds:.1%} right of {rounds:,} round{'' if rounds == 1 else 's'} ({LEVEL:.0%} "
+                  f"interval {low:.1%} to {high:.1%})")
     else:
         pooled = "no rounds yet"
     line = f"**The class's guesses:** {pooled}; ceiling e^ε/(1 + e^ε) = {compute.game(epsilon).ceiling:.1%}"

@@ -45,6 +45,8 @@ PHONE_STYLE = """<style>
 html { font-size: 115%; }
 [data-testid="stMainBlockContainer"] { padding: 2.5rem 1rem 2rem 1rem; }
 </style>"""
+#: Host names no other device reaches.
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 #: An address with nothing a Markdown code span could end or render.
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9:/.?=_\-\[\]%]+")
 #: The join code as the projector shows it.
@@ -140,6 +142,9 @@ def _panel(code: str, secret: str) -> None:
             st.markdown("**Class session.** Join with the code")
             st.html(f'<div style="{CODE_STYLE}" data-testid="class-code">{html.escape(code)}</div>')
             st.markdown(f"on the Lesson, or open {_shown(address)}")
+            if urlsplit(address).hostname in LOOPBACK:
+                st.caption("This is the address of this computer alone: for the class's phones, serve the app on "
+                           "the room's network (`make serve HOST=0.0.0.0`) and open it at the computer's address.")
             st.toggle("Students may move the controls", key="class_students_move", value=session.students_move,
                       on_change=_students_move, args=(code, secret),
                       help="Off: students watch the step. On: each student can open the step's full page and "
