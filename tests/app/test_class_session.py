@@ -128,3 +128,14 @@ def test_a_teachers_address_with_an_unknown_code_is_one_literal_line(where, code
     (warning,) = _run(teacher).warning
     assert warning.value.startswith(f"No class session with code `'{code}'`: it ended or expired")
     assert teacher.button(key="class_start")
+
+
+def test_each_step_is_revealed_for_all_in_turn(where):
+    teacher, code = _teacher()
+    for number in (1, 2):
+        assert (store_at(where).session(code).step, store_at(where).session(code).revealed) == (number, False)
+        teacher.button(key="class_reveal").click()
+        assert store_at(where).session(_run(teacher).query_params["class"]).revealed
+        assert any("The answer: **" in text for text in _texts(teacher))  # the teacher's own lesson too
+        teacher.button(key="lesson_forward").click()
+        _run(teacher)

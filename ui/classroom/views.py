@@ -150,8 +150,8 @@ def _panel(code: str, secret: str) -> None:
                       help="Off: students watch the step. On: each student can open the step's full page and "
                            "move its ε and n on their own phone.")
             left, right = st.columns(2)
-            left.button("Reveal for all", key="class_reveal", on_click=_reveal, args=(code, secret),
-                        disabled=session.revealed, type="primary")
+            left.button("Reveal for all", key="class_reveal", on_click=_reveal, args=(code, secret), type="primary",
+                        help="Reveals the open step's answer on every phone and here.")
             right.button("End the class session", key="class_end", on_click=_end, args=(code, secret),
                          help="Deletes every answer of this session.")
         qr.image(qr_png(address), width="stretch", caption="Scan to join", alt=f"QR code of {address}")
