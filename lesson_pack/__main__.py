@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from lesson_pack.out import check_out
+
 DEFAULT_OUT = Path("dist") / "lesson"
 #: The loggers of Streamlit's warnings that a cache or a context runs without a server (bare mode).
 BARE_MODE_NOTICES = ("streamlit.runtime.caching.cache_data_api", "streamlit.runtime.scriptrunner_utils.script_run_context")
@@ -22,13 +24,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for name in BARE_MODE_NOTICES:  # the steps' caches run without a server: Streamlit's notices of it say nothing
         logging.getLogger(name).addFilter(lambda record: record.levelno >= logging.ERROR)
-    from lesson_pack.folder import build, check_out
-
     try:
         check_out(args.out)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    from lesson_pack.folder import build
     start = time.perf_counter()
     out = build(args.out)
     size = sum(path.stat().st_size for path in out.iterdir())

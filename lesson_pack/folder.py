@@ -17,34 +17,16 @@ from importlib import resources
 from pathlib import Path
 
 from lesson_pack.content import lesson_data
+from lesson_pack.out import DATA, check_out
 
 #: The page's own files, copied from ``static/`` as they are.
 STATIC = ("index.html", "lesson.css", "lesson.js")
-#: The data script, and the marker that tells an earlier pack from any other folder.
-DATA = "lesson-data.js"
 PLOTLY = "plotly.min.js"
 
 
 def plotly_js() -> bytes:
     """The installed plotly package's plotly.js (no CDN)."""
     return resources.files("plotly").joinpath("package_data", PLOTLY).read_bytes()
-
-
-def check_out(out: Path) -> Path:
-    """``out`` if the pack may be written there: a new path, an empty folder or an earlier pack.
-
-    Raises
-    ------
-    ValueError
-        ``out`` is a file, or a folder with other content.
-    """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"OUT={str(out)!r} is a file; give a new or empty folder, e.g. OUT=dist/lesson")
-    if out.is_dir() and any(out.iterdir()) and not (out / DATA).is_file():
-        raise ValueError(f"OUT={str(out)!r} is a folder with other files, not an earlier Lesson pack; give a new or "
-                         "empty folder, e.g. OUT=dist/lesson")
-    return out
 
 
 def write_files(folder: Path, data: dict) -> None:

@@ -1,6 +1,7 @@
 """Lesson: the story of the app in steps a teacher can walk through (issue 33)."""
 
 from ui import address_keys, first_paint, glossary, lesson, navigation, presenter
+from ui.lesson import pack_download
 
 navigation.page_config("Lesson")
 first_paint.pending()
@@ -12,6 +13,7 @@ if not presenter.active():  # in presenter mode the step's title is the page's
         "computed from the chart's own run. Each step links to the full page with the same settings.",
     )
 lesson.show()
+pack_download.show()
 glossary.show("epsilon", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2", "riemannian-laplace",
               "euclidean-laplace", "dp-rgd")
 address_keys.report()

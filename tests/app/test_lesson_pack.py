@@ -1,0 +1,102 @@
+"""The Lesson pack (issue 47): built by ``python -m lesson_pack`` as ``make lesson-pack`` runs it, its steps
+reveal the numbers the Lesson page reveals, to the last printed digit; the page's button serves the same pack
+as a zip; bad output folders get one line and exit status 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from lesson_pack.folder import PLOTLY, STATIC
+from lesson_pack.out import DATA
+from tests.app.conftest import ROOT, assert_clean, downloaded, run_page
+from ui.lesson.pack_download import LABEL
+from ui.lesson.steps import STEPS
+
+pytestmark = pytest.mark.slow
+
+LESSON = ROOT / "pages" / "9_Lesson.py"
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e-?\d+)?%?")
+#: Of a folder the pack may not overwrite.
+BUSY = "is a folder with other files, not an earlier Lesson pack"
+
+
+def _build(out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lesson_pack", "--out", str(out)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+def _data(text: str) -> dict:
+    return json.loads(text.removeprefix("window.LESSON = ").removesuffix(";\n"))
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pack") / "lesson"
+    built = _build(out)
+    assert built.returncode == 0, built.stderr
+    assert built.stderr == "" and built.stdout.startswith(f"wrote the Lesson pack to {out}"), built
+    return out
+
+
+def _revealed(at, number: int) -> list[str]:
+    """The texts the Lesson page shows once step ``number`` is revealed without a guess."""
+    at.selectbox(key="step").set_value(number).run()
+    at.button(key=f"lesson_reveal_{number}").click().run()
+    assert_clean(at)
+    return [box.value for box in at.info] + [text.value for text in at.markdown]
+
+
+def test_every_steps_revealed_numbers_are_the_lesson_pages(pack):
+    steps = _data((pack / DATA).read_text(encoding="utf-8"))["steps"]
+    assert [step["title"] for step in steps] == [step.title for step in STEPS]
+    at = run_page(LESSON)
+    for step in steps:
+        shown = _revealed(at, step["number"])
+        answer = f"The answer: **{step['choices'][step['right']]}**. {step['numbers']}"
+        (box,) = [text for text in shown if text.startswith("No guess yet.")]
+        assert box == f"No guess yet. {answer}"
+        assert NUMBER.findall(box) == NUMBER.findall(answer) and NUMBER.findall(step["numbers"])
+        assert f"**{step['headline']}.** {step['takeaway']}" in shown
+        if "game" in step:
+            game = step["game"]
+            assert f"The best possible attacker (likelihood-ratio test): {game['best']}." in shown
+            assert any(text.startswith(f"A broken mechanism with the noise halved: {game['broken']}, above the "
+                                       "ceiling") for text in shown)
+            assert any(text.endswith(f"Ceiling e^ε/(1 + e^ε) = {game['ceiling']}.") for text in shown)
+
+
+def test_the_folder_holds_the_page_plotly_once_and_nothing_from_outside(pack):
+    assert sorted(path.name for path in pack.iterdir()) == sorted([*STATIC, PLOTLY, DATA])
+    assert sum(path.stat().st_size for path in pack.iterdir()) < 30e6
+    page = (pack / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'(?:src|href)="([^"]+)"', page) == ["lesson.css", PLOTLY, DATA, "lesson.js"]
+    assert not re.search(r"https?://", page + (pack / "lesson.js").read_text(encoding="utf-8"))
+
+
+def test_the_lesson_pages_button_serves_the_same_pack_as_a_zip(pack, media_managers):
+    at = run_page(LESSON)
+    archive = zipfile.ZipFile(io.BytesIO(downloaded(at, media_managers, LABEL)))
+    assert sorted(archive.namelist()) == sorted(f"lesson/{path.name}" for path in pack.iterdir())
+    for path in pack.iterdir():
+        assert archive.read(f"lesson/{path.name}") == path.read_bytes(), path.name
+
+
+def test_a_file_or_a_foreign_folder_as_out_gets_one_line_and_status_2(tmp_path):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine")
+    foreign = tmp_path / "work"
+    foreign.mkdir()
+    (foreign / "essay.md").write_text("mine")
+    for out, says in ((afile, "is a file"), (afile / "lesson", "lies inside the file"), (foreign, BUSY)):
+        built = _build(out)
+        assert built.returncode == 2 and built.stdout == "", built
+        assert built.stderr.count("\n") == 1 and says in built.stderr and repr(str(out)) in built.stderr, built.stderr
+    assert afile.read_text() == "mine" and [path.name for path in foreign.iterdir()] == ["essay.md"]
