@@ -16,7 +16,7 @@ import zipfile
 from importlib import resources
 from pathlib import Path
 
-from lesson_pack.content import lesson_data
+from lesson_pack.content import VALUES, lesson_data
 from lesson_pack.out import DATA, check_out
 
 #: The page's own files, copied from ``static/`` as they are.
@@ -39,10 +39,10 @@ def write_files(folder: Path, data: dict) -> None:
     (folder / DATA).write_text(f"window.LESSON = {text};\n", encoding="utf-8")
 
 
-def build(out: Path, data: dict | None = None) -> Path:
-    """Write the pack to ``out`` (``check_out``), whole or not at all; ``data`` defaults to the Lesson's."""
+def build(out: Path, values: int = VALUES) -> Path:
+    """Write the pack to ``out`` (``check_out``), whole or not at all, ``values`` values on each slider."""
     out = check_out(out).resolve()
-    data = lesson_data() if data is None else data
+    data = lesson_data(values)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:

@@ -5,6 +5,7 @@
 (function () {
   const steps = window.LESSON.steps;
   const CONFIG = {responsive: true, displaylogo: false};
+  const PROJECTED = 0.6;
   const root = document.getElementById("steps");
   const back = document.getElementById("back");
   const next = document.getElementById("next");
@@ -19,31 +20,74 @@
     return element;
   }
 
-  // A chart's place; drawn (once) by draw(), its frames added for its slider.
+  // A chart's place, drawn (once) by draw().
   function chart(parent, figure, label) {
     const div = make("div", null, {class: "chart", role: "figure", "aria-label": label});
     parent.appendChild(div);
     return {div: div, figure: figure, drawn: null};
   }
 
+  // Plotly keeps what it computes in the objects it is given: each drawing gets its own copy of the figure; on a
+  // large screen (a projector) the chart is at least PROJECTED of the window's height.
+  function copy(figure) {
+    const copied = structuredClone(figure);
+    if (window.innerWidth >= 1200 && copied.layout.height) {
+      copied.layout.height = Math.max(copied.layout.height, Math.round(PROJECTED * window.innerHeight));
+    }
+    return copied;
+  }
+
   function draw(box) {
     if (!box.drawn) {
-      const figure = box.figure;
+      const figure = copy(box.figure);
       box.drawn = Plotly.newPlot(box.div, figure.data, figure.layout, CONFIG)
         .then(() => (figure.frames ? Plotly.addFrames(box.div, figure.frames) : null));
     }
     return box.drawn;
   }
 
-  // Every step's charts, drawn one after the other in their parked sections once the open step's are (its
-  // slider charts first, then each step's charts, then theirs), so that a step switch only swaps which shows.
+  // Every step's charts, drawn one after the other in their parked sections once the open step's are, so that
+  // a step switch only swaps which section shows.
   async function drawAhead() {
-    const order = [sections[open].sliders, ...sections.map((s) => s.charts), ...sections.map((s) => s.sliders)];
-    for (const boxes of order) {
-      for (const box of boxes) {
+    for (const {charts} of sections) {
+      for (const box of charts) {
         await draw(box);
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
+    }
+  }
+
+  // The chart's ε and n sliders: each value redraws the chart with its precomputed figure (null: the step's own);
+  // moving one puts the others back on the step's value.
+  function sliders(parent, box, step) {
+    const inputs = step.sliders.map((slider, which) => {
+      const id = `slider-${step.number}-${which}`;
+      const row = make("div", null, {class: "slider"});
+      const label = make("label", null, {for: id});
+      const input = make("input", null, {type: "range", id: id, min: "0", max: String(slider.values.length - 1),
+                                         step: "1", value: String(slider.own)});
+      const words = (index) => `${slider.label} = ${slider.values[index]}` +
+        (index === slider.own ? " (the step's)" : "");
+      const set = (index) => {
+        input.value = String(index);
+        label.textContent = words(index);
+        input.setAttribute("aria-valuetext", words(index));
+      };
+      input.addEventListener("input", () => {
+        const index = Number(input.value);
+        inputs.forEach((other, at) => { if (at !== which) other.set(step.sliders[at].own); });
+        set(index);
+        const figure = copy(slider.figures[index] || box.figure);
+        box.drawn = box.drawn.then(() => Plotly.react(box.div, figure.data, figure.layout, CONFIG));
+      });
+      set(slider.own);
+      row.append(label, input);
+      parent.appendChild(row);
+      return {set: set};
+    });
+    if (inputs.length) {
+      parent.appendChild(make("p", "Each value on a slider redraws the chart as the full page draws it there (its " +
+        "own run, the same seed); the answer is the run at the step's own value.", {class: "caption"}));
     }
   }
 
@@ -103,6 +147,7 @@
     section.className = "parked";
     section.appendChild(make("h2", `${step.number} · ${step.title}`, {id: `title-${index + 1}`}));
     const charts = [chart(section, step.chart, `Chart of step ${step.number}: ${step.title}`)];
+    sliders(section, charts[0], step);
     const choices = make("fieldset");
     const legend = make("legend");
     legend.append(make("strong", "Predict:"), " " + step.question);
@@ -133,14 +178,8 @@
       revealed.forEach((element) => { element.hidden = false; });
     });
     choices.addEventListener("change", () => { if (!answer.hidden) answerText(step, answer, guess()); });
-    const sliders = step.sliders.map((slider) => {
-      const box = chart(section, slider.figure, `Step ${step.number}'s run with ${slider.over} on a slider`);
-      box.div.classList.add("slider-chart");
-      section.appendChild(make("p", slider.caption, {class: "caption"}));
-      return box;
-    });
     root.appendChild(section);
-    return {section: section, charts: charts, sliders: sliders};
+    return {section: section, charts: charts};
   }
 
   // Open step ``index`` (0-based); resolves when its charts are drawn.

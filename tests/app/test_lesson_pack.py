@@ -1,6 +1,7 @@
-"""The Lesson pack (issue 47): built by ``python -m lesson_pack`` as ``make lesson-pack`` runs it, its steps
-reveal the numbers the Lesson page reveals, to the last printed digit; the page's button serves the same pack
-as a zip; bad output folders get one line and exit status 2."""
+"""The Lesson pack (issue 47): built by ``python -m lesson_pack`` as ``make lesson-pack`` runs it (two values on
+each slider here, to build faster: the steps' own runs are the same), its steps reveal the numbers the Lesson
+page reveals, to the last printed digit, and its sliders hold their builders' charts; the page's button serves
+the pack as a zip; bad input gets one line and exit status 2."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from lesson_pack import folder
+from lesson_pack.content import figure_data
 from lesson_pack.folder import PLOTLY, STATIC
 from lesson_pack.out import DATA
 from tests.app.conftest import ROOT, assert_clean, downloaded, run_page
+from ui.lesson import compute
 from ui.lesson.pack_download import LABEL
-from ui.lesson.steps import STEPS
+from ui.lesson.steps import SENSITIVITY_R, STEPS
 
 pytestmark = pytest.mark.slow
 
@@ -28,9 +32,9 @@ NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e-?\d+)?%?")
 BUSY = "is a folder with other files, not an earlier Lesson pack"
 
 
-def _build(out: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "lesson_pack", "--out", str(out)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+def _build(out: Path, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lesson_pack", "--out", str(out), *options], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
 
 
 def _data(text: str) -> dict:
@@ -40,7 +44,7 @@ def _data(text: str) -> dict:
 @pytest.fixture(scope="module")
 def pack(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("pack") / "lesson"
-    built = _build(out)
+    built = _build(out, "--values", "2")
     assert built.returncode == 0, built.stderr
     assert built.stderr == "" and built.stdout.startswith(f"wrote the Lesson pack to {out}"), built
     return out
@@ -81,7 +85,21 @@ def test_the_folder_holds_the_page_plotly_once_and_nothing_from_outside(pack):
     assert not re.search(r"https?://", page + (pack / "lesson.js").read_text(encoding="utf-8"))
 
 
-def test_the_lesson_pages_button_serves_the_same_pack_as_a_zip(pack, media_managers):
+def test_sliders_hold_their_builders_charts_at_their_values(pack):
+    """Step 1's n slider: Theorem 2's Δ-against-r chart at each n, as the Sensitivity page's builder draws it;
+    at the step's own n, the step's chart."""
+    first = _data((pack / DATA).read_text(encoding="utf-8"))["steps"][0]
+    (slider,) = first["sliders"]
+    assert slider["label"] == "n" and slider["values"] == [5, 10] and slider["figures"][slider["own"]] is None
+    other = slider["figures"][1 - slider["own"]]
+    assert other == figure_data(compute.sensitivity_figure(slider["values"][1 - slider["own"]], SENSITIVITY_R))
+    assert other["data"] != first["chart"]["data"]
+
+
+def test_the_lesson_pages_button_serves_the_pack_as_a_zip(pack, media_managers, monkeypatch):
+    """The button's click builds the pack's folder and zips it (the data as the fixture's, not computed again)."""
+    data = _data((pack / DATA).read_text(encoding="utf-8"))
+    monkeypatch.setattr(folder, "lesson_data", lambda values: data)
     at = run_page(LESSON)
     archive = zipfile.ZipFile(io.BytesIO(downloaded(at, media_managers, LABEL)))
     assert sorted(archive.namelist()) == sorted(f"lesson/{path.name}" for path in pack.iterdir())
@@ -95,8 +113,11 @@ def test_a_file_or_a_foreign_folder_as_out_gets_one_line_and_status_2(tmp_path):
     foreign = tmp_path / "work"
     foreign.mkdir()
     (foreign / "essay.md").write_text("mine")
-    for out, says in ((afile, "is a file"), (afile / "lesson", "lies inside the file"), (foreign, BUSY)):
-        built = _build(out)
+    for out, says, options in ((afile, "is a file", ()), (afile / "lesson", "lies inside the file", ()),
+                               (foreign, BUSY, ()), (tmp_path / "new", "invalid choice: 9", ("--values", "9"))):
+        built = _build(out, *options)
         assert built.returncode == 2 and built.stdout == "", built
-        assert built.stderr.count("\n") == 1 and says in built.stderr and repr(str(out)) in built.stderr, built.stderr
+        assert built.stderr.count("\n") == 1 and says in built.stderr, built.stderr
+        assert options or repr(str(out)) in built.stderr, built.stderr
+    assert not (tmp_path / "new").exists()
     assert afile.read_text() == "mine" and [path.name for path in foreign.iterdir()] == ["essay.md"]

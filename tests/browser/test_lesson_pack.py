@@ -25,14 +25,14 @@ _DRAWN = """() => [...document.querySelectorAll('section:not(.parked) .chart')].
     return [chart.classList.contains('js-plotly-plot'), box.width, box.height,
             getComputedStyle(chart).visibility];
 })"""
-#: The coordinates of every trace of the first slider chart of the step on screen.
-_SLIDER_TRACES = """() => JSON.stringify(
-    document.querySelector('section:not(.parked) .slider-chart').data.map((trace) => Array.from(trace.x || [])))"""
+#: The coordinates of every trace of the chart of the step on screen.
+_TRACES = """() => JSON.stringify(document.querySelector('section:not(.parked) .chart').data.map(
+    (trace) => [trace.x, trace.y, trace.z]))"""
 
 
 @pytest.fixture(scope="module")
 def pack(tmp_path_factory):
-    folder = build(tmp_path_factory.mktemp("pack") / "lesson")
+    folder = build(tmp_path_factory.mktemp("pack") / "lesson", values=2)  # the steps' own runs as at 5
     steps = json.loads((folder / DATA).read_text(encoding="utf-8").removeprefix("window.LESSON = ")
                        .removesuffix(";\n"))["steps"]
     return folder, steps
@@ -45,16 +45,26 @@ def _assert_drawn(tab, number: int) -> None:
                          for plot, width, height, seen in drawn), (number, drawn)
 
 
-def _slider_redraws(tab) -> None:
-    """A click at the left end of the step's first slider chart's slider moves its traces (to ε = 0.1)."""
+def _sliders_redraw(tab, sliders: list[dict]) -> None:
+    """Each slider at its first value redraws the chart with other data, and back at the step's own value
+    with the step's own (the others go back to theirs)."""
+    from playwright.sync_api import expect
+
     page = tab.page
-    page.wait_for_function("() => document.querySelector('section:not(.parked) .slider-chart .slider-rail-rect')")
-    before = page.evaluate(_SLIDER_TRACES)
-    rail = page.locator("section:not(.parked) .slider-chart .slider-rail-rect").first
-    rail.scroll_into_view_if_needed()
-    box = rail.bounding_box()
-    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
-    page.wait_for_function(f"(before) => ({_SLIDER_TRACES})() !== before", arg=before)
+    own = page.evaluate(_TRACES)
+    for which, slider in enumerate(sliders):
+        control = page.locator("section:not(.parked) .slider input").nth(which)
+        expect(page.locator("section:not(.parked) .slider label").nth(which)).to_have_text(
+            f"{slider['label']} = {_number(slider['values'][slider['own']])} (the step's)")
+        control.fill("0")
+        page.wait_for_function(f"(own) => ({_TRACES})() !== own", arg=own)
+        control.fill(str(slider["own"]))
+        page.wait_for_function(f"(own) => ({_TRACES})() === own", arg=own)
+
+
+def _number(value: float) -> str:
+    """A value as the page's script writes it (1.0 as 1)."""
+    return f"{value:g}"
 
 
 def _game_deals(section, game: dict) -> None:
@@ -71,7 +81,7 @@ def _game_deals(section, game: dict) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def test_a_walk_through_the_pack_from_a_link_to_step_4(chromium, pack, size):
     """Opened at #step-4, Back and ← to step 1, then Next and → through all nine: each step draws its charts,
-    Reveal shows its run's numbers and takeaway, a slider redraws its chart, the game deals; then axe-core on
+    Reveal shows its run's numbers and takeaway, each slider redraws its chart, the game deals; then axe-core on
     ``AXE_STEPS``, their answers shown."""
     from playwright.sync_api import expect
 
@@ -94,7 +104,7 @@ def test_a_walk_through_the_pack_from_a_link_to_step_4(chromium, pack, size):
         expect(answer).to_have_text(f"Right. The answer: {right}. {step['numbers']}")
         expect(section.locator(".takeaway")).to_have_text(f"{step['headline']}. {step['takeaway']}")
         if step["sliders"]:
-            _slider_redraws(tab)
+            _sliders_redraw(tab, step["sliders"])
         if "game" in step:
             _game_deals(section, step["game"])
         if step["number"] < len(steps):
