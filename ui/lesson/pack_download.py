@@ -26,5 +26,5 @@ def show() -> None:
     st.download_button(LABEL, _zip, "lesson-pack.zip", "application/zip", key="lesson_pack_zip",
                        on_click="ignore", icon=":material/download:",
                        help="The nine steps as one folder that opens from its index.html in any browser, with no "
-                            "server and no network: the same charts and answers, the sphere steps' ε and n sliders "
-                            "and the game. Built on click (a few seconds); about 3 MB zipped, 9 MB unzipped.")
+                            "server and no network: the same charts and answers, ε and n sliders and the game. Built "
+                            "on click (10-20 s); about 5 MB zipped, 12 MB unzipped.")
