@@ -2,9 +2,10 @@
 
 Each step: its title, question and choices, the right choice and the numbers of its chart's own run
 (``Step.answer``), its headline and takeaway, and its chart as plotly JSON (``Step.chart``) with, where its
-builder takes ε or n, the same builder's chart at a few other values for the page's ε and n sliders (``sliders``:
-each value its own run, as the full page draws it there; the answer stays the step's own run's). The game step carries ``ROUNDS`` rounds of ``engine.lesson.game`` dealt from ``GAME_SEED``,
-the ceiling e^ε/(1 + e^ε) and the best attacker's and the broken control's tallies (``ui.lesson.compute``).
+builder takes ε or n, the same builder's chart at a few other values for the page's ε and n sliders
+(``sliders``: each value its own run, as the full page draws it there; the answer stays the step's own run's).
+The game step carries ``ROUNDS`` rounds of ``engine.lesson.game`` dealt from ``GAME_SEED``, the ceiling
+e^ε/(1 + e^ε) and the best attacker's and the broken control's tallies (``ui.lesson.compute``).
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def sliders(chart, values: int = VALUES) -> list[dict]:
     """The step's chart rebuilt by its own builder at other values of ε and n, where its chart is a builder
     called with them (``functools.partial`` of a parameter ``epsilon``/``n`` or of a config with such a field):
     per slider its label, ``values`` values (``values_around``), the step's own value's index and each value's
-    figure (``None`` at the own value: the step's chart). A value the builder refuses (its ``ValueError``, as the page would show) is left
-    out."""
+    figure (``None`` at the own value: the step's chart). A value the builder refuses (its ``ValueError``, as
+    the page would show) is left out."""
     if not isinstance(chart, functools.partial):
         return []
     arguments = inspect.signature(chart.func).bind(*chart.args, **chart.keywords).arguments
