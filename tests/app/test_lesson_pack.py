@@ -1,6 +1,6 @@
 """The Lesson pack (issue 47): built by ``python -m lesson_pack`` as ``make lesson-pack`` runs it (two values on
-each slider here, to build faster: the steps' own runs are the same), its steps reveal the numbers the Lesson
-page reveals, to the last printed digit, and its sliders hold their builders' charts; the page's button serves
+each slider here, to build faster: the steps' own runs are the same), its steps draw the Lesson page's charts
+(their data) and reveal the numbers it reveals, to the last printed digit, and its sliders hold their builders' charts; the page's button serves
 the pack as a zip; bad input gets one line and exit status 2."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from lesson_pack import folder
 from lesson_pack.content import figure_data
 from lesson_pack.folder import PLOTLY, STATIC
 from lesson_pack.out import DATA
+from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, downloaded, run_page
 from ui.lesson import compute
 from ui.lesson.pack_download import LABEL
@@ -50,20 +51,22 @@ def pack(tmp_path_factory) -> Path:
     return out
 
 
-def _revealed(at, number: int) -> list[str]:
-    """The texts the Lesson page shows once step ``number`` is revealed without a guess."""
+def _revealed(at, number: int) -> tuple[dict, list[str]]:
+    """The chart the Lesson page draws for step ``number`` and the texts it shows once the step is revealed
+    without a guess."""
     at.selectbox(key="step").set_value(number).run()
     at.button(key=f"lesson_reveal_{number}").click().run()
     assert_clean(at)
-    return [box.value for box in at.info] + [text.value for text in at.markdown]
+    return charts.specs(at)[0], [box.value for box in at.info] + [text.value for text in at.markdown]
 
 
-def test_every_steps_revealed_numbers_are_the_lesson_pages(pack):
+def test_every_steps_chart_and_revealed_numbers_are_the_lesson_pages(pack):
     steps = _data((pack / DATA).read_text(encoding="utf-8"))["steps"]
     assert [step["title"] for step in steps] == [step.title for step in STEPS]
     at = run_page(LESSON)
     for step in steps:
-        shown = _revealed(at, step["number"])
+        chart, shown = _revealed(at, step["number"])
+        assert chart["data"] == step["chart"]["data"], step["title"]
         answer = f"The answer: **{step['choices'][step['right']]}**. {step['numbers']}"
         (box,) = [text for text in shown if text.startswith("No guess yet.")]
         assert box == f"No guess yet. {answer}"
