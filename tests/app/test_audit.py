@@ -32,7 +32,7 @@ def test_the_budget_defaults_to_the_mechanisms_own_at_which_its_twin_is_flagged(
     assert not at.exception
     budget = at.selectbox(key="samples")
     assert budget.value == AUDITS["kng"].default_samples and at.selectbox(key="space").value == "euclidean"
-    assert "20,000 (this mechanism's default)" in budget.options
+    assert "20,000 (default)" in budget.options
     assert any(s.value.startswith("Within the claim") for s in at.success)
     assert any(e.value.startswith("Flagged") for e in at.error)
 

@@ -48,7 +48,7 @@ def sidebar() -> tuple[Settings, list[str]]:
     epsilon = controls.number("Claimed ε", "eps", min_value=0.05, max_value=10.0, default=1.0, step=0.1,
                               help="The privacy budget the mechanism is run at and claims to keep.")
     default_samples = AUDITS[name].default_samples
-    budgets = {value: f"{value:,}" + (" (this mechanism's default)" if value == default_samples else "")
+    budgets = {value: f"{value:,}" + (" (default)" if value == default_samples else "")
                for value in sorted({*SAMPLES, default_samples})}
     samples = controls.select("Releases per side (budget)", "samples", budgets, default_samples,
                               help="How many releases on each data set the audit may draw; more can show a larger "
