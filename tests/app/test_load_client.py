@@ -29,7 +29,7 @@ def test_the_lessons_arrow_reruns_the_step_alone():
     ``pages/``), showing the step moved to and its address."""
 
     async def walk(url):
-        async with load.websockets.connect(url, subprotocols=["streamlit"], max_size=None,
+        async with load.websockets.connect(load.websocket_url(url), subprotocols=["streamlit"], max_size=None,
                                            ping_interval=None) as socket:
             client = load.Client(socket)
             opened = await client.open(load.LESSON)
