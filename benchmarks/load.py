@@ -46,6 +46,7 @@ import hmac
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -352,13 +353,27 @@ def _app_processes(launcher: psutil.Process, ports: list[int]) -> dict[int, psut
     return found
 
 
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _free_serve_ports(workers: int, tries: int = 20) -> tuple[int, list[int]]:
+    """A free port for the proxy whose ``workers`` app ports (``deploy/serve``: from port + 100) are free too."""
+    for _ in range(tries):
+        port = free_port()
+        ports = [port + 100 + i for i in range(workers)]
+        if port + 100 + workers <= 65535 and not any(_listening(p) for p in ports):
+            return port, ports
+    raise RuntimeError(f"found no free port with {workers} free app ports after it in {tries} tries")
+
+
 @contextlib.contextmanager
 def serve(workers: int = WORKERS, timeout: float = SERVE_TIMEOUT):
     """``deploy/serve`` (what ``make serve`` runs) with ``workers`` app processes on a free port, with this
     interpreter's environment; yields (the proxy's base URL, {app port: its process}), once the proxy and
     every process answer their health checks; one Ctrl-C (SIGINT) stops it afterwards."""
-    port = free_port()
-    ports = [port + 100 + i for i in range(workers)]
+    port, ports = _free_serve_ports(workers)
     env = {**os.environ, "WORKERS": str(workers), "PORT": str(port), "HOST": "127.0.0.1",
            "VENV_BIN": str(Path(sys.executable).parent)}
     proc = subprocess.Popen([str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
