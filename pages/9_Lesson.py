@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui import address_keys, first_paint, glossary, lesson, navigation, presenter
 from ui.classroom import views as classroom
+from ui.lesson import pack_download
 
 navigation.page_config("Lesson")
 if classroom.joining():  # a student's phone in a class session (/Lesson?join=CODE): the teacher's step alone
@@ -19,6 +20,7 @@ if not presenter.active():  # in presenter mode the step's title is the page's
     )
 lesson.show()
 classroom.teacher()
+pack_download.show()
 glossary.show("epsilon", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2", "riemannian-laplace",
               "euclidean-laplace", "dp-rgd")
 address_keys.report()
