@@ -56,7 +56,7 @@ test: install-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup tests
 
-bench: install-bench
+bench: install-bench install-serve
 	PYTHONPATH=$(PEERS) $(BIN)/python -m benchmarks $(AREAS) --results benchmarks/RESULTS.md
 
 clean:

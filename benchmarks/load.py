@@ -1,17 +1,22 @@
-"""Load: concurrent sessions against one local server, without a browser (``python -m benchmarks load``).
+"""Load: a class of concurrent sessions through ``make serve``, without a browser (``python -m benchmarks load``).
+
+The class reaches the app as it would in a classroom: through ``deploy/serve`` (what ``make serve`` runs),
+``WORKERS`` Streamlit processes behind Caddy, each session first loading the page over HTTP to get the
+proxy's affinity cookie (``mpe_server``) and then opening its websocket with it, as a browser does.
 
 Each session is a thin client of Streamlit's websocket protocol (``/_stcore/stream``, protobuf
 ``BackMsg``/``ForwardMsg``, the messages the browser exchanges). Like the browser, it answers a page's
 chart-first run (``ui.first_paint``): the live chart's value is set once the run has delivered it, which
 asks for the full run with the sidebar's widgets; an opening is timed until that full run has finished. A
 button inside a fragment (the Lesson's →) asks for a run of that fragment alone, as the browser does.
-Two scenarios:
+Three scenarios:
 
 - ``class``: every session walks the Lesson page's steps, as a class following the teacher: it opens the
   Lesson and presses → (the same trigger the browser sends) until the last step (results shared; one
   session walked the lesson before, as the teacher does when preparing the class);
 - ``own``: every session opens the playground and moves ε ``CHANGES`` times, each time to a value no
-  other session uses (the worst case: nothing shared).
+  other session uses (the worst case: nothing shared);
+- ``both``: a student's lesson: the ``class`` walk, then the ``own`` one on the same connection.
 
 Nothing is rendered, so the figures are the server's alone:
 
@@ -22,12 +27,13 @@ Nothing is rendered, so the figures are the server's alone:
   that never showed its ε slider (the Lesson: its → button);
 - leaks: a session whose ε slider or address (``page_info_changed``) shows a value it did not ask for, or
   (the Lesson) whose step heading or address ``step`` is not the step it moved to;
-- RSS of the server (with its children) after one warm-up session, at its peak while the sessions
-  run (sampled every 0.2 s) and after all sessions;
-- the server's CPU time (with its children) while the sessions run, per step: on the shared cores the
-  times above include waiting for a core, this does not, so it compares two versions run at different loads.
+- RSS of each app process after one warm-up session on each, at its peak while the sessions run
+  (sampled every 0.2 s) and after all sessions; how many sessions the proxy gave each process;
+- the app processes' CPU time (with their children) while the sessions run, per step: on the shared cores
+  the times above include waiting for a core, this does not, so it compares two versions run at different
+  loads; and the machine's 1-minute load average before and after (the cores are shared).
 
-Command line: ``python -m benchmarks.load --scenario class --sessions 30``.
+Command line: ``python -m benchmarks.load --scenario both --sessions 30 --workers 1``.
 """
 
 from __future__ import annotations
@@ -35,9 +41,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode
@@ -51,11 +65,14 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from benchmarks.timing import Row
-from tests.browser.harness import ROOT, streamlit_process
+from tests.browser.harness import ROOT, free_port, streamlit_process
 
-SESSIONS, CHANGES = 30, 3
+SESSIONS, CHANGES, WORKERS = 30, 3, 1
 PAGE, LESSON = "Private_mean_playground", "Lesson"
-SCENARIOS = ("class", "own")
+SCENARIOS = ("class", "own", "both")
+#: The cookie by which the proxy of ``make serve`` pins a session to its process (``deploy/Caddyfile``).
+AFFINITY_COOKIE = "mpe_server"
+SERVE_TIMEOUT = 300.0
 EPSILON_LABEL, DEFAULT_EPSILON = "Privacy budget ε", 1.0
 #: The label of the Lesson's button to the next step.
 FORWARD = "→"
@@ -71,6 +88,8 @@ class Session:
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     leaks: list[str] = field(default_factory=list)
+    #: The affinity cookie it was served with ("" without a proxy).
+    cookie: str = ""
 
 
 @dataclass
@@ -247,13 +266,47 @@ async def _class_walk(client: Client, session: Session, changes: int) -> None:
         session.errors.append(f"no {FORWARD} button on {LESSON}")
 
 
-async def drive(url: str, scenario: str, index: int, changes: int) -> Session:
-    """One session of ``scenario`` on a new connection; everything it saw."""
+async def _both(client: Client, session: Session, changes: int) -> None:
+    """The Lesson to its last step, then the playground with ``changes`` moves of ε."""
+    await _class_walk(client, session, changes)
+    await _own(client, session, changes)
+
+
+def affinity(upstream: str) -> str:
+    """The value Caddy's ``lb_policy cookie`` gives the cookie of ``upstream`` (``host:port``): HMAC-SHA256 of
+    the address under the policy's secret (none in deploy/Caddyfile)."""
+    return hmac.new(b"", upstream.encode(), hashlib.sha256).hexdigest()
+
+
+def affinity_cookie(base: str, page: str) -> str:
+    """The affinity cookie the proxy at ``base`` sets on a browser's first request (the page's HTML); "" when
+    it sets none (no proxy)."""
+    with urllib.request.urlopen(f"{base}/{page}", timeout=RUN_TIMEOUT) as reply:
+        for header in reply.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            if name.strip() == AFFINITY_COOKIE:
+                return rest.split(";", 1)[0]
+    return ""
+
+
+def websocket_url(base: str) -> str:
+    return base.replace("http://", "ws://") + "/_stcore/stream"
+
+
+async def drive(base: str, scenario: str, index: int, changes: int, cookie: str | None = None) -> Session:
+    """One session of ``scenario`` on a new connection to the server or proxy at ``base`` (``http://host:port``);
+    everything it saw. Like a browser, it loads its first page over HTTP and keeps the affinity cookie the proxy
+    sets (``cookie``, if given, pins it to that process instead)."""
     session = Session(index)
-    walk = {"class": _class_walk, "own": _own}[scenario]
+    walk = {"class": _class_walk, "own": _own, "both": _both}[scenario]
     try:
-        async with websockets.connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=RUN_TIMEOUT,
-                                      ping_interval=None) as socket:
+        if cookie is None:
+            cookie = await asyncio.to_thread(affinity_cookie, base, LESSON if scenario != "own" else PAGE)
+        session.cookie = cookie
+        headers = {"Cookie": f"{AFFINITY_COOKIE}={cookie}"} if cookie else None
+        async with websockets.connect(websocket_url(base), subprotocols=["streamlit"], max_size=None,
+                                      open_timeout=RUN_TIMEOUT, ping_interval=None,
+                                      additional_headers=headers) as socket:
             await walk(Client(socket), session, changes)
     except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as err:
         session.errors.append(f"{type(err).__name__}: {err}")
@@ -273,64 +326,160 @@ def rss(process: psutil.Process) -> float:
 
 @contextlib.contextmanager
 def server(app: Path = ROOT / "app.py", timeout: float = 120.0):
-    """A fresh ``streamlit run`` on a free loopback port; yields (websocket URL, its process)."""
+    """A fresh ``streamlit run`` on a free loopback port; yields (its base URL, its process)."""
     with streamlit_process(timeout, app) as (base, proc):
-        yield base.replace("http://", "ws://") + "/_stcore/stream", psutil.Process(proc.pid)
+        yield base, psutil.Process(proc.pid)
+
+
+def _healthy(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as reply:
+            return reply.read().decode().strip() == "ok"
+    except OSError:
+        return False
+
+
+def _app_processes(launcher: psutil.Process, ports: list[int]) -> dict[int, psutil.Process]:
+    """The Streamlit process serving each of ``ports`` among the launcher's descendants (found by the port on
+    its command line)."""
+    found = {}
+    for member in launcher.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            args = member.cmdline()
+            if any(arg.endswith("streamlit") for arg in args) and "--server.port" in args:
+                port = int(args[args.index("--server.port") + 1])
+                if port in ports:
+                    found[port] = member
+    return found
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _free_serve_ports(workers: int, tries: int = 20) -> tuple[int, list[int]]:
+    """A free port for the proxy whose ``workers`` app ports (``deploy/serve``: from port + 100) are free too."""
+    for _ in range(tries):
+        port = free_port()
+        ports = [port + 100 + i for i in range(workers)]
+        if port + 100 + workers <= 65535 and not any(_listening(p) for p in ports):
+            return port, ports
+    raise RuntimeError(f"found no free port with {workers} free app ports after it in {tries} tries")
+
+
+@contextlib.contextmanager
+def serve(workers: int = WORKERS, timeout: float = SERVE_TIMEOUT):
+    """``deploy/serve`` (what ``make serve`` runs) with ``workers`` app processes on a free port, with this
+    interpreter's environment; yields (the proxy's base URL, {app port: its process}), once the proxy and
+    every process answer their health checks; one Ctrl-C (SIGINT) stops it afterwards."""
+    port, ports = _free_serve_ports(workers)
+    env = {**os.environ, "WORKERS": str(workers), "PORT": str(port), "HOST": "127.0.0.1",
+           "VENV_BIN": str(Path(sys.executable).parent)}
+    proc = subprocess.Popen([str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while not (_healthy(base) and all(_healthy(f"http://127.0.0.1:{p}") for p in ports)):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"make serve did not start: {proc.stderr.read().decode()[-2000:]}"
+                                   if proc.poll() is not None else f"make serve not healthy after {timeout:g} s")
+            time.sleep(0.5)
+        yield base, _app_processes(psutil.Process(proc.pid), ports)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 @dataclass(frozen=True)
 class LoadResult:
+    """One class through the proxy: per-process figures are in the order of the app ports."""
+
     scenario: str
     sessions: int
     changes: int
+    workers: int
     times: np.ndarray
     errors: list[str]
     leaks: list[str]
-    rss_before: float
-    rss_peak: float
-    rss_after: float
+    #: Sessions the proxy gave each process (by their affinity cookie).
+    split: list[int]
+    rss_before: list[float]
+    rss_peak: list[float]
+    rss_after: list[float]
     wall: float
     cpu: float
+    load_before: float
+    load_after: float
 
     @property
     def steps(self) -> str:
-        if self.scenario == "class":
-            return f"the Lesson opened, then → to each of its {len(self.times) // self.sessions + 1} steps"
-        return f"1 opening + {self.changes} ε changes to values of its own"
+        lesson = "the Lesson opened, then → to each of its steps"
+        own = f"the playground opened + {self.changes} ε changes to values of its own"
+        return {"class": lesson, "own": own, "both": f"{lesson}; {own}"}[self.scenario]
+
+    @property
+    def memory(self) -> str:
+        """RSS per process: after warm-up → after the sessions (peak), MiB."""
+        return "; ".join(f"{b:.0f} → {a:.0f} ({p:.0f})" for b, a, p in
+                         zip(self.rss_before, self.rss_after, self.rss_peak, strict=True))
 
 
-def measure(scenario: str = "class", sessions: int = SESSIONS, changes: int = CHANGES) -> LoadResult:
-    """One warm-up session (imports; the playground at its defaults), then ``sessions`` concurrent ones."""
+def measure(scenario: str = "both", sessions: int = SESSIONS, changes: int = CHANGES,
+            workers: int = WORKERS) -> LoadResult:
+    """``make serve`` with ``workers`` processes; on each, one warm-up session (imports; the playground at its
+    defaults; the Lesson walked once, as the teacher does preparing the class); then ``sessions`` concurrent
+    ones through the proxy, each pinned where the proxy's cookie sends it."""
     if scenario not in SCENARIOS:
         raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
+    if sessions < 1 or changes < 0 or workers < 1:
+        raise ValueError(f"sessions and workers must be at least 1 and changes at least 0, got {sessions}, "
+                         f"{workers} and {changes}")
 
-    async def crowd(url: str) -> list[Session]:
-        return await asyncio.gather(*(drive(url, scenario, i, changes) for i in range(sessions)))
+    async def crowd(base: str) -> list[Session]:
+        return await asyncio.gather(*(drive(base, scenario, i, changes) for i in range(sessions)))
 
-    with server() as (url, process):
-        asyncio.run(drive(url, "own", sessions, 0))
-        if scenario == "class":
-            asyncio.run(drive(url, "class", sessions, 0))  # the teacher prepares the lesson
-        before = rss(process)
+    with serve(workers) as (base, apps):
+        ports = sorted(apps)
+        for port in ports:
+            pinned = affinity(f"127.0.0.1:{port}")
+            asyncio.run(drive(base, "own", sessions, 0, pinned))
+            if scenario != "own":
+                asyncio.run(drive(base, "class", sessions, 0, pinned))
+        processes = [apps[port] for port in ports]
+        before = [rss(p) for p in processes]
         samples, done = [before], threading.Event()
 
         def sample() -> None:
             while not done.wait(0.2):
-                samples.append(rss(process))
+                samples.append([rss(p) for p in processes])
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        start, cpu_start = time.perf_counter(), cpu_seconds(process)
-        results = asyncio.run(crowd(url))
-        wall, cpu = time.perf_counter() - start, cpu_seconds(process) - cpu_start
+        load_before = os.getloadavg()[0]
+        start, cpu_start = time.perf_counter(), sum(cpu_seconds(p) for p in processes)
+        results = asyncio.run(crowd(base))
+        wall, cpu = time.perf_counter() - start, sum(cpu_seconds(p) for p in processes) - cpu_start
+        load_after = os.getloadavg()[0]
         done.set()
         sampler.join()
-        after = rss(process)
+        after = [rss(p) for p in processes]
+    cookies = [affinity(f"127.0.0.1:{port}") for port in ports]
+    split = [sum(s.cookie == cookie for s in results) for cookie in cookies]
     times = np.array([t for s in results for t in s.times])
     errors = [f"session {s.index}: {e}" for s in results for e in s.errors]
+    errors += [f"session {s.index}: served by no app process (cookie {s.cookie!r})" for s in results
+               if s.cookie not in cookies]
     leaks = [f"session {s.index}: {leak}" for s in results for leak in s.leaks]
-    return LoadResult(scenario, sessions, changes, times, errors, leaks, before, max(samples + [after]), after,
-                      wall, cpu)
+    peak = [max(column) for column in zip(*samples, after, strict=True)]
+    return LoadResult(scenario, sessions, changes, workers, times, errors, leaks, split, before, peak, after,
+                      wall, cpu, load_before, load_after)
 
 
 def _percentiles(times: np.ndarray) -> tuple[float, float]:
@@ -342,40 +491,45 @@ def _per_step(r: LoadResult) -> str:
     return f"{r.cpu:.1f} s, {1000 * r.cpu / max(len(r.times), 1):.0f} ms per step"
 
 
+#: The classes of issue 45: (students, app processes, p95 target).
+CLASSES = ((30, 1, "< 1.5 s"), (30, 2, "—"), (60, 2, "< 1.5 s"))
+
+
 def run() -> list[Row]:
-    """Rows of the benchmark table: the class walk and the worst case, 30 sessions each."""
+    """Rows of the benchmark table: each class of ``CLASSES`` walking the Lesson and the playground
+    through ``make serve``."""
     rows = []
-    for scenario, target in (("class", "< 1.5 s"), ("own", "—")):
-        r = measure(scenario)
+    for sessions, workers, target in CLASSES:
+        r = measure("both", sessions, CHANGES, workers)
         p50, p95 = _percentiles(r.times)
-        note = (f"{r.sessions} sessions × ({r.steps}) on {LESSON if scenario == 'class' else PAGE}, no browser; {len(r.times)} steps in {r.wall:.0f} s; "
-                f"errors {len(r.errors)}, leaks {len(r.leaks)}; server RSS {r.rss_before:.0f} MiB after warm-up, "
-                f"peak {r.rss_peak:.0f}, {r.rss_after:.0f} after; server CPU {_per_step(r)}")
-        rows += [Row(f"load ({scenario}): step to finished rerun, p50", p50, "—", note),
-                 Row(f"load ({scenario}): step to finished rerun, p95", p95, target,
-                     "no error, no leak, RSS growth < 200 MiB")]
+        name = f"load ({sessions} students, make serve WORKERS={workers})"
+        note = (f"{r.sessions} sessions × ({r.steps}) through Caddy with cookie affinity, no browser; "
+                f"{len(r.times)} steps in {r.wall:.0f} s, sessions per process {r.split}; errors {len(r.errors)}, "
+                f"leaks {len(r.leaks)}; RSS per process after warm-up → after (peak) {r.memory} MiB; "
+                f"app CPU {_per_step(r)}; load average {r.load_before:.1f} → {r.load_after:.1f}")
+        rows += [Row(f"{name}: step to finished rerun, p50", p50, "—", note),
+                 Row(f"{name}: step to finished rerun, p95", p95, target, "no error, no leak, RSS growth < 200 MiB")]
     return rows
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=SCENARIOS, default="class")
+    parser.add_argument("--scenario", choices=SCENARIOS, default="both")
     parser.add_argument("--sessions", type=int, default=SESSIONS)
     parser.add_argument("--changes", type=int, default=CHANGES)
+    parser.add_argument("--workers", type=int, default=WORKERS, help="app processes behind the proxy")
     args = parser.parse_args(argv)
-    if args.sessions < 1 or args.changes < 0:
-        parser.error(f"--sessions must be at least 1 and --changes at least 0, got {args.sessions} and "
-                     f"{args.changes}")
-    r = measure(args.scenario, args.sessions, args.changes)
+    if args.sessions < 1 or args.changes < 0 or args.workers < 1:
+        parser.error(f"--sessions and --workers must be at least 1 and --changes at least 0, got {args.sessions}, "
+                     f"{args.workers} and {args.changes}")
+    r = measure(args.scenario, args.sessions, args.changes, args.workers)
     p50, p95 = _percentiles(r.times)
-    print(f"{args.scenario}: {r.sessions} sessions × ({r.steps}) on {LESSON if args.scenario == 'class' else PAGE}: "
-          f"{len(r.times)} steps in {r.wall:.1f} s")
+    print(f"{args.scenario}: {r.sessions} sessions × ({r.steps}) through make serve WORKERS={r.workers}: "
+          f"{len(r.times)} steps in {r.wall:.1f} s; sessions per process {r.split}")
     print(f"step to finished rerun: p50 {p50:.2f} s, p95 {p95:.2f} s, max {r.times.max(initial=0):.2f} s")
     print(f"errors: {len(r.errors)}; cross-session leaks: {len(r.leaks)}")
-    print(f"server CPU while the sessions ran: {_per_step(r)}")
-    print(f"server RSS: {r.rss_before:.0f} MiB after warm-up, peak {r.rss_peak:.0f} MiB "
-          f"(+{r.rss_peak - r.rss_before:.0f}), {r.rss_after:.0f} MiB after the sessions "
-          f"(+{r.rss_after - r.rss_before:.0f})")
+    print(f"app CPU while the sessions ran: {_per_step(r)}; load average {r.load_before:.1f} → {r.load_after:.1f}")
+    print(f"RSS per process, MiB, after warm-up → after the sessions (peak): {r.memory}")
     for line in (r.errors + r.leaks)[:20]:
         print("  ", line)
 

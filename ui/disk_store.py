@@ -4,7 +4,12 @@ Behind the proxy each student's session lives in one of several processes; a sto
 memory would make the class compute each audit once per process, and a student sent to another
 process after a restart would wait for a result the class already has. Results are pickled by a hash
 of their key, the least recently used beyond ``keep`` per store name are deleted, and SQLite's own
-locking (WAL journal, a busy timeout) lets processes and threads read and write at once. The file is
+locking (WAL journal, a busy timeout) lets processes and threads read and write at once. A commit
+is not flushed to the disk (``synchronous=NORMAL``: in WAL mode the file stays consistent, only an
+operating-system crash can lose the last results, and the file dies with the serve anyway): every hit
+commits its time of use, and with a flush per commit 30 students' reruns queued behind each other's
+flushes (600 hits from 30 threads: 9 to 11 s flushed, p95 0.24 to 0.59 s per hit; 0.2 to
+0.4 s unflushed, p95 18 to 40 ms; the shared 2-core machine at load 13, 2026-12-02). The file is
 private to one serve (``deploy/serve`` makes it in a fresh folder and removes it at exit), so it never
 serves a result of older code.
 """
@@ -41,7 +46,9 @@ class DiskResultStore:
             db.execute(_SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=BUSY_TIMEOUT)
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT)
+        db.execute("PRAGMA synchronous=NORMAL")
+        return db
 
     def get(self, key: Hashable, compute: Callable[[], object]):
         digest = key_digest(key)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import address_keys, first_paint, narrow_window, presenter, preset_steps, state
+from ui import address_keys, first_paint, narrow_window, presenter, preset_steps, reconnect, state
 
 #: The app's logo (page icon of every page, Home's picture).
 LOGO = Path(__file__).resolve().parents[1] / "assets" / "logo.svg"
@@ -78,12 +78,14 @@ def sidebar() -> None:
     (``ui.first_paint``) sends nothing to the sidebar before the chart: the links, the presenter button and
     the steps wait for the full run, and the sidebar says that the controls are on their way once the chart
     is sent (``first_paint.main_chart``). With the links comes the script that starts the sidebar collapsed
-    in a window too narrow for it beside the page (``ui.narrow_window``).
+    in a window too narrow for it beside the page (``ui.narrow_window``), and the fragment that makes a page
+    run again by itself after its websocket reconnected to another process (``ui.reconnect``).
     """
     state.enter_page()
     if not first_paint.running():
         with st.sidebar:
             _links()
+            reconnect.keep_alive()
         presenter.setup()
     address_keys.reserve()
     first_paint.in_full_run(preset_steps.show)

@@ -186,10 +186,13 @@ def page_keys() -> set[str]:
 
 
 def sync(keys) -> None:
-    """Write the current widget values of ``keys`` into the URL's query string."""
-    for key in keys:
-        if key in st.session_state:
-            st.query_params[key] = _format(st.session_state[key])
+    """Write the current widget values of ``keys`` into the URL's query string: those that differ from it,
+    in one message to the browser (each write of ``st.query_params`` is a message of its own, and every
+    message of a run crosses to the server's event loop: the playground sent ten per rerun)."""
+    changed = {key: _format(st.session_state[key]) for key in keys if key in st.session_state}
+    changed = {key: text for key, text in changed.items() if st.query_params.get_all(key) != [text]}
+    if changed:
+        st.query_params.update(changed)
 
 
 def settings(keys) -> dict:

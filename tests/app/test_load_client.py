@@ -1,9 +1,11 @@
 """The load benchmark's thin client (``benchmarks/load.py``) measures what it says: against a real
 server it follows the playground's chart-first run to the full run, finds the ε slider, moves it and sees
 its own values (it once reported "no slider" for every session and measured nothing); in the class
-scenario it presses the Lesson's → through every step and sees each step it moved to."""
+scenario it presses the Lesson's → through every step and sees each step it moved to; through ``make serve``
+(``deploy/serve`` and Caddy) each session is pinned by the proxy's cookie and served by the process it names."""
 
 import asyncio
+import shutil
 
 import pytest
 
@@ -29,7 +31,7 @@ def test_the_lessons_arrow_reruns_the_step_alone():
     ``pages/``), showing the step moved to and its address."""
 
     async def walk(url):
-        async with load.websockets.connect(url, subprotocols=["streamlit"], max_size=None,
+        async with load.websockets.connect(load.websocket_url(url), subprotocols=["streamlit"], max_size=None,
                                            ping_interval=None) as socket:
             client = load.Client(socket)
             opened = await client.open(load.LESSON)
@@ -42,3 +44,14 @@ def test_the_lessons_arrow_reruns_the_step_alone():
     assert stepped.errors == []
     assert stepped.headings == [f"2 · {STEPS[1].title}"]
     assert stepped.addresses[-1].endswith("step=2")
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="Debian's caddy is not installed (make install-serve)")
+def test_the_benchmark_drives_a_class_through_make_serve():
+    """Two students, the Lesson then one ε change, through ``deploy/serve`` with one process (about 10 s)."""
+    r = load.measure("both", sessions=2, changes=1, workers=1)
+    assert (r.errors, r.leaks) == ([], [])
+    assert r.split == [2]
+    assert len(r.times) == 2 * (len(STEPS) - 1 + 2)
+    assert 100 < r.rss_before[0] <= r.rss_peak[0] and r.rss_after[0] <= r.rss_peak[0]
+    assert r.cpu > 0

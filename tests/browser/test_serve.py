@@ -3,9 +3,11 @@
 Six students open Sensitivity with their own seed, three pinned to each process by the proxy's cookie,
 and download its CSV: a session's files live in the memory of the process that ran it, so each fetch
 must reach that process (round robin lost 4 of 6). Then one process is killed while they are connected:
-the others keep their downloads; supervisord restarts it, and its students, once they reload (the address
-holds their settings; Streamlit 1.67's page does not rerun by itself on a new process), get the same table
-from whichever process the proxy gives them. One Ctrl-C stops the whole serve and leaves nothing listening.
+the others keep their downloads; its students are told (their widgets are disabled), their browsers
+reconnect through the proxy and, without a reload, the page runs again on the process it reached
+(``ui.reconnect``: Streamlit 1.67 reruns an idle page after a reconnect only if it holds a timed
+fragment), so their downloads, which died with the process, are rebuilt: the same table as before. One
+Ctrl-C stops the whole serve and leaves nothing listening.
 """
 
 from __future__ import annotations
@@ -24,14 +26,23 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from tests.browser.harness import ROOT, chromium_missing_reason, free_port, wait_for_app
+from tests.browser.harness import ROOT, chromium_missing_reason, free_port, wait_for_app, wait_for_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WORKERS = 2
 STUDENTS = 6
 AFFINITY_COOKIE = "mpe_server"
+# Records whether one of the page's enabled inputs gets disabled (from now on): what the page shows while
+# its websocket is down (Streamlit 1.67 disables every widget until it is connected again).
+_WATCH_DISABLED = """() => {
+    window.__disabled = false;
+    new MutationObserver((changes) => {
+        if (changes.some((c) => c.target.matches('input, textarea') && c.target.disabled)) window.__disabled = true;
+    }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['disabled']});
+}"""
 
 
 def _listening(port: int) -> bool:
@@ -99,6 +110,11 @@ def serve():
                 os.killpg(proc.pid, signal.SIGKILL)
 
 
+def _asks_for_a_run(frames: list) -> bool:
+    """Whether one of the browser's messages in ``frames`` asks the server for a run of the page."""
+    return any(BackMsg.FromString(bytes(frame)).WhichOneof("type") == "rerun_script" for frame in frames)
+
+
 def _download_csv(page, timeout_ms: float = 60_000) -> pd.DataFrame:
     button = page.get_by_test_id("stDownloadButton").get_by_role("button", name="Data (CSV)").first
     with page.expect_download(timeout=timeout_ms) as download:
@@ -125,15 +141,22 @@ def test_a_class_through_the_proxy_keeps_its_downloads_and_survives_a_lost_proce
         assert all(len(table) > 0 for table in first)
         assert not first[0].equals(first[1]), "two seeds gave the same table: the check could not tell sessions apart"
 
+        stranded = pages[::WORKERS]
+        sent_after_kill = [[] for _ in stranded]
+        for page, frames in zip(stranded, sent_after_kill, strict=True):
+            page.evaluate(_WATCH_DISABLED)
+            page.on("websocket", lambda ws, frames=frames: ws.on("framesent", lambda payload: frames.append(payload)))
         os.kill(_app_pid(apps[0]), signal.SIGKILL)
         _wait(lambda: not _healthy(f"http://127.0.0.1:{apps[0]}"), 30, "the killed process to stop answering")
         for student, page in enumerate(pages):
             if student % WORKERS:
                 again = _download_csv(page)
                 assert again.equals(first[student]), f"student {student} lost the CSV when another process died"
-        for student, page in enumerate(pages[::WORKERS]):
-            page.reload(wait_until="commit")
-            wait_for_app(page, 300_000)
+        for student, (page, frames) in enumerate(zip(stranded, sent_after_kill, strict=True)):
+            _wait(lambda page=page, frames=frames: page.wait_for_timeout(100) or _asks_for_a_run(frames), 60,
+                  f"student {student * WORKERS}'s page to ask its new process for a run")
+            assert page.evaluate("window.__disabled"), f"student {student * WORKERS}'s widgets stayed usable: not told"
+            wait_for_settled(page, 300_000)
             again = _download_csv(page)
             assert again.equals(first[student * WORKERS]), f"student {student * WORKERS} got another table back"
         moved = {c["value"] for context in contexts[::WORKERS] for c in context.cookies(url)
