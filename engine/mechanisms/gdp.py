@@ -9,9 +9,9 @@ quadrature.
 **Reduction.** On a homogeneous space the normalisers of N(η, σ²) and N(η′, σ²) agree, so the privacy
 loss is L(x) = log p_η/p_η′ = (ρ(x, η′)² − ρ(x, η)²)/(2σ²). The best tests threshold L (Neyman–Pearson):
 with F(t) = P_η(L <= t) and S(t) = P_η(L > t), and the isometry swapping η and η′ (L under N(η′) is −L
-under N(η)), the test "reject η when L <= t" has α = F(t) and β = S(−t)... = 1 − F(−t), so
+under N(η)), the test "reject η when L <= t" has α = F(t) and β = P_η′(L > t) = F(−t), so
 
-    μ = sup_t Φ⁻¹(S(−t)) − Φ⁻¹(F(t))          (the μ at which G_μ touches T at α = F(t)).
+    μ = sup_t Φ⁻¹(1 − α) − Φ⁻¹(β) = sup_t Φ⁻¹(S(−t)) − Φ⁻¹(F(t))   (G_μ touches T at α = F(t)).
 
 Writing x = Exp_η(ρu), ρ has the radial law f(ρ) ∝ e^{−ρ²/(2σ²)} J(ρ) and u is uniform on the unit sphere
 of T_ηM, independent; ρ(x, η′) depends on ρ and on c = ⟨u, direction of η′⟩ only (law of cosines:
@@ -172,8 +172,8 @@ def _mu_at(manifold, sigma, distance, t, panels):
     with np.errstate(divide="ignore", invalid="ignore"):
         first = np.where(S_m <= 0.5, ndtri(S_m), -ndtri(F_m))
         second = np.where(F_t <= 0.5, ndtri(F_t), -ndtri(S_t))
-    ok = (np.minimum(F_t, S_t) > SMALLEST_LEVEL) & (np.minimum(F_m, S_m) > SMALLEST_LEVEL)
-    return np.where(ok, first - second, -np.inf)
+        ok = (np.minimum(F_t, S_t) > SMALLEST_LEVEL) & (np.minimum(F_m, S_m) > SMALLEST_LEVEL)
+        return np.where(ok, first - second, -np.inf)
 
 
 def _mu_sup(manifold, sigma, distance, panels):
@@ -184,8 +184,11 @@ def _mu_sup(manifold, sigma, distance, panels):
     values = _mu_at(manifold, sigma, distance, grid, panels)
     j = int(np.argmax(values))
     lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
-    best = minimize_scalar(lambda s: -float(_mu_at(manifold, sigma, distance, [s], panels)[0]), bounds=(lo, hi),
-                           method="bounded", options={"xatol": 1e-6 * max(bound, 1.0)})
+    def negative(s):
+        value = float(_mu_at(manifold, sigma, distance, [s], panels)[0])
+        return -value if np.isfinite(value) else 1e300
+
+    best = minimize_scalar(negative, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6 * max(bound, 1.0)})
     return max(float(values[j]), -float(best.fun))
 
 
@@ -277,13 +280,12 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS) -> f
 
 def tradeoff_curve(manifold, sigma, distance, alpha, *, panels: int = PANELS) -> np.ndarray:
     """β = T(N(η, σ²), N(η′, σ²))(α) at ρ(η, η′) = ``distance`` for the levels ``alpha`` ``(m,)``: the
-    Neyman–Pearson curve α = F(t), β = S(−t), read off a fine grid of t by interpolation."""
+    Neyman–Pearson curve α = F(t), β = F(−t), read off a fine grid of t by interpolation."""
     rho_max = _radial_setup(manifold, sigma)[1]
     bound = distance * (2 * rho_max + distance) / (2 * sigma ** 2)
     t = np.linspace(-bound, bound, 4001)
     F, _ = loss_cdf(manifold, sigma, distance, t, panels=panels)
-    _, S = loss_cdf(manifold, sigma, distance, -t, panels=panels)
-    return np.interp(np.asarray(alpha, dtype=float), F, S)
+    return np.interp(np.asarray(alpha, dtype=float), F, F[::-1])
 
 
 def gaussian_tradeoff(mu, alpha) -> np.ndarray:

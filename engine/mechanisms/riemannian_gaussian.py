@@ -39,7 +39,8 @@ from engine.validation import check_positive, check_probability
 def gaussian_radial_log_density(law: RadialLaw, rho, sigma) -> np.ndarray:
     """Unnormalised log f(ρ) = −ρ²/(2σ²) + log J(ρ); ``-inf`` outside [0, support]."""
     rho = np.asarray(rho, dtype=float)
-    return law.log_jacobian(rho) - rho ** 2 / (2 * sigma ** 2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return law.log_jacobian(rho) - rho ** 2 / (2 * sigma ** 2)
 
 
 def sample_gaussian_radius(law: RadialLaw, sigma, size, rng=None) -> np.ndarray:
