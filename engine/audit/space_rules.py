@@ -12,7 +12,8 @@ a mechanism needs and reads it from what the space declares:
 * ``figure1``: the registered spaces with the paper's recipe (the Utility page and the Figure 1 study);
 * ``hadamard`` (``flat_too``): Log inverts Exp (κ_max <= 0, infinite injectivity radius), as the DP-RGD
   path audit needs, plus R²;
-* ``curved``: κ_max > 0, where Theorem 2's factor h(r, κ) < 1.
+* ``curved``: κ_max > 0, where Theorem 2's factor h(r, κ) < 1;
+* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.GDP_FAMILIES``), plus R².
 
 The rules are called at every look-up, so a space added to the registry (or by a test's monkeypatch)
 appears in every audit whose mechanism can run on it.
@@ -72,6 +73,14 @@ def hadamard() -> tuple[str, ...]:
 def curved() -> tuple[str, ...]:
     """Registered spaces with κ_max > 0."""
     return tuple(key for key, entry in registered().items() if entry.audit.make().kappa_max > 0)
+
+
+def constant_curvature() -> tuple[str, ...]:
+    """Registered spaces whose polar volume is one of ``gdp.GDP_FAMILIES`` (the Riemannian Gaussian's), then R²."""
+    from engine.mechanisms.gdp import GDP_FAMILIES
+
+    return (*(key for key, entry in registered().items() if entry.audit.make().polar_volume in GDP_FAMILIES),
+            "euclidean")
 
 
 def fixed(*keys: str):

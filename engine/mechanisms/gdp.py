@@ -278,6 +278,21 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS) -> f
     return sigma
 
 
+def pair_epsilon(manifold, sigma, distance, delta, *, panels: int = PANELS) -> float:
+    """Exact ε(δ) of the pair N(η, σ²), N(η′, σ²) at ρ(η, η′) = ``distance``: the root of
+    δ(ε) = P_η(L > ε) − e^ε P_η′(L > ε) = S(ε) − e^ε F(−ε) (decreasing in ε), 0 when δ(0) <= δ."""
+    def excess(eps):
+        F, S = loss_cdf(manifold, sigma, distance, [eps, -eps], panels=panels)
+        return S[0] - np.exp(eps) * F[1] - delta
+
+    if excess(0.0) <= 0:
+        return 0.0
+    hi = 1.0
+    while excess(hi) > 0:
+        hi *= 2.0
+    return float(brentq(excess, 0.0, hi, xtol=1e-10))
+
+
 def tradeoff_curve(manifold, sigma, distance, alpha, *, panels: int = PANELS) -> np.ndarray:
     """β = T(N(η, σ²), N(η′, σ²))(α) at ρ(η, η′) = ``distance`` for the levels ``alpha`` ``(m,)``: the
     Neyman–Pearson curve α = F(t), β = F(−t), read off a fine grid of t by interpolation."""
