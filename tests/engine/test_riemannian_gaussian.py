@@ -115,3 +115,12 @@ def test_radial_law_of_spd_is_refused_by_the_sampler():
     with pytest.raises(ValueError, match="no exact sampler"):
         riemannian_gaussian(make_manifold("spd"), make_manifold("spd").origin, 0.5)
     assert radial_law(Sphere(2)).support == np.pi
+
+
+def test_audit_flags_the_twin_and_passes_the_mechanism_on_the_hyperbolic_plane():
+    from engine.audit import AUDITS, run_audit
+
+    correct = run_audit(AUDITS["riemannian-gaussian"].target("hyperbolic"), samples=200_000, rng=11)
+    twin = run_audit(AUDITS["twin-riemannian-gaussian"].target("hyperbolic"), samples=200_000, rng=12)
+    assert not correct.flagged and correct.epsilon_lower <= correct.reachable_epsilon
+    assert twin.flagged and twin.epsilon_lower > 1.0
