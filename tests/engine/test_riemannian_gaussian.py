@@ -117,6 +117,7 @@ def test_radial_law_of_spd_is_refused_by_the_sampler():
     assert radial_law(Sphere(2)).support == np.pi
 
 
+@pytest.mark.slow
 def test_audit_flags_the_twin_and_passes_the_mechanism_on_the_hyperbolic_plane():
     from engine.audit import AUDITS, run_audit
 
