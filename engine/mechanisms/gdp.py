@@ -37,6 +37,8 @@ from scipy.special import betainc, log_ndtr, ndtr, ndtri
 from engine.mechanisms.laplace import radial_law
 from engine.validation import check_positive
 
+#: Exponents of the radial profiles g(ρ) (``profile``): the Riemannian Gaussian's and the Riemannian Laplace's.
+GAUSSIAN, LAPLACE = 2, 1
 #: Polar-volume families (``Manifold.polar_volume``) on which the loss reduces to (ρ, c): the spaces of
 #: constant curvature (and Rᵈ), two-point homogeneous, where the paper's MCMC algorithm applies too.
 GDP_FAMILIES = ("flat", "sphere", "hyperbolic", "real-projective")
@@ -60,19 +62,33 @@ def check_gdp_space(manifold) -> None:
             f"Laplace or the tangent Gaussian on this space")
 
 
-def _radial_setup(manifold, sigma: float):
-    """The radial law's log f(ρ) ∝ −ρ²/(2σ²) + log J(ρ) (callable), its upper end ρ_max (the support, or
-    (growth)σ² + (√d + 18)σ, beyond which f has mass below 1e-60) and log ∫f (Gauss–Legendre, f is smooth)."""
+def _radial_setup(manifold, sigma: float, power: int = GAUSSIAN):
+    """The radial law's log f(ρ) ∝ −g(ρ) + log J(ρ), g = ``profile`` (callable), its upper end ρ_max (the support,
+    or where f's tail mass falls below 1e-60: (growth)σ² + (√d + 18)σ for the Gaussian, (d + 150)/(1/σ − growth)
+    for the Laplace) and log ∫f (Gauss–Legendre, f is smooth)."""
     law = radial_law(manifold)
-    upper = min(law.support, law.growth * sigma ** 2 + (np.sqrt(law.shape) + 18.0) * sigma)
+    if power == GAUSSIAN:
+        tail = law.growth * sigma ** 2 + (np.sqrt(law.shape) + 18.0) * sigma
+    else:
+        rate = 1.0 / sigma - law.growth
+        if rate <= 0 and not np.isfinite(law.support):
+            raise ValueError(f"the Laplace law on {manifold.name} at sigma={sigma:g} is not normalisable")
+        tail = (law.shape + 150.0) / rate if rate > 0 else np.inf
+    upper = min(law.support, tail)
 
     def log_f(rho):
-        return law.log_jacobian(rho) - rho ** 2 / (2 * sigma ** 2)
+        return law.log_jacobian(rho) - profile(rho, sigma, power)
 
     rho, weight = _gauss_legendre(np.linspace(0.0, upper, 201))
     values = log_f(rho)
     peak = float(np.max(values))
     return log_f, upper, peak, peak + float(np.log(np.sum(weight * np.exp(values - peak))))
+
+
+def profile(rho, sigma, power: int = GAUSSIAN):
+    """g(ρ) of the density ∝ e^{−g(ρ)}: ρ²/(2σ²) (``GAUSSIAN``) or ρ/σ (``LAPLACE``)."""
+    rho = np.asarray(rho, dtype=float)
+    return rho ** 2 / (2 * sigma ** 2) if power == GAUSSIAN else rho / sigma
 
 
 def _gauss_legendre(edges: np.ndarray):
@@ -84,22 +100,25 @@ def _gauss_legendre(edges: np.ndarray):
     return ((lo + hi) / 2 + half * x).reshape(shape), (half * w).reshape(shape)
 
 
-def _kinks(manifold, distance: float, s: np.ndarray, upper: float) -> np.ndarray:
-    """Radii ``(T, 4)`` where the integrand of ``loss_cdf`` is not smooth, for s = 2σ²t ``(T,)``: where c* = ±1,
-    i.e. ρ(x, η′)² − ρ² = s for x on the geodesic through η and η′ (towards η′: ρ′ = |ρ − Δ|; away: ρ′ = ρ + Δ
-    until it wraps at the diameter L, then 2L − ρ − Δ), and on RPᵈ where r* reaches the diameter π/2."""
+def _kinks(manifold, distance: float, t: np.ndarray, sigma: float, power: int, upper: float) -> np.ndarray:
+    """Radii ``(T, 5)`` where the integrand of ``loss_cdf`` is not smooth, for the losses t ``(T,)``: where c* = ±1,
+    i.e. g(ρ(x, η′)) − g(ρ) = t for x on the geodesic through η and η′ (towards η′: ρ′ = |ρ − Δ|; away:
+    ρ′ = ρ + Δ until it wraps at the diameter L, then 2L − ρ − Δ), at ρ = Δ, and on RPᵈ where r* reaches π/2."""
     D = distance
-    toward = (D ** 2 - s) / (2 * D)
-    away = (s - D ** 2) / (2 * D)
     family = manifold.polar_volume
     diameter = {"sphere": np.pi, "real-projective": np.pi / 2}.get(family)
-    if diameter is None:
-        wrapped = clip = np.full_like(s, np.nan)
-    else:
-        wrapped = ((2 * diameter - D) ** 2 - s) / (2 * (2 * diameter - D))
+    nan = np.full_like(t, np.nan)
+    if power == GAUSSIAN:
+        s = 2 * sigma ** 2 * t
+        toward, away = (D ** 2 - s) / (2 * D), (s - D ** 2) / (2 * D)
+        wrapped = nan if diameter is None else ((2 * diameter - D) ** 2 - s) / (2 * (2 * diameter - D))
         with np.errstate(invalid="ignore"):
-            clip = np.sqrt(diameter ** 2 - s) if family == "real-projective" else np.full_like(s, np.nan)
-    out = np.stack([toward, away, wrapped, clip], axis=-1)
+            clip = np.sqrt(diameter ** 2 - s) if family == "real-projective" else nan
+    else:  # ρ′ − ρ = σt: towards η′ inside ρ < Δ, the wrapped branch; away from η′ the loss is constant
+        toward, away = np.minimum((D - sigma * t) / 2, D), nan
+        wrapped = nan if diameter is None else (2 * diameter - D - sigma * t) / 2
+        clip = diameter - sigma * t if family == "real-projective" else nan
+    out = np.stack([toward, away, wrapped, clip, np.full_like(t, D)], axis=-1)
     return np.where((out > 0) & (out < upper), out, np.nan)
 
 
@@ -140,33 +159,36 @@ def _below(manifold, rho: np.ndarray, rstar: np.ndarray, distance: float):
     return np.where(never, 0.0, p), np.where(never, 1.0, q)
 
 
-def loss_cdf(manifold, sigma: float, distance: float, t, *, panels: int = PANELS):
-    """F(t) = P_η(L <= t) and S(t) = P_η(L > t), each ``(len(t),)``, for L = (ρ(x, η′)² − ρ(x, η)²)/(2σ²),
-    x ~ N(η, σ²), ρ(η, η′) = ``distance``. Each is a sum of non-negative terms (accurate in its tail), by
+def loss_cdf(manifold, sigma: float, distance: float, t, *, panels: int = PANELS, power: int = GAUSSIAN):
+    """F(t) = P_η(L <= t) and S(t) = P_η(L > t), each ``(len(t),)``, for L = g(ρ(x, η′)) − g(ρ(x, η)),
+    x ~ e^{−g(ρ(x, η))} (the Riemannian Gaussian N(η, σ²); with ``power=LAPLACE`` the Riemannian Laplace),
+    ρ(η, η′) = ``distance``. Each is a sum of non-negative terms (accurate in its tail), by
     Gauss–Legendre on ``panels`` panels per piece between the integrand's kinks (``_kinks``)."""
     check_gdp_space(manifold)
-    log_f, upper, peak, log_mass = _radial_setup(manifold, sigma)
+    log_f, upper, peak, log_mass = _radial_setup(manifold, sigma, power)
     t = np.atleast_1d(np.asarray(t, dtype=float))
-    s = 2 * sigma ** 2 * t
-    breaks = np.sort(np.nan_to_num(_kinks(manifold, distance, s, upper), nan=upper), axis=-1)
+    breaks = np.sort(np.nan_to_num(_kinks(manifold, distance, t, sigma, power, upper), nan=upper), axis=-1)
     ends = np.concatenate([np.zeros((len(t), 1)), breaks, np.full((len(t), 1), upper)], axis=-1)
     fractions = np.linspace(0.0, 1.0, panels + 1)
     edges = (ends[:, :-1, None] + (ends[:, 1:] - ends[:, :-1])[:, :, None] * fractions).reshape(len(t), -1, panels + 1)
     rho, weight = _gauss_legendre(edges)
     rho, weight = rho.reshape(len(t), -1), weight.reshape(len(t), -1)
     f = weight * np.exp(log_f(rho) - log_mass)
-    r2 = rho ** 2 + s[:, None]
-    with np.errstate(invalid="ignore"):
+    if power == GAUSSIAN:  # r* = g⁻¹(g(ρ) + t)
+        r2 = rho ** 2 + 2 * sigma ** 2 * t[:, None]
         rstar = np.where(r2 >= 0, np.sqrt(np.maximum(r2, 0.0)), np.nan)
+    else:
+        r1 = rho + sigma * t[:, None]
+        rstar = np.where(r1 >= 0, r1, np.nan)
     below, above = _below(manifold, rho, rstar, distance)
     return np.sum(below * f, axis=-1), np.sum(above * f, axis=-1)
 
 
-def _mu_at(manifold, sigma, distance, t, panels):
+def _mu_at(manifold, sigma, distance, t, panels, power=GAUSSIAN):
     """Φ⁻¹(S(−t)) − Φ⁻¹(F(t)) for each t, each Φ⁻¹ read from the smaller of the two tails (Φ⁻¹(p) = −Φ⁻¹(1 − p));
     ``-inf`` where a tail is below ``SMALLEST_LEVEL``."""
     t = np.atleast_1d(np.asarray(t, dtype=float))
-    F, S = loss_cdf(manifold, sigma, distance, np.concatenate([t, -t]), panels=panels)
+    F, S = loss_cdf(manifold, sigma, distance, np.concatenate([t, -t]), panels=panels, power=power)
     n = len(t)
     F_t, S_t, F_m, S_m = F[:n], S[:n], F[n:], S[n:]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -176,16 +198,23 @@ def _mu_at(manifold, sigma, distance, t, panels):
         return np.where(ok, first - second, -np.inf)
 
 
-def _mu_sup(manifold, sigma, distance, panels):
+def _loss_bound(manifold, sigma, distance, power):
+    """A bound on |L|: Δ(2ρ_max + Δ)/(2σ²) for the Gaussian (|ρ′² − ρ²| <= Δ(2ρ + Δ)), Δ/σ for the Laplace."""
+    if power == GAUSSIAN:
+        rho_max = _radial_setup(manifold, sigma, power)[1]
+        return distance * (2 * rho_max + distance) / (2 * sigma ** 2)
+    return distance / sigma
+
+
+def _mu_sup(manifold, sigma, distance, panels, power=GAUSSIAN):
     """sup_t of ``_mu_at``: a grid over the loss range, refined around its maximum."""
-    rho_max = _radial_setup(manifold, sigma)[1]
-    bound = distance * (2 * rho_max + distance) / (2 * sigma ** 2)  # |ρ′² − ρ²| <= Δ(2ρ + Δ)
+    bound = _loss_bound(manifold, sigma, distance, power)
     grid = np.linspace(-bound, bound, LOSS_GRID)
-    values = _mu_at(manifold, sigma, distance, grid, panels)
+    values = _mu_at(manifold, sigma, distance, grid, panels, power)
     j = int(np.argmax(values))
     lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
     def negative(s):
-        value = float(_mu_at(manifold, sigma, distance, [s], panels)[0])
+        value = float(_mu_at(manifold, sigma, distance, [s], panels, power)[0])
         return -value if np.isfinite(value) else 1e300
 
     best = minimize_scalar(negative, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6 * max(bound, 1.0)})
@@ -211,8 +240,10 @@ class GDPBudget:
     worst_distance: float
 
 
-def gdp_mu(manifold, sigma, sensitivity, *, panels: int = PANELS, check_distances: bool = True) -> GDPBudget:
-    """μ-GDP budget of releasing N(f(D), σ²) for ρ(f(D), f(D′)) <= Δ = ``sensitivity`` (module docstring).
+def gdp_mu(manifold, sigma, sensitivity, *, panels: int = PANELS, check_distances: bool = True,
+           power: int = GAUSSIAN) -> GDPBudget:
+    """μ-GDP budget of releasing N(f(D), σ²) for ρ(f(D), f(D′)) <= Δ = ``sensitivity`` (module docstring); with
+    ``power=LAPLACE`` that of the Riemannian Laplace ∝ e^{−ρ/σ} (for comparisons at equal μ).
 
     The sup over pairs at distance <= Δ: μ is computed at the distances jΔ/8 (j = 1..8, with
     ``check_distances``) and the largest is kept, so a non-monotone μ(distance) is not missed on that grid.
@@ -223,12 +254,12 @@ def gdp_mu(manifold, sigma, sensitivity, *, panels: int = PANELS, check_distance
     support = radial_law(manifold).support
     if delta > support:
         raise ValueError(f"sensitivity {delta:g} exceeds the diameter {support:g} of {manifold.name}")
-    fine = _mu_sup(manifold, sigma, delta, 2 * panels)
-    error = abs(fine - _mu_sup(manifold, sigma, delta, panels))
+    fine = _mu_sup(manifold, sigma, delta, 2 * panels, power)
+    error = abs(fine - _mu_sup(manifold, sigma, delta, panels, power))
     worst, mu = delta, fine
     if check_distances:
         for j in range(1, 8):
-            value = _mu_sup(manifold, sigma, j * delta / 8, panels)
+            value = _mu_sup(manifold, sigma, j * delta / 8, panels, power)
             if value > mu:
                 worst, mu = j * delta / 8, value
     return GDPBudget(mu=mu + error, error=error, worst_distance=worst)
@@ -256,7 +287,7 @@ def gdp_mu_for(epsilon, delta) -> float:
     return float(brentq(lambda m: gdp_delta(m, epsilon) - delta, lo, hi, xtol=1e-13) * (1 - 1e-9))
 
 
-def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS) -> float:
+def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS, power: int = GAUSSIAN) -> float:
     """The smallest σ (to 1e-4 relative) with ``gdp_mu(manifold, σ, Δ).mu <= target_mu``, by bisection on log σ
     (μ decreases in σ), starting from the flat σ = Δ/μ."""
     target_mu = check_positive("mu", target_mu)
@@ -264,7 +295,7 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS) -> f
     check_gdp_space(manifold)
 
     def excess(log_sigma):
-        return _mu_sup(manifold, float(np.exp(log_sigma)), delta, panels) - target_mu
+        return _mu_sup(manifold, float(np.exp(log_sigma)), delta, panels, power) - target_mu
 
     lo = hi = np.log(delta / target_mu)
     while excess(hi) > 0:
@@ -273,7 +304,7 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS) -> f
         lo -= 0.5
     sigma = float(np.exp(brentq(excess, lo, hi, xtol=1e-4)))
     # Step up until the conservative budget (worst distance, error added) meets the target.
-    while gdp_mu(manifold, sigma, delta, panels=panels).mu > target_mu:
+    while gdp_mu(manifold, sigma, delta, panels=panels, power=power).mu > target_mu:
         sigma *= 1.0 + 2e-4
     return sigma
 

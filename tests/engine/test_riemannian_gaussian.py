@@ -125,3 +125,19 @@ def test_audit_flags_the_twin_and_passes_the_mechanism_on_the_hyperbolic_plane()
     twin = run_audit(AUDITS["twin-riemannian-gaussian"].target("hyperbolic"), samples=200_000, rng=12)
     assert not correct.flagged and correct.epsilon_lower <= correct.reachable_epsilon
     assert twin.flagged and twin.epsilon_lower > 1.0
+
+
+@pytest.mark.parametrize("manifold", [Sphere(2), Sphere(4)], ids=lambda m: m.name)
+def test_laplace_loss_cdf_against_monte_carlo(manifold):
+    from engine.mechanisms.laplace import riemannian_laplace
+
+    sigma, distance = 0.4, 0.3
+    eta = manifold.origin
+    eta2 = manifold.exp(eta, distance * manifold.random_unit_tangent(eta, 7))
+    x = riemannian_laplace(manifold, eta, sigma, size=200_000, rng=4)
+    loss = (manifold.dist(x, eta2) - manifold.dist(x, eta)) / sigma
+    t = np.linspace(-0.7, 0.7, 8)
+    F, S = gdp.loss_cdf(manifold, sigma, distance, t, power=gdp.LAPLACE)
+    np.testing.assert_allclose(F + S, 1.0, atol=1e-9)
+    np.testing.assert_allclose(F, np.mean(loss[:, None] <= t[None, :], axis=0), atol=5e-3)
+    assert gdp.gdp_mu(manifold, sigma, distance, power=gdp.LAPLACE).mu < distance / sigma
