@@ -122,33 +122,48 @@ def _kinks(manifold, distance: float, t: np.ndarray, sigma: float, power: int, u
     return np.where((out > 0) & (out < upper), out, np.nan)
 
 
-def _tails(dim: int, c: np.ndarray):
-    """P(⟨u, e⟩ >= c) and P(⟨u, e⟩ < c) for u uniform on the unit sphere of R^dim, each from its own
-    incomplete beta (no 1 − p cancellation in either tail); ``c`` clipped to [−1, 1]."""
-    c = np.clip(c, -1.0, 1.0)
+def _tails(dim: int, one_minus: np.ndarray, one_plus: np.ndarray):
+    """P(⟨u, e⟩ >= c) and P(⟨u, e⟩ < c) for u uniform on the unit sphere of R^dim, from 1 − c and 1 + c (each
+    computed without cancellation by the caller), each tail from its own incomplete beta."""
+    lo, hi = np.clip(one_minus / 2, 0.0, 1.0), np.clip(one_plus / 2, 0.0, 1.0)
     if dim == 1:
-        upper = 0.5 * (c <= 1.0) + 0.5 * (c <= -1.0)
+        upper = 0.5 * (lo >= 0) + 0.5 * (hi <= 0)
         return upper, 1.0 - upper
     a = (dim - 1) / 2.0
-    return betainc(a, a, (1.0 - c) / 2.0), betainc(a, a, (1.0 + c) / 2.0)
+    return betainc(a, a, lo), betainc(a, a, hi)
 
 
-def _below(manifold, rho: np.ndarray, rstar: np.ndarray, distance: float):
-    """P_u(ρ(Exp_η(ρu), η′) <= r*) and its complement, for ρ(η, η′) = ``distance``; r* = nan means never."""
+def _below(manifold, rho: np.ndarray, rstar: np.ndarray, step: np.ndarray, distance: float):
+    """P_u(ρ(Exp_η(ρu), η′) <= r*) and its complement, for ρ(η, η′) = ``distance``; ``step`` = r* − ρ (given
+    accurately); r* = nan means never. 1 ∓ c* come from the law of cosines by product formulas
+    (cos a − cos b = −2 sin((a + b)/2) sin((a − b)/2), likewise for cosh), so the tails keep their relative accuracy."""
     family, d, D = manifold.polar_volume, manifold.dim, distance
     never = ~np.isfinite(rstar)
     r = np.where(never, 0.0, rstar)
+    h = np.where(never, 0.0, step)
+    # ρ + Δ − r* = Δ − h, r* − ρ + Δ = Δ + h, r* + ρ − Δ = 2ρ + h − Δ, ρ + Δ + r* = 2ρ + h + Δ.
+    near, far = D - h, D + h
     with np.errstate(divide="ignore", invalid="ignore"):
         if family == "flat":
-            p, q = _tails(d, (rho ** 2 + D ** 2 - r ** 2) / (2 * rho * D))
+            den = 2 * rho * D
+            p, q = _tails(d, far * (2 * rho + h - D) / den, near * (2 * rho + h + D) / den)
         elif family == "sphere":
-            p, q = _tails(d, (np.cos(np.minimum(r, np.pi)) - np.cos(rho) * np.cos(D)) / (np.sin(rho) * np.sin(D)))
+            den = np.sin(rho) * np.sin(D)
+            capped = r >= np.pi
+            p, q = _tails(d, 2 * np.sin((2 * rho + h - D) / 2) * np.sin(far / 2) / den,
+                          2 * np.sin((2 * rho + h + D) / 2) * np.sin(near / 2) / den)
+            p, q = np.where(capped, 1.0, p), np.where(capped, 0.0, q)
         elif family == "hyperbolic":
-            p, q = _tails(d, (np.cosh(rho) * np.cosh(D) - np.cosh(r)) / (np.sinh(rho) * np.sinh(D)))
+            den = np.sinh(rho) * np.sinh(D)
+            p, q = _tails(d, 2 * np.sinh((2 * rho + h - D) / 2) * np.sinh(far / 2) / den,
+                          2 * np.sinh((2 * rho + h + D) / 2) * np.sinh(near / 2) / den)
         else:  # real-projective: |cos ρ cos Δ + sin ρ sin Δ c| >= cos r*, i.e. c >= c₁ or c <= c₂ (c₂ <= c₁)
-            a, b, top = np.cos(rho) * np.cos(D), np.sin(rho) * np.sin(D), np.cos(np.minimum(r, np.pi / 2))
-            up1, low1 = _tails(d, (top - a) / b)
-            up2, low2 = _tails(d, (-top - a) / b)
+            den = np.sin(rho) * np.sin(D)
+            up1, low1 = _tails(d, 2 * np.sin((2 * rho + h - D) / 2) * np.sin(far / 2) / den,
+                               2 * np.sin((2 * rho + h + D) / 2) * np.sin(near / 2) / den)
+            # 1 − c₂ = (cos(ρ − Δ) + cos r*)/b, 1 + c₂ = −(cos(ρ + Δ) + cos r*)/b.
+            up2, low2 = _tails(d, 2 * np.cos((2 * rho + h - D) / 2) * np.cos(far / 2) / den,
+                               -2 * np.cos((2 * rho + h + D) / 2) * np.cos(near / 2) / den)
             full = r >= np.pi / 2
             p = np.where(full, 1.0, np.minimum(up1 + low2, 1.0))
             q = np.where(full, 0.0, np.maximum(low1 - low2, 0.0))
@@ -174,13 +189,16 @@ def loss_cdf(manifold, sigma: float, distance: float, t, *, panels: int = PANELS
     rho, weight = _gauss_legendre(edges)
     rho, weight = rho.reshape(len(t), -1), weight.reshape(len(t), -1)
     f = weight * np.exp(log_f(rho) - log_mass)
-    if power == GAUSSIAN:  # r* = g⁻¹(g(ρ) + t)
-        r2 = rho ** 2 + 2 * sigma ** 2 * t[:, None]
-        rstar = np.where(r2 >= 0, np.sqrt(np.maximum(r2, 0.0)), np.nan)
-    else:
-        r1 = rho + sigma * t[:, None]
-        rstar = np.where(r1 >= 0, r1, np.nan)
-    below, above = _below(manifold, rho, rstar, distance)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if power == GAUSSIAN:  # r* = g⁻¹(g(ρ) + t), and r* − ρ = 2σ²t/(ρ + r*) without cancellation
+            s = 2 * sigma ** 2 * t[:, None]
+            r2 = rho ** 2 + s
+            rstar = np.where(r2 >= 0, np.sqrt(np.maximum(r2, 0.0)), np.nan)
+            step = np.where(rho + rstar > 0, s / (rho + rstar), 0.0)
+        else:
+            step = np.broadcast_to(sigma * t[:, None], rho.shape)
+            rstar = np.where(rho + step >= 0, rho + step, np.nan)
+    below, above = _below(manifold, rho, rstar, step, distance)
     return np.sum(below * f, axis=-1), np.sum(above * f, axis=-1)
 
 
@@ -304,8 +322,10 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS, powe
         lo -= 0.5
     sigma = float(np.exp(brentq(excess, lo, hi, xtol=1e-4)))
     # Step up until the conservative budget (worst distance, error added) meets the target.
+    step = 2e-4
     while gdp_mu(manifold, sigma, delta, panels=panels, power=power).mu > target_mu:
-        sigma *= 1.0 + 2e-4
+        sigma *= 1.0 + step
+        step *= 2
     return sigma
 
 
