@@ -50,8 +50,7 @@ def intrinsic() -> tuple[str, ...]:
 def offered_by(spec):
     """The rule: registered spaces where the playground offers ``spec``'s mechanism."""
     def rule() -> tuple[str, ...]:
-        return tuple(key for key, entry in registered().items()
-                     if entry.embedded_in_ambient or not spec.requires_ambient)
+        return tuple(key for key, entry in registered().items() if spec.offered_on(entry))
     return rule
 
 
@@ -76,11 +75,10 @@ def curved() -> tuple[str, ...]:
 
 
 def constant_curvature() -> tuple[str, ...]:
-    """Registered spaces whose polar volume is one of ``gdp.GDP_FAMILIES`` (the Riemannian Gaussian's), then R²."""
-    from engine.mechanisms.gdp import GDP_FAMILIES
+    """Registered spaces on which the Riemannian Gaussian's μ is exact (``gdp.supports``), then R²."""
+    from engine.mechanisms.gdp import supports
 
-    return (*(key for key, entry in registered().items() if entry.audit.make().polar_volume in GDP_FAMILIES),
-            "euclidean")
+    return (*(key for key, entry in registered().items() if supports(entry.audit.make())), "euclidean")
 
 
 def fixed(*keys: str):

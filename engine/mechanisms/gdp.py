@@ -52,9 +52,14 @@ SMALLEST_LEVEL = 1e-40
 LOSS_GRID = 241
 
 
+def supports(manifold) -> bool:
+    """Whether μ can be computed exactly on ``manifold`` (``check_gdp_space`` without the error)."""
+    return manifold.polar_volume in GDP_FAMILIES and bool(manifold.homogeneous)
+
+
 def check_gdp_space(manifold) -> None:
     """``ValueError`` (one line) unless μ can be computed exactly on ``manifold``."""
-    if manifold.polar_volume not in GDP_FAMILIES or not manifold.homogeneous:
+    if not supports(manifold):
         raise ValueError(
             f"no exact GDP budget of the Riemannian Gaussian on {manifold.name}: the privacy loss reduces to a "
             f"2-D integral only on spaces of constant curvature (spheres, hyperbolic spaces, the lines Gr(d, 1), "

@@ -3,7 +3,7 @@ exactly, μ-GDP with μ by quadrature, calibrated from the user's (ε, δ) (``en
 
 from __future__ import annotations
 
-from engine.mechanisms import riemannian_gaussian
+from engine.mechanisms import gdp, riemannian_gaussian
 from engine.mechanisms.riemannian_gaussian import RiemannianGaussian
 from engine.mechanisms.specs.spec import MechanismSpec
 
@@ -20,4 +20,4 @@ RGAUSS = MechanismSpec(
     key="rgauss", label="Riemannian Gaussian", long_label="Riemannian Gaussian (μ-GDP, exact sampler)",
     chip="Riemannian Gaussian", audit_label="Riemannian Gaussian", color="#CC79A7", symbol="diamond", dash="dash",
     guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", build=_build, scale=riemannian_gaussian.scale,
-    draw=_draw)
+    draw=_draw, supports=gdp.supports)
