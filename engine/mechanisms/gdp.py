@@ -130,10 +130,10 @@ def _kinks(manifold, distance: float, t: np.ndarray, sigma: float, power: int, u
 def _tails(dim: int, one_minus: np.ndarray, one_plus: np.ndarray):
     """P(⟨u, e⟩ >= c) and P(⟨u, e⟩ < c) for u uniform on the unit sphere of R^dim, from 1 − c and 1 + c (each
     computed without cancellation by the caller), each tail from its own incomplete beta."""
-    lo, hi = np.clip(one_minus / 2, 0.0, 1.0), np.clip(one_plus / 2, 0.0, 1.0)
-    if dim == 1:
-        upper = 0.5 * (lo >= 0) + 0.5 * (hi <= 0)
+    if dim == 1:  # u = ±1: c <= 1 and c <= −1 each carry half
+        upper = 0.5 * (one_minus >= 0) + 0.5 * (one_plus <= 0)
         return upper, 1.0 - upper
+    lo, hi = np.clip(one_minus / 2, 0.0, 1.0), np.clip(one_plus / 2, 0.0, 1.0)
     a = (dim - 1) / 2.0
     return betainc(a, a, lo), betainc(a, a, hi)
 

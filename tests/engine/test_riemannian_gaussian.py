@@ -141,3 +141,21 @@ def test_laplace_loss_cdf_against_monte_carlo(manifold):
     np.testing.assert_allclose(F + S, 1.0, atol=1e-9)
     np.testing.assert_allclose(F, np.mean(loss[:, None] <= t[None, :], axis=0), atol=5e-3)
     assert gdp.gdp_mu(manifold, sigma, distance, power=gdp.LAPLACE).mu < distance / sigma
+
+
+@pytest.mark.parametrize("power", [gdp.GAUSSIAN, gdp.LAPLACE])
+def test_circle_loss_cdf_against_monte_carlo(power):
+    from engine.mechanisms.laplace import riemannian_laplace
+
+    m, sigma, distance = Sphere(1), 0.4, 0.3
+    eta = m.origin
+    eta2 = m.exp(eta, distance * m.random_unit_tangent(eta, 7))
+    if power == gdp.GAUSSIAN:
+        x = riemannian_gaussian(m, eta, sigma, size=200_000, rng=5)
+        loss = (m.dist(x, eta2) ** 2 - m.dist(x, eta) ** 2) / (2 * sigma ** 2)
+    else:
+        x = riemannian_laplace(m, eta, sigma, size=200_000, rng=5)
+        loss = (m.dist(x, eta2) - m.dist(x, eta)) / sigma
+    t = np.linspace(-0.7, 0.7, 8)
+    F, _ = gdp.loss_cdf(m, sigma, distance, t, power=power)
+    np.testing.assert_allclose(F, np.mean(loss[:, None] <= t[None, :], axis=0), atol=5e-3)
