@@ -49,7 +49,7 @@ PANELS = 12
 #: Smallest α (and β) the sup over levels looks at; the radial law is cut where its tail mass is below 1e-60.
 SMALLEST_LEVEL = 1e-40
 #: Loss values the sup over t is searched on before its refinement.
-LOSS_GRID = 241
+LOSS_GRID = 101
 
 
 def supports(manifold) -> bool:
