@@ -6,10 +6,12 @@ PORT ?= 8501
 # make serve: app processes (default: one per core) behind the proxy on HOST:PORT.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 HOST ?= 127.0.0.1
+# make lesson-pack: the folder the static, offline Lesson pack is written to.
+OUT ?= dist/lesson
 # Benchmark areas for make bench (empty: all of them), e.g. make bench AREAS="frechet pages".
 AREAS ?=
 
-.PHONY: run serve test bench install install-test install-bench install-serve clean
+.PHONY: run serve lesson-pack test bench install install-test install-bench install-serve clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +48,9 @@ install-serve: install
 
 serve: install-serve
 	WORKERS=$(WORKERS) PORT=$(PORT) HOST=$(HOST) deploy/serve
+
+lesson-pack: install
+	$(BIN)/python -m lesson_pack --out "$(OUT)"
 
 test: install-test
 	$(BIN)/ruff check .

@@ -5,7 +5,8 @@ from the public ball and n, ``pairs``), its releases are reduced to a statistic 
 log-likelihood ratio, or a learned score), a rejection set is chosen on one half of the draws and
 its Clopper–Pearson bound on ε at the claimed δ is taken on the other (``run``). ``registry`` names
 the audits of every mechanism and the positive controls; ``uses`` builds them as the pages and
-studies call the mechanisms, at any radius; ``python -m engine.audit --list``.
+studies call the mechanisms, at any radius; ``tradeoff`` measures the trade-off curve of the audit's tests
+beside the claim's; ``python -m engine.audit --list``.
 """
 
 from engine.audit.confidence import clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound

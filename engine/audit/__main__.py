@@ -1,20 +1,25 @@
 """Command line: ``python -m engine.audit --list`` and
-``python -m engine.audit NAME [--space S] [--eps E] [--samples N] [--seed S] [--no-early-stop]``.
+``python -m engine.audit NAME [--space S] [--eps E] [--samples N] [--seed S] [--no-early-stop]
+[--tradeoff FILE.csv]``.
 
 Prints the audit's table: nominal ε, δ, the most the pair can show, the 95 % lower bound, the
 releases used per side and the verdict (``FLAGGED`` when the bound exceeds the claim). ``all``
-runs every audit on its default space. Exit status 0 unless an argument is invalid.
+runs every audit on its default space. ``--tradeoff`` writes the measured trade-off curve of one
+audit (``engine.audit.tradeoff``: columns alpha, beta, beta_low, beta_high, claimed_beta). Exit status
+0 unless an argument is invalid.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pandas as pd
 
 from engine.audit.registry import AUDITS
 from engine.audit.run import run_audit
-from engine.cli import OneLineParser, quiet_interrupt
+from engine.audit.tradeoff import audit_tradeoff
+from engine.cli import OneLineParser, check_output_file, quiet_interrupt, write_whole
 from engine.validation import check_int
 
 #: ``--samples`` may be at most this many times the audit's default budget: the defaults take seconds
@@ -50,6 +55,8 @@ def main(argv=None) -> int:
     parser.add_argument("--samples", type=int, help="releases per side, at least 2 (default: the audit's)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the releases, an integer >= 0")
     parser.add_argument("--no-early-stop", action="store_true", help="always use the whole budget")
+    parser.add_argument("--tradeoff", type=Path, metavar="FILE.csv",
+                        help="write the measured trade-off curve with its band and the claim's curve (one audit)")
     args = parser.parse_args(argv)
     if args.list or not args.name:
         for spec in AUDITS.values():
@@ -60,9 +67,12 @@ def main(argv=None) -> int:
     if args.name != "all" and args.name not in AUDITS:
         parser.error(f"unknown audit {args.name!r}; choose from {', '.join(AUDITS)}")
     try:
+        if args.tradeoff is not None and args.name == "all":
+            raise ValueError("--tradeoff writes the curve of one audit; give its name instead of 'all'")
         seed = check_int("--seed", args.seed, minimum=0)
         budgets = [_samples(args.samples, AUDITS[name]) for name in names]
         targets = [AUDITS[name].target(args.space if args.name != "all" else None, args.eps) for name in names]
+        tradeoff = None if args.tradeoff is None else check_output_file("--tradeoff", args.tradeoff, suffix=".csv")
     except ValueError as err:
         parser.error(str(err))
     rows = []
@@ -77,6 +87,11 @@ def main(argv=None) -> int:
             print(f"  rejection set: {result.rejection.describe()}")
             if result.notes:
                 print(f"  note: {result.notes}")
+            if tradeoff is not None:
+                curve = audit_tradeoff(result)
+                write_whole(tradeoff, lambda file: curve.frame().to_csv(file, index=False))
+                print(f"  trade-off curve: {tradeoff} ({curve.claim} claimed; simultaneous band at "
+                      f"{1 - curve.level:.1%}; {'below the claim' if curve.refutes else 'not below the claim'})")
     print(_table(rows))
     return 0
 

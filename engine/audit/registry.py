@@ -48,6 +48,9 @@ from engine.mechanisms.riemannian_gaussian import RiemannianGaussian
 from engine.validation import check_positive
 
 GAUSSIAN_DELTA = 1e-5
+#: Budget of the Gaussian (ε, δ) entries: their loss beyond ε lives on events of probability ~1e-3, and
+#: about 400,000 releases per side flag a 2× twin (reach 2ε) with every seed tried (benchmarks/RESULTS.md).
+GAUSSIAN_SAMPLES = 400_000
 
 
 def space_label(key: str) -> str:
@@ -261,7 +264,8 @@ _MECHANISMS = (
           space_rules.intrinsic, _laplace),
     _spec("riemannian-gaussian", "Riemannian Gaussian",
           "Riemannian Gaussian around the Fréchet mean (Jiang et al. 2023), μ-GDP by quadrature, claiming the "
-          "(ε, 1e-5) its μ implies", space_rules.constant_curvature, _riemannian_gaussian),
+          "(ε, 1e-5) its μ implies",
+          space_rules.preferring(space_rules.constant_curvature, space_rules.hadamard_setting), _riemannian_gaussian),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
           space_rules.offered_by(specs.EUCLID), _euclidean),
@@ -270,14 +274,18 @@ _MECHANISMS = (
           space_rules.figure1, _euclidean_fig1),
     _spec("tangent-gaussian", "Tangent Gaussian (classical)",
           "Gaussian in the tangent space of the public centre m₀, σ by the classical rule (analytic for "
-          "ε > 1, where the classical rule is not proven)", space_rules.intrinsic, _tangent_gaussian),
+          "ε > 1, where the classical rule is not proven)",
+          space_rules.preferring(space_rules.intrinsic, space_rules.hadamard_setting), _tangent_gaussian,
+          samples=GAUSSIAN_SAMPLES),
     _spec("tangent-gaussian-analytic", "Tangent Gaussian (analytic)",
           "Gaussian in the tangent space of the public centre m₀, σ by the analytic rule, through the "
-          "playground's pipeline", space_rules.offered_by(specs.GAUSS), _tangent_gaussian_analytic),
+          "playground's pipeline",
+          space_rules.preferring(space_rules.offered_by(specs.GAUSS), space_rules.hadamard_setting),
+          _tangent_gaussian_analytic, samples=GAUSSIAN_SAMPLES),
     _spec("kng", "K-norm gradient", "KNG Fréchet mean by Metropolis–Hastings (ball-conditioned where κ > 0)",
-          space_rules.intrinsic, _kng, samples=20_000),
+          space_rules.preferring(space_rules.intrinsic, space_rules.flat_setting), _kng, samples=20_000),
     _spec("dp-rgd", "DP-RGD end to end", "DP Riemannian gradient descent, σ by the RDP accountant, whole path",
-          space_rules.hadamard, _dp_rgd, samples=40_000),
+          space_rules.hadamard, _dp_rgd, samples=GAUSSIAN_SAMPLES),
     _spec("exact-subspace", "Subspace: Algorithm 1 (exact)",
           "Singhal-Steinke Algorithm 1: stable selection of the subspace or bottom, score gaps at its threshold",
           space_rules.fixed("r5-threshold", "r5-edge"), subspace.exact_subspace),
@@ -289,7 +297,7 @@ _MECHANISMS = (
           "Algorithm 2 calibrated to its actual loss: built at 2ε, which at the fewest blocks loses ε",
           space_rules.fixed("r5"), subspace.subsample_aggregate_tight, samples=100_000),
     _spec("analyze-gauss", "Subspace: Analyze Gauss", "Top-k eigenvectors of A + Gaussian noise, orthogonal records "
-          "at the clipping norm", space_rules.fixed("r5"), subspace.analyze_gauss, samples=100_000),
+          "at the clipping norm", space_rules.fixed("r5"), subspace.analyze_gauss, samples=GAUSSIAN_SAMPLES),
     _spec("bingham-subspace", "Subspace: Bingham", "Exponential mechanism on the sphere (one exact Bingham draw), "
           "records piled on two orthogonal lines, one moved between them", space_rules.fixed("r5"), subspace.bingham,
           samples=100_000),

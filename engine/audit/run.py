@@ -72,6 +72,8 @@ class AuditResult:
     history : DataFrame with columns samples, epsilon_lower, alpha (one row per checkpoint).
     statistic_first, statistic_second : evaluation-half statistics (at most ``KEEP_STATISTICS``).
     seconds : wall-clock time.
+    selection_first, selection_second : selection-half statistics (at most ``KEEP_STATISTICS``), for what
+        does not depend on the rejection set (``engine.audit.tradeoff``).
     """
 
     label: str
@@ -90,6 +92,8 @@ class AuditResult:
     statistic_first: np.ndarray = field(repr=False)
     statistic_second: np.ndarray = field(repr=False)
     seconds: float = 0.0
+    selection_first: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    selection_second: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
 
     @property
     def reachable_fraction(self) -> float:
@@ -197,4 +201,5 @@ def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.0
         samples=history[-1]["samples"], flagged=bound > target.epsilon, stop_reason=stop, rejection=rejection,
         history=pd.DataFrame(history), statistic_first=held[0][:KEEP_STATISTICS],
         statistic_second=held[1][:KEEP_STATISTICS], seconds=time.perf_counter() - start,
+        selection_first=select[0][:KEEP_STATISTICS], selection_second=select[1][:KEEP_STATISTICS],
     )

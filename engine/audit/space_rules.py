@@ -13,7 +13,11 @@ a mechanism needs and reads it from what the space declares:
 * ``hadamard`` (``flat_too``): Log inverts Exp (κ_max <= 0, infinite injectivity radius), as the DP-RGD
   path audit needs, plus R²;
 * ``curved``: κ_max > 0, where Theorem 2's factor h(r, κ) < 1;
-* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.GDP_FAMILIES``), plus R².
+* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.supports``), plus R²;
+* ``preferring(rule, tight)``: ``rule``'s spaces with those where the mechanism's bound is attained by
+  the audit's pair first, so an entry's default space is one where its 2× twin can be flagged
+  (``hadamard_setting``: Theorem 2's Δ = 2r/n and the Lipschitz constant 1 of Log at m₀, so the tangent
+  sensitivity is attained; ``flat_setting``: the K-norm gradient law's normaliser does not depend on D).
 
 The rules are called at every look-up, so a space added to the registry (or by a test's monkeypatch)
 appears in every audit whose mechanism can run on it.
@@ -59,14 +63,29 @@ def figure1() -> tuple[str, ...]:
     return tuple(key for key, entry in registered().items() if spaces.offered(entry.recipe))
 
 
-def _hadamard(setting: AuditSetting) -> bool:
+def hadamard_setting(setting: AuditSetting) -> bool:
+    """Log inverts Exp on the setting's space: κ_max <= 0 and an infinite injectivity radius."""
     m = setting.make()
     return m.kappa_max <= 0 and m.injectivity_radius == float("inf")
 
 
+def flat_setting(setting: AuditSetting) -> bool:
+    """The setting's space is complete, simply connected and flat (``Manifold.flat``)."""
+    return bool(setting.make().flat)
+
+
 def hadamard() -> tuple[str, ...]:
     """Registered spaces on which Log inverts Exp (κ_max <= 0, infinite injectivity radius), then R²."""
-    return (*(key for key, entry in registered().items() if _hadamard(entry.audit)), "euclidean")
+    return (*(key for key, entry in registered().items() if hadamard_setting(entry.audit)), "euclidean")
+
+
+def preferring(rule, tight):
+    """The rule: ``rule``'s spaces, those whose setting satisfies ``tight`` first, each group in its order."""
+    def ordered() -> tuple[str, ...]:
+        keys, settings = tuple(rule()), audit_spaces()
+        first = tuple(key for key in keys if tight(settings[key]))
+        return first + tuple(key for key in keys if key not in first)
+    return ordered
 
 
 def curved() -> tuple[str, ...]:

@@ -29,12 +29,13 @@ BATCH = 10_000
 @dataclass(frozen=True, kw_only=True)
 class AuditConfig:
     """The page's settings: the audit, its space (``None``: the audit's first), the claimed ε, the
-    releases per side and the seed, and the positive control shown beside it."""
+    releases per side (``None``: the audit's default budget, at which it flags its 2× twin) and the seed,
+    and the positive control shown beside it."""
 
     audit: str = "laplace"
     space: str | None = None
     epsilon: float = 1.0
-    samples: int = 20_000
+    samples: int | None = None
     seed: int = 0
     control: str = "control-half-noise"
 
@@ -50,7 +51,8 @@ class AuditConfig:
         elif self.space not in spaces:
             raise ValueError(f"space must be one of {', '.join(spaces)} for audit {self.audit!r}, got {self.space!r}")
         set_("epsilon", check_positive("epsilon", self.epsilon))
-        set_("samples", check_int("samples", self.samples, minimum=2))
+        samples = AUDITS[self.audit].default_samples if self.samples is None else self.samples
+        set_("samples", check_int("samples", samples, minimum=2))
         set_("seed", check_int("seed", self.seed, minimum=0))
 
     @property

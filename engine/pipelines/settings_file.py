@@ -112,8 +112,10 @@ def fields_of(config_type: type, page: str, settings: dict, source: str,
         if not _well_typed(field, value):
             shape = f"a list of {kind.__name__}" if many else kind.__name__
             default = list(field.default) if many else field.default
+            fix = (f"write it like the default, {json.dumps(default)}" if default is not None
+                   else f"write a bare {shape} (no quotes) or null")
             raise ValueError(f"{source}: key {name!r} must be {shape}{' or null' if _optional(field) else ''}, "
-                             f"got {json.dumps(value)}; write it like the default, {json.dumps(default)}")
+                             f"got {json.dumps(value)}; {fix}")
         out[name] = tuple(kind(item) for item in value) if many else value if value is None else kind(value)
     if translated and notify is not None:
         notify(f"{source} is an older download with the {page!r} page's address keys; read "

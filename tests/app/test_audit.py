@@ -3,6 +3,7 @@ and space, an invalid address, and an engine error shown as a message (AppTest).
 
 import pytest
 
+from engine.audit import AUDITS
 from tests.app import charts
 from tests.app.conftest import ROOT, messages, run_page
 
@@ -17,12 +18,37 @@ def defaults():
 def test_defaults_show_a_passing_mechanism_beside_a_flagged_control(defaults):
     assert not defaults.exception
     figures = charts.specs(defaults)
-    assert len(figures) == 4
+    assert len(figures) == 6
     assert any(s.value.startswith("Within the claim") for s in defaults.success)
     assert any(e.value.startswith("Flagged") for e in defaults.error)
     assert any("can only reach" in i.value for i in defaults.info)  # S^2: Theorem 2 is loose for the pair
     assert charts.live_keys(defaults) == ["main-curve", "control-curve"], "the curves are updated in place"
     assert figures[0]["layout"]["xaxis"]["title"]["text"] == "releases per side"
+    assert defaults.selectbox(key="samples").value == AUDITS["laplace"].default_samples
+
+
+def test_the_budget_defaults_to_the_mechanisms_own_at_which_its_twin_is_flagged():
+    at = run_page(PAGE, {"audit": "kng", "control": "twin-kng"})
+    assert not at.exception
+    budget = at.selectbox(key="samples")
+    assert budget.value == AUDITS["kng"].default_samples and at.selectbox(key="space").value == "euclidean"
+    assert "20,000 (this mechanism's default)" in budget.options
+    assert any(s.value.startswith("Within the claim") for s in at.success)
+    assert any(e.value.startswith("Flagged") for e in at.error)
+
+
+def test_trade_off_curves_beside_their_claims(defaults):
+    """Each audit draws its measured trade-off curve and band beside the claim's; a 2× twin's band falls below."""
+    titles = [spec["layout"]["title"]["text"] for spec in charts.specs(defaults)]
+    assert titles.count("Trade-off: every threshold test on the statistic") == 2
+    assert any("consistent with the claim" in c.value for c in defaults.caption)
+    at = run_page(PAGE, {"audit": "laplace", "space": "euclidean", "control": "twin-laplace"})
+    assert not at.exception
+    tradeoffs = [spec for spec in charts.specs(at) if spec["layout"]["title"]["text"].startswith("Trade-off")]
+    mechanism, twin = ({trace["name"]: trace for trace in spec["data"]} for spec in tradeoffs)
+    assert "band below the claim" not in mechanism and "claimed: 1-DP" in mechanism
+    assert len(charts.values(twin["band below the claim"]["x"])) > 10
+    assert any("refute the claim" in c.value for c in at.caption)
 
 
 def test_other_mechanism_and_space_from_the_address():
@@ -47,7 +73,7 @@ def test_engine_error_is_a_message_not_a_traceback():
 
 
 def test_subspace_audit_beside_the_search_basis_control():
-    at = run_page(PAGE, {"audit": "analyze-gauss", "control": "control-subspace-basis"})
+    at = run_page(PAGE, {"audit": "analyze-gauss", "control": "control-subspace-basis", "samples": "20000"})
     assert not at.exception
     assert at.selectbox(key="space").value == "r5" and at.selectbox(key="space").options == ["R^5"]
     assert any(s.value.startswith("Within the claim") for s in at.success)

@@ -56,16 +56,16 @@ def test_audit_page_from_the_sidebar_shows_bound_live_curve_and_flagged_control(
     _no_exception(page)
     assert plot_count(page) >= 4  # curve (updated in place) and histograms, twice
 
-    # A budget of 200,000 releases per side runs through five checkpoints: the progress bar reports
+    # A budget of 1,000,000 releases per side runs through several checkpoints: the progress bar reports
     # each one's bound and the live curve is drawn meanwhile (it is replaced by the final curve at the
     # end, so an observer records whether it was ever on the page).
     page.evaluate(WATCH_LIVE_CURVE)
     budget = page.get_by_test_id("stSelectbox").filter(has_text="Releases per side")
     budget.click()
-    page.get_by_role("option", name="200,000").click()
+    page.get_by_role("option", name="1,000,000").click()
     progress = main.get_by_test_id("stProgress").filter(has_text=PROGRESS)
     expect(progress.first).to_be_visible(timeout=120_000)
-    assert "samples=200000" in page.url
+    assert "samples=1000000" in page.url
     wait_for_app(page, timeout_ms=300_000)
     assert page.evaluate("() => window.__liveCurveSeen")
     expect(main.get_by_text(FLAGGED)).to_be_visible()

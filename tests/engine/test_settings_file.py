@@ -129,7 +129,7 @@ def test_an_unknown_key_in_an_old_download_is_still_refused_in_one_line(tmp_path
                                          "'euclidean'"),
     ("audit", {"page": "samplers"}, "holds the settings of the 'samplers' page, not of 'audit'"),
     ("audit", {"eps": 2.0}, "unknown key 'eps'; did you mean 'epsilon'?"),
-    ("audit", {"samples": "20000"}, "key 'samples' must be int, got \"20000\"; write it like the default, 20000"),
+    ("audit", {"samples": "20000"}, "key 'samples' must be int or null, got \"20000\"; write a bare int (no quotes) or null"),
     ("audit", {"audit": "dp-rgd", "space": "sphere"}, "space must be one of spd, hyperbolic, euclidean for audit "
                                                       "'dp-rgd', got 'sphere'"),
     ("audit", {"control": "laplace"}, "control must be one of control-half-noise, "),

@@ -10,6 +10,9 @@ stored result instead of drawing every release again before its first chart.
 
 from __future__ import annotations
 
+import streamlit as st
+
+from engine.audit.tradeoff import TradeoffCurve, audit_tradeoff
 from engine.pipelines.audit import audit_one
 from ui.result_store import shared_store
 
@@ -19,3 +22,10 @@ def audit(name: str, space: str, epsilon: float, samples: int, seed: int, progre
     ``progress`` receives each checkpoint of a fresh run."""
     return shared_store("audit").get((name, space, epsilon, samples, seed),
                                      lambda: audit_one(name, space, epsilon, samples, seed, progress=progress))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tradeoff(result) -> TradeoffCurve:
+    """``engine.audit.tradeoff.audit_tradeoff`` of ``result``, kept by its content (up to a second at a budget
+    of 10⁶ releases, so a rerun that changes nothing else does not redo it)."""
+    return audit_tradeoff(result)

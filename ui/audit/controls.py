@@ -47,9 +47,12 @@ def sidebar() -> tuple[Settings, list[str]]:
                             help="Where the neighbouring data sets and the releases live.")
     epsilon = controls.number("Claimed ε", "eps", min_value=0.05, max_value=10.0, default=1.0, step=0.1,
                               help="The privacy budget the mechanism is run at and claims to keep.")
-    samples = controls.select("Releases per side (budget)", "samples", {value: f"{value:,}" for value in SAMPLES},
-                              SAMPLES[0], help="How many releases on each data set the audit may draw; more can "
-                                               "show a larger lower bound on ε.")
+    default_samples = AUDITS[name].default_samples
+    budgets = {value: f"{value:,}" + (" (this mechanism's default)" if value == default_samples else "")
+               for value in sorted({*SAMPLES, default_samples})}
+    samples = controls.select("Releases per side (budget)", "samples", budgets, default_samples,
+                              help="How many releases on each data set the audit may draw; more can show a larger "
+                                   "lower bound on ε. At the mechanism's default budget the audit flags its 2× twin.")
     seed = controls.seed()
     own_twin = twin_name(name)
     offered = {key: TWIN_LABEL if key == own_twin else AUDITS[key].title for key in CONTROLS

@@ -1,4 +1,5 @@
-"""Views of the Audit page: a live bound curve while the audit runs, then the result beside its control."""
+"""Views of the Audit page: a live bound curve while the audit runs, then the result beside its control,
+with the trade-off curve its tests measured on the pair."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from engine.viz.audit import audit_curve, audit_histograms, bound_curve
+from engine.viz.tradeoff import tradeoff_figure
 from ui import first_paint
-from ui.audit.compute import audit
+from ui.audit.compute import audit, tradeoff
 
 
 def run_live(name: str, space: str, epsilon: float, samples: int, seed: int, *, key: str):
@@ -35,6 +37,7 @@ def show(result, *, key: str) -> object:
     curve = audit_curve(result)
     first_paint.main_chart(curve, key=f"{key}-curve")
     st.plotly_chart(audit_histograms(result), key=f"{key}-hist")
+    _tradeoff(result, key=key)
     st.text(f"Pair: {result.pair_description}\nStatistic: {result.statistic_name}\n"
             f"Rejection set: {result.rejection.describe()}\n"
             f"{result.samples:,} releases per side, stopped: {result.stop_reason}")
@@ -59,3 +62,16 @@ def _verdict(result) -> None:
         st.info("On this pair no ε holds at the claimed δ: a test can show any ε.")
     elif not np.isfinite(result.reachable_epsilon):
         st.info("The most this pair can show is not known in closed form.")
+
+
+def _tradeoff(result, *, key: str) -> None:
+    """The trade-off curve of the audit's threshold tests on its evaluation half, its band and the claim's."""
+    curve = tradeoff(result)
+    st.plotly_chart(tradeoff_figure(curve, title="Trade-off: every threshold test on the statistic"),
+                    key=f"{key}-tradeoff")
+    verdict = (f"The band lies below the {curve.claim} curve (by up to {curve.deficit:.2g} in β): these "
+               "releases refute the claim." if curve.refutes else
+               f"The band reaches the {curve.claim} curve at every α: the tests are consistent with the claim.")
+    st.caption(f"Each point is a test that rejects D when the statistic is past a threshold: α its chance to "
+               f"reject on D, β its chance to keep D on D'. The {1 - curve.level:.1%} band holds at every α at "
+               f"once (DKW and order statistics). {verdict}")

@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 from engine.audit.pairs import frechet_gap, replace_one_pair
+from engine.audit.tradeoff import target_tradeoff
 from engine.bounds import frechet_mean_sensitivity
 from engine.lesson.game import BEST_ROUNDS, Game, Tally, which_data_set
 from engine.pipelines import PrivateMeanConfig, who_wins
@@ -17,6 +18,7 @@ from engine.pipelines.sensitivity import bound_vs_r
 from engine.spaces import make_manifold
 from engine.viz.odds import game_scene_figure, posterior_figure, tradeoff_figure
 from engine.viz.spd_cone import spd_cone_figure
+from engine.viz.tradeoff import add_measured
 from ui import who_wins as page_verdict
 from ui.figure_cache import cache_figure_json, cache_figures
 from ui.optimization import compute as optimization_compute
@@ -91,8 +93,10 @@ def game_scene(epsilon: float):
 
 @cache_figures(max_entries=8)
 def odds_figure(epsilon: float):
-    """The trade-off curve of the game's mechanism on its pair against the ε-DP bound."""
-    return tradeoff_figure(epsilon, reach=game(epsilon).mechanism.reachable_epsilon)
+    """The trade-off curve of the game's mechanism on its pair against the ε-DP bound, and the curve measured
+    from 50,000 of its releases per side with its 95 % band (``engine.audit.tradeoff.target_tradeoff``)."""
+    return add_measured(tradeoff_figure(epsilon, reach=game(epsilon).mechanism.reachable_epsilon),
+                        target_tradeoff(game(epsilon).mechanism, samples=50_000, rng=0), name="measured on the pair")
 
 
 @cache_figures(max_entries=8)

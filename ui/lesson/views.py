@@ -13,6 +13,7 @@ import streamlit as st
 from engine.pipelines import settings_file
 from engine.reproduce import VIEWS
 from ui import first_paint, presenter, reproduce, state
+from ui.classroom.control import publish as publish_to_class
 from ui.downloads import download_row
 from ui.figure_cache import cache_figure_json
 from ui.lesson import game
@@ -51,14 +52,22 @@ def _guess_key(number: int) -> str:
     return f"lesson_guess_{number}"
 
 
+def _revealed_key(number: int) -> str:
+    return f"lesson_revealed_{number}"
+
+
+def reveal(number: int) -> None:
+    """Reveal step ``number``'s answer in this session (a class session's "Reveal for all", ``ui.classroom``)."""
+    st.session_state[_revealed_key(number)] = True
+
+
 def _question(number: int) -> bool:
     """The step's question; after "Reveal", whether the guess was right and the run's numbers. Whether it is
     revealed."""
     step = STEPS[number - 1]
     guess = st.radio(f"**Predict:** {step.question}", step.choices, index=None, key=_guess_key(number))
-    revealed = f"lesson_revealed_{number}"
-    if st.button("Reveal", key=f"lesson_reveal_{number}"):
-        st.session_state[revealed] = True
+    revealed = _revealed_key(number)
+    st.button("Reveal", key=f"lesson_reveal_{number}", on_click=reveal, args=(number,))
     if st.session_state.get(revealed):
         right, numbers = step.answer()
         if guess == step.choices[right]:
@@ -98,6 +107,8 @@ def _body() -> None:
     first_paint.in_full_run(_selector)
     number = _open_step()
     step = STEPS[number - 1]
+    if not first_paint.running():  # a class session's students follow before the teacher's chart is drawn
+        publish_to_class(number, bool(st.session_state.get(_revealed_key(number))))
     first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
     first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1,
                            fit_keep=f".st-key-{_guess_key(number)}")
