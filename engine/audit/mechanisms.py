@@ -111,7 +111,8 @@ def riemannian_gaussian_target(mechanism, pair: NeighbouringPair, *, claimed_eps
         label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
         reachable_epsilon=pair_epsilon(m, sigma, gap, g.delta),
         statistic_name="Gaussian log-likelihood ratio (ρ(x, η′)² − ρ(x, η)²) / (2σ²)",
-        pair_description=f"{pair.description}; Fréchet means {gap:.4g} apart", notes=notes, batch_size=batch_size)
+        pair_description=f"{pair.description}; Fréchet means {gap:.4g} apart", notes=notes, batch_size=batch_size,
+        mu=g.mu if claimed_epsilon is None else None)
 
 
 def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambient", claimed_epsilon=None,

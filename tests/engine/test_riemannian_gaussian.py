@@ -159,3 +159,31 @@ def test_circle_loss_cdf_against_monte_carlo(power):
     t = np.linspace(-0.7, 0.7, 8)
     F, _ = gdp.loss_cdf(m, sigma, distance, t, power=power)
     np.testing.assert_allclose(F, np.mean(loss[:, None] <= t[None, :], axis=0), atol=5e-3)
+
+
+def test_measured_tradeoff_is_the_quadrature_curve_above_g_mu_and_the_twin_falls_below():
+    from engine.audit import AUDITS, run_audit
+    from engine.audit.tradeoff import audit_tradeoff
+
+    grid = np.linspace(0.02, 0.98, 49)
+    target = AUDITS["riemannian-gaussian"].target("hyperbolic")
+    result = run_audit(target, samples=40_000, rng=0, early_stop=False)
+    curve = audit_tradeoff(result, grid=grid)
+    assert curve.claim == f"{target.mu:g}-GDP" and not curve.refutes
+    pair = AUDITS["riemannian-gaussian"].build("hyperbolic", 1.0)
+    m = Hyperbolic(2)
+    sigma = RiemannianGaussian(manifold=m, epsilon=1.0, delta=1e-5, sensitivity=_sensitivity("hyperbolic")).sigma
+    gap = float(pair.pair_description.rsplit("means ", 1)[1].split(" apart")[0])
+    exact = gdp.tradeoff_curve(m, sigma, gap, grid)
+    assert np.all(curve.beta_low <= exact + 2e-3) and np.all(exact <= curve.beta_high + 2e-3)
+    twin = audit_tradeoff(run_audit(AUDITS["twin-riemannian-gaussian"].target("hyperbolic"), samples=40_000, rng=0,
+                                    early_stop=False), grid=grid)
+    assert twin.refutes
+
+
+def _sensitivity(space):
+    from engine.audit.space_rules import audit_spaces
+    from engine.bounds import frechet_mean_sensitivity
+
+    s = audit_spaces()[space]
+    return float(frechet_mean_sensitivity(s.n, s.radius, s.make().kappa_max))
