@@ -14,6 +14,8 @@ log-likelihood ratio log p_D(x)/p_D'(x) of the law the mechanism claims to sampl
   (``Manifold.geodesic_period`` L: the lines of Gr(n, 1)), Exp_w maps every (θ + kL)û onto x, so the
   release's density sums the Gaussian over them (``tangent_gaussian_llr``); Log alone reads only the
   nearest and, past the cut locus, points the wrong way.
+* Riemannian Gaussian (Jiang et al. 2023): (ρ(x, η′)² − ρ(x, η)²)/(2σ²); the normalisers cancel on its
+  homogeneous spaces, and the pair shows at most its exact ε(δ) (``gdp.pair_epsilon``, by quadrature).
 * K-norm gradient: (‖grad F_D'(W)‖ − ‖grad F_D(W)‖)/σ, the ratio up to the data-dependent
   normalisers (unknown, so the pair's most is not known in closed form).
 * DP-RGD: the released path w_0..w_T is audited (the guarantee covers it). Given w_t, step t is a
@@ -32,6 +34,7 @@ from scipy.special import log_ndtr, logsumexp, ndtr, xlogy
 
 from engine.audit.pairs import NeighbouringPair
 from engine.audit.target import AuditTarget
+from engine.mechanisms.gdp import pair_epsilon
 from engine.mechanisms.kng import frechet_gradient_norm
 
 # DP-RGD paths are evaluated a few steps at a time, about this many numbers per temporary array
@@ -87,6 +90,29 @@ def laplace_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, l
         reachable_epsilon=np.nan if dependent else gap / sigma,
         statistic_name="Laplace log-likelihood ratio (ρ(x, η′) − ρ(x, η)) / σ",
         pair_description=f"{pair.description}; Fréchet means {gap:.4g} apart", notes=notes, batch_size=batch_size)
+
+
+def riemannian_gaussian_target(mechanism, pair: NeighbouringPair, *, claimed_epsilon=None, label=None, notes="",
+                               batch_size=100_000) -> AuditTarget:
+    """Audit of a ``RiemannianGaussian`` releasing around the Fréchet mean of each data set of ``pair``."""
+    m = pair.manifold
+    eta = pair.frechet_means()
+    g, eps = _claim(mechanism, claimed_epsilon)
+    sigma = float(g.sigma)
+    gap = float(m.dist(*eta))
+
+    def draw(side, size, rng):
+        return mechanism.release(eta[side], size=size, rng=rng).points
+
+    def statistic(x):
+        return (m.dist(x, eta[1]) ** 2 - m.dist(x, eta[0]) ** 2) / (2 * sigma ** 2)
+
+    return AuditTarget(
+        label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
+        reachable_epsilon=pair_epsilon(m, sigma, gap, g.delta),
+        statistic_name="Gaussian log-likelihood ratio (ρ(x, η′)² − ρ(x, η)²) / (2σ²)",
+        pair_description=f"{pair.description}; Fréchet means {gap:.4g} apart", notes=notes, batch_size=batch_size,
+        mu=g.mu if claimed_epsilon is None else None)
 
 
 def euclidean_target(mechanism, pair: NeighbouringPair, *, summary: str = "ambient", claimed_epsilon=None,

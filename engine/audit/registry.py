@@ -28,6 +28,7 @@ from engine.audit.mechanisms import (
     dp_rgd_target,
     kng_target,
     laplace_target,
+    riemannian_gaussian_target,
     tangent_gaussian_target,
 )
 from engine.audit.pairs import frechet_gap, replace_one_pair
@@ -43,6 +44,7 @@ from engine.bounds import (
     tangent_mean_sensitivity,
 )
 from engine.mechanisms import DPRGD, KNormGradient, RiemannianLaplace, TangentGaussian, specs
+from engine.mechanisms.riemannian_gaussian import RiemannianGaussian
 from engine.validation import check_positive
 
 GAUSSIAN_DELTA = 1e-5
@@ -114,6 +116,14 @@ def _laplace(space, eps):
     mech = RiemannianLaplace(manifold=m, epsilon=eps, sensitivity=delta)
     gap = float(m.dist(*pair.frechet_means()))
     return laplace_target(mech, pair, notes=reach_note(gap, delta, "the Fréchet mean"))
+
+
+def _riemannian_gaussian(space, eps):
+    s, m, pair = _setting(space)
+    delta = float(frechet_mean_sensitivity(s.n, s.radius, m.kappa_max))
+    mech = RiemannianGaussian(manifold=m, epsilon=eps, delta=GAUSSIAN_DELTA, sensitivity=delta)
+    gap = float(m.dist(*pair.frechet_means()))
+    return riemannian_gaussian_target(mech, pair, notes=reach_note(gap, delta, "the Fréchet mean"))
 
 
 def _euclidean(space, eps):
@@ -252,6 +262,10 @@ def _regression(kind):
 _MECHANISMS = (
     _spec("laplace", "Riemannian Laplace", "Laplace around the Fréchet mean, σ from Theorems 1 and 2",
           space_rules.intrinsic, _laplace),
+    _spec("riemannian-gaussian", "Riemannian Gaussian",
+          "Riemannian Gaussian around the Fréchet mean (Jiang et al. 2023), μ-GDP by quadrature, claiming the "
+          "(ε, 1e-5) its μ implies",
+          space_rules.preferring(space_rules.constant_curvature, space_rules.hadamard_setting), _riemannian_gaussian),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
           space_rules.offered_by(specs.EUCLID), _euclidean),

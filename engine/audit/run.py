@@ -74,6 +74,7 @@ class AuditResult:
     seconds : wall-clock time.
     selection_first, selection_second : selection-half statistics (at most ``KEEP_STATISTICS``), for what
         does not depend on the rejection set (``engine.audit.tradeoff``).
+    mu : the target's μ-GDP claim, or None.
     """
 
     label: str
@@ -94,6 +95,7 @@ class AuditResult:
     seconds: float = 0.0
     selection_first: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
     selection_second: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    mu: float | None = None
 
     @property
     def reachable_fraction(self) -> float:
@@ -202,4 +204,5 @@ def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.0
         history=pd.DataFrame(history), statistic_first=held[0][:KEEP_STATISTICS],
         statistic_second=held[1][:KEEP_STATISTICS], seconds=time.perf_counter() - start,
         selection_first=select[0][:KEEP_STATISTICS], selection_second=select[1][:KEEP_STATISTICS],
+        mu=target.mu,
     )

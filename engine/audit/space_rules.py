@@ -13,6 +13,7 @@ a mechanism needs and reads it from what the space declares:
 * ``hadamard`` (``flat_too``): Log inverts Exp (κ_max <= 0, infinite injectivity radius), as the DP-RGD
   path audit needs, plus R²;
 * ``curved``: κ_max > 0, where Theorem 2's factor h(r, κ) < 1;
+* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.supports``), plus R²;
 * ``preferring(rule, tight)``: ``rule``'s spaces with those where the mechanism's bound is attained by
   the audit's pair first, so an entry's default space is one where its 2× twin can be flagged
   (``hadamard_setting``: Theorem 2's Δ = 2r/n and the Lipschitz constant 1 of Log at m₀, so the tangent
@@ -53,8 +54,7 @@ def intrinsic() -> tuple[str, ...]:
 def offered_by(spec):
     """The rule: registered spaces where the playground offers ``spec``'s mechanism."""
     def rule() -> tuple[str, ...]:
-        return tuple(key for key, entry in registered().items()
-                     if entry.embedded_in_ambient or not spec.requires_ambient)
+        return tuple(key for key, entry in registered().items() if spec.offered_on(entry))
     return rule
 
 
@@ -91,6 +91,13 @@ def preferring(rule, tight):
 def curved() -> tuple[str, ...]:
     """Registered spaces with κ_max > 0."""
     return tuple(key for key, entry in registered().items() if entry.audit.make().kappa_max > 0)
+
+
+def constant_curvature() -> tuple[str, ...]:
+    """Registered spaces on which the Riemannian Gaussian's μ is exact (``gdp.supports``), then R²."""
+    from engine.mechanisms.gdp import supports
+
+    return (*(key for key, entry in registered().items() if supports(entry.audit.make())), "euclidean")
 
 
 def fixed(*keys: str):

@@ -33,6 +33,9 @@ class AuditTarget:
         Anything a reader of the bound must know (e.g. why a pair cannot reach ε).
     batch_size : int
         Releases per side drawn in one call of ``draw``.
+    mu : float or None
+        The μ of a μ-GDP claim (the trade-off curve it promises, ``engine.audit.tradeoff``); ``None`` for an
+        (ε, δ) claim only.
     """
 
     label: str
@@ -45,6 +48,7 @@ class AuditTarget:
     pair_description: str = ""
     notes: str = ""
     batch_size: int = 50_000
+    mu: float | None = None
 
 
 def reach_note(pair_gap: float, sensitivity: float, what: str) -> str:

@@ -31,12 +31,13 @@ def twin_target(build: Callable[[str, float], AuditTarget], space: str, epsilon:
     Returns
     -------
     AuditTarget
-        Releases of the mechanism calibrated for ``FACTOR``·ε; ``epsilon`` = ε.
+        Releases of the mechanism calibrated for ``FACTOR``·ε; ``epsilon`` = ε, and for a μ-GDP claim the μ
+        the entry claims at ε.
     """
     eps = check_positive("epsilon", epsilon)
     target = build(space, FACTOR * eps)
     note = (f"Calibrated for {FACTOR * eps:g} ({FACTOR:g}× the claim) and claiming {eps:g}: a positive "
             f"control, which the audit must flag.")
     return dataclasses.replace(
-        target, epsilon=eps, label=f"{target.label}, built for ε = {FACTOR * eps:g}, claiming {eps:g}",
+        target, epsilon=eps, mu=None if target.mu is None else build(space, eps).mu, label=f"{target.label}, built for ε = {FACTOR * eps:g}, claiming {eps:g}",
         notes=f"{note} {target.notes}".strip())

@@ -55,6 +55,8 @@ STUDIES = {
                       "Figure 1 of Reimherr et al. 2021: sensitivity and utility on SPD(2) and S^2"),
     "sampler-check": ("engine.experiments.sampler_check",
                       "Exact vs Metropolis–Hastings Laplace samplers: KS distance and draws per second"),
+    "gauss-vs-laplace": ("engine.experiments.gauss_vs_laplace",
+                         "Jiang et al. 2023: Riemannian Gaussian against Riemannian Laplace on S^d at equal μ-GDP"),
     "dp-rgd-eigenvector": ("engine.experiments.dp_rgd_eigenvector",
                            "Han et al.: private principal eigenvector on the sphere, excess risk against ε"),
     "dp-rgd-frechet": ("engine.experiments.dp_rgd_frechet",

@@ -26,6 +26,9 @@ class PrivacyGuarantee:
     void : str
         Empty while the guarantee holds; else why it does not hold for these releases (an assumption the
         data or the settings broke), which every reader prints instead of (ε, δ).
+    mu : float or None
+        The μ of a μ-GDP guarantee (Dong, Roth & Su 2022), of which (ε, δ) is one consequence; ``None`` for
+        mechanisms whose guarantee is (ε, δ) only.
     """
 
     mechanism: str
@@ -36,6 +39,7 @@ class PrivacyGuarantee:
     reason: str
     assumptions: tuple[str, ...]
     void: str = ""
+    mu: float | None = None
 
     def voided(self, reason: str) -> PrivacyGuarantee:
         """This statement marked as not holding, for ``reason`` (a sentence)."""
@@ -45,5 +49,8 @@ class PrivacyGuarantee:
 
     @property
     def claim(self) -> str:
-        """``"(ε, δ)-DP"`` with the numbers, or ``"not DP"`` when void."""
-        return "not DP" if self.void else f"({self.epsilon:g}, {self.delta:g})-DP"
+        """``"(ε, δ)-DP"`` with the numbers (``"μ-GDP, hence (ε, δ)-DP"`` with a μ), or ``"not DP"`` when void."""
+        if self.void:
+            return "not DP"
+        dp = f"({self.epsilon:g}, {self.delta:g})-DP"
+        return dp if self.mu is None else f"{self.mu:.4g}-GDP, hence {dp}"

@@ -75,15 +75,19 @@ class RadialLaw:
     log_volume: float | None = None
     sample_volume: Callable[[tuple, np.random.Generator], np.ndarray] | None = None
 
-    def log_density(self, rho, sigma) -> np.ndarray:
-        """Unnormalised log f(ρ) = −ρ/σ + log J(ρ); ``-inf`` outside [0, support]."""
-        sigma = check_positive("sigma", sigma)
+    def log_jacobian(self, rho) -> np.ndarray:
+        """log J(ρ), the polar volume density; ``-inf`` outside [0, support]."""
         rho = np.asarray(rho, dtype=float)
         inside = (rho >= 0) & (rho <= self.support)
         r = np.where(inside, rho, 1.0)
         with np.errstate(divide="ignore"):
             log_j = self.log_accept(r) + xlogy(self.shape - 1, r) + self.growth * r
-        return np.where(inside, log_j - r / sigma, -np.inf)
+        return np.where(inside, log_j, -np.inf)
+
+    def log_density(self, rho, sigma) -> np.ndarray:
+        """Unnormalised log f(ρ) = −ρ/σ + log J(ρ); ``-inf`` outside [0, support]."""
+        sigma = check_positive("sigma", sigma)
+        return self.log_jacobian(rho) - np.asarray(rho, dtype=float) / sigma
 
     def log_density_derivative(self, rho, sigma) -> np.ndarray:
         """(log f)'(ρ) = J'(ρ)/J(ρ) − 1/σ for ρ inside (0, support); non-increasing in ρ."""

@@ -224,3 +224,10 @@ def test_who_wins_sentence_only_where_both_mechanisms_released():
     assert who_wins_sentence(at) is None
     spd = run_page(PLAYGROUND, {"space": "spd"})
     assert who_wins_winner(who_wins_sentence(spd)) == "Riemannian Laplace"
+
+
+def test_the_riemannian_gaussian_states_its_mu():
+    at = run_page(PLAYGROUND, {"mech": "exact,rgauss"})
+    assert not at.error, messages(at, "error")
+    stated = [m.value for m in at.markdown if m.value.startswith("**μ-GDP with μ = ")]
+    assert len(stated) == 1 and "hence **(ε, δ) = (1, 0.001)** for Riemannian Gaussian on Sphere(2)" in stated[0]

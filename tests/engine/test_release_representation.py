@@ -87,7 +87,7 @@ def test_a_quotient_space_declares_a_symmetry_that_moves_the_array(manifold):
 
 
 _MEAN_CASES = [(space, spec.key) for space in SPACE_KEYS for spec in specs.PLAYGROUND
-               if not (spec.requires_ambient and not spaces.SPACES[space].embedded_in_ambient)]
+               if spec.offered_on(spaces.SPACES[space])]
 
 
 @pytest.mark.parametrize("space, key", _MEAN_CASES)

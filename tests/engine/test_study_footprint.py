@@ -34,6 +34,7 @@ TOO_LARGE = {
     "singhal-steinke-gap": ({"d": 10 ** 7}, "d = 1e+07"),
     "singhal-steinke-robust": ({"n": 10 ** 12}, "n = 1e+12"),
     "sampler-check": ({"reps": 10 ** 12}, "reps = 1e+12"),
+    "gauss-vs-laplace": ({"reps": 10 ** 12}, "reps = 1e+12"),
 }
 
 

@@ -43,7 +43,7 @@ def _spec(key: str, low: float, high: float, step: float, mh_thin: int) -> Space
     ambient coordinates, and by default the exact sampler against the first baseline the space offers
     (the Euclidean Laplace, else the tangent Gaussian)."""
     entry = spaces.space(key)
-    offered = [spec for spec in specs.PLAYGROUND if entry.embedded_in_ambient or not spec.requires_ambient]
+    offered = [spec for spec in specs.PLAYGROUND if spec.offered_on(entry)]
     intrinsic = next(spec for spec in offered if spec.common_draws)
     baseline = next(spec for spec in offered if spec.baseline)
     return SpaceSpec(radius=(low, high, entry.default_radius, step), sources=entry.sources,

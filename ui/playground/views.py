@@ -161,7 +161,8 @@ def show_guarantees(result: dict) -> None:
             if guarantee["void"]:
                 st.error(f"**Not differentially private.** {guarantee['void']}. The statement below is what "
                          f"{guarantee['mechanism']} would guarantee on data that meet its assumptions.")
-            st.markdown(f"**(ε, δ) = ({guarantee['epsilon']:g}, {guarantee['delta']:g})** for "
+            gdp = "" if guarantee.get("mu") is None else f"**μ-GDP with μ = {guarantee['mu']:.4g}**, hence "
+            st.markdown(f"{gdp}**(ε, δ) = ({guarantee['epsilon']:g}, {guarantee['delta']:g})** for "
                         f"{guarantee['mechanism']}, with σ = {guarantee['sigma']:.4g}.")
             if run.get("diagnostics"):
                 st.info("These releases are Metropolis–Hastings draws: the guarantee is that of the exact law, and "

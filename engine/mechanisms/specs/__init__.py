@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from engine.mechanisms.specs.euclidean_laplace import EUCLID
 from engine.mechanisms.specs.paper_baseline import PAPER
+from engine.mechanisms.specs.riemannian_gaussian import RGAUSS
 from engine.mechanisms.specs.riemannian_laplace import EXACT, MH
 from engine.mechanisms.specs.spec import MechanismSpec
 from engine.mechanisms.specs.tangent_gaussian import GAUSS
 
 #: Every mechanism of the family in display order (legends, the playground's options, random streams).
-REGISTRY = (EXACT, MH, EUCLID, PAPER, GAUSS)
+REGISTRY = (EXACT, MH, EUCLID, PAPER, GAUSS, RGAUSS)
 SPECS = {spec.key: spec for spec in REGISTRY}
 #: The playground's mechanisms and Figure 1's, in display order.
 PLAYGROUND = tuple(spec for spec in REGISTRY if spec.playground)
@@ -27,5 +28,5 @@ def spec(key: str) -> MechanismSpec:
     return SPECS[key]
 
 
-__all__ = ["EUCLID", "EXACT", "FIGURE1", "GAUSS", "MH", "MechanismSpec", "PAPER", "PLAYGROUND", "REGISTRY", "SPECS",
-           "spec"]
+__all__ = ["EUCLID", "EXACT", "FIGURE1", "GAUSS", "MH", "MechanismSpec", "PAPER", "PLAYGROUND", "REGISTRY", "RGAUSS",
+           "SPECS", "spec"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from engine.spaces.entry import DEFAULT_LANDMARKS
+
 #: The σ a mechanism is calibrated from: Theorem 2's Δ of the Fréchet mean (Reimherr, Bharath & Soto
 #: 2021), the ambient mean's Δ_E = 2 r_E/n, or the tangent Δ_T = L·Δ of log_m0 of the Fréchet mean.
 SENSITIVITIES = ("theorem2", "ambient", "tangent")
@@ -49,6 +51,9 @@ class MechanismSpec:
         The σ ``build`` would take, also where it refuses a non-normalisable law (to say why).
     draw : callable ``(manifold, footpoint, sigma, *, rng) -> points`` or None
         The sampler at a given σ, for the Figure 1 sweeps.
+    supports : callable ``(manifold) -> bool`` or None
+        On which spaces the mechanism's guarantee can be stated (``None``: every space); the playground and
+        the audits offer it only there (``offered_on``).
     """
 
     key: str
@@ -73,12 +78,20 @@ class MechanismSpec:
     baseline: bool = False
     playground: bool = True
     figure1: bool = False
+    supports: Callable | None = None
 
     def __post_init__(self):
         if self.sensitivity not in SENSITIVITIES:
             raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {self.sensitivity!r}")
         if self.statistic not in STATISTICS:
             raise ValueError(f"statistic must be one of {STATISTICS}, got {self.statistic!r}")
+
+    def offered_on(self, entry) -> bool:
+        """Whether the space of registry entry ``entry`` (``engine.spaces.SpaceEntry``) offers this mechanism: an
+        ambient one only where the space sits in ambient coordinates, and only where ``supports`` holds."""
+        if self.requires_ambient and not entry.embedded_in_ambient:
+            return False
+        return self.supports is None or bool(self.supports(entry.make(DEFAULT_LANDMARKS)))
 
     @property
     def needs_delta(self) -> bool:
