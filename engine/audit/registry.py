@@ -265,7 +265,8 @@ _MECHANISMS = (
     _spec("riemannian-gaussian", "Riemannian Gaussian",
           "Riemannian Gaussian around the Fréchet mean (Jiang et al. 2023), μ-GDP by quadrature, claiming the "
           "(ε, 1e-5) its μ implies",
-          space_rules.preferring(space_rules.constant_curvature, space_rules.hadamard_setting), _riemannian_gaussian),
+          space_rules.preferring(space_rules.constant_curvature, space_rules.hadamard_setting), _riemannian_gaussian,
+          samples=GAUSSIAN_SAMPLES),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
           space_rules.offered_by(specs.EUCLID), _euclidean),
