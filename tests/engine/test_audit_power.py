@@ -40,7 +40,7 @@ CHEAP = [("laplace", "sphere", 20_000), ("laplace", "spd", 20_000), ("laplace", 
          ("euclidean-baseline", "sphere", 20_000), ("euclidean-baseline-fig1", "spd", 40_000),
          ("exact-subspace", "r5-threshold", 20_000), ("kng", "euclidean", 20_000)]
 #: Entries whose default space and budget are cheap enough to audit as they are (seconds).
-AT_DEFAULT = ["tangent-gaussian", "tangent-gaussian-analytic", "kng"]
+AT_DEFAULT = ["tangent-gaussian", "tangent-gaussian-analytic", "kng", "riemannian-gaussian"]
 
 
 @pytest.mark.parametrize("name, space, samples", CHEAP + [(name, None, None) for name in AT_DEFAULT])
