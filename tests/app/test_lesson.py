@@ -324,3 +324,21 @@ def test_the_game_shows_both_means_and_says_which_data_set_each_release_came_fro
         (line,) = [text.value for text in at.markdown if text.value.startswith("The last release came from")]
         hit = side == (0 if key.endswith("first") else 1)
         assert line == f"The last release came from {('D', 'D′')[side]}: the guess was {'right' if hit else 'wrong'}."
+
+
+def _eye(scene) -> np.ndarray:
+    eye = np.array([scene.camera.eye[c] - scene.camera.center[c] for c in "xyz"])
+    return eye / np.linalg.norm(eye)
+
+
+def test_the_3d_steps_face_their_mean_and_draw_the_tight_cloud_on_top():
+    """Issue 49, C3: step 2's sphere cap was seen nearly edge-on (65° off its mean's radius); on step 5's cone the
+    Euclidean squares, drawn last and larger, covered the winning Riemannian cloud and the true mean."""
+    sphere = STEPS[1].chart()
+    mean = np.stack([charts.values(sphere.data[-1][c]) for c in "xyz"], axis=-1)[0]
+    assert np.degrees(np.arccos(_eye(sphere.layout.scene) @ mean)) < 25
+    cone = next(step for step in STEPS if step.title.startswith("On covariance matrices")).chart()
+    names = [trace.name for trace in cone.data]
+    assert names[-1] == "True mean (not private)"
+    assert names.index("Euclidean Laplace") < names.index("Riemannian Laplace")
+    assert abs(_eye(cone.layout.scene) @ np.array([1.0, 0.0, 1.0])) < 1e-9  # across the cone's axis
