@@ -342,3 +342,49 @@ def test_the_3d_steps_face_their_mean_and_draw_the_tight_cloud_on_top():
     assert names[-1] == "True mean (not private)"
     assert names.index("Euclidean Laplace") < names.index("Riemannian Laplace")
     assert abs(_eye(cone.layout.scene) @ np.array([1.0, 0.0, 1.0])) < 1e-9  # across the cone's axis
+
+
+def _step(title: str):
+    return next(step for step in STEPS if step.title == title)
+
+
+def test_step_one_draws_the_measured_move_against_the_flat_bound():
+    """Issue 49, C7: step 1's deciding numbers (the adversarial pair's move against 2r/n) were not on its chart. Its
+    chart now draws the measured move against r, above the flat line 2r/n at the step's r, and its y axis is capped so
+    the two are apart on screen (Theorem 2's bound, 2.7 at the right end, flattened them into one line)."""
+    from ui.lesson.compute import moved_mean
+    from ui.lesson.steps import SENSITIVITY_N, SENSITIVITY_R
+
+    fig = _step("One record moves the mean").chart()
+    by_name = {trace.name: trace for trace in fig.data}
+    r, moved = (charts.values(by_name["one record replaced (measured)"].to_plotly_json()[c]) for c in "xy")
+    flat_r, flat = (charts.values(by_name["flat space (κ ≤ 0)"].to_plotly_json()[c]) for c in "xy")
+    assert np.all(moved[1:] > np.interp(r[1:], flat_r, flat))  # the measured move exceeds 2r/n at every radius
+    gap, bound_flat, _ = moved_mean(SENSITIVITY_N, SENSITIVITY_R)
+    np.testing.assert_allclose(np.interp(SENSITIVITY_R, r, moved), gap, rtol=0.01)  # the reveal's number, drawn
+    assert fig.layout.yaxis.range[1] <= 2.5 * moved.max()
+
+
+def test_step_two_rings_the_mean_at_delta_and_ten_delta():
+    """Issue 49, C7: step 2 asks how far a release lands compared with Δ and never drew Δ."""
+    from engine.manifolds.sphere import Sphere
+    from ui.lesson import compute
+    from ui.lesson.steps import SPHERE_ALONE
+
+    fig = _step("How far the noise goes").chart()
+    by_name = {trace.name: trace.to_plotly_json() for trace in fig.data}
+    delta = compute.released(SPHERE_ALONE, "exact")["sensitivity"]
+    mean = np.array([charts.values(by_name["True mean (not private)"][c])[0] for c in "xyz"])
+    for name, multiple in (("Δ from the true mean", 1), ("10 Δ from the true mean", 10)):
+        ring = np.stack([charts.values(by_name[name][c]) for c in "xyz"], axis=-1)
+        np.testing.assert_allclose(Sphere(2).dist(mean, ring), multiple * delta, rtol=1e-9)
+    assert fig.data[-1].name == "True mean (not private)"  # the rings under the mean's marker
+
+
+def test_step_six_draws_the_tests_at_the_ceiling():
+    """Issue 49, C7: step 6 asked for an attacker's accuracy under a trade-off curve that showed no accuracy. The
+    chart now draws the tests right e^ε/(1 + e^ε) of the time (α + β = 2/(1 + e^ε)), touching the bound at α = β."""
+    fig = _step("The guarantee, audited: which data set?").chart()
+    line = next(trace for trace in fig.data if trace.name.startswith("tests right"))
+    alpha, beta = (charts.values(line.to_plotly_json()[c]) for c in "xy")
+    np.testing.assert_allclose(alpha + beta, 2 / (1 + np.exp(GAME_EPSILON)))
