@@ -62,7 +62,8 @@ with view:
     else:
         st.table(table, hide_index=True, border="horizontal")
         st.caption("Look at the geodesic error: the typical distance, along the manifold, from a release to the true "
-                   f"Fréchet mean. {playground.ERROR_NOTES[settings.space]} Ambient error, where shown, is the "
+                   f"Fréchet mean, averaged over the {settings.releases} releases of this one data set. "
+                   f"{playground.ERROR_NOTES[settings.space]} Ambient error, where shown, is the "
                    "straight-line distance in flat coordinates.")
 with numbers:
     st.subheader("Noise scale")

@@ -224,3 +224,14 @@ def test_who_wins_sentence_only_where_both_mechanisms_released():
     assert who_wins_sentence(at) is None
     spd = run_page(PLAYGROUND, {"space": "spd"})
     assert who_wins_winner(who_wins_sentence(spd)) == "Riemannian Laplace"
+
+
+def test_the_playground_says_its_errors_average_one_data_sets_releases():
+    """Issue 49, C8: the playground (0.0403 against 0.0542) and the Utility page (0.0418 against 0.0499) disagreed
+    at the same setting and neither said what it averages over. The sentence and the table's caption say it, from
+    the run's own count of releases, and why the Utility page's numbers differ."""
+    at = run_page(PLAYGROUND, {"m": "60"})
+    sentence = who_wins_sentence(at)
+    assert "These errors average 60 releases of this one data set" in sentence
+    assert "the Utility page averages many data sets drawn the same way, one release each" in sentence
+    assert [c.value for c in at.caption if "averaged over the 60 releases of this one data set" in c.value]

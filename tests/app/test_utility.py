@@ -247,3 +247,13 @@ def test_figure1_preset_keeps_the_proven_verdict_and_says_what_the_papers_consta
     errors = _hand_geodesic_errors(50, 200, 0, 1.0)
     assert who_wins_winner(sentence) == min(errors, key=errors.get)
     assert "The paper's numerical boundary constant (C = 1.03, not a proven bound)" in sentence
+
+
+def test_the_utility_page_says_its_errors_average_data_sets():
+    """Issue 49, C8: the Utility page did not say that its errors average data sets (one release each), unlike the
+    playground's releases of one data set. The sentence and the error chart's caption say it, from the run's reps."""
+    at = run_page(PAGE, {"reps": "60"})
+    sentence = who_wins_sentence(at)
+    assert "These errors average 60 simulated data sets, one release each" in sentence
+    assert "the playground averages releases of one data set" in sentence
+    assert [c.value for c in at.caption if c.value.startswith("Each point averages 60 simulated data sets")]

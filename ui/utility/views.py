@@ -70,8 +70,8 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
                                                          epsilon=c.epsilon), log=settings.log_axes)
         first_paint.main_chart(fig_n, key="chart-error-n", **PLAIN_CHART)
-        st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
-                   "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
+        st.caption(f"Each point averages {c.reps} simulated data sets, one release each. Look at the gap between the "
+                   "blue (intrinsic) and vermillion (Euclidean) bands at the same privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
                    "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
                    "adds to it).")
         download_row("utility-vs-n", fig=fig_n, data=result.by_n, settings=settings_file.payload("utility", c),
