@@ -145,18 +145,22 @@ class Verdict:
 
 
 def over_releases(releases: int) -> str:
-    """What the playground's errors average over (``PrivateMeanConfig.releases``), and why the Utility page's differ."""
+    """What the playground's errors average over (``PrivateMeanConfig.releases``)."""
     return (f"These errors average {check_int('releases', releases, minimum=1)} releases of this one data set; the "
-            "Utility page averages many data sets drawn the same way, one release each, so its errors differ from "
-            "these by this data set's draw, the Euclidean one's most (through how far this data set's ambient mean "
-            "sits from its Fréchet mean).")
+            "Utility page averages many data sets drawn the same way, one release each.")
 
 
 def over_data_sets(reps: int) -> str:
-    """What the Utility page's errors average over (``UtilityConfig.reps``), and why the playground's differ."""
+    """What the Utility page's errors average over (``UtilityConfig.reps``)."""
     return (f"These errors average {check_int('reps', reps, minimum=1)} simulated data sets, one release each; the "
-            "playground averages releases of one data set, so its errors differ from these by that data set's draw, "
-            "the Euclidean one's most (through how far its ambient mean sits from its Fréchet mean).")
+            "playground averages releases of one data set.")
+
+
+def _other_draws(intrinsic: ReleaseErrors, euclidean: ReleaseErrors) -> str:
+    """Why the other page's errors differ: their draws' noise, and each data set's own ambient mean."""
+    return (f"So the two pages' errors differ by the noise of their draws (standard errors "
+            f"{intrinsic.geodesic_se:.2g} and {euclidean.geodesic_se:.2g} here) and, for the {EUCLIDEAN}, by how far "
+            "each data set's ambient mean sits from its Fréchet mean.")
 
 
 def _headline(where: str, winner: str | None, intrinsic: float, euclidean: float, gap_se: float) -> str:
@@ -253,7 +257,7 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")
     ratio = intrinsic.geodesic / euclidean.geodesic
     parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se),
-             *([averaged] if averaged else []),
+             *([averaged, _other_draws(intrinsic, euclidean)] if averaged else []),
              _why(f, ratio), _euclidean_side(f, manifold.name, euclidean, rounded_share, bias.geodesic)]
     if np.isfinite(intrinsic.ambient) and np.isfinite(euclidean.ambient):
         parts.append(f"In ambient coordinates without projecting back (Figure 1's metric) the errors are "

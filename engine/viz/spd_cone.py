@@ -19,8 +19,19 @@ import numpy as np
 import plotly.graph_objects as go
 
 from engine.viz import palette
-from engine.viz._common import (CLOUD_OPACITY, MEAN_OPACITY, MEAN_OUTLINE, MEAN_SIZE, as_clouds, as_points,
-                                cloud_size, fit_camera, mesh_arrays, mesh_trace, widest_first)
+from engine.viz._common import (
+    CLOUD_OPACITY,
+    MEAN_OPACITY,
+    MEAN_OUTLINE,
+    MEAN_SIZE,
+    as_clouds,
+    as_points,
+    cloud_size,
+    fit_camera,
+    mesh_arrays,
+    mesh_trace,
+    widest_first,
+)
 
 SQRT2 = np.sqrt(2.0)
 CONE_COLOR = "#B8C4D0"

@@ -22,8 +22,20 @@ import plotly.graph_objects as go
 from engine.manifolds.sphere import Sphere
 from engine.validation import check_int, check_positive
 from engine.viz import palette
-from engine.viz._common import (CLOUD_OPACITY, MEAN_OPACITY, MEAN_OUTLINE, MEAN_SIZE, MIN_ASPECT, as_clouds,
-                                as_points, cloud_size, mesh_arrays, mesh_trace, segments, widest_first)
+from engine.viz._common import (
+    CLOUD_OPACITY,
+    MEAN_OPACITY,
+    MEAN_OUTLINE,
+    MEAN_SIZE,
+    MIN_ASPECT,
+    as_clouds,
+    as_points,
+    cloud_size,
+    mesh_arrays,
+    mesh_trace,
+    segments,
+    widest_first,
+)
 from engine.viz._common import fit_camera as _fit_camera
 
 _S2 = Sphere(2)

@@ -1,6 +1,8 @@
 """Utility page: defaults, every control, invalid addresses, the URL round trip and the Figure 1
 preset (AppTest)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -256,4 +258,5 @@ def test_the_utility_page_says_its_errors_average_data_sets():
     sentence = who_wins_sentence(at)
     assert "These errors average 60 simulated data sets, one release each" in sentence
     assert "the playground averages releases of one data set" in sentence
+    assert re.search(r"differ by the noise of their draws \(standard errors 0\.00\d+ and 0\.00\d+ here\)", sentence)
     assert [c.value for c in at.caption if c.value.startswith("Each point averages 60 simulated data sets")]
