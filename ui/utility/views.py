@@ -30,21 +30,23 @@ scaling_figure = cache_figures(max_entries=32)(figures.scaling_figure)
 
 
 def show(result: utility.UtilityResult, settings: Settings) -> None:
-    """The whole page below the intro: the noise scales, what was left out, and the sections."""
-    first_paint.in_full_run(lambda: _scales(result))
+    """The whole page below the intro: what was left out, the sections (a chart in the first screen), then the
+    noise scales and who wins."""
+    first_paint.in_full_run(lambda: _skipped(result))
     if result.ok_n.empty or result.ok_eps.empty:
         first_paint.rerun_in_full()
         st.error("No release could be simulated with these settings: raise ε or lower r.")
         st.stop()
-    first_paint.in_full_run(lambda: who_wins.show(lambda: verdict(result)))
-    reproduce.expander("utility", result.config)
     sections.show(SECTION_KEY, dict(zip(SECTIONS, (
         lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
         who_wins_map.show))))
+    _scales(result)
+    who_wins.show(lambda: verdict(result))
+    reproduce.expander("utility", result.config)
 
 
 def _scales(result: utility.UtilityResult) -> None:
-    """Both noise scales with the numbers plugged in, and the settings left out of the charts."""
+    """Both noise scales with the numbers plugged in."""
     c = result.config
     r_e = float(bounds.ambient_radius(spaces.make_manifold(c.space), c.radius))
     scales = utility.noise_scales(c.space, c.radius, result.constant, c.n, c.epsilon)
@@ -53,6 +55,10 @@ def _scales(result: utility.UtilityResult) -> None:
         rf"\varepsilon = {c.epsilon:g}:\ \sigma = {scales[specs.EXACT.key]:.4g}",
         rf"\sigma_E &= \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f} && "
         rf"\sigma_E = {scales[specs.EUCLID.key]:.4g}"))
+
+
+def _skipped(result: utility.UtilityResult) -> None:
+    """The settings left out of the charts, and why."""
     skipped = result.skipped
     if len(skipped):
         st.warning("Left out of the charts (the Riemannian Laplace law needs σ below the space's limit; Theorem 3's "
