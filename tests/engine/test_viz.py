@@ -60,7 +60,9 @@ def test_palette_has_one_colour_per_mechanism_and_large_fonts():
     assert palette.rgba("#D55E00", 0.5) == "rgba(213, 94, 0, 0.5)"
     assert palette.TEMPLATE.layout.font.size >= 14
     assert palette.TEMPLATE.layout.xaxis.tickfont.size >= 14
-    assert palette.layout("t").legend.y < 0  # the legend sits below the plotting area
+    assert palette.layout("t", scene=True).legend.y < 0  # the legend sits below the scene
+    flat = palette.layout("t").legend  # and at a 2D figure's bottom edge, under its x axis's title at any height
+    assert (flat.yref, flat.y, flat.yanchor) == ("container", 0.0, "bottom")
 
 
 def test_palette_refuses_unknown_names_and_bad_colours():
