@@ -27,7 +27,7 @@ def test_every_step_renders_its_chart_question_and_link(number):
     at = run_page(LESSON, {"step": str(number)})
     step = STEPS[number - 1]
     assert not messages(at)
-    assert at.subheader[0].value == f"{number} · {step.title}"
+    assert at.header[0].value == f"{number} · {step.title}"
     assert charts.specs(at)
     assert at.radio(key=f"lesson_guess_{number}").options == list(step.choices)
     links = [link.proto for link in at.main.get("page_link")]
@@ -91,7 +91,7 @@ def test_address_opens_the_step_and_the_arrows_move_it():
     at.button(key="lesson_forward").click().run()
     assert_clean(at)
     assert at.selectbox(key="step").value == 4 and at.query_params["step"] == "4"
-    assert at.subheader[0].value.startswith("4 · ")
+    assert at.header[0].value.startswith("4 · ")
     at.button(key="lesson_back").click().run()
     assert at.selectbox(key="step").value == 3
 
@@ -203,7 +203,7 @@ def test_the_regression_steps_scene_holds_the_data_the_fit_and_the_private_geode
 
 def _shown(at) -> list[str]:
     """Every text of the last run a class sees: text elements, the step box's options, the question, chart texts."""
-    texts = [element.value for kind in ("title", "subheader", "markdown", "caption", "info", "success", "warning")
+    texts = [element.value for kind in ("title", "header", "markdown", "caption", "info", "success", "warning")
              for element in getattr(at, kind)]
     texts += [option for box in at.selectbox for option in box.options]
     texts += [radio.label for radio in at.radio]

@@ -98,7 +98,7 @@ def _body() -> None:
     first_paint.in_full_run(_selector)
     number = _open_step()
     step = STEPS[number - 1]
-    first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
+    first_paint.in_full_run(lambda: (st.title if presenter.active() else st.header)(f"{number} · {step.title}"))
     first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1,
                            fit_keep=f".st-key-{_guess_key(number)}")
     revealed = _question(number)

@@ -116,7 +116,7 @@ def sidebar() -> Settings:
     controls.button("Load Figure 1 settings", "preset-fig1", on_click=apply_preset, args=("reimherr-fig1",),
                     help="SPD(2) with r = 1.5 (sphere: r = π/8), n = 10 … 300, ε = 1, 200 replicates. "
                          "Shareable as ?preset=reimherr-fig1.")
-    controls.subheader("Budget planner")
+    controls.header("Budget planner")
     target = controls.slider("Target mean error", "target", min_value=0.005, max_value=1.0, default=0.05,
                              step=0.005, help="The mean ambient error ‖x̃ − x̄‖ you can accept; the planner finds the "
                                               "ε or n it needs.")

@@ -70,7 +70,7 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
     c = result.config
     left, right = st.columns(2)
     with left:
-        first_paint.in_full_run(lambda: st.subheader(f"Error against n (ε = {c.epsilon:g})"))
+        first_paint.in_full_run(lambda: st.header(f"Error against n (ε = {c.epsilon:g})"))
         n_fine = np.unique(np.geomspace(min(c.ns), max(c.ns), 60).round(2))
         fig_n = error_figure(result.ok_n, x="n", x_title="sample size n",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
@@ -83,7 +83,7 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
         download_row("utility-vs-n", fig=fig_n, data=result.by_n, settings=settings_file.payload("utility", c),
                      pipeline="utility")
     with right:
-        st.subheader(f"Error against ε (n = {c.n})")
+        st.header(f"Error against ε (n = {c.n})")
         eps_fine = np.geomspace(min(c.epsilons), max(c.epsilons), 60)
         fig_e = error_figure(result.ok_eps, x="epsilon", x_title="privacy budget ε",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=c.n, epsilon=eps_fine),
@@ -136,7 +136,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
     st.caption("Look at the last two columns: the RMS geodesic error against √ of Theorem 3's bound, which is nearly "
                "tight for small noise, so simulation noise can put the RMS a little above it.")
     if spaces.make_manifold(settings.space).open_in_ambient:  # on the sphere every Euclidean release is off it
-        st.subheader("Euclidean releases that are not positive definite")
+        st.header("Euclidean releases that are not positive definite")
         fig_s = share_figure(result.ok_n, log=settings.log_axes)
         live_chart(fig_s, key="chart-share", fit=presenter.active(), **PLAIN_CHART)
         st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at "
@@ -147,7 +147,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
 
 def _reduction_heading(table: pd.DataFrame) -> None:
     """The noise reduction section's title and the range of its reductions over n."""
-    st.subheader("Ambient error of the intrinsic against the Euclidean mechanism, per n")
+    st.header("Ambient error of the intrinsic against the Euclidean mechanism, per n")
     saved = table[figures.REDUCTION].dropna()
     if len(saved):
         st.metric("Noise reduction in ambient error, intrinsic against Euclidean",
@@ -160,7 +160,7 @@ def _reduction_heading(table: pd.DataFrame) -> None:
 def _planner(result: utility.UtilityResult, settings: Settings) -> None:
     c, url = result.config, state.settings(list(settings.keys))
     target, solve = settings.target, settings.solve
-    st.subheader("Budget planner")
+    st.header("Budget planner")
     st.markdown("Error falls like 1/(nε), so one constant c per mechanism, fitted on the simulation, answers "
                 "“what ε (or n) do I need for a target error?”. The flat lines below check the scaling.")
     points = result.scaling_points()
