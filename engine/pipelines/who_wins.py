@@ -147,7 +147,7 @@ class Verdict:
 def over_releases(releases: int) -> str:
     """What the playground's errors average over (``PrivateMeanConfig.releases``)."""
     return (f"These errors average {check_int('releases', releases, minimum=1)} releases of this one data set; the "
-            "Utility page averages many data sets drawn the same way, one release each.")
+            "Utility page averages many data sets drawn by the paper's recipe, one release each.")
 
 
 def over_data_sets(reps: int) -> str:

@@ -235,6 +235,6 @@ def test_the_playground_says_its_errors_average_one_data_sets_releases():
     at = run_page(PLAYGROUND, {"m": "60"})
     sentence = who_wins_sentence(at)
     assert "These errors average 60 releases of this one data set" in sentence
-    assert "the Utility page averages many data sets drawn the same way, one release each" in sentence
+    assert "the Utility page averages many data sets drawn by the paper's recipe, one release each" in sentence
     assert re.search(r"differ by the noise of their draws \(standard errors 0\.00\d+ and 0\.00\d+ here\)", sentence)
     assert [c.value for c in at.caption if "averaged over the 60 releases of this one data set" in c.value]
