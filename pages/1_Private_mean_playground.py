@@ -54,7 +54,7 @@ with view:
     if animate and (beyond := animation.beyond_dome_caption(settings, animate)):
         caption += " " + beyond
     st.caption(caption)
-    st.subheader("How far the releases land")
+    st.header("How far the releases land")
     who_wins.show(lambda: who_wins.playground_verdict(result, settings))
     table = playground.error_table(result)
     if table.empty:
@@ -62,17 +62,18 @@ with view:
     else:
         st.table(table, hide_index=True, border="horizontal")
         st.caption("Look at the geodesic error: the typical distance, along the manifold, from a release to the true "
-                   f"Fréchet mean. {playground.ERROR_NOTES[settings.space]} Ambient error, where shown, is the "
+                   f"Fréchet mean, averaged over the {settings.releases} releases of this one data set. "
+                   f"{playground.ERROR_NOTES[settings.space]} Ambient error, where shown, is the "
                    "straight-line distance in flat coordinates.")
 with numbers:
-    st.subheader("Noise scale")
+    st.header("Noise scale")
     playground.show_noise_scale(result, settings)
-    st.subheader("Assumptions checked")
+    st.header("Assumptions checked")
     playground.show_checks(result)
-    st.subheader("Privacy guarantees")
+    st.header("Privacy guarantees")
     playground.show_guarantees(result)
 
-st.subheader("Downloads")
+st.header("Downloads")
 download_row(f"playground-{settings.space}", fig=fig, data=playground.points_table(result),
              settings=settings_file.payload("playground", settings), pipeline="private-mean")
 if animation.available_for(settings.space):

@@ -8,13 +8,11 @@ navigation.sidebar()
 first_paint.intro(
     "Utility: the price of privacy",
     "Each simulated data set lies in a ball B_r(m0). The **Riemannian Laplace** mechanism releases its Fréchet mean "
-    "with noise along the space; the **Euclidean Laplace** mechanism releases its ambient (arithmetic) mean, the "
-    "statistic whose sensitivity 2r_E/n it is calibrated to, with noise in flat ambient coordinates. With Theorem "
-    "2's constant, the default, both are ε-differentially private for records in the ball; on the sphere the "
-    "Figure 1 preset loads the paper's numerical boundary constant instead, which is smaller and not a proven "
-    "bound. The question is which release stays closer to the truth, the Fréchet mean: the box below answers it "
-    "along the space (geodesic error), the charts in ambient coordinates (‖x̃ − x̄‖, as in Figure 1 of Reimherr, "
-    "Bharath & Soto 2021).",
+    "with noise along the space, the **Euclidean Laplace** its ambient mean with noise in flat coordinates; both are "
+    "ε-differentially private with Theorem 2's constant, the default (the sphere's Figure 1 preset loads the paper's "
+    "smaller numerical constant, not a proven bound). Which release stays closer to the Fréchet mean? The charts "
+    "measure it in ambient coordinates (‖x̃ − x̄‖, as in Figure 1 of Reimherr, Bharath & Soto 2021), the box below "
+    "them along the space.",
 )
 
 settings = utility.sidebar()

@@ -30,12 +30,12 @@ with view:
     first_paint.main_chart(fig, key="subspaces-chart", config={"displaylogo": False})
     st.caption(subspaces.caption(result))
 with numbers:
-    st.subheader("Releases against the truth")
+    st.header("Releases against the truth")
     subspaces.show_numbers(result)
-    st.subheader("Privacy guarantee")
+    st.header("Privacy guarantee")
     subspaces.show_guarantee(result)
 
-st.subheader("Downloads")
+st.header("Downloads")
 download_row(f"subspaces-{config.method}", fig=fig, data=subspaces.releases_table(result),
              settings=settings_file.payload("subspaces", config), pipeline="private-subspace")
 reproduce.expander("subspaces", config)

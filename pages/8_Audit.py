@@ -25,20 +25,20 @@ settings, _ = audit.sidebar()
 config = settings.config
 left, right = st.columns(2, gap="large")
 with left:
-    first_paint.in_full_run(lambda: st.subheader("Mechanism"))
+    first_paint.in_full_run(lambda: st.header("Mechanism"))
     with shown_as_error("audit this mechanism"):
         result = run_live(settings.name, settings.space, settings.epsilon, settings.samples, settings.seed,
                           key="main")
     curve = audit.show(result, key="main")
 with right:
-    st.subheader("Positive control")
+    st.header("Positive control")
     st.caption(f"{settings.control} on {audit.space_name(config.control_space)}")
     with shown_as_error("audit the control"):
         control = run_live(settings.control, config.control_space, settings.epsilon, settings.samples, settings.seed,
                            key="control")
     audit.show(control, key="control")
 
-st.subheader("Downloads")
+st.header("Downloads")
 table = pd.DataFrame([result.row(), control.row()])
 st.table(tables.readable(table[["audit", "epsilon", "reachable_epsilon", "epsilon_lower", "samples_per_side", "verdict"]]),
          hide_index=True, border="horizontal")

@@ -39,10 +39,10 @@ def caption(text: str) -> None:
         st.sidebar.caption(text)
 
 
-def subheader(text: str) -> None:
+def header(text: str) -> None:
     """A heading between groups of the sidebar's widgets (none in a chart-first run)."""
     if drawing():
-        st.sidebar.subheader(text)
+        st.sidebar.header(text)
 
 
 def button(label: str, key: str, *, on_click, args: tuple, help: str) -> None:

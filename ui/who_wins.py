@@ -31,7 +31,8 @@ def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Ve
     return who_wins.verdict(manifold, settings.radius, result["n_used"], settings.epsilon,
                             intrinsic=ReleaseErrors(**intrinsic["errors"]),
                             euclidean=ReleaseErrors(**euclidean["errors"]), bias=bias,
-                            rounded_share=euclidean.get("rounded_share", 0.0))
+                            rounded_share=euclidean.get("rounded_share", 0.0),
+                            averaged=who_wins.over_releases(settings.releases))
 
 
 def show(verdict: Callable[[], who_wins.Verdict | None]) -> None:

@@ -35,7 +35,7 @@ from engine.pipelines import checks
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
 from engine.pipelines.summary import plain
-from engine.spaces import make_manifold
+from engine.spaces import SPACES, make_manifold
 from engine.threads import blas_capped
 from engine.validation import check_int, check_positive, check_probability
 
@@ -105,6 +105,13 @@ class PrivateMeanConfig:
                              f"{MAX_CHAIN_STEPS} (about 13,000 steps a second: 10 million take ~15 minutes); lower "
                              f"burn_in, thin or releases")
 
+
+    @property
+    def idle_fields(self) -> tuple[str, ...]:
+        """Fields that change nothing in this run: ``region`` unless the source reads it (the airports'), which
+        the command line of ``engine.reproduce`` leaves out (their defaults stand in)."""
+        reads = SPACES[self.space].data_sources[self.source].reads
+        return () if "region" in reads else ("region",)
 
     @property
     def chain(self) -> bool:

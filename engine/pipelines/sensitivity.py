@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from engine import bounds, spaces
+from engine.audit.pairs import frechet_gap, replace_one_pair
 from engine.budget import check_memory
 from engine.estimators import PAPER_STEP, frechet_mean
 from engine.pipelines import figure1_setting
@@ -238,6 +239,20 @@ def bound_vs_r(n: int, kappa: float, r_max: float, *, points: int = 200) -> pd.D
         pd.DataFrame({"r": r, "value": drawn_bound(n, r, kappa), "curve": "Theorem 2 bound"}),
         pd.DataFrame({"r": r, "value": drawn_bound(n, r, 0.0), "curve": "flat space (κ ≤ 0)"}),
     ], ignore_index=True)
+
+
+#: The curve name of ``adversarial_move_vs_r``.
+ADVERSARIAL_MOVE = "one record replaced (measured)"
+
+
+def adversarial_move_vs_r(space: str, n: int, r_max: float, *, points: int = 24) -> pd.DataFrame:
+    """How far replacing one of n records moves the Fréchet mean, measured on the audit's adversarial
+    replace-one pair (``engine.audit.pairs.replace_one_pair``, its gap ``frechet_gap``) at ``points`` radii in
+    (0, r_max], in the frame of ``bound_vs_r`` (columns r, value, curve = ``ADVERSARIAL_MOVE``)."""
+    manifold = spaces.make_manifold(_check_space(space))
+    r = np.linspace(check_positive("r_max", r_max) / points, r_max, check_int("points", points, minimum=2))
+    moves = [frechet_gap(replace_one_pair(manifold, check_int("n", n, minimum=2), float(radius))) for radius in r]
+    return pd.DataFrame({"r": r, "value": moves, "curve": ADVERSARIAL_MOVE})
 
 
 def bound_vs_kappa(n: int, radius: float, *, points: int = 200) -> pd.DataFrame:

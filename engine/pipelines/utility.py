@@ -232,10 +232,11 @@ def _row_errors(row: pd.Series) -> ReleaseErrors:
 
 
 def verdict(space: str, radius: float, n: int, epsilon: float, proven: pd.DataFrame, *,
-            paper: tuple[float, pd.DataFrame] | None = None) -> who_wins.Verdict:
+            paper: tuple[float, pd.DataFrame] | None = None, reps: int | None = None) -> who_wins.Verdict:
     """``engine.pipelines.who_wins.verdict`` at (n, ε) from ``release_summary`` rows made with Theorem 2's
     constant (``proven``), and, when the page charts the paper's numerical constant C, ``paper`` =
-    (C, its rows); ``ValueError`` when a mechanism released nothing there."""
+    (C, its rows); ``reps``, the data sets the rows average over, said in the sentence (``who_wins.over_data_sets``);
+    ``ValueError`` when a mechanism released nothing there."""
     euclidean = _released_row(proven, n, epsilon, specs.EUCLID.key)
     bias = ReleaseErrors(geodesic=float(euclidean["geodesic_bias"]), geodesic_se=np.nan,
                          ambient=float(euclidean["ambient_bias"]), off_share=0.0)
@@ -243,7 +244,8 @@ def verdict(space: str, radius: float, n: int, epsilon: float, proven: pd.DataFr
         paper = (paper[0], _row_errors(_released_row(paper[1], n, epsilon, specs.EXACT.key)))
     return who_wins.verdict(_setting(space, radius).manifold, radius, n, epsilon,
                             intrinsic=_row_errors(_released_row(proven, n, epsilon, specs.EXACT.key)),
-                            euclidean=_row_errors(euclidean), bias=bias, paper=paper)
+                            euclidean=_row_errors(euclidean), bias=bias, paper=paper,
+                            averaged=None if reps is None else who_wins.over_data_sets(reps))
 
 
 def baseline_privacy(space: str, radius: float, n: int, epsilon: float) -> pd.DataFrame:

@@ -18,7 +18,10 @@ decide it come from the public parameters (Reimherr, Bharath & Soto 2021):
   points on a sphere lies inside it) adds to the Euclidean error.
 
 ``verdict`` is pure: the playground and the Utility page pass their runs' errors and render its
-``sentence``, so both say the same thing for the same setting.
+``sentence``, so both say the same thing for the same setting. They do not average over the same draws
+(``over_releases``, ``over_data_sets``): the playground's errors are those of its one data set's releases,
+the Utility page's those of many data sets, one release each; the sentence says which, and why the other
+page's numbers differ.
 """
 
 from __future__ import annotations
@@ -141,6 +144,25 @@ class Verdict:
         return {"intrinsic": INTRINSIC, "euclidean": EUCLIDEAN}.get(self.winner)
 
 
+def over_releases(releases: int) -> str:
+    """What the playground's errors average over (``PrivateMeanConfig.releases``)."""
+    return (f"These errors average {check_int('releases', releases, minimum=1)} releases of this one data set; the "
+            "Utility page averages many data sets drawn by the paper's recipe, one release each.")
+
+
+def over_data_sets(reps: int) -> str:
+    """What the Utility page's errors average over (``UtilityConfig.reps``)."""
+    return (f"These errors average {check_int('reps', reps, minimum=1)} simulated data sets, one release each; the "
+            "playground averages releases of one data set.")
+
+
+def _other_draws(intrinsic: ReleaseErrors, euclidean: ReleaseErrors) -> str:
+    """Why the other page's errors differ: their draws' noise, and each data set's own ambient mean."""
+    return (f"So the two pages' errors differ by the noise of their draws (standard errors "
+            f"{intrinsic.geodesic_se:.2g} and {euclidean.geodesic_se:.2g} here) and, for the {EUCLIDEAN}, by how far "
+            "each data set's ambient mean sits from its Fréchet mean.")
+
+
 def _headline(where: str, winner: str | None, intrinsic: float, euclidean: float, gap_se: float) -> str:
     if winner is None:
         return (f"{where}, neither mechanism lands clearly closer to the true Fréchet mean: mean geodesic error "
@@ -198,7 +220,7 @@ def _euclidean_side(f: Factors, label: str, euclidean: ReleaseErrors, rounded_sh
 
 def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: ReleaseErrors,
             euclidean: ReleaseErrors, bias: ReleaseErrors, rounded_share: float = 0.0,
-            paper: tuple[float, ReleaseErrors] | None = None) -> Verdict:
+            paper: tuple[float, ReleaseErrors] | None = None, averaged: str | None = None) -> Verdict:
     """Which mechanism has the smaller error in this run, by how much, and why (see the module docstring).
 
     Parameters
@@ -213,6 +235,7 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
         it (``EuclideanLaplace.release_centre``'s ``diagnostics``; 1 on Gr(d, 1), 0 elsewhere)
     paper : ``(C, errors)`` when the page also charts the Riemannian Laplace with a paper's numerical
         constant C (σ = C/(nε), not a proven bound): the sentence says what that changes.
+    averaged : what the errors average over (``over_releases``, ``over_data_sets``), said after the headline.
 
     Returns
     -------
@@ -234,6 +257,7 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")
     ratio = intrinsic.geodesic / euclidean.geodesic
     parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se),
+             *([averaged, _other_draws(intrinsic, euclidean)] if averaged else []),
              _why(f, ratio), _euclidean_side(f, manifold.name, euclidean, rounded_share, bias.geodesic)]
     if np.isfinite(intrinsic.ambient) and np.isfinite(euclidean.ambient):
         parts.append(f"In ambient coordinates without projecting back (Figure 1's metric) the errors are "

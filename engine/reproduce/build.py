@@ -16,13 +16,18 @@ def _flag_value(value) -> str:
 
 
 def command(view: View, config) -> str:
-    """``python -m engine.pipelines PIPELINE --FIELD VALUE ... --json``, every field given explicitly.
+    """``python -m engine.pipelines PIPELINE --FIELD VALUE ... --json``, every field given explicitly but
+    those the config's ``idle_fields`` name (none by default: e.g. the airports' region on SPD data), which
+    change nothing in the run.
 
     A field left ``None`` (its default, e.g. an adaptive MCMC step) is left out: the command line
     cannot spell ``None`` and its default is that ``None``.
     """
     words = ["python", "-m", "engine.pipelines", view.pipeline]
+    idle = getattr(config, "idle_fields", ())
     for field in dataclasses.fields(config):
+        if field.name in idle:
+            continue
         value, flag = getattr(config, field.name), "--" + field.name.replace("_", "-")
         if value is None:
             if field.default is not None:

@@ -41,12 +41,15 @@ class SourceRequest:
 
 @dataclass(frozen=True)
 class DataSource:
-    """One data source: ``label`` for the select, ``draw(request, note) -> Sample`` and the ``note``
-    saying where the data come from (empty when ``draw`` writes its own)."""
+    """One data source: ``label`` for the select, ``draw(request, note) -> Sample``, the ``note``
+    saying where the data come from (empty when ``draw`` writes its own) and ``reads``, the fields of the
+    ``SourceRequest`` it reads beyond n, the radius, the rngs and the manifold (e.g. ``("region",)``), so
+    that a run's reproduction leaves out what no source of its run reads."""
 
     label: str
     draw: Callable[[SourceRequest, str], Sample]
     note: str = ""
+    reads: tuple[str, ...] = ()
 
 
 def remap_edges(edges: np.ndarray | None, kept: np.ndarray) -> np.ndarray | None:

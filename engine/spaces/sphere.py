@@ -46,7 +46,7 @@ ENTRY = SpaceEntry(
                           synthetic(lambda q: sphere_vmf(q.n, VMF_CONCENTRATION, rng=q.data_rng)),
                           f"von Mises–Fisher law around the north pole m₀ with concentration {VMF_CONCENTRATION:g}. "
                           "Its support is the whole sphere, so a few points may fall outside B_r(m₀)."),
-        "airports": DataSource("US airports (real data)", _airports),
+        "airports": DataSource("US airports (real data)", _airports, reads=("region",)),
     },
     ambient_radius_tex=r"2\sin({r}/2)",
     recipe=PaperRecipe(lambda n, radius, reps, rng: sphere_cap(n, radius, size=(reps,), rng=rng),

@@ -1,4 +1,6 @@
-"""Helpers shared by the figure builders: input checks and the pyvista -> plotly mesh hand-off."""
+"""Helpers shared by the figure builders: input checks, the pyvista -> plotly mesh hand-off, and the rules every
+3D scene follows: the release clouds' draw order and style (``widest_first``), and a perspective camera fitted to
+what is drawn (``fit_camera``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,26 @@ import numpy as np
 import plotly.graph_objects as go
 
 from engine.validation import check_finite_array
+
+#: Marker sizes (px) of release clouds by their draw order (the widest cloud first, so smaller), and of the
+#: true mean, larger than every cloud's.
+CLOUD_SIZES = (3.0, 4.0, 4.0, 4.0, 4.0)
+MEAN_SIZE = 8.0
+#: Opacity of release markers: overlapping clouds and the mean beneath them show through.
+CLOUD_OPACITY = 0.6
+#: Just below 1: plotly.js draws translucent traces after opaque ones, in trace order, so the true mean (the
+#: last trace) is painted over the clouds instead of under them.
+MEAN_OPACITY = 0.99
+#: The true mean's outline, which keeps it visible on a cloud of its own colour.
+MEAN_OUTLINE = dict(color="#FFFFFF", width=2)
+#: plotly.js draws a 3D scene in perspective with this vertical field of view (gl-plot3d's default).
+FIELD_OF_VIEW = np.pi / 4
+#: A fitted camera fills this fraction of the scene's height (and of its width at its ``aspect``).
+FILL = 0.94
+#: Narrowest scene a camera is fitted for (width / height: the playground's column at 1280×720).
+MIN_ASPECT = 1.8
+#: Steps of ``fit_camera`` centring the perspective picture.
+CENTRING_STEPS = 6
 
 
 def as_points(name: str, a, trailing: tuple[int, ...], *, single: bool = False) -> np.ndarray:
@@ -70,3 +92,54 @@ def segments(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Polyline ``(3m, d)`` drawing m separate segments: start, end, NaN gap for each one."""
     gap = np.full_like(starts, np.nan)
     return np.stack([starts, ends, gap], axis=1).reshape(-1, starts.shape[-1])
+
+
+def spread(points: np.ndarray) -> float:
+    """Widest extent of ``points`` ``(m, d)`` along a coordinate axis (0 for no points)."""
+    return float(np.max(np.ptp(points, axis=0))) if len(points) else 0.0
+
+
+def widest_first(clouds: Mapping[str, np.ndarray]) -> list[str]:
+    """The draw order of release clouds ``name -> (m, 3)`` in plot coordinates: the widest first. plotly.js
+    paints translucent markers in trace order, so the tightest cloud (the one a wide cloud would cover, usually
+    the mechanism that lands closer) is painted last, over the others, and ``CLOUD_SIZES`` draws it larger."""
+    return sorted(clouds, key=lambda name: -spread(clouds[name]))
+
+
+def cloud_size(order: int) -> float:
+    """Marker size of the cloud drawn ``order``-th (0: the widest) by ``widest_first``."""
+    return CLOUD_SIZES[min(order, len(CLOUD_SIZES) - 1)]
+
+
+def fit_camera(points: np.ndarray, eye: np.ndarray, up: np.ndarray, aspect: float = MIN_ASPECT) -> dict:
+    """Plotly scene camera looking along ``-eye`` (unit ``(3,)``), ``up`` pointing up on screen, that sees every
+    point of ``points`` ``(k, 3)`` (scene units: the axes' cube mapped onto [-1/2, 1/2]³) as large as it can.
+
+    With the eye at distance d from the camera's centre c, a point p lies at depth d - (p - c)·e and at height
+    (p - c)·u on screen (u: "up" made orthogonal to e); it is in view when |height| ≤ FILL·tan(fov/2)·depth (and
+    likewise for the width, times ``aspect``). For a centre c, the smallest such d is a maximum over the points;
+    c starts at the middle of the points' extent across the view and moves, ``CENTRING_STEPS`` times, by the
+    offset of their perspective projection's middle, so the picture is centred.
+    """
+    eye = np.asarray(eye, dtype=float) / np.linalg.norm(eye)
+    given = np.asarray(up, dtype=float)
+    up = given - (given @ eye) * eye
+    up /= np.linalg.norm(up)
+    across = np.stack([up, np.cross(up, eye)])
+    reach = FILL * np.tan(FIELD_OF_VIEW / 2) * np.array([1.0, aspect])
+
+    def distance(shift: np.ndarray) -> float:
+        local = points - across.T @ shift
+        return float(np.max(local @ eye + np.max(np.abs(local @ across.T) / reach, axis=1)))
+
+    spans = points @ across.T
+    shift = (spans.min(axis=0) + spans.max(axis=0)) / 2
+    for _ in range(CENTRING_STEPS):
+        d = distance(shift)
+        local = points - across.T @ shift
+        seen = (local @ across.T) / (d - local @ eye)[:, None] / reach
+        shift = shift + (seen.min(axis=0) + seen.max(axis=0)) / 2 * reach * d
+    centre = across.T @ shift
+    d = distance(shift)
+    return dict(eye=dict(zip("xyz", (centre + d * eye).tolist())), up=dict(zip("xyz", given.tolist())),
+                center=dict(zip("xyz", centre.tolist())), projection=dict(type="perspective"))

@@ -10,14 +10,15 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from engine.odds import dp_tradeoff_bound, laplace_tradeoff, posterior_range
+from engine.odds import dp_tradeoff_bound, guess_ceiling, laplace_tradeoff, posterior_range
 from engine.viz import palette
 from engine.viz.sphere import sphere_figure
 
 
 def tradeoff_figure(epsilon: float, *, reach: float | None = None, points: int = 201, height: int = 360) -> go.Figure:
-    """The ε-DP bound max(0, 1 − e^ε α, e^{−ε}(1 − α)) and the Laplace mechanism's exact curve on a pair
-    whose privacy loss reaches ``reach`` (ε when ``None``: the adversarial pair attains the sensitivity)."""
+    """The ε-DP bound max(0, 1 − e^ε α, e^{−ε}(1 − α)), the Laplace mechanism's exact curve on a pair
+    whose privacy loss reaches ``reach`` (ε when ``None``: the adversarial pair attains the sensitivity), and the
+    line of the tests right e^ε/(1 + e^ε) of the time at even odds (α + β = 2/(1 + e^ε))."""
     alpha = np.linspace(0.0, 1.0, points)
     fig = go.Figure(layout=palette.layout(None, height=height))
     fig.add_scatter(x=alpha, y=1.0 - alpha, mode="lines", name="no information (a coin)",
@@ -27,6 +28,12 @@ def tradeoff_figure(epsilon: float, *, reach: float | None = None, points: int =
                     line=dict(color=palette.color("exact"), width=3))
     fig.add_scatter(x=alpha, y=dp_tradeoff_bound(alpha, epsilon), mode="lines", name=f"ε = {epsilon:g} bound",
                     line=dict(color=palette.color("bound"), width=2, dash="dash"))
+    # A test right a share p of the time at even odds has α + β = 2(1 − p): the tests at the ceiling lie on this line,
+    # which touches the bound at α = β; a curve between it and the coin's line guesses right between 1/2 and p.
+    ceiling = guess_ceiling(epsilon)
+    fig.add_scatter(x=[0.0, 2 * (1 - ceiling)], y=[2 * (1 - ceiling), 0.0], mode="lines",
+                    name=f"tests right e^ε/(1 + e^ε) = {ceiling:.1%} of the time",
+                    line=dict(color=palette.color("bound"), width=1.5, dash="dot"))
     fig.update_xaxes(title_text="type I error α (say D′ when it was D)", range=[0, 1])
     fig.update_yaxes(title_text="type II error β (say D when it was D′)", range=[0, 1])
     return fig

@@ -180,7 +180,8 @@ def layout(title: str | None = None, *, scene: bool = False, height: int = 600) 
     """Shared layout: the template, a title, and a legend that never covers the data.
 
     The legend sits in its own horizontal strip below the plotting area, for 3D scenes too:
-    a legend column beside a scene would halve its width on a projector.
+    a legend column beside a scene would halve its width on a projector; under a 2D chart it sits at the
+    figure's bottom edge, below the x axis's title at any height.
 
     Parameters
     ----------
@@ -195,8 +196,11 @@ def layout(title: str | None = None, *, scene: bool = False, height: int = 600) 
     -------
     go.Layout
     """
-    legend = dict(orientation="h", x=0.0, xanchor="left", y=-0.02 if scene else -0.18,
-                  yanchor="top", itemsizing="constant", traceorder="normal")
+    legend = dict(orientation="h", x=0.0, xanchor="left", itemsizing="constant", traceorder="normal")
+    # Under a 2D chart's axis title, the legend sits at the figure's bottom edge (in the bottom margin), not a
+    # fraction of the plotting area's height below it: a chart fitted to a shorter window (``ui.live_chart``) kept
+    # that fraction and its legend overlapped the x axis's title.
+    legend.update(dict(y=-0.02, yanchor="top") if scene else dict(y=0.0, yref="container", yanchor="bottom"))
     top = 60 if title else 20
     margin = dict(l=10, r=10, t=top, b=90) if scene else dict(l=70, r=20, t=top + 10, b=110)
     return go.Layout(

@@ -21,6 +21,7 @@ CURVE_COLORS = {
     "boundary constant": "#CC79A7",
     "intrinsic Δ (Theorem 2)": palette.color(specs.EXACT.key),
     "ambient Δ_E = 2r_E/n": palette.color(specs.EUCLID.key),
+    "one record replaced (measured)": NEIGHBOUR_COLORS["adversarial replacement"],
 }
 INVALID_FILL = "rgba(213, 94, 0, 0.10)"
 

@@ -19,10 +19,26 @@ import numpy as np
 import plotly.graph_objects as go
 
 from engine.viz import palette
-from engine.viz._common import as_clouds, as_points, mesh_arrays, mesh_trace
+from engine.viz._common import (
+    CLOUD_OPACITY,
+    MEAN_OPACITY,
+    MEAN_OUTLINE,
+    MEAN_SIZE,
+    as_clouds,
+    as_points,
+    cloud_size,
+    fit_camera,
+    mesh_arrays,
+    mesh_trace,
+    widest_first,
+)
 
 SQRT2 = np.sqrt(2.0)
 CONE_COLOR = "#B8C4D0"
+#: The cone's axis, the identity direction, in plot coordinates: up on screen.
+AXIS = np.array([1.0, 0.0, 1.0]) / SQRT2
+#: Of the two eyes across the axis along the releases' narrowest direction, the one on this side.
+EYE_SIDE = np.array([-1.3, -1.6, 1.3])
 
 
 def _symmetric(name: str, x, *, single: bool = False) -> np.ndarray:
@@ -92,15 +108,31 @@ def _hover(points: np.ndarray) -> tuple[np.ndarray, str]:
 
 
 def _markers(points: np.ndarray, *, name: str, key: str, size: float, symbol: str | None = None,
-             opacity: float = 0.85, legendgroup: str | None = None) -> go.Scatter3d:
+             opacity: float = CLOUD_OPACITY, legendgroup: str | None = None, outline=None) -> go.Scatter3d:
     xyz = spd_coordinates(points)
     custom, template = _hover(points)
     return go.Scatter3d(
         x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], mode="markers", name=name,
         legendgroup=legendgroup or name, customdata=custom, hovertemplate=template,
         marker=dict(size=size, color=palette.color(key), opacity=opacity,
-                    symbol=symbol or palette.symbol(key)),
+                    symbol=symbol or palette.symbol(key), line=outline or dict(width=0)),
     )
+
+
+def eye_direction(mean: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Unit direction ``(3,)`` from the scene to the eye: across the cone's axis (so its boundary shows as two
+    lines through the apex), along the direction in which ``points`` ``(k, 3)`` (the releases, plot coordinates)
+    spread least about ``mean`` ``(3,)``, so the clouds spread across the screen instead of in depth; on the side
+    of ``EYE_SIDE``."""
+    plane = np.stack([np.array([1.0, 0.0, -1.0]) / SQRT2, np.array([0.0, 1.0, 0.0])])
+    offsets = (points - mean) @ plane.T
+    if len(offsets) < 2:
+        eye = EYE_SIDE - (EYE_SIDE @ AXIS) * AXIS
+    else:
+        _, vectors = np.linalg.eigh(offsets.T @ offsets)
+        eye = vectors[:, 0] @ plane
+    eye = eye / np.linalg.norm(eye)
+    return eye if eye @ EYE_SIDE >= 0 else -eye
 
 
 def spd_cone_figure(*, data, mean, releases, title: str | None = None,
@@ -128,10 +160,12 @@ def spd_cone_figure(*, data, mean, releases, title: str | None = None,
     Returns
     -------
     go.Figure
-        Traces in order: cone boundary, [data], true mean, then per cloud its positive definite
-        releases and, when there are any, the ones outside the cone. Axes are x = a, y = √2·b,
-        z = c with equal scale; the camera looks across the cone's axis, so its boundary shows as
-        two lines through the apex (the zero matrix).
+        Traces in order: cone boundary, [data], then per cloud (the widest first, ``_common.widest_first``,
+        so the tightest is painted over the others and larger) its positive definite releases and, when
+        there are any, the ones outside the cone, and the true mean last, over every cloud. Axes are
+        x = a, y = √2·b, z = c, a cube with equal scale; the camera (``eye_direction``) looks across the
+        cone's axis, the axis up on screen, so its boundary shows as two lines through the apex (the zero
+        matrix), and is fitted to the matrices drawn.
 
     Raises
     ------
@@ -159,27 +193,37 @@ def spd_cone_figure(*, data, mean, releases, title: str | None = None,
     traces = [mesh_trace(points, triangles, name="det = 0 (boundary of the cone)",
                          color=CONE_COLOR, opacity=0.25, showlegend=True)]
     if data is not None:
-        traces.append(_markers(data, name=palette.label("data"), key="data", size=3, opacity=0.7))
-    traces.append(_markers(mean[None], name=palette.label("true mean"), key="true mean", size=9,
-                           opacity=1.0))
-    for name, cloud in clouds.items():
+        traces.append(_markers(data, name=palette.label("data"), key="data", size=3, opacity=0.5))
+    plotted = {name: spd_coordinates(cloud) for name, cloud in clouds.items()}
+    for order, name in enumerate(widest_first(plotted)):
+        cloud, size = clouds[name], cloud_size(order)
         inside = positive_definite(cloud)
         n_out = int((~inside).sum())
         shown = palette.label(name)
         if not mark_outside:
-            traces.append(_markers(cloud, name=shown, key=name, size=3.5, legendgroup=name))
+            traces.append(_markers(cloud, name=shown, key=name, size=size, legendgroup=name))
             continue
         summary = f"{shown} — {n_out} of {len(cloud)} not positive definite"
-        traces.append(_markers(cloud[inside], name=summary, key=name, size=3.5, legendgroup=name))
+        traces.append(_markers(cloud[inside], name=summary, key=name, size=size, legendgroup=name))
         if n_out:
             traces.append(_markers(cloud[~inside], name=f"{shown}: outside the cone", key=name,
-                                   size=5, symbol=palette.VIOLATION_SYMBOL, opacity=1.0,
-                                   legendgroup=name))
+                                   size=size + 1, symbol=palette.VIOLATION_SYMBOL, legendgroup=name))
+    traces.append(_markers(mean[None], name=palette.label("true mean"), key="true mean", size=MEAN_SIZE,
+                           opacity=MEAN_OPACITY, outline=MEAN_OUTLINE))
 
+    matrices = np.concatenate([spd_coordinates(m) for m in everything])
+    drawn = np.concatenate([points, matrices])
+    lo, hi = drawn.min(axis=0), drawn.max(axis=0)
+    mid, half = (lo + hi) / 2, 0.51 * float((hi - lo).max())
+    released = np.concatenate(list(plotted.values())) if plotted else np.empty((0, 3))
+    # fitted to the matrices, not the cone's boundary (which reaches past them only to show the space's shape)
+    camera = fit_camera((matrices - mid) / (2 * half), eye_direction(spd_coordinates(mean), released), AXIS)
     fig = go.Figure(data=traces, layout=palette.layout(title, scene=True, height=height))
     fig.update_layout(scene=dict(
-        xaxis=dict(title=dict(text="a")), yaxis=dict(title=dict(text="√2·b")),
-        zaxis=dict(title=dict(text="c")), aspectmode="data",
-        camera=dict(eye=dict(x=-1.3, y=-1.6, z=1.3), up=dict(x=0.0, y=0.0, z=1.0)),
+        xaxis=dict(title=dict(text="a"), range=[mid[0] - half, mid[0] + half]),
+        yaxis=dict(title=dict(text="√2·b"), range=[mid[1] - half, mid[1] + half]),
+        zaxis=dict(title=dict(text="c"), range=[mid[2] - half, mid[2] + half]), aspectmode="cube",
+        dragmode="orbit",  # turntable, plotly.js's default, keeps z up on screen instead of the cone's axis
+        camera=camera,
     ))
     return fig

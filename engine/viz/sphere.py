@@ -6,10 +6,11 @@ given: intrinsic mechanisms put them on the sphere, the Euclidean Laplace baseli
 Bharath & Soto (2021) adds noise in R^3 and its releases float off the sphere; segments to
 their radial projections x/|x| make that gap visible.
 
-The scene is a dome: only the patch of the sphere around what is drawn, seen from outside at a
-grazing angle (``EYE_TILT_DEG`` off the radius, the radius pointing up on screen) so that heights
-above and below the surface show without rotating, in true proportions and with the camera's
-distance fitted to the patch (``fit_camera``). The true mean is the last trace, larger than every
+The scene is a dome: only the patch of the sphere around what is drawn, seen from outside, the radius
+pointing up on screen, at a tilt chosen from what is drawn (``eye_tilt``: steep enough that heights above
+and below the surface show when a cloud floats off it, else nearly facing the mean), in true proportions
+and with the camera's distance fitted to the patch (``fit_camera``). Clouds are drawn the widest first
+(``_common.widest_first``). The true mean is the last trace, larger than every
 cloud's markers and outlined in white, so it stays visible on top of the clouds.
 """
 
@@ -21,7 +22,21 @@ import plotly.graph_objects as go
 from engine.manifolds.sphere import Sphere
 from engine.validation import check_int, check_positive
 from engine.viz import palette
-from engine.viz._common import as_clouds, as_points, mesh_arrays, mesh_trace, segments
+from engine.viz._common import (
+    CLOUD_OPACITY,
+    MEAN_OPACITY,
+    MEAN_OUTLINE,
+    MEAN_SIZE,
+    MIN_ASPECT,
+    as_clouds,
+    as_points,
+    cloud_size,
+    mesh_arrays,
+    mesh_trace,
+    segments,
+    widest_first,
+)
+from engine.viz._common import fit_camera as _fit_camera
 
 _S2 = Sphere(2)
 SURFACE_COLOR = "#DCE3EA"
@@ -39,26 +54,13 @@ FRAME_PAD = 0.3
 ZOOM_RATIO = 6.0
 #: Smallest half-width of the frame (WebGL draws in float32: about 170 ulps at |x| = 1).
 MIN_HALF_WIDTH = 1e-5
-#: Camera: tilted this far from the radial direction (25° above the tangent plane), so heights above
-#: the surface show without rotating while the cap still reads as a disc.
-EYE_TILT_DEG = 65.0
-#: plotly.js draws a 3D scene in perspective with this vertical field of view (gl-plot3d's default).
-FIELD_OF_VIEW = np.pi / 4
-#: The fitted camera fills this fraction of the scene's height (and of its width at ``MIN_ASPECT``).
-FILL = 0.94
-#: Narrowest scene the camera is fitted for (width / height: the playground's column at 1280×720).
-MIN_ASPECT = 1.8
-#: Steps of ``fit_camera`` centring the perspective picture.
-CENTRING_STEPS = 6
-#: Marker sizes (px): data, release clouds by their draw order (the widest cloud first), the true mean.
+#: Camera tilts off the radial direction (``eye_tilt``): when a cloud floats off the sphere, 50° (40° above
+#: the tangent plane), so heights above the surface show without rotating while the cap still reads as a
+#: disc; when nothing does, 20°, facing the mean (a grazing view squashed the cap into a band under its mean).
+FLOATING_TILT_DEG = 50.0
+FACING_TILT_DEG = 20.0
+#: Marker size (px) of the data (the clouds' and the true mean's are ``_common``'s).
 DATA_SIZE = 3.0
-CLOUD_SIZES = (3.0, 4.0, 4.0, 4.0, 4.0)
-MEAN_SIZE = 8.0
-#: Just below 1: plotly.js draws translucent traces after opaque ones, in trace order, so the true mean
-#: (the last trace) is painted over the clouds instead of under them.
-MEAN_OPACITY = 0.99
-#: Opacity of release markers: overlapping clouds and the mean beneath them show through.
-CLOUD_OPACITY = 0.6
 
 
 def sphere_mesh(resolution: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -198,38 +200,19 @@ def dome(facing, shown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return patch_mesh(facing, max((1.0 + FRAME_PAD) * reach, 2.0 * MIN_HALF_WIDTH))
 
 
-def fit_camera(points: np.ndarray, facing, aspect: float = MIN_ASPECT) -> dict:
-    """Plotly scene camera seeing every point of ``points`` ``(k, 3)`` (scene units) as large as it can,
-    tilted ``EYE_TILT_DEG`` off the radius at ``facing``, the radius pointing up on screen.
+def eye_tilt(clouds: dict) -> float:
+    """The camera's tilt off the radius (degrees), chosen from what is drawn: ``FLOATING_TILT_DEG`` when a
+    cloud floats off the sphere (its heights show), else ``FACING_TILT_DEG`` (nothing above the surface to show:
+    the cap is seen nearly from above, as a round disc, not edge-on)."""
+    floating = any(np.any(np.abs(np.linalg.norm(c, axis=1) - 1.0) > ON_SPHERE_ATOL) for c in clouds.values())
+    return FLOATING_TILT_DEG if floating else FACING_TILT_DEG
 
-    With the eye on the unit direction e, at distance d from the camera's centre c, a point p lies
-    at depth d - (p - c)·e and at height (p - c)·u on screen (u: "up", orthogonal to e); it is in
-    view when |height| ≤ FILL·tan(fov/2)·depth (and likewise for the width, times ``aspect``). For a
-    centre c, the smallest such d is a maximum over the points; c starts at the middle of the
-    points' extent across the view and moves, ``CENTRING_STEPS`` times, by the offset of their
-    perspective projection's middle, so the picture is centred.
-    """
-    eye, _ = view_direction(facing, tilt_deg=EYE_TILT_DEG)
-    up = facing - (facing @ eye) * eye
-    up /= np.linalg.norm(up)
-    across = np.stack([up, np.cross(up, eye)])
-    reach = FILL * np.tan(FIELD_OF_VIEW / 2) * np.array([1.0, aspect])
 
-    def distance(shift: np.ndarray) -> float:
-        local = points - across.T @ shift
-        return float(np.max(local @ eye + np.max(np.abs(local @ across.T) / reach, axis=1)))
-
-    spans = points @ across.T
-    shift = (spans.min(axis=0) + spans.max(axis=0)) / 2
-    for _ in range(CENTRING_STEPS):
-        d = distance(shift)
-        local = points - across.T @ shift
-        seen = (local @ across.T) / (d - local @ eye)[:, None] / reach
-        shift = shift + (seen.min(axis=0) + seen.max(axis=0)) / 2 * reach * d
-    centre = across.T @ shift
-    d = distance(shift)
-    return dict(eye=dict(zip("xyz", (centre + d * eye).tolist())), up=dict(zip("xyz", facing.tolist())),
-                center=dict(zip("xyz", centre.tolist())), projection=dict(type="perspective"))
+def fit_camera(points: np.ndarray, facing, aspect: float = MIN_ASPECT, tilt_deg: float = FLOATING_TILT_DEG) -> dict:
+    """Plotly scene camera seeing every point of ``points`` ``(k, 3)`` (scene units) as large as it can
+    (``_common.fit_camera``), tilted ``tilt_deg`` off the radius at ``facing``, the radius pointing up on screen."""
+    eye, _ = view_direction(facing, tilt_deg=tilt_deg)
+    return _fit_camera(points, eye, facing, aspect)
 
 
 def _scatter(points: np.ndarray, *, name: str, key: str, size: float, customdata=None,
@@ -243,7 +226,7 @@ def _scatter(points: np.ndarray, *, name: str, key: str, size: float, customdata
 
 
 def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bool = True,
-                   size: float = CLOUD_SIZES[0]) -> list:
+                   size: float = cloud_size(0)) -> list:
     """Markers of one release cloud ``(m, 3)`` named by its palette entry, hover errors against ``mean``,
     and segments to x/|x| when it is off the sphere (and ``show_gaps``): the traces ``sphere_figure``
     draws for it, also the frames of an animation."""
@@ -268,10 +251,6 @@ def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bo
             line=dict(color=palette.rgba(palette.color(name), 0.7), width=3),
         ))
     return traces
-
-
-def _spread(cloud: np.ndarray) -> float:
-    return float(np.max(np.ptp(cloud, axis=0))) if len(cloud) else 0.0
 
 
 def sphere_figure(*, data, mean, releases, center, radius: float, title: str | None = None,
@@ -360,13 +339,11 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
         traces.append(_scatter(data, name=palette.label("data"), key="data", size=DATA_SIZE,
                                customdata=_S2.dist(center, data), opacity=0.5,
                                hovertemplate="distance to m₀ %{customdata:.3f}<extra>data</extra>"))
-    widest_first = sorted(clouds, key=lambda name: -_spread(clouds[name]))
-    for order, name in enumerate(widest_first):
-        size = CLOUD_SIZES[min(order, len(CLOUD_SIZES) - 1)]
-        traces.extend(release_traces(name, clouds[name], mean, show_gaps, size=size))
+    for order, name in enumerate(widest_first(clouds)):
+        traces.extend(release_traces(name, clouds[name], mean, show_gaps, size=cloud_size(order)))
     traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=MEAN_SIZE,
                            hovertemplate="true Fréchet mean<extra></extra>", opacity=MEAN_OPACITY,
-                           outline=dict(color="#FFFFFF", width=2)))
+                           outline=MEAN_OUTLINE))
 
     drawn = np.concatenate([points, shown, *(c / np.linalg.norm(c, axis=1, keepdims=True) for c in clouds.values())])
     mid, half = _box(drawn)
@@ -381,7 +358,7 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     # playground's animated "… (ε on the slider below)" at 800 and 1280 px) and short ones share a row.
     fig.update_layout(legend=dict(traceorder="grouped", tracegroupgap=0))
     scene = {f"{c}axis": dict(range=[m - half, m + half], visible=False) for c, m in zip("xyz", mid.tolist())}
-    fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=fit_camera(scaled, facing)),
+    fig.update_layout(scene=dict(**scene, aspectmode="cube", camera=fit_camera(scaled, facing, tilt_deg=eye_tilt(clouds))),
                       meta=dict(zoomed_on_releases=zoomed, dome=dict(facing=facing.tolist(), reach=reach)))
     return fig
 

@@ -173,3 +173,11 @@ def test_home_preset_labels_say_what_the_pages_show(home):
     sphere = next(label for label in labels if "sphere cap π/8" in label)
     assert "the Euclidean one lands closer" in sphere
     assert any("paper's numerical constant (not a proven bound)" in label for label in labels)
+
+
+def test_readmes_page_list_is_the_sidebars_in_its_order():
+    """Issue 49, C12: README numbered the pages from the playground (1) to Audit (8) while the sidebar opens with
+    the Lesson. README's table of pages now names the sidebar's pages (``navigation.PAGES``) in its order."""
+    table = (ROOT / "README.md").read_text(encoding="utf-8").split("## Pages", 1)[1].split("\n\n")[1]
+    named = re.findall(r"^\| \*\*(.+?)\*\* \|", table, flags=re.M)
+    assert named == [page.label for page in navigation.PAGES]

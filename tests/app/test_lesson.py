@@ -27,7 +27,7 @@ def test_every_step_renders_its_chart_question_and_link(number):
     at = run_page(LESSON, {"step": str(number)})
     step = STEPS[number - 1]
     assert not messages(at)
-    assert at.subheader[0].value == f"{number} · {step.title}"
+    assert at.header[0].value == f"{number} · {step.title}"
     assert charts.specs(at)
     assert at.radio(key=f"lesson_guess_{number}").options == list(step.choices)
     links = [link.proto for link in at.main.get("page_link")]
@@ -91,7 +91,7 @@ def test_address_opens_the_step_and_the_arrows_move_it():
     at.button(key="lesson_forward").click().run()
     assert_clean(at)
     assert at.selectbox(key="step").value == 4 and at.query_params["step"] == "4"
-    assert at.subheader[0].value.startswith("4 · ")
+    assert at.header[0].value.startswith("4 · ")
     at.button(key="lesson_back").click().run()
     assert at.selectbox(key="step").value == 3
 
@@ -203,7 +203,7 @@ def test_the_regression_steps_scene_holds_the_data_the_fit_and_the_private_geode
 
 def _shown(at) -> list[str]:
     """Every text of the last run a class sees: text elements, the step box's options, the question, chart texts."""
-    texts = [element.value for kind in ("title", "subheader", "markdown", "caption", "info", "success", "warning")
+    texts = [element.value for kind in ("title", "header", "markdown", "caption", "info", "success", "warning")
              for element in getattr(at, kind)]
     texts += [option for box in at.selectbox for option in box.options]
     texts += [radio.label for radio in at.radio]
@@ -324,3 +324,67 @@ def test_the_game_shows_both_means_and_says_which_data_set_each_release_came_fro
         (line,) = [text.value for text in at.markdown if text.value.startswith("The last release came from")]
         hit = side == (0 if key.endswith("first") else 1)
         assert line == f"The last release came from {('D', 'D′')[side]}: the guess was {'right' if hit else 'wrong'}."
+
+
+def _eye(scene) -> np.ndarray:
+    eye = np.array([scene.camera.eye[c] - scene.camera.center[c] for c in "xyz"])
+    return eye / np.linalg.norm(eye)
+
+
+def test_the_3d_steps_face_their_mean_and_draw_the_tight_cloud_on_top():
+    """Issue 49, C3: step 2's sphere cap was seen nearly edge-on (65° off its mean's radius); on step 5's cone the
+    Euclidean squares, drawn last and larger, covered the winning Riemannian cloud and the true mean."""
+    sphere = STEPS[1].chart()
+    mean = np.stack([charts.values(sphere.data[-1][c]) for c in "xyz"], axis=-1)[0]
+    assert np.degrees(np.arccos(_eye(sphere.layout.scene) @ mean)) < 25
+    cone = next(step for step in STEPS if step.title.startswith("On covariance matrices")).chart()
+    names = [trace.name for trace in cone.data]
+    assert names[-1] == "True mean (not private)"
+    assert names.index("Euclidean Laplace") < names.index("Riemannian Laplace")
+    assert abs(_eye(cone.layout.scene) @ np.array([1.0, 0.0, 1.0])) < 1e-9  # across the cone's axis
+
+
+def _step(title: str):
+    return next(step for step in STEPS if step.title == title)
+
+
+def test_step_one_draws_the_measured_move_against_the_flat_bound():
+    """Issue 49, C7: step 1's deciding numbers (the adversarial pair's move against 2r/n) were not on its chart. Its
+    chart now draws the measured move against r, above the flat line 2r/n at the step's r, and its y axis is capped so
+    the two are apart on screen (Theorem 2's bound, 2.7 at the right end, flattened them into one line)."""
+    from ui.lesson.compute import moved_mean
+    from ui.lesson.steps import SENSITIVITY_N, SENSITIVITY_R
+
+    fig = _step("One record moves the mean").chart()
+    by_name = {trace.name: trace for trace in fig.data}
+    r, moved = (charts.values(by_name["one record replaced (measured)"].to_plotly_json()[c]) for c in "xy")
+    flat_r, flat = (charts.values(by_name["flat space (κ ≤ 0)"].to_plotly_json()[c]) for c in "xy")
+    assert np.all(moved[1:] > np.interp(r[1:], flat_r, flat))  # the measured move exceeds 2r/n at every radius
+    gap, bound_flat, _ = moved_mean(SENSITIVITY_N, SENSITIVITY_R)
+    np.testing.assert_allclose(np.interp(SENSITIVITY_R, r, moved), gap, rtol=0.01)  # the reveal's number, drawn
+    assert fig.layout.yaxis.range[1] <= 2.5 * moved.max()
+
+
+def test_step_two_rings_the_mean_at_delta_and_ten_delta():
+    """Issue 49, C7: step 2 asks how far a release lands compared with Δ and never drew Δ."""
+    from engine.manifolds.sphere import Sphere
+    from ui.lesson import compute
+    from ui.lesson.steps import SPHERE_ALONE
+
+    fig = _step("How far the noise goes").chart()
+    by_name = {trace.name: trace.to_plotly_json() for trace in fig.data}
+    delta = compute.released(SPHERE_ALONE, "exact")["sensitivity"]
+    mean = np.array([charts.values(by_name["True mean (not private)"][c])[0] for c in "xyz"])
+    for name, multiple in (("Δ from the true mean", 1), ("10 Δ from the true mean", 10)):
+        ring = np.stack([charts.values(by_name[name][c]) for c in "xyz"], axis=-1)
+        np.testing.assert_allclose(Sphere(2).dist(mean, ring), multiple * delta, rtol=1e-9)
+    assert fig.data[-1].name == "True mean (not private)"  # the rings under the mean's marker
+
+
+def test_step_six_draws_the_tests_at_the_ceiling():
+    """Issue 49, C7: step 6 asked for an attacker's accuracy under a trade-off curve that showed no accuracy. The
+    chart now draws the tests right e^ε/(1 + e^ε) of the time (α + β = 2/(1 + e^ε)), touching the bound at α = β."""
+    fig = _step("The guarantee, audited: which data set?").chart()
+    line = next(trace for trace in fig.data if trace.name.startswith("tests right"))
+    alpha, beta = (charts.values(line.to_plotly_json()[c]) for c in "xy")
+    np.testing.assert_allclose(alpha + beta, 2 / (1 + np.exp(GAME_EPSILON)))

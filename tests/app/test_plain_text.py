@@ -9,7 +9,7 @@ from tests.app.conftest import ROOT, run_page
 from tests.plain_text import code_spelling
 from ui.navigation import PAGES
 
-KINDS = ("markdown", "caption", "text", "info", "success", "warning", "error", "subheader", "metric")
+KINDS = ("markdown", "caption", "text", "info", "success", "warning", "error", "header", "metric")
 
 
 def _shown_texts(at) -> list[str]:

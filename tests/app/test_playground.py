@@ -1,6 +1,8 @@
 """Private mean playground: defaults, every control, every space and data source, invalid inputs
 and the URL round trip, all through Streamlit's AppTest."""
 
+import re
+
 import pytest
 
 from tests.app import charts
@@ -231,3 +233,15 @@ def test_the_riemannian_gaussian_states_its_mu():
     assert not at.error, messages(at, "error")
     stated = [m.value for m in at.markdown if m.value.startswith("**μ-GDP with μ = ")]
     assert len(stated) == 1 and "hence **(ε, δ) = (1, 0.001)** for Riemannian Gaussian on Sphere(2)" in stated[0]
+
+
+def test_the_playground_says_its_errors_average_one_data_sets_releases():
+    """Issue 49, C8: the playground (0.0403 against 0.0542) and the Utility page (0.0418 against 0.0499) disagreed
+    at the same setting and neither said what it averages over. The sentence and the table's caption say it, from
+    the run's own count of releases, and why the Utility page's numbers differ."""
+    at = run_page(PLAYGROUND, {"m": "60"})
+    sentence = who_wins_sentence(at)
+    assert "These errors average 60 releases of this one data set" in sentence
+    assert "the Utility page averages many data sets drawn by the paper's recipe, one release each" in sentence
+    assert re.search(r"differ by the noise of their draws \(standard errors 0\.00\d+ and 0\.00\d+ here\)", sentence)
+    assert [c.value for c in at.caption if "averaged over the 60 releases of this one data set" in c.value]

@@ -1,6 +1,8 @@
 """Utility page: defaults, every control, invalid addresses, the URL round trip and the Figure 1
 preset (AppTest)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -144,8 +146,7 @@ def test_every_control_rerenders(label):
     ({"space": "spd", "r_spd": "0.1", "reps": "20"}, "r_spd"),
     ({"ngrid": "huge"}, "ngrid"),
     ({"preset": "nonsense"}, "preset"),
-    ({"r_sphere": "1.0"}, "π/(4√κ)"),
-    ({"r_sphere": "1.0", "sconst": "theorem"}, "Cannot calibrate the noise"),
+    ({"r_sphere": "1.0"}, "must lie in [0.05, 0.78]"),
     ({"space": "spd", "eps": "0.05", "reps": "20"}, "not normalisable"),
     ({utility.SECTION_KEY: "Nowhere"}, "Nowhere"),
 ])
@@ -247,3 +248,22 @@ def test_figure1_preset_keeps_the_proven_verdict_and_says_what_the_papers_consta
     errors = _hand_geodesic_errors(50, 200, 0, 1.0)
     assert who_wins_winner(sentence) == min(errors, key=errors.get)
     assert "The paper's numerical boundary constant (C = 1.03, not a proven bound)" in sentence
+
+
+def test_the_utility_page_says_its_errors_average_data_sets():
+    """Issue 49, C8: the Utility page did not say that its errors average data sets (one release each), unlike the
+    playground's releases of one data set. The sentence and the error chart's caption say it, from the run's reps."""
+    at = run_page(PAGE, {"reps": "60"})
+    sentence = who_wins_sentence(at)
+    assert "These errors average 60 simulated data sets, one release each" in sentence
+    assert "the playground averages releases of one data set" in sentence
+    assert re.search(r"differ by the noise of their draws \(standard errors 0\.00\d+ and 0\.00\d+ here\)", sentence)
+    assert [c.value for c in at.caption if c.value.startswith("Each point averages 60 simulated data sets")]
+
+
+def test_the_radius_slider_stops_below_theorem_twos_limit():
+    """Issue 49, polish: the sphere's r slider reached 1.5, past r* = π/4, where the page can only say that no
+    constant calibrates the noise. It stops on its grid below r*; SPD (κ ≤ 0, no limit) keeps the full range."""
+    at = run_page(PAGE)
+    assert np.pi / 4 - 0.01 <= at.slider(key="r_sphere").max < np.pi / 4
+    assert run_page(PAGE, {"space": "spd"}).slider(key="r_spd").max == 3.0

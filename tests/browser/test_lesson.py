@@ -212,3 +212,23 @@ def test_a_step_shown_again_shows_its_kept_chart_not_a_redraw(chromium, app_url)
         assert chart_signature(page) == scene != first
     finally:
         context.close()
+
+
+# The boxes (in the chart's document) of the shown 2D chart's legend and x axis title.
+_LEGEND_AND_AXIS_TITLE = f"""() => {{
+    const gd = {PLOTS}()[0], box = el => el && (r => ({{top: r.top, bottom: r.bottom}}))(el.getBoundingClientRect());
+    return {{legend: box(gd.querySelector('.legend')), title: box(gd.querySelector('.xtitle'))}};
+}}"""
+
+
+@pytest.mark.parametrize("number", [1, 6])
+def test_a_2d_steps_legend_keeps_clear_of_its_axis_title(chromium, app_url, number):
+    """Issue 49, polish: step 6's legend overlapped its x axis's title at 1280×720 (the legend sat a fraction of the
+    plotting area's height below it, and the chart fitted to the window is shorter than it was built)."""
+    context, page = _open(chromium, app_url, f"Lesson?present=1&step={number}", "1280x720")
+    try:
+        boxes = page.evaluate(_LEGEND_AND_AXIS_TITLE)
+        assert boxes["legend"] and boxes["title"], boxes
+        assert boxes["legend"]["top"] >= boxes["title"]["bottom"], boxes
+    finally:
+        context.close()

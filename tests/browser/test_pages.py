@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.browser.harness import (
+    CHART_BOX,
     ROOT,
     SECTION_CONTENT,
     chart_signature,
@@ -111,3 +112,20 @@ def test_sidebar_links_open_every_page(app_page, app_url):
         page.wait_for_url(f"{app_url}/{path}*")
         wait_for_app(page)
         _no_exception(page)
+
+
+def test_utility_draws_a_chart_in_its_first_screen(chromium, app_url):
+    """Issue 49, C9: at 1280×720 the Utility page's first screen held its introduction, the noise formulas and the
+    who-wins box, and its first chart began at 974 px. The sections come first now (the formulas and the box below
+    them) and the introduction is shorter: the first chart starts in the window with most of it inside."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/{PAGES['Utility']}")
+        wait_for_app(page, 120_000)
+        box = page.evaluate(CHART_BOX)
+        assert box is not None and box["scrollY"] == 0
+        assert box["top"] < 0.7 * box["height"], box
+        assert box["height"] - box["top"] >= 0.5 * (box["bottom"] - box["top"]), box  # half the chart or more shown
+    finally:
+        context.close()

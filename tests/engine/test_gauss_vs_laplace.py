@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from engine.experiments import gauss_vs_laplace as study
-from engine.mechanisms import gdp
 from engine.manifolds import Sphere
+from engine.mechanisms import gdp
 
 
 @pytest.mark.slow

@@ -124,3 +124,12 @@ def test_the_snippet_builds_the_same_config():
     (playground_mh,) = [config for config in SETTINGS if isinstance(config, PrivateMeanConfig) and config.step]
     exec(snippet(VIEW, playground_mh).replace("result = run(config)\nprint(result.summary())", ""), names)
     assert names["config"] == playground_mh
+
+
+def test_the_command_line_leaves_out_what_the_run_does_not_read():
+    """Issue 49, polish: the SPD playground's command carried ``--region CA``, the airports' filter. A field that
+    changes nothing in the run (``PrivateMeanConfig.idle_fields``) is left out; the airports' command keeps it."""
+    spd, airports = PrivateMeanConfig(space="spd", source="wishart", radius=1.5), PrivateMeanConfig(source="airports")
+    assert "--region" not in command(VIEW, spd) and "--source wishart" in command(VIEW, spd)
+    assert "--region CA" in command(VIEW, airports)
+    assert PrivateMeanConfig().idle_fields == ("region",) and airports.idle_fields == ()

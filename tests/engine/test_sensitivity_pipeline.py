@@ -147,3 +147,17 @@ def test_boundary_constant_reaches_its_flat_limit_and_joins_the_constants():
 def test_spaces_follow_the_registry_order():
     """The page's select lists them in this order (sphere first, as the browser test expects)."""
     assert sensitivity.SPACES == ("sphere", "spd")
+
+
+def test_the_measured_move_against_r_is_the_audits_adversarial_gap():
+    """``adversarial_move_vs_r``: each value is ``frechet_gap`` of the audit's replace-one pair at that radius."""
+    from engine.audit.pairs import frechet_gap, replace_one_pair
+    from engine.pipelines.sensitivity import ADVERSARIAL_MOVE, adversarial_move_vs_r
+    from engine.spaces import make_manifold
+
+    curve = adversarial_move_vs_r("sphere", 10, 0.6, points=3)
+    assert list(curve["curve"].unique()) == [ADVERSARIAL_MOVE]
+    np.testing.assert_allclose(curve["r"], [0.2, 0.4, 0.6])
+    expected = [frechet_gap(replace_one_pair(make_manifold("sphere"), 10, r)) for r in (0.2, 0.4, 0.6)]
+    np.testing.assert_allclose(curve["value"], expected)
+    assert np.all(curve["value"] > 2 * curve["r"] / 10)  # on the sphere, further than the flat worst case

@@ -234,3 +234,17 @@ def test_block_subspaces_are_the_top_right_singular_vectors_whichever_gram_is_sm
     projector = np.swapaxes(vectors, -1, -2) @ vectors
     assert np.allclose(projector, np.swapaxes(right, -1, -2) @ right, atol=1e-12)
     assert np.allclose(vectors @ np.swapaxes(vectors, -1, -2), np.eye(2), atol=1e-12)
+
+
+def test_the_exact_mechanisms_sigma_is_its_noise_scale_and_its_threshold_is_named():
+    """Issue 49, polish: the subspace summary's "sigma" held the threshold A = (2/ε) ln(1 + (e^ε − 1)/(2·0.95δ)),
+    not the truncated Laplace noise's scale 2/ε. σ is the scale now; A is the diagnostics' "threshold"."""
+    from engine.mechanisms.subspace.truncated_laplace import truncated_laplace_bound
+    from engine.pipelines.private_subspace import PrivateSubspaceConfig, run
+
+    summary = run(PrivateSubspaceConfig(k=2, d=3, n=200, epsilon=1.0, delta=1e-6, outliers=5, method="exact",
+                                        releases=2)).summary()
+    assert summary["guarantee"]["sigma"] == pytest.approx(2.0)
+    threshold = summary["diagnostics"]["threshold"]
+    assert threshold == pytest.approx(truncated_laplace_bound(1.0, 0.95e-6, 2.0))
+    assert f"{threshold:.4g}" in summary["guarantee"]["rule"]

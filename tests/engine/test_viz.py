@@ -60,7 +60,9 @@ def test_palette_has_one_colour_per_mechanism_and_large_fonts():
     assert palette.rgba("#D55E00", 0.5) == "rgba(213, 94, 0, 0.5)"
     assert palette.TEMPLATE.layout.font.size >= 14
     assert palette.TEMPLATE.layout.xaxis.tickfont.size >= 14
-    assert palette.layout("t").legend.y < 0  # the legend sits below the plotting area
+    assert palette.layout("t", scene=True).legend.y < 0  # the legend sits below the scene
+    flat = palette.layout("t").legend  # and at a 2D figure's bottom edge, under its x axis's title at any height
+    assert (flat.yref, flat.y, flat.yanchor) == ("container", 0.0, "bottom")
 
 
 def test_palette_refuses_unknown_names_and_bad_colours():
@@ -192,13 +194,36 @@ def test_sphere_camera_shows_heights_above_the_surface():
     camera = fig.layout.scene.camera
     eye = np.array([camera.eye[c] - camera.center[c] for c in "xyz"])
     tilt = np.degrees(np.arccos(eye @ center / np.linalg.norm(eye)))
-    assert 55 < tilt < 75
+    assert 40 < tilt < 60
     np.testing.assert_allclose(np.array([camera.up[c] for c in "xyz"]) @ center, 1.0, atol=0.05)  # radius up
     floating = args["releases"]["euclidean laplace"]
     norms = np.linalg.norm(floating, axis=1)
     lifted = floating[norms > 1.05]
     rise = _screen(fig, lifted)[:, 0] - _screen(fig, lifted / np.linalg.norm(lifted, axis=1, keepdims=True))[:, 0]
     assert lifted.size and np.all(rise > 0.02)  # above the surface is up on screen, by 1 % of the height or more
+
+
+def _eye_angle(fig, direction) -> float:
+    """Degrees between the camera's eye (seen from its centre) and ``direction``."""
+    camera = fig.layout.scene.camera
+    eye = np.array([camera.eye[c] - camera.center[c] for c in "xyz"])
+    return float(np.degrees(np.arccos(eye @ direction / np.linalg.norm(eye) / np.linalg.norm(direction))))
+
+
+@pytest.mark.parametrize("scale", [1e-4, 0.05, 0.3])
+def test_a_sphere_scene_with_nothing_off_the_surface_faces_its_mean(scale):
+    """Issue 49, C3: the Lesson's step 2 (the intrinsic cloud alone) showed its cap nearly edge-on (65° off the
+    radius), both clouds squashed in a band under the mean's diamond. With nothing above the surface to show, the
+    eye faces the mean, and the cap is drawn as a round disc: as tall on screen as it is wide."""
+    center, args = _released(scale)
+    fig = sphere_figure(**{**args, "releases": {"riemannian laplace": args["releases"]["riemannian laplace"]}})
+    assert _eye_angle(fig, center) < 25
+    if not fig.layout.meta["zoomed_on_releases"]:
+        seen = _screen(fig, _xyz(_by_name(fig, "data ball, r = 0.4")), aspect=1.0)
+        height, width = np.ptp(seen, axis=0)
+        assert height > 0.85 * width
+    floating = sphere_figure(**args)  # a cloud off the sphere: tilted so that its heights show, still facing m0
+    assert 25 < _eye_angle(floating, center) < 60
 
 
 @pytest.mark.parametrize("scale", [1e-4, 0.02, 0.3])
@@ -292,7 +317,39 @@ def test_spd_cone_counts_releases_outside_the_cone():
     assert np.all((xyz[:, 0] <= 0) | (xyz[:, 0] * xyz[:, 2] - xyz[:, 1] ** 2 / 2 <= 0))
     cone = _xyz(fig.data[0])
     np.testing.assert_allclose(cone[:, 0] * cone[:, 2], cone[:, 1] ** 2 / 2, atol=1e-9)
-    assert fig.layout.scene.aspectmode == "data"
+    assert fig.layout.scene.aspectmode == "cube"
+    ranges = np.array([getattr(fig.layout.scene, f"{c}axis").range for c in "xyz"])
+    np.testing.assert_allclose(np.ptp(ranges, axis=1), np.ptp(ranges[0]))  # equal scale on every axis
+
+
+@pytest.mark.parametrize("mark_outside", [True, False])
+def test_spd_cone_draws_the_tight_cloud_and_the_mean_on_top_seen_across_the_axis(mark_outside):
+    """Issue 49, C3: on the Lesson's SPD cone the Euclidean squares, drawn last and larger, covered the winning
+    Riemannian cloud and the true mean (which, opaque, plotly.js painted before every translucent cloud). Now the
+    widest cloud comes first and smaller, the tight one after it and larger, every cloud translucent, and the true
+    mean last (translucent too, so painted after them) and largest; the camera looks across the cone's axis along
+    the clouds' narrowest direction, the axis up on screen (orbit, since turntable forces z up)."""
+    rng = np.random.default_rng(3)
+    mean = np.array([[1.0, 0.2], [0.2, 0.8]])
+    tight = mean + 0.05 * np.eye(2) * rng.uniform(0.5, 1.5, (100, 1, 1))
+    noise = rng.standard_normal((100, 2, 2))
+    wide = mean + 0.6 * (noise + np.swapaxes(noise, -1, -2))
+    fig = spd_cone_figure(data=None, mean=mean, releases={"riemannian laplace": tight, "euclidean laplace": wide},
+                          mark_outside=mark_outside)
+    markers = [t for t in fig.data if t.type == "scatter3d"]
+    names = [t.name for t in markers]
+    assert names[-1] == "True mean (not private)"
+    first_tight = next(i for i, name in enumerate(names) if name.startswith("Riemannian Laplace"))
+    assert all(i < first_tight for i, name in enumerate(names) if name.startswith("Euclidean Laplace"))
+    assert all(t.marker.opacity < 1 for t in markers)
+    sizes = {name.split(" —")[0]: t.marker.size for name, t in zip(names, markers)}
+    assert sizes["True mean (not private)"] > sizes["Riemannian Laplace"] > sizes["Euclidean Laplace"]
+    scene = fig.layout.scene
+    eye = np.array([scene.camera.eye[c] - scene.camera.center[c] for c in "xyz"])
+    axis = np.array([1.0, 0.0, 1.0]) / np.sqrt(2)
+    assert abs(eye @ axis) < 1e-9 * np.linalg.norm(eye)
+    np.testing.assert_allclose([scene.camera.up[c] for c in "xyz"], axis)
+    assert scene.dragmode == "orbit"
 
 
 def test_spd_cone_rejects_asymmetric_and_indefinite_input():

@@ -209,7 +209,7 @@ def student() -> None:
     st.session_state[DRAWN] = (session.step, session.revealed)
     _follow(code)
     number, step = session.step, STEPS[session.step - 1]
-    st.subheader(step.title)
+    st.header(step.title)
     live_chart(lesson.step_chart(number), key="class_chart")
     if session.revealed:
         _revealed(code, number, device)

@@ -4,6 +4,8 @@ what no page computes (the pair's gap, the game, the best attacker) is cached he
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from engine.audit.pairs import frechet_gap, replace_one_pair
@@ -14,10 +16,11 @@ from engine.pipelines import PrivateMeanConfig, who_wins
 from engine.pipelines import private_optimization as po
 from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
-from engine.pipelines.sensitivity import bound_vs_r
+from engine.pipelines.sensitivity import adversarial_move_vs_r, bound_vs_r
 from engine.spaces import make_manifold
 from engine.viz.odds import game_scene_figure, posterior_figure, tradeoff_figure
 from engine.viz.spd_cone import spd_cone_figure
+from engine.viz.sphere import ball_boundary
 from engine.viz.tradeoff import add_measured
 from ui import who_wins as page_verdict
 from ui.figure_cache import cache_figure_json, cache_figures
@@ -35,9 +38,15 @@ from ui.subspaces.compute import private_subspaces
 
 
 def sensitivity_figure(n: int, radius: float):
-    """The Sensitivity page's Δ-against-r chart on S² (κ = 1) with the lesson's r marked."""
-    return curves_figure(bound_vs_r(n, 1.0, float(np.pi / 4) * 0.98), x="r", x_title="radius r of the data's ball",
-                         y_title="sensitivity Δ", markers={f"r = {radius:.3g}": radius})
+    """The Sensitivity page's Δ-against-r chart on S² (κ = 1) with the lesson's r marked, and how far one replaced
+    record moves the mean there (the audit's adversarial pair): the question's deciding curve against 2r/n."""
+    r_max = float(np.pi / 4) * 0.98
+    measured = adversarial_move_vs_r("sphere", n, r_max)
+    curves = pd.concat([bound_vs_r(n, 1.0, r_max), measured], ignore_index=True)
+    # capped at twice the measured move: Theorem 2's bound, which grows without limit towards π/4, leaves at the
+    # top instead of flattening the two curves the question compares into one line
+    return curves_figure(curves, x="r", x_title="radius r of the data's ball", y_title="how far the mean moves",
+                         markers={f"r = {radius:.3g}": radius}, y_max=2.0 * float(measured["value"].max()))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -51,6 +60,27 @@ def moved_mean(n: int, radius: float) -> tuple[float, float, float]:
 def mean_figure(settings: PrivateMeanConfig):
     """The playground's chart for ``settings``."""
     return playground_figure(settings)
+
+
+#: The multiples of the sensitivity Δ that ``sensitivity_rings_figure`` rings the true mean with.
+RING_MULTIPLES = (1, 10)
+
+
+def sensitivity_rings_figure(settings: PrivateMeanConfig):
+    """The playground's sphere chart for ``settings`` with geodesic circles of radius Δ and 10 Δ (Theorem 2's
+    sensitivity of its intrinsic run) about the true mean, drawn under the mean's marker: the scale a question
+    about "how far, compared with Δ" is read on."""
+    result = private_means(settings)
+    delta = float(next(run for run in result["runs"] if run["key"] == "exact")["sensitivity"])
+    figure = playground_figure(settings)
+    rings = []
+    for multiple in RING_MULTIPLES:
+        circle = ball_boundary(result["mean"], multiple * delta)
+        rings.append(go.Scatter3d(x=circle[:, 0], y=circle[:, 1], z=circle[:, 2], mode="lines", hoverinfo="skip",
+                                  name=f"{'' if multiple == 1 else f'{multiple} '}Δ from the true mean",
+                                  line=dict(color="#000000", width=3 if multiple == 1 else 2,
+                                            dash="solid" if multiple == 1 else "dash")))
+    return go.Figure(data=[*figure.data[:-1], *rings, figure.data[-1]], layout=figure.layout)
 
 
 def unmarked_mean_figure(settings: PrivateMeanConfig):

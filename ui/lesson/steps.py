@@ -168,7 +168,7 @@ STEPS = (
           "n": str(SENSITIVITY.n)},
          reproduction=("sensitivity", SENSITIVITY)),
     Step("How far the noise goes",
-         partial(compute.mean_figure, SPHERE_ALONE),
+         partial(compute.sensitivity_rings_figure, SPHERE_ALONE),
          "At ε = 1, how far from the true mean will a typical release of the Riemannian Laplace land, compared "
          "with the sensitivity Δ?",
          ("Closer than Δ", "Between Δ and 10 Δ", "More than 10 Δ"), _noise_hides, "Noise hides the move",

@@ -109,7 +109,7 @@ def _body() -> None:
     step = STEPS[number - 1]
     if not first_paint.running():  # a class session's students follow before the teacher's chart is drawn
         publish_to_class(number, bool(st.session_state.get(_revealed_key(number))))
-    first_paint.in_full_run(lambda: (st.title if presenter.active() else st.subheader)(f"{number} · {step.title}"))
+    first_paint.in_full_run(lambda: (st.title if presenter.active() else st.header)(f"{number} · {step.title}"))
     first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1,
                            fit_keep=f".st-key-{_guess_key(number)}")
     revealed = _question(number)

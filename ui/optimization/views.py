@@ -75,7 +75,7 @@ def show_summary(computed: Computed, settings: Settings) -> None:
 
 def show_convergence(computed: Computed, settings: Settings, url: dict) -> None:
     """Excess loss and gradient norm along the iterations, private against non-private."""
-    first_paint.in_full_run(lambda: st.subheader("Convergence: private against non-private"))
+    first_paint.in_full_run(lambda: st.header("Convergence: private against non-private"))
     paths = computed.run["paths"]
     fig_loss, fig_grad = figs.convergence(settings.app, paths)
     left, right = st.columns(2)
@@ -155,7 +155,7 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
                 parts.append(study(settings=fixed, xs=xs))
     progress.empty()
     if APPS[app].sweep == "iterations":
-        st.subheader("Matrix completion: RMSE along the iterations")
+        st.header("Matrix completion: RMSE along the iterations")
         rmse = figs.completion(rmse_data)
         left, right = st.columns(2)
         for column, split in zip((left, right), ("train", "test")):
@@ -168,7 +168,7 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
         return
     x_name = figs.study_x(app)
     summary = pd.concat(parts, ignore_index=True)
-    st.subheader(f"Excess risk against {'ε' if x_name == 'epsilon' else 'n'}")
+    st.header(f"Excess risk against {'ε' if x_name == 'epsilon' else 'n'}")
     fig_study = figs.study(app, summary, eps if x_name == "epsilon" else settings.size)
     live_chart(fig_study, key="chart-study", fit=presenter.active(), **PLAIN_CHART)
     st.caption(figs.STUDY_CAPTIONS[app])

@@ -288,7 +288,7 @@ def tangent_figure(settings: Settings, over: str = "eps") -> go.Figure | None:
                          prefix=animation.prefix, name=f"{label} ({animation.prefix.split()[0]} on the slider below)",
                          redraw=False)
     # Below the axis title and above the legend: the slider and its buttons, then the legend.
-    fig.update_layout(height=560, margin=dict(b=230), legend=dict(y=-0.62))
+    fig.update_layout(height=560, margin=dict(b=230))
     fig.layout.sliders[0].update(y=-0.17, x=0.2, len=0.8)
     fig.layout.updatemenus[0].update(y=-0.17)
     return fig

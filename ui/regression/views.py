@@ -76,14 +76,14 @@ def show_checks(settings: Settings, url: dict) -> None:
     result = compute(settings)
     left, right = st.columns(2, gap="large")
     with left:
-        st.subheader("Table 1 with the numbers plugged in")
+        st.header("Table 1 with the numbers plugged in")
         show_table1(result)
-        st.subheader("Assumptions checked")
+        st.header("Assumptions checked")
         show_assumptions(result)
     with right:
-        st.subheader("Privacy guarantee")
+        st.header("Privacy guarantee")
         show_guarantee(result)
-    st.subheader("Metropolis–Hastings diagnostics")
+    st.header("Metropolis–Hastings diagnostics")
     show_diagnostics(result)
     live_chart(figures.trace(result), key="reg-trace-chart", fit=presenter.active(), **CHART)
 
@@ -100,7 +100,7 @@ def show_figure1(settings: Settings, url: dict) -> None:
                        progress=progress)
     for index, (name, fig) in enumerate(figure1_panels(fig1["curves"]).items()):
         live_chart(fig, key=f"reg-{name}", fit=presenter.active() and index == 0, **CHART)
-    st.subheader("Table 1 against simulated neighbours")
+    st.header("Table 1 against simulated neighbours")
     st.table(tables.readable(fig1["sensitivity"].round(6)), hide_index=True, border="horizontal")
     download_row("kulkarni-soto-fig1", data=fig1["curves"], settings=url, study="kulkarni-soto-fig1")
 

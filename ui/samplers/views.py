@@ -57,7 +57,7 @@ def show(result: SamplerComparison, charts: dict, settings: Settings) -> None:
         download_row("samplers-mh-radii", fig=charts["mh"], data=radii[radii["sampler"] == "metropolis-hastings"],
                      settings=choices, pipeline="samplers")
 
-    st.subheader("Trace of the first MH chain")
+    st.header("Trace of the first MH chain")
     live_chart(charts["trace"], key="chart-trace", **PLAIN_CHART)
     st.caption("Look at how long the chain needs to climb from the footpoint (ρ = 0) to the level of the exact "
                "mean radius (dashed), and whether it has got there by the end of the shaded burn-in.")

@@ -60,7 +60,7 @@ def _summary(result: sensitivity.SensitivityResult) -> None:
                    help="Theorem 2: no pair of neighbouring data sets moves the mean further.")
     cols[2].metric("Validity limit r*", f"{t2.limit:.4f}" if np.isfinite(t2.limit) else "∞",
                    help="min{inj/2, π/(4√κ)}: Theorem 2 needs r < r*.")
-    st.subheader("Simulated sensitivity against n")
+    st.header("Simulated sensitivity against n")
     largest = result.largest
     cols[3].metric(f"Largest move at n = {t2.n}", f"{largest:.4g}",
                    delta=f"{100 * largest / t2.delta:.0f}% of the bound" if t2.valid else None, delta_color="off",
@@ -94,7 +94,7 @@ def _show_bound(t2: sensitivity.Theorem2) -> None:
 
 
 def _against_r(t2: sensitivity.Theorem2, settings: Settings) -> None:
-    st.subheader("The bound against r")
+    st.header("The bound against r")
     curves = sensitivity.bound_vs_r(t2.n, t2.kappa, max(settings.radius_max, t2.radius))
     fig = curves_figure(curves, x="r", x_title="data radius r", y_title=f"bound Δ at n = {t2.n}",
                         invalid_from=t2.limit if np.isfinite(t2.limit) else None,
@@ -106,7 +106,7 @@ def _against_r(t2: sensitivity.Theorem2, settings: Settings) -> None:
 
 
 def _against_kappa(t2: sensitivity.Theorem2, settings: Settings) -> None:
-    st.subheader("The bound against κ")
+    st.header("The bound against κ")
     curves = sensitivity.bound_vs_kappa(t2.n, t2.radius)
     markers = {f"κ = {t2.kappa:g}": t2.kappa}
     if t2.own_kappa != t2.kappa:
@@ -120,7 +120,7 @@ def _against_kappa(t2: sensitivity.Theorem2, settings: Settings) -> None:
 
 
 def _constants(t2: sensitivity.Theorem2, settings: Settings) -> None:
-    st.subheader("Curvature factor h and the supplement's boundary constant")
+    st.header("Curvature factor h and the supplement's boundary constant")
     r_max = settings.radius_max
     with errors.shown_as_error("compute the boundary constant"):
         boundary = boundary_constants(settings.space, sensitivity.boundary_radii(r_max))
@@ -139,7 +139,7 @@ def _constants(t2: sensitivity.Theorem2, settings: Settings) -> None:
 
 
 def _ambient(t2: sensitivity.Theorem2, settings: Settings) -> None:
-    st.subheader("Intrinsic against ambient sensitivity")
+    st.header("Intrinsic against ambient sensitivity")
     left, right = st.columns([3, 2])
     with left:
         curves = sensitivity.intrinsic_vs_ambient(settings.space, t2.radius, t2.kappa)

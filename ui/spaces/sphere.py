@@ -18,7 +18,7 @@ VIEW = SpaceView(
     key="sphere",
     radius_slider=(0.05, 1.5, 0.005),
     mh_thin=25,
-    caption="Seen from outside, low over the data: Riemannian releases stay on the sphere around the true mean (black diamond), while "
+    caption="Seen from outside, over the data (lower when a cloud floats off the sphere): Riemannian releases stay on the sphere around the true mean (black diamond), while "
             "Euclidean ones float above and below it (orange segments join each to the sphere). Drag to "
             "rotate.",
     error_note="Euclidean releases are projected back onto the sphere before measuring it.",

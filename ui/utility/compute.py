@@ -70,7 +70,8 @@ def verdict(result: utility.UtilityResult) -> who_wins.Verdict:
     and noise streams, cached) and the paper's enter the sentence as what that choice changes."""
     c = result.config
     if c.sphere_constant == "theorem" or not figure1_setting.RECIPES[c.space].boundary_constant:
-        return utility.verdict(c.space, c.radius, c.n, c.epsilon, result.by_eps)
+        return utility.verdict(c.space, c.radius, c.n, c.epsilon, result.by_eps, reps=c.reps)
     proven = release_summary(c.space, c.radius, c.n, c.reps, c.seed, noise_constant(c.space, c.radius, "theorem"),
                              (c.epsilon,), False)
-    return utility.verdict(c.space, c.radius, c.n, c.epsilon, proven, paper=(result.constant, result.by_eps))
+    return utility.verdict(c.space, c.radius, c.n, c.epsilon, proven, paper=(result.constant, result.by_eps),
+                           reps=c.reps)

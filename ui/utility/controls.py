@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from engine import bounds, spaces
 from engine.pipelines import figure1_setting, utility
 from ui import controls, presets, state
 from ui.sensitivity.controls import PAPER_RADIUS, RADIUS_RANGE, SPACES
@@ -19,6 +21,20 @@ PRESETS = {
                       "sconst": "empirical", "ngrid": "paper", "eps": 1.0, "reps": 200, "paper": True},
 }
 PRESET_NOTE_KEY = "preset-note"
+#: Step of the radius slider.
+RADIUS_STEP = 0.01
+
+
+def radius_range(space: str) -> tuple[float, float]:
+    """The radius slider's range: the Sensitivity page's, cut on the slider's grid below Theorem 2's limit
+    r* = min(inj/2, π/(4√κ)) of the space, beyond which no constant calibrates the noise and the page could only
+    say so (the sphere's slider reached 1.5, past r* = π/4)."""
+    low, high = RADIUS_RANGE[space]
+    manifold = spaces.make_manifold(space)
+    limit = float(bounds.radius_limits(manifold.kappa_max, manifold.injectivity_radius).sensitivity)
+    if math.isfinite(limit):
+        high = min(high, round((math.ceil(limit / RADIUS_STEP) - 1) * RADIUS_STEP, 10))
+    return low, high
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,9 +83,9 @@ def sidebar() -> Settings:
     state.own([*(f"r_{key}" for key in SPACES), "sconst"])
     space = controls.space(options=SPACES)
     r_key = f"r_{space}"
-    r_lo, r_hi = RADIUS_RANGE[space]
+    r_lo, r_hi = radius_range(space)
     radius = controls.slider(
-        "Data radius r", r_key, min_value=r_lo, max_value=r_hi, default=float(PAPER_RADIUS[space]), step=0.01,
+        "Data radius r", r_key, min_value=r_lo, max_value=r_hi, default=float(PAPER_RADIUS[space]), step=RADIUS_STEP,
         fmt="%.3f", help="Records lie within geodesic distance r of m0; the noise grows with r. "
                          "Figure 1 uses r = π/8 on the sphere and r = 1.5 on SPD(2).")
     sphere_constant = "theorem"
@@ -100,7 +116,7 @@ def sidebar() -> Settings:
     controls.button("Load Figure 1 settings", "preset-fig1", on_click=apply_preset, args=("reimherr-fig1",),
                     help="SPD(2) with r = 1.5 (sphere: r = π/8), n = 10 … 300, ε = 1, 200 replicates. "
                          "Shareable as ?preset=reimherr-fig1.")
-    controls.subheader("Budget planner")
+    controls.header("Budget planner")
     target = controls.slider("Target mean error", "target", min_value=0.005, max_value=1.0, default=0.05,
                              step=0.005, help="The mean ambient error ‖x̃ − x̄‖ you can accept; the planner finds the "
                                               "ε or n it needs.")

@@ -30,21 +30,23 @@ scaling_figure = cache_figures(max_entries=32)(figures.scaling_figure)
 
 
 def show(result: utility.UtilityResult, settings: Settings) -> None:
-    """The whole page below the intro: the noise scales, what was left out, and the sections."""
-    first_paint.in_full_run(lambda: _scales(result))
+    """The whole page below the intro: what was left out, the sections (a chart in the first screen), then the
+    noise scales and who wins."""
+    first_paint.in_full_run(lambda: _skipped(result))
     if result.ok_n.empty or result.ok_eps.empty:
         first_paint.rerun_in_full()
         st.error("No release could be simulated with these settings: raise ε or lower r.")
         st.stop()
-    first_paint.in_full_run(lambda: who_wins.show(lambda: verdict(result)))
-    reproduce.expander("utility", result.config)
     sections.show(SECTION_KEY, dict(zip(SECTIONS, (
         lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
         who_wins_map.show))))
+    _scales(result)
+    who_wins.show(lambda: verdict(result))
+    reproduce.expander("utility", result.config)
 
 
 def _scales(result: utility.UtilityResult) -> None:
-    """Both noise scales with the numbers plugged in, and the settings left out of the charts."""
+    """Both noise scales with the numbers plugged in."""
     c = result.config
     r_e = float(bounds.ambient_radius(spaces.make_manifold(c.space), c.radius))
     scales = utility.noise_scales(c.space, c.radius, result.constant, c.n, c.epsilon)
@@ -53,6 +55,10 @@ def _scales(result: utility.UtilityResult) -> None:
         rf"\varepsilon = {c.epsilon:g}:\ \sigma = {scales[specs.EXACT.key]:.4g}",
         rf"\sigma_E &= \frac{{2 r_E}}{{n\varepsilon}},\ r_E = {r_e:.4f} && "
         rf"\sigma_E = {scales[specs.EUCLID.key]:.4g}"))
+
+
+def _skipped(result: utility.UtilityResult) -> None:
+    """The settings left out of the charts, and why."""
     skipped = result.skipped
     if len(skipped):
         st.warning("Left out of the charts (the Riemannian Laplace law needs σ below the space's limit; Theorem 3's "
@@ -64,20 +70,20 @@ def _curves(result: utility.UtilityResult, settings: Settings) -> None:
     c = result.config
     left, right = st.columns(2)
     with left:
-        first_paint.in_full_run(lambda: st.subheader(f"Error against n (ε = {c.epsilon:g})"))
+        first_paint.in_full_run(lambda: st.header(f"Error against n (ε = {c.epsilon:g})"))
         n_fine = np.unique(np.geomspace(min(c.ns), max(c.ns), 60).round(2))
         fig_n = error_figure(result.ok_n, x="n", x_title="sample size n",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=n_fine,
                                                          epsilon=c.epsilon), log=settings.log_axes)
         first_paint.main_chart(fig_n, key="chart-error-n", **PLAIN_CHART)
-        st.caption("Look at the gap between the blue (intrinsic) and vermillion (Euclidean) bands at the same "
-                   "privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
+        st.caption(f"Each point averages {c.reps} simulated data sets, one release each. Look at the gap between the "
+                   "blue (intrinsic) and vermillion (Euclidean) bands at the same privacy; dashed: √ of Theorem 3's bound on E ρ² (it bounds the squared geodesic error); "
                    "dotted: Dσ_E, the Euclidean noise alone (the ambient mean's distance to the Fréchet mean "
                    "adds to it).")
         download_row("utility-vs-n", fig=fig_n, data=result.by_n, settings=settings_file.payload("utility", c),
                      pipeline="utility")
     with right:
-        st.subheader(f"Error against ε (n = {c.n})")
+        st.header(f"Error against ε (n = {c.n})")
         eps_fine = np.geomspace(min(c.epsilons), max(c.epsilons), 60)
         fig_e = error_figure(result.ok_eps, x="epsilon", x_title="privacy budget ε",
                              bounds=utility.error_bounds(c.space, c.radius, result.constant, n=c.n, epsilon=eps_fine),
@@ -130,7 +136,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
     st.caption("Look at the last two columns: the RMS geodesic error against √ of Theorem 3's bound, which is nearly "
                "tight for small noise, so simulation noise can put the RMS a little above it.")
     if spaces.make_manifold(settings.space).open_in_ambient:  # on the sphere every Euclidean release is off it
-        st.subheader("Euclidean releases that are not positive definite")
+        st.header("Euclidean releases that are not positive definite")
         fig_s = share_figure(result.ok_n, log=settings.log_axes)
         live_chart(fig_s, key="chart-share", fit=presenter.active(), **PLAIN_CHART)
         st.caption("Look at small n: a large share of the Euclidean releases are not covariance matrices at "
@@ -141,7 +147,7 @@ def _reduction(result: utility.UtilityResult, settings: Settings) -> None:
 
 def _reduction_heading(table: pd.DataFrame) -> None:
     """The noise reduction section's title and the range of its reductions over n."""
-    st.subheader("Ambient error of the intrinsic against the Euclidean mechanism, per n")
+    st.header("Ambient error of the intrinsic against the Euclidean mechanism, per n")
     saved = table[figures.REDUCTION].dropna()
     if len(saved):
         st.metric("Noise reduction in ambient error, intrinsic against Euclidean",
@@ -154,7 +160,7 @@ def _reduction_heading(table: pd.DataFrame) -> None:
 def _planner(result: utility.UtilityResult, settings: Settings) -> None:
     c, url = result.config, state.settings(list(settings.keys))
     target, solve = settings.target, settings.solve
-    st.subheader("Budget planner")
+    st.header("Budget planner")
     st.markdown("Error falls like 1/(nε), so one constant c per mechanism, fitted on the simulation, answers "
                 "“what ε (or n) do I need for a target error?”. The flat lines below check the scaling.")
     points = result.scaling_points()

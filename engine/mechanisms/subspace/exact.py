@@ -160,6 +160,7 @@ class ExactSubspace:
             chosen = np.zeros(shape, dtype=bool)
         bases = self.represent(info["basis"], fit, x, chosen, rng)
         diagnostics = {key: info[key] for key in ("top", "second", "bottom_score", "n_candidates", "nodes")}
+        diagnostics["threshold"] = self.noise_bound  # A: the gap with its noise must pass it (σ is the noise's scale)
         diagnostics["margin_needed"] = 2 * self.noise_bound + 1
         diagnostics["grid"] = BASIS_GRID
         if fit is not None:  # 2b(D) within the share for every accepted D, so b(D) + b(D′) is too
@@ -198,7 +199,7 @@ class ExactSubspace:
     def privacy_guarantee(self) -> PrivacyGuarantee:
         return PrivacyGuarantee(
             mechanism=f"Singhal-Steinke exact subspace (Algorithm 1), k = {self.k}",
-            epsilon=self.epsilon, delta=self.delta, sigma=self.noise_bound,
+            epsilon=self.epsilon, delta=self.delta, sigma=GAP_SENSITIVITY / self.epsilon,
             rule="output the top-scoring subspace if max(0, s₁ − s₂ − 1) + Z > A, else ⊥; Z truncated "
                  f"Laplace on [−A, A] with scale 2/ε, A = (2/ε) ln(1 + (e^ε − 1)/(2·0.95δ)) = "
                  f"{self.noise_bound:.4g}",
