@@ -22,6 +22,7 @@ error β of every test of D against D' (Dong, Roth & Su 2022, Gaussian different
 from __future__ import annotations
 
 import numpy as np
+from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
 from engine.validation import check_nonnegative, check_positive, check_probability
@@ -95,3 +96,14 @@ def laplace_tradeoff(alpha, shift: float, scale: float) -> np.ndarray:
     with np.errstate(divide="ignore"):
         middle = np.exp(-eps) / (4.0 * a)
     return np.where(a <= tail, 1.0 - np.exp(eps) * a, np.where(a <= 0.5, middle, np.exp(-eps) * (1.0 - a)))
+
+
+def epsilon_at_delta(excess, *, xtol: float = 1e-12) -> float:
+    """The ε where a pair's δ(ε) − δ, ``excess`` (decreasing in ε), crosses 0: its exact ε at δ; 0 if
+    ``excess(0) <= 0``. The bracket doubles from [0, 1] until it holds the root."""
+    if excess(0.0) <= 0:
+        return 0.0
+    hi = 1.0
+    while excess(hi) > 0:
+        hi *= 2.0
+    return float(brentq(excess, 0.0, hi, xtol=xtol))

@@ -29,13 +29,13 @@ log-likelihood ratio log p_D(x)/p_D'(x) of the law the mechanism claims to sampl
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import log_ndtr, logsumexp, ndtr, xlogy
 
 from engine.audit.pairs import NeighbouringPair
 from engine.audit.target import AuditTarget
 from engine.mechanisms.gdp import pair_epsilon
 from engine.mechanisms.kng import frechet_gradient_norm
+from engine.odds import epsilon_at_delta
 
 # DP-RGD paths are evaluated a few steps at a time, about this many numbers per temporary array
 # (small enough to stay in cache).
@@ -53,12 +53,7 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     def excess(eps):
         return ndtr(mu / 2 - eps / mu) - np.exp(eps + log_ndtr(-mu / 2 - eps / mu)) - delta
 
-    if excess(0.0) <= 0:
-        return 0.0
-    hi = 1.0
-    while excess(hi) > 0:
-        hi *= 2.0
-    return float(brentq(excess, 0.0, hi, xtol=1e-12))
+    return epsilon_at_delta(excess)
 
 
 def _claim(mechanism, claimed_epsilon, guarantee=None):

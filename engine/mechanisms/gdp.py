@@ -35,6 +35,7 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.special import betainc, log_ndtr, ndtr, ndtri
 
 from engine.mechanisms.laplace import radial_law
+from engine.odds import epsilon_at_delta
 from engine.validation import check_positive
 
 #: Exponents of the radial profiles g(ρ) (``profile``): the Riemannian Gaussian's and the Riemannian Laplace's.
@@ -341,12 +342,7 @@ def pair_epsilon(manifold, sigma, distance, delta, *, panels: int = PANELS) -> f
         F, S = loss_cdf(manifold, sigma, distance, [eps, -eps], panels=panels)
         return S[0] - np.exp(eps) * F[1] - delta
 
-    if excess(0.0) <= 0:
-        return 0.0
-    hi = 1.0
-    while excess(hi) > 0:
-        hi *= 2.0
-    return float(brentq(excess, 0.0, hi, xtol=1e-10))
+    return epsilon_at_delta(excess, xtol=1e-10)
 
 
 def tradeoff_curve(manifold, sigma, distance, alpha, *, panels: int = PANELS) -> np.ndarray:
