@@ -22,11 +22,11 @@ def _draw(manifold, footpoint, sigma, *, rng):
 EXACT = MechanismSpec(
     key="exact", label="Riemannian Laplace", long_label="Riemannian Laplace (exact sampler)",
     chip="Riemannian Laplace", audit_label="Riemannian Laplace", color="#0072B2", symbol="circle", dash="solid",
-    guarantee="ε-DP", sensitivity="theorem2", statistic="frechet", build=_build, scale=_scale, draw=_draw,
-    normalisable_only=True, common_draws=True, figure1=True)
+    guarantee="ε-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-laplace", build=_build,
+    scale=_scale, draw=_draw, normalisable_only=True, common_draws=True, figure1=True)
 
 MH = MechanismSpec(
     key="mh", label="Riemannian Laplace (MH)", long_label="Riemannian Laplace (Metropolis–Hastings)",
     chip="Riemannian MH", audit_label="Riemannian Laplace (Metropolis–Hastings)", color="#56B4E9",
-    symbol="circle-open", dash="dot", guarantee="ε-DP", sensitivity="theorem2", statistic="frechet", build=_build, scale=_scale,
-    normalisable_only=True, chain=True)
+    symbol="circle-open", dash="dot", guarantee="ε-DP", sensitivity="theorem2", statistic="frechet",
+    law="riemannian-laplace", build=_build, scale=_scale, normalisable_only=True, chain=True)

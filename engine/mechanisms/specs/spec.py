@@ -12,6 +12,10 @@ from engine.spaces.entry import DEFAULT_LANDMARKS
 SENSITIVITIES = ("theorem2", "ambient", "tangent")
 #: The summary a mechanism releases around.
 STATISTICS = ("frechet", "ambient")
+#: The law a mechanism claims to release; the audit's statistic is its log-likelihood ratio between neighbours
+#: (``engine.audit.mechanisms.LAW_TARGETS``): ρ/σ (Riemannian Laplace), ‖·‖/σ in ambient coordinates (ℓ2 Laplace),
+#: the Gaussian in T_m0 M (tangent Gaussian) or ρ²/(2σ²) (Riemannian Gaussian).
+LAWS = ("riemannian-laplace", "ambient-laplace", "tangent-gaussian", "riemannian-gaussian")
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,8 @@ class MechanismSpec:
         ``"ε-DP"``, ``"(ε, δ)-DP"`` (needs a δ) or ``"none"`` (a control that claims ε but breaks it).
     sensitivity : one of ``SENSITIVITIES``
     statistic : one of ``STATISTICS``
+    law : one of ``LAWS``
+        The law the mechanism claims to release, which names the statistic every audit of it uses.
     off_manifold : bool
         Releases may leave the manifold (ambient noise), so errors project them back.
     requires_ambient : bool
@@ -67,6 +73,7 @@ class MechanismSpec:
     guarantee: str
     sensitivity: str
     statistic: str
+    law: str
     build: Callable
     scale: Callable
     draw: Callable | None = None
@@ -85,6 +92,8 @@ class MechanismSpec:
             raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {self.sensitivity!r}")
         if self.statistic not in STATISTICS:
             raise ValueError(f"statistic must be one of {STATISTICS}, got {self.statistic!r}")
+        if self.law not in LAWS:
+            raise ValueError(f"law must be one of {LAWS}, got {self.law!r}")
 
     def offered_on(self, entry) -> bool:
         """Whether the space of registry entry ``entry`` (``engine.spaces.SpaceEntry``) offers this mechanism: an
