@@ -20,4 +20,4 @@ RGAUSS = MechanismSpec(
     key="rgauss", label="Riemannian Gaussian", long_label="Riemannian Gaussian (μ-GDP, exact sampler)",
     chip="Riemannian Gaussian", audit_label="Riemannian Gaussian", color="#CC79A7", symbol="diamond", dash="dash",
     guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-gaussian", build=_build,
-    scale=riemannian_gaussian.scale, draw=_draw, supports=gdp.supports)
+    scale=riemannian_gaussian.scale, draw=_draw, utility=True, supports=gdp.supports)

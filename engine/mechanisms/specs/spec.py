@@ -50,7 +50,10 @@ class MechanismSpec:
     baseline : bool
         A baseline the playground shows by default against the intrinsic mechanism.
     playground, figure1 : bool
-        Offered by the private-mean playground; part of Figure 1 of Reimherr et al. (Utility page).
+        Offered by the private-mean playground; part of Figure 1 of Reimherr et al. (its study and the Utility page).
+    utility : bool
+        Compared on the Utility page beside Figure 1's mechanisms (where ``supports`` holds, an (ε, δ) one at the
+        page's δ); needs ``draw``.
     build : callable ``(manifold, *, epsilon, sensitivity, delta, m0) -> mechanism``
         The calibrated mechanism; its ``sigma`` is the one every caller reads.
     scale : callable ``(manifold, *, epsilon, sensitivity, delta) -> float``
@@ -85,6 +88,7 @@ class MechanismSpec:
     baseline: bool = False
     playground: bool = True
     figure1: bool = False
+    utility: bool = False
     supports: Callable | None = None
 
     def __post_init__(self):
