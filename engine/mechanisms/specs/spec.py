@@ -60,6 +60,11 @@ class MechanismSpec:
         The σ ``build`` would take, also where it refuses a non-normalisable law (to say why).
     draw : callable ``(manifold, footpoint, sigma, *, rng) -> points`` or None
         The sampler at a given σ, for the Figure 1 sweeps.
+    error_radius : callable ``(manifold, sigma, size, rng) -> (size,)`` or None
+        Draws of the geodesic error ρ(η, release), whose law depends on σ only on a homogeneous space: the
+        who-wins map (``engine.pipelines.who_wins_map``) compares the mechanisms that have it.
+    flat_error : callable ``(dim) -> float`` or None
+        E ρ/σ of the law in Rᵈ, the who-wins map's noise-alone prediction (``error_radius`` needs it).
     supports : callable ``(manifold) -> bool`` or None
         On which spaces the mechanism's guarantee can be stated (``None``: every space); the playground and
         the audits offer it only there (``offered_on``).
@@ -89,6 +94,8 @@ class MechanismSpec:
     playground: bool = True
     figure1: bool = False
     utility: bool = False
+    error_radius: Callable | None = None
+    flat_error: Callable | None = None
     supports: Callable | None = None
 
     def __post_init__(self):
@@ -98,6 +105,8 @@ class MechanismSpec:
             raise ValueError(f"statistic must be one of {STATISTICS}, got {self.statistic!r}")
         if self.law not in LAWS:
             raise ValueError(f"law must be one of {LAWS}, got {self.law!r}")
+        if (self.error_radius is None) != (self.flat_error is None):
+            raise ValueError(f"{self.key}: error_radius and flat_error go together (the who-wins map needs both)")
 
     def offered_on(self, entry) -> bool:
         """Whether the space of registry entry ``entry`` (``engine.spaces.SpaceEntry``) offers this mechanism: an
