@@ -22,6 +22,7 @@ from engine.mechanisms import specs
 from engine.mechanisms.specs.spec import LAWS
 from engine.pipelines import figure1_setting, private_mean
 from engine.viz import palette
+from ui import who_wins
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -170,3 +171,10 @@ def test_the_playground_run_says_when_sigma_is_doubled(monkeypatch):
         assert laplace["sigma"] == pytest.approx(2 * laplace["sensitivity"] / config.epsilon, rel=1e-12)
     homogeneous = private_mean.run(dataclasses.replace(config, space="hyperbolic", source="ball", radius=0.5)).to_dict()
     assert [run["footpoint_dependent"] for run in homogeneous["runs"]] == [False, False]
+
+
+def test_the_who_wins_sentence_never_takes_another_intrinsic_law_for_the_laplace():
+    """A playground run of the Riemannian Gaussian and the Euclidean Laplace, without the Riemannian Laplace, has no
+    who-wins sentence (it compares the Laplace's law): the Gaussian, calibrated by the same Theorem 2, is not it."""
+    runs = [{"key": key, "releases": np.zeros((1, 3)), "errors": {}} for key in ("rgauss", "euclid")]
+    assert who_wins.playground_verdict({"runs": runs, "theorem2": 0.1}, private_mean.PrivateMeanConfig()) is None
