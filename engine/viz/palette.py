@@ -5,8 +5,11 @@ under the common forms of colour-vision deficiency and on a washed-out classroom
 key below keeps its colour on every page, so "Euclidean Laplace" is vermillion everywhere. Yellow
 (#F0E442) is left out: it vanishes on a white background. "True mean" and "bound" share black but
 never share a mark: the mean is a large diamond, the bound a dashed line. Hue is never the only
-cue: every mechanism also has its own marker symbol and its own line dash (``MECHANISMS``), and
-``engine.viz.colour_vision`` checks that the colours stay apart under protanopia and deuteranopia.
+cue: every mechanism also has its own line dash (``MECHANISMS``) and, among the mechanisms drawn in one
+chart (``CHART_GROUPS``), its own marker symbol: WebGL 3D scatters draw only seven. Once the eight
+Okabe–Ito colours are taken, a mechanism takes one of Paul Tol's colour-blind-safe "muted" set (the
+Riemannian Gaussian's wine, #882255), and ``engine.viz.colour_vision`` checks that every colour stays
+apart from every other under normal vision, protanopia and deuteranopia.
 """
 
 from __future__ import annotations
@@ -47,8 +50,11 @@ SYMBOLS = _table({"data": "circle", "true mean": "diamond", "dp-rgd": "diamond-o
 DASHES = _table({"data": "dot", "true mean": "solid", "dp-rgd": "8px,3px,2px,3px,2px,3px",
                  "non-private": "2px,2px,8px,2px", "bound": "dash"}, "dash")
 
-#: The keys that name a mechanism (not the data, the true mean or a bound): each has its own symbol and dash.
+#: The keys that name a mechanism (not the data, the true mean or a bound): each has its own colour and dash.
 MECHANISMS = tuple(key for key in COLORS if key not in _BEFORE + ("bound",))
+#: Mechanisms that share charts (the private-mean family's scenes; the optimisation page's runs): within a
+#: group each has its own symbol.
+CHART_GROUPS = (tuple(s.key for s in specs.REGISTRY), ("dp-rgd", "non-private"))
 
 #: A legend label (lower case) names its key too, e.g. ``"Euclidean Laplace"`` -> ``"euclid"``.
 _BY_LABEL = MappingProxyType({label.lower(): key for key, label in LABELS.items()})

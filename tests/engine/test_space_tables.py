@@ -13,6 +13,9 @@ ALLOWED = {
     # Keyed by a family of polar volume densities (Manifold.polar_volume), not by a space of the registry.
     ("engine/mechanisms/laplace.py", '"sphere": sphere_law,'),
     ("engine/mechanisms/laplace.py", '"hyperbolic": hyperbolic_law,'),
+    ("engine/mechanisms/gdp.py", 'diameter = {"sphere": np.pi, "real-projective": np.pi / 2}.get(family)'),
+    ("engine/mechanisms/gdp.py", 'elif family == "sphere":'),
+    ("engine/mechanisms/gdp.py", 'elif family == "hyperbolic":'),
 }
 #: Keyed by an application of the optimisation page (``app``), not by a space of the registry.
 APPLICATION_FILES = ("engine/pipelines/private_optimization.py", "engine/experiments/page_settings.py", "ui/optimization/")

@@ -20,10 +20,14 @@ PAIRS = list(itertools.combinations(palette.MECHANISMS, 2))
 
 
 def test_every_mechanism_has_its_own_symbol_and_dash():
-    """Before: the paper baseline and DP-RGD shared "square-open", and there were no dashes."""
+    """Before: the paper baseline and DP-RGD shared "square-open", and there were no dashes. Symbols differ
+    within each group of mechanisms drawn together (3D scatters draw seven), dashes everywhere."""
     assert len(palette.MECHANISMS) >= 7
+    assert set(itertools.chain(*palette.CHART_GROUPS)) == set(palette.MECHANISMS)
+    for group in palette.CHART_GROUPS:
+        for first, second in itertools.combinations(group, 2):
+            assert palette.symbol(first) != palette.symbol(second), (first, second)
     for first, second in PAIRS:
-        assert palette.symbol(first) != palette.symbol(second), (first, second)
         assert palette.dash(first) != palette.dash(second), (first, second)
 
 

@@ -30,7 +30,7 @@ def _flat_error(dim):
 
 RGAUSS = MechanismSpec(
     key="rgauss", label="Riemannian Gaussian", long_label="Riemannian Gaussian (μ-GDP, exact sampler)",
-    chip="Riemannian Gaussian", audit_label="Riemannian Gaussian", color="#CC79A7", symbol="diamond", dash="dash",
-    guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-gaussian", build=_build,
-    scale=riemannian_gaussian.scale, draw=_draw, utility=True, error_radius=_error_radius,
+    chip="Riemannian Gaussian", audit_label="Riemannian Gaussian", color="#882255", symbol="diamond-open",
+    dash="dash", guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-gaussian",
+    build=_build, scale=riemannian_gaussian.scale, draw=_draw, utility=True, error_radius=_error_radius,
     flat_error=_flat_error, supports=gdp.supports)
