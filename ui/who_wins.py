@@ -22,7 +22,8 @@ def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Ve
     """The verdict of the playground's result (``ui.playground.private_means(settings)``), or ``None``
     when it did not release both the Riemannian Laplace (exact, else MH) and the Euclidean one."""
     released = [run for run in result["runs"] if run["releases"] is not None]
-    intrinsic = next((run for run in released if specs.spec(run["key"]).sensitivity == "theorem2"), None)
+    # The sentence compares the Riemannian Laplace's law (another intrinsic run, e.g. the Riemannian Gaussian, is not it).
+    intrinsic = next((run for run in released if specs.spec(run["key"]).law == specs.EXACT.law), None)
     euclidean = next((run for run in released if specs.spec(run["key"]).statistic == "ambient"), None)
     if intrinsic is None or euclidean is None or result["theorem2"] is None:
         return None

@@ -8,7 +8,8 @@ code, on the adversarial replace-one pair of ``engine.audit.pairs``, at any radi
   ``engine.pipelines.private_mean.release_on``, the code of the pipeline's ``run``: ``"exact"`` the
   Riemannian Laplace around the Fréchet mean (Theorem 2), ``"euclid"`` the Euclidean Laplace
   around the ambient mean with Δ_E = 2 r_E/n, ``"gauss"`` the tangent Gaussian at the public
-  centre m0 (analytic calibration).
+  centre m0 (analytic calibration), ``"rgauss"`` the Riemannian Gaussian around the Fréchet mean
+  (Theorem 2's Δ, σ from (ε, δ) through its exact μ).
 * ``figure1_target``: the Utility page (page 3) and the Figure 1 study
   (``engine.experiments.reimherr_fig1``). σ as ``reimherr_fig1.simulate_cell`` and
   ``engine.pipelines.utility.release_summary`` (the page's) compute it (a test pins all three
@@ -20,7 +21,8 @@ code, on the adversarial replace-one pair of ``engine.audit.pairs``, at any radi
 The claimed law of each target is the mechanism the caller builds (its spec in
 ``engine.mechanisms.specs``), so σ is the mechanism's own, never re-derived from a σ.
 
-The statistic of each target is the claimed law's log-likelihood ratio (``engine.audit.mechanisms``).
+The statistic of each target is the log-likelihood ratio of the law its spec claims (``MechanismSpec.law``,
+``engine.audit.mechanisms.spec_target``), never chosen here.
 A radius outside the domain of the caller's sensitivity bound raises the caller's own ``ValueError``.
 """
 
@@ -30,7 +32,7 @@ import dataclasses
 
 import numpy as np
 
-from engine.audit.mechanisms import euclidean_target, laplace_target, tangent_gaussian_target
+from engine.audit.mechanisms import spec_target
 from engine.audit.pairs import ambient_frechet_gap, ambient_gap, frechet_gap, replace_one_pair
 from engine.audit.target import AuditTarget, reach_note
 from engine.bounds import frechet_mean_sensitivity
@@ -46,6 +48,19 @@ from engine.validation import check_int, check_positive
 PLAYGROUND_KEYS = tuple(spec.key for spec in specs.PLAYGROUND if not spec.chain)
 FIGURE1_MECHANISMS = figure1_setting.MECHANISMS
 FIGURE1_SPACES = tuple(setting.key for setting in figure1_setting.SETTINGS)
+
+
+def _log_gap(m, pair):
+    b = [m.log(m.origin, e) for e in pair.frechet_means()]
+    return float(m.norm(m.origin, b[0] - b[1]))
+
+
+#: The gap the pair opens in the summary each sensitivity bounds (``MechanismSpec.sensitivity``), and its name.
+_SENSITIVITY_GAPS = {
+    "theorem2": lambda m, pair: (float(m.dist(*pair.frechet_means())), "the Fréchet mean"),
+    "ambient": lambda m, pair: (ambient_gap(pair), "the ambient mean"),
+    "tangent": lambda m, pair: (_log_gap(m, pair), "Log at m₀ of the Fréchet mean"),
+}
 
 
 def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsilon: float = 1.0,
@@ -75,17 +90,8 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
     pair = replace_one_pair(m, n, radius, gap=ambient_gap if spec.statistic == "ambient" else frechet_gap)
     data = (pair.first, pair.second)
     mechanism, _ = release_on(key, config, pair.first, m.origin, rng=0)
-    sensitivity = mechanism.sensitivity
-    if spec.sensitivity == "theorem2":
-        gap = float(m.dist(*pair.frechet_means()))
-        target = laplace_target(mechanism, pair, notes=reach_note(gap, sensitivity, "the Fréchet mean"))
-    elif spec.sensitivity == "ambient":
-        target = euclidean_target(mechanism, pair, summary="ambient",
-                                  notes=reach_note(ambient_gap(pair), sensitivity, "the ambient mean"))
-    else:
-        b = [m.log(m.origin, e) for e in pair.frechet_means()]
-        target = tangent_gaussian_target(mechanism, pair, notes=reach_note(
-            float(m.norm(m.origin, b[0] - b[1])), sensitivity, "Log at m₀ of the Fréchet mean"))
+    gap, what = _SENSITIVITY_GAPS[spec.sensitivity](m, pair)
+    target = spec_target(spec, mechanism, pair, notes=reach_note(gap, mechanism.sensitivity, what))
 
     def draw(side, size, rng):
         return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1].points
@@ -153,11 +159,9 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
     # The summaries the study and the page compute (default solver tolerance, as they use it).
     means = [frechet_mean(m, d).mean for d in data]
     ambient = [ambient_mean(m, d) for d in data]
-    if not spec.off_manifold:
-        target = laplace_target(claimed, pair, notes=reach_note(gap(pair), sensitivity, "the Fréchet mean"))
-    else:
-        what = "the ambient mean" if spec.statistic == "ambient" else "the Fréchet mean in ambient coordinates"
-        target = euclidean_target(claimed, pair, summary=spec.statistic, notes=reach_note(gap(pair), sensitivity, what))
+    what = ("the Fréchet mean" if not spec.off_manifold else "the ambient mean" if spec.statistic == "ambient"
+            else "the Fréchet mean in ambient coordinates")
+    target = spec_target(spec, claimed, pair, notes=reach_note(gap(pair), sensitivity, what))
     if spec.guarantee == "none":
         target = dataclasses.replace(target, notes=(
             "Noise calibrated to 2 r_E/n, the sensitivity of the ambient mean, added around the Fréchet (Karcher) "

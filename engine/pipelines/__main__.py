@@ -256,7 +256,8 @@ def _write_map(files: dict[str, Path], result: who_wins_map.WhoWinsMap) -> None:
 
     fig = who_wins_map_figure(result.cells, result.ties, space=result.family.label,
                               parameter_label=result.family.parameter_label, n=result.config.n,
-                              epsilon=result.config.epsilon, predicted=result.predicted_ties)
+                              epsilon=result.config.epsilon, predicted=result.predicted_ties,
+                              mechanism=result.config.mechanism)
     texts = {"cells": result.cells.to_csv(index=False), "ties": result.ties.to_csv(index=False),
              "figure": figure_to_html(fig), "settings": json.dumps(dataclasses.asdict(result.config), indent=1) + "\n"}
     for part, path in files.items():

@@ -24,6 +24,8 @@ from engine.validation import check_int, check_positive
 DEFAULT_NS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 #: The intrinsic mechanism, the ε-DP Euclidean baseline (ambient mean) and the paper's (Fréchet mean, not ε-DP).
 MECHANISMS = tuple(spec.key for spec in specs.FIGURE1)
+#: The Utility page's: Figure 1's and those their specs add (``specs.UTILITY``); each releases by ``release_errors``.
+UTILITY_MECHANISMS = tuple(spec.key for spec in specs.UTILITY)
 
 
 #: The paper's recipe per space of ``engine.spaces`` that has one, in the order of the figure's panels.
@@ -93,7 +95,7 @@ def neighbour_sensitivities(setting: SpaceSetting, data: np.ndarray, means: np.n
 
 def release_errors(setting: SpaceSetting, means: np.ndarray, mechanism: str, sigma: float, rng, *,
                    ambient_means: np.ndarray | None = None):
-    """One release per data set by ``mechanism`` (one of ``MECHANISMS``) at scale σ.
+    """One release per data set by ``mechanism`` (one of ``UTILITY_MECHANISMS``) at scale σ.
 
     Its spec's ``statistic`` says around what: the Fréchet ``means``, or ``ambient_means``
     (``engine.estimators.ambient_mean``), the statistic whose sensitivity 2r_E/n calibrates the ε-DP
@@ -101,8 +103,8 @@ def release_errors(setting: SpaceSetting, means: np.ndarray, mechanism: str, sig
     coordinates (the paper's metric, ``(reps,)``) and the mask of releases off the manifold.
     """
     m = setting.manifold
-    if mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    if mechanism not in UTILITY_MECHANISMS:
+        raise ValueError(f"mechanism must be one of {UTILITY_MECHANISMS}, got {mechanism!r}")
     spec = specs.spec(mechanism)
     footpoint = means
     if spec.statistic == "ambient":
@@ -182,16 +184,20 @@ def sensitivity(setting: SpaceSetting, mechanism: str, constant: float, n: int) 
     return float(bounds.ambient_sensitivity(n, float(bounds.ambient_radius(m, setting.radius))))
 
 
-def mechanism(setting: SpaceSetting, key: str, constant: float, n: int, epsilon: float):
-    """The calibrated mechanism ``key`` (its spec's ``build``) at n and ε; its ``sigma`` is the one released with."""
-    return specs.spec(key).build(setting.manifold, epsilon=epsilon, sensitivity=sensitivity(setting, key, constant, n))
+def mechanism(setting: SpaceSetting, key: str, constant: float, n: int, epsilon: float, delta: float | None = None):
+    """The calibrated mechanism ``key`` (its spec's ``build``) at n, ε and, for an (ε, δ) one, δ; its ``sigma`` is
+    the one released with."""
+    return specs.spec(key).build(setting.manifold, epsilon=epsilon, sensitivity=sensitivity(setting, key, constant, n),
+                                 delta=delta)
 
 
-def noise_scale(setting: SpaceSetting, key: str, constant: float, n: int, epsilon: float) -> float:
-    """σ of ``key`` at sample size n and ε as the mechanism computes it (its spec's ``scale``: C/(nε) or
-    2C/(nε) for the Riemannian Laplace, also where its law is not normalisable; σ_E = 2 r_E/(nε) for
-    both Euclidean baselines)."""
-    return specs.spec(key).scale(setting.manifold, epsilon=epsilon, sensitivity=sensitivity(setting, key, constant, n))
+def noise_scale(setting: SpaceSetting, key: str, constant: float, n: int, epsilon: float,
+                delta: float | None = None) -> float:
+    """σ of ``key`` at sample size n, ε and (an (ε, δ) mechanism's) δ as the mechanism computes it (its spec's
+    ``scale``: C/(nε) or 2C/(nε) for the Riemannian Laplace, also where its law is not normalisable; σ_E =
+    2 r_E/(nε) for both Euclidean baselines; the Riemannian Gaussian's from its exact μ)."""
+    return specs.spec(key).scale(setting.manifold, epsilon=epsilon, sensitivity=sensitivity(setting, key, constant, n),
+                                 delta=delta)
 
 
 def noise_scales(setting: SpaceSetting, constant: float, n: int, epsilon: float) -> dict[str, float]:

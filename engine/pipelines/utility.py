@@ -36,10 +36,12 @@ from engine.pipelines.checks import Check
 from engine.pipelines.release_errors import ReleaseErrors, measure_releases
 from engine.pipelines.summary import plain
 from engine.threads import blas_capped
-from engine.validation import check_int, check_positive
+from engine.validation import check_int, check_positive, check_probability
 
-#: Mechanism key (``figure1_setting.MECHANISMS``) → label (``engine.mechanisms.specs``).
-LABELS = {spec.key: spec.label for spec in specs.FIGURE1}
+#: Mechanism key (``figure1_setting.UTILITY_MECHANISMS``) → label (``engine.mechanisms.specs``).
+LABELS = {spec.key: spec.label for spec in specs.UTILITY}
+#: Mechanisms a spec adds to the page beside Figure 1's (``MechanismSpec.utility``), simulated when chosen.
+ADDABLE = tuple(spec.key for spec in specs.UTILITY if not spec.figure1)
 #: The grids of n of the error-against-n chart.
 N_GRIDS = {"quick": (10, 20, 50, 100, 300), "paper": tuple(figure1_setting.DEFAULT_NS)}
 #: Copies of the simulated records held at the peak (measured ~3 at reps = 1000, ns = 1000,10000 on the sphere).
@@ -70,7 +72,8 @@ class UtilityConfig:
     ``ns`` are the sizes of the error-against-n sweep (at ``epsilon``); the ε sweep holds n at ``n``.
     ``sphere_constant`` chooses C on the sphere ("theorem": Theorem 2's proven constant, the default;
     "empirical": the supplement's numerical boundary constant, which reproduces the paper's Figure 1
-    but is not a proven bound); SPD always uses Theorem 2's.
+    but is not a proven bound); SPD always uses Theorem 2's. ``added``: mechanisms of ``ADDABLE`` simulated beside
+    Figure 1's (where their spec supports the space), ``delta`` the δ of the (ε, δ) ones (the playground's default).
     """
 
     space: str = "sphere"
@@ -82,6 +85,8 @@ class UtilityConfig:
     reps: int = 200
     seed: int = 0
     paper_baseline: bool = False
+    added: tuple[str, ...] = ()
+    delta: float = 1e-3
 
     def __post_init__(self):
         set_ = functools.partial(object.__setattr__, self)
@@ -100,6 +105,11 @@ class UtilityConfig:
         set_("reps", check_int("reps", self.reps, minimum=2))
         set_("seed", check_int("seed", self.seed, minimum=0))
         set_("paper_baseline", bool(self.paper_baseline))
+        set_("delta", check_probability("delta", self.delta))
+        unknown = sorted(set(self.added) - set(ADDABLE))
+        if unknown:
+            raise ValueError(f"added must hold keys of {ADDABLE}, got {unknown}")
+        set_("added", tuple(key for key in ADDABLE if key in self.added))
         coordinates = int(np.prod(spaces.make_manifold(self.space).point_shape))
         records = sum(self.ns) + len(self.epsilons) * self.n
         check_memory(f"reps = {self.reps} data sets of {' + '.join(map(str, self.ns))} records and "
@@ -160,14 +170,17 @@ def euclidean_constant(space: str, radius: float) -> float:
 
 def release_summary(space: str, radius: float, n: int, reps: int, seed: int, constant: float,
                     epsilons: tuple[float, ...], paper_baseline: bool = False, *,
-                    means: tuple[np.ndarray, np.ndarray] | None = None) -> pd.DataFrame:
-    """Error of each mechanism at sample size n, one row per (ε, mechanism); the paper's baseline
-    (not ε-DP) only when ``paper_baseline``.
+                    means: tuple[np.ndarray, np.ndarray] | None = None, added: tuple[str, ...] = (),
+                    delta: float = 1e-3) -> pd.DataFrame:
+    """Error of each mechanism of Figure 1 and of ``added`` (keys of ``ADDABLE``) whose spec supports the space,
+    at sample size n, one row per (ε, mechanism), in display order (Figure 1's draw first, so their numbers do not
+    depend on ``added``); the paper's baseline (not ε-DP) only when ``paper_baseline``; ``delta`` calibrates the
+    (ε, δ) ones.
 
     ``means`` are ``sample_means(space, radius, n, reps, seed)`` when the caller has them. Columns: n,
     epsilon, mechanism, sigma, status ("ok", or why no release was made), mean_error and se (ambient
     distance to the Fréchet mean), share_off_manifold and share_se, rms_geodesic (√ mean ρ², intrinsic
-    only), sqrt_bound (√ of Theorem 3's bound on E ρ² at that σ, intrinsic only), mean_geodesic and
+    only), sqrt_bound (√ of Theorem 3's bound on E ρ² at that σ, Riemannian Laplace only), mean_geodesic and
     geodesic_se (geodesic distance to the Fréchet mean, off-sphere releases projected back and non-PD
     ones left out: ``engine.pipelines.release_errors``), geodesic_bias and ambient_bias (the ambient
     mean's geodesic distance, after projection, and ambient distance to the Fréchet mean; Euclidean
@@ -177,13 +190,14 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     m = setting.manifold
     frechet, ambient = sample_means(space, radius, n, reps, seed) if means is None else means
     limit = scale_limit(m)
-    mechanisms = [s.key for s in specs.FIGURE1 if paper_baseline or s.guarantee != "none"]
+    mechanisms = [s.key for s in specs.UTILITY if (s.figure1 or s.key in added)
+                  and (paper_baseline or s.guarantee != "none") and (s.supports is None or s.supports(m))]
     rows = []
     for eps in epsilons:
         rng = np.random.default_rng([seed, n, round(eps * SEED_SCALE)])
-        scales = figure1_setting.noise_scales(setting, constant, n, eps)
         for mechanism in mechanisms:
-            sigma = scales[mechanism]
+            sigma = figure1_setting.noise_scale(setting, mechanism, constant, n, eps,
+                                                delta=delta if specs.spec(mechanism).needs_delta else None)
             row = {"n": n, "epsilon": eps, "mechanism": mechanism, "sigma": sigma, "status": "ok",
                    "mean_error": np.nan, "se": np.nan, "share_off_manifold": np.nan, "share_se": np.nan,
                    "rms_geodesic": np.nan, "sqrt_bound": np.nan, "mean_geodesic": np.nan, "geodesic_se": np.nan,
@@ -207,8 +221,9 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
             if spec.statistic == "ambient":
                 bias = measure_releases(m, frechet, ambient)
                 row.update(geodesic_bias=bias.geodesic, ambient_bias=bias.ambient)
-            if spec.sensitivity == "theorem2":
+            if not spec.off_manifold:
                 row["rms_geodesic"] = float(np.sqrt(np.mean(m.dist(release, frechet) ** 2)))
+            if spec.law == specs.EXACT.law:  # Theorem 3 bounds the Riemannian Laplace
                 row["sqrt_bound"] = sqrt_bound(space, radius, sigma)
             rows.append(row)
     return pd.DataFrame(rows)
@@ -307,9 +322,10 @@ def plan(fits: pd.DataFrame, *, space: str, radius: float, constant: float, targ
     if solve not in ("eps", "n"):
         raise ValueError(f"solve must be 'eps' or 'n', got {solve!r}")
     target, held = check_positive("target", target), check_positive("held", held)
-    theory = {"theorem2": float(sqrt_bound(space, radius, constant)), "ambient": euclidean_constant(space, radius)}
+    theory = {specs.EXACT.law: float(sqrt_bound(space, radius, constant)),
+              specs.EUCLID.law: euclidean_constant(space, radius)}
     answers = fits.assign(simulated=fits["c"] / (held * target),
-                          theory=fits["mechanism"].map(lambda key: theory[specs.spec(key).sensitivity]) / (held * target))
+                          theory=fits["mechanism"].map(lambda key: theory[specs.spec(key).law]) / (held * target))
     if solve == "n":
         answers[["simulated", "theory"]] = np.ceil(answers[["simulated", "theory"]])
     needed = answers["c"] / target  # the n·ε the answer asks for
@@ -341,10 +357,10 @@ class UtilityResult:
         return self.by_eps[self.by_eps["status"] == "ok"]
 
     def scaling_points(self) -> pd.DataFrame:
-        """The released points of both sweeps, each once, without the paper's baseline (plan with
-        private mechanisms only)."""
+        """The released points of both sweeps, each once, of the ε-DP mechanisms: the planner's error ≈ c/(nε)
+        holds for σ ∝ 1/ε, so neither the paper's baseline (not private) nor an (ε, δ) one, whose σ is not."""
         points = pd.concat([self.ok_n, self.ok_eps]).drop_duplicates(["n", "epsilon", "mechanism"])
-        return points[points["mechanism"].map(lambda key: specs.spec(key).guarantee != "none")]
+        return points[points["mechanism"].map(lambda key: specs.spec(key).guarantee == "ε-DP")]
 
     def summary(self) -> dict:
         """The numbers of both sweeps, JSON-ready (``engine.pipelines.summary.plain``): the config, the
@@ -361,10 +377,12 @@ def run(config: UtilityConfig, *, progress=None) -> UtilityResult:
     parts = []
     total = len(c.ns) + 1
     for i, n in enumerate(c.ns):
-        parts.append(release_summary(c.space, c.radius, n, c.reps, c.seed, constant, (c.epsilon,), c.paper_baseline))
+        parts.append(release_summary(c.space, c.radius, n, c.reps, c.seed, constant, (c.epsilon,), c.paper_baseline,
+                                     added=c.added, delta=c.delta))
         if progress is not None:
             progress(i + 1, total, n)
-    by_eps = release_summary(c.space, c.radius, c.n, c.reps, c.seed, constant, c.epsilons, c.paper_baseline)
+    by_eps = release_summary(c.space, c.radius, c.n, c.reps, c.seed, constant, c.epsilons, c.paper_baseline,
+                             added=c.added, delta=c.delta)
     if progress is not None:
         progress(total, total, c.n)
     return UtilityResult(c, constant, pd.concat(parts, ignore_index=True), by_eps)

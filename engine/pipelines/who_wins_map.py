@@ -1,5 +1,6 @@
-"""Where the intrinsic mechanism wins: the error ratio (Riemannian / Euclidean Laplace) over the
-radius r and the dimension of a family of spaces, and the contour where the two tie.
+"""Where the intrinsic mechanism wins: the error ratio (intrinsic / Euclidean Laplace) over the
+radius r and the dimension of a family of spaces, and the contour where the two tie. The intrinsic
+mechanism is a spec with an error law (``MAPPED``; the Riemannian Laplace by default).
 
 Every cell uses the same recipe (Reimherr, Bharath & Soto 2021; ``engine.pipelines.who_wins``):
 
@@ -7,11 +8,11 @@ Every cell uses the same recipe (Reimherr, Bharath & Soto 2021; ``engine.pipelin
   u uniform on the unit sphere of T_{m0}M (a vector uniform in the tangent ball of radius r, mapped
   onto the space: every record lies in B_r(m0)); the base draws (V, u) are shared by every radius of
   one dimension (common random numbers), so a row of the map changes with r only through r;
-- intrinsic: the Riemannian Laplace around the Fréchet mean with Theorem 2's proven Δ and the σ of
-  ``RiemannianLaplace.scale`` (Δ/ε on these homogeneous spaces). Its geodesic error ρ(x̄, release)
-  is the radius of the draw, whose law depends on σ only (radial density ∝ e^{−ρ/σ} J(ρ)), so the
-  cell draws that radius with the mechanism's own exact sampler (``radial.sample_radius``;
-  ``spd_laplace.sample_eigenlog``, ρ = ‖r‖, on SPD(k));
+- intrinsic: the mechanism of ``mechanism`` around the Fréchet mean with Theorem 2's proven Δ and its spec's σ
+  (the Riemannian Laplace's Δ/ε on these homogeneous spaces; the Riemannian Gaussian's from (ε, δ)). Its
+  geodesic error ρ(x̄, release) is the radius of the draw, whose law depends on σ only (radial density
+  ∝ e^{−ρ/σ} J(ρ) for the Laplace), so the cell draws that radius with the mechanism's own exact sampler
+  (``MechanismSpec.error_radius``: ``radial.sample_radius``; ``spd_laplace.sample_eigenlog``, ρ = ‖r‖, on SPD(k));
 - Euclidean: the ℓ2 Laplace with Δ_E = 2r_E/n around the ambient mean (in its own coordinates,
   ``ambient_centre``: on Gr(d, 1) the mean projector, rounded to its top eigenvector only after the
   noise), measured as the playground measures it (``release_errors.measure_releases``: off-sphere
@@ -45,15 +46,13 @@ from engine.bounds import radius_limits
 from engine.budget import check_memory
 from engine.data._common import tangent_vectors
 from engine.estimators import ambient_centre, frechet_mean
-from engine.mechanisms import RiemannianLaplace
-from engine.mechanisms.laplace import ambient_laplace_coordinates, radial_law, rounded_by_from_ambient
-from engine.mechanisms.radial import sample_radius
-from engine.mechanisms.spd_laplace import sample_eigenlog
+from engine.mechanisms import specs
+from engine.mechanisms.laplace import ambient_laplace_coordinates, rounded_by_from_ambient
 from engine.pipelines.release_errors import ReleaseDistances, release_distances
 from engine.pipelines.who_wins import Factors, ambient_stretch, factors, rounded_text
 from engine.spaces import SPACES, DimensionFamily, offered
 from engine.threads import blas_capped
-from engine.validation import check_int, check_positive
+from engine.validation import check_int, check_positive, check_probability
 
 #: Share of Theorem 2's r* = min{inj/2, π/(4√κ)} the radius grid reaches (Δ grows without bound at r*).
 RADIUS_SHARE_OF_LIMIT = 0.95
@@ -79,6 +78,9 @@ MEANS_CACHE_SIZE = 64
 CELLS_CACHE_SIZE = 256
 
 
+#: The intrinsic mechanisms a map can compare with the Euclidean Laplace: the specs with an error law.
+MAPPED = tuple(spec.key for spec in specs.REGISTRY if spec.error_radius is not None)
+
 #: The families the map covers: every space of ``engine.spaces`` whose entry offers one (``DimensionFamily``).
 FAMILIES = {key: entry.family for key, entry in SPACES.items() if offered(entry.family)}
 
@@ -96,7 +98,8 @@ class WhoWinsMapConfig:
     """One map: the family ``space``, its parameters ``dims`` (empty: the family's defaults), ``radii``
     radii evenly spaced on (0, max_radius] (``max_radius`` 0: 95 % of Theorem 2's r*, or the family's
     cap where r* is infinite), n records, budget ε, ``datasets`` data sets per cell, the target
-    relative standard error ``ratio_se`` of each ratio, and the seed."""
+    relative standard error ``ratio_se`` of each ratio, and the seed; ``mechanism`` the intrinsic one (of
+    ``MAPPED``), ``delta`` its δ if it is (ε, δ)-DP."""
 
     space: str = "sphere"
     dims: tuple[int, ...] = ()
@@ -107,9 +110,19 @@ class WhoWinsMapConfig:
     datasets: int = 20
     ratio_se: float = 0.025
     seed: int = 0
+    mechanism: str = specs.EXACT.key
+    delta: float = 1e-3
 
     def __post_init__(self):
         fam = family(self.space)
+        if self.mechanism not in MAPPED:
+            raise ValueError(f"mechanism must be one of {', '.join(MAPPED)} (a spec with an error law), "
+                             f"got {self.mechanism!r}")
+        check_probability("delta", self.delta)
+        spec = specs.spec(self.mechanism)
+        if spec.supports is not None and not all(spec.supports(fam.make(p)) for p in self.dims or fam.dims):
+            raise ValueError(f"the {spec.label} is not offered on {fam.label} (its guarantee does not hold there); "
+                             f"map it on another space")
         missing = fam.baseline_missing
         if missing is not None:
             raise ValueError(f"{missing}; map one of "
@@ -156,12 +169,10 @@ def releases_per_cell(dim: int, ratio_se: float) -> int:
     return math.ceil(2.0 / (dim * ratio_se**2))
 
 
-def intrinsic_errors(manifold, sigma: float, size: int, rng) -> np.ndarray:
-    """``size`` geodesic errors ρ(x̄, release) of the Riemannian Laplace of scale σ: exact radial draws
-    of the mechanism's own sampler (they depend on σ only)."""
-    if manifold.polar_volume == "spd-affine":
-        return np.linalg.norm(sample_eigenlog(manifold.k, sigma, size, rng), axis=-1)
-    return sample_radius(radial_law(manifold), sigma, size, rng)
+def intrinsic_errors(manifold, sigma: float, size: int, rng, mechanism: str = specs.EXACT.key) -> np.ndarray:
+    """``size`` geodesic errors ρ(x̄, release) of ``mechanism`` (of ``MAPPED``) at scale σ: exact radial draws
+    of the mechanism's own sampler (they depend on σ only; ``MechanismSpec.error_radius``)."""
+    return specs.spec(mechanism).error_radius(manifold, sigma, size, rng)
 
 
 def tangent_ball_data(manifold, radii: np.ndarray, datasets: int, n: int, rng) -> np.ndarray:
@@ -225,8 +236,10 @@ def clustered(found: ReleaseDistances) -> ClusteredErrors:
 
 
 def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: np.ndarray, euclid: float,
-         euclid_se: float, off_share: float, rounded_share: float) -> dict:
-    """One cell's numbers (the columns of ``run``'s ``cells``)."""
+         euclid_se: float, off_share: float, rounded_share: float, flat_error: float) -> dict:
+    """One cell's numbers (the columns of ``run``'s ``cells``); ``flat_error`` is E ρ/σ of the intrinsic law in
+    Rᵈ, so the noise alone predicts the ratio σ·flat_error / (D·σ_E·k·λ) (``Factors.predicted_ratio`` for the
+    Laplace, σ = Δ/ε and flat_error = d)."""
     mean_i = float(intrinsic.mean())
     se_i = float(intrinsic.std(ddof=1) / np.sqrt(intrinsic.size))
     ratio = mean_i / euclid
@@ -235,7 +248,7 @@ def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: 
                 ambient_radius=f.ambient_radius, sigma=sigma, sigma_euclidean=f.delta_e / epsilon,
                 intrinsic=mean_i, intrinsic_se=se_i, euclidean=euclid, euclidean_se=euclid_se,
                 ratio=ratio, ratio_se=ratio_se, off_share=off_share, rounded_share=rounded_share,
-                predicted_ratio=f.predicted_ratio)
+                predicted_ratio=sigma * flat_error / (f.ambient_dim * f.delta_e / epsilon * f.kept * f.stretch))
 
 
 def _frechet_step(manifold) -> float | str:
@@ -290,7 +303,9 @@ def _cells_of(p: int, c: WhoWinsMapConfig) -> tuple[dict, ...]:
     radii = radius_grid(manifold, fam, c.radii, c.max_radius)
     stretch = ambient_stretch(manifold)
     found = [factors(manifold, float(radius), c.n, stretch=stretch) for radius in radii]
-    sigmas = [RiemannianLaplace.scale(manifold=manifold, epsilon=c.epsilon, sensitivity=f.delta) for f in found]
+    spec = specs.spec(c.mechanism)
+    sigmas = [spec.scale(manifold, epsilon=c.epsilon, sensitivity=f.delta, delta=c.delta if spec.needs_delta else None)
+              for f in found]
     if min(sigmas) < MIN_SIGMA:
         raise ValueError(f"n = {c.n}, epsilon = {c.epsilon:g} give the noise scale σ = {min(sigmas):.3g} at "
                          f"r = {radii[0]:.3g}, below {MIN_SIGMA:g}, where the errors compare rounding; lower n or "
@@ -305,9 +320,10 @@ def _cells_of(p: int, c: WhoWinsMapConfig) -> tuple[dict, ...]:
     releases = manifold.from_ambient(noisy)
     rounded = rounded_by_from_ambient(manifold, noisy, releases).mean(axis=(1, 2))
     euclid = clustered(release_distances(manifold, shared.means[:, None], releases))
-    return tuple(_row(manifold, p, f, sigma, c.epsilon, intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed)),
+    return tuple(_row(manifold, p, f, sigma, c.epsilon,
+                      intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed), c.mechanism),
                       float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]),
-                      float(rounded[j]))
+                      float(rounded[j]), spec.flat_error(manifold.dim))
                  for j, (f, sigma) in enumerate(zip(found, sigmas)))
 
 
@@ -378,6 +394,7 @@ def reading(found: WhoWinsMap) -> str:
     said to be won at every radius by the mechanism whose ratio side they stay on.
     """
     fam, cells = found.family, found.cells.dropna(subset=["ratio"])
+    intrinsic, euclidean = specs.spec(found.config.mechanism).label, specs.EUCLID.label
     if cells.empty:
         return (f"On {fam.label} no cell has a finite error ratio (every error was uncomputable in float64), so "
                 f"the map says nothing about who wins here; lower the radius or raise n·ε = "
@@ -393,22 +410,22 @@ def reading(found: WhoWinsMap) -> str:
         predicted = found.predicted_ties.groupby("parameter")["radius"].first()
         alone = (f"the noise scales and dimensions alone put the tie at r ≈ {_span(predicted)}" if len(predicted) else
                  "the noise scales and dimensions alone predict no tie in this range")
-        parts.append(f"the Riemannian Laplace wins below r ≈ {_span(crossing['radius'])} ({fam.parameter} = {high}: "
+        parts.append(f"the {intrinsic} wins below r ≈ {_span(crossing['radius'])} ({fam.parameter} = {high}: "
                      f"{crossing.loc[high, 'radius']:.2g}; {fam.parameter} = {low}: {crossing.loc[low, 'radius']:.2g}) "
-                     f"and the Euclidean Laplace above ({alone})")
+                     f"and the {euclidean} above ({alone})")
     reverse = first[first["below"] == "euclidean"]
     if len(reverse):
-        parts.append(f"the Euclidean Laplace wins below r ≈ {_span(reverse['radius'])} for {fam.parameter} = "
-                     f"{', '.join(map(str, reverse.index))} and the Riemannian Laplace above")
+        parts.append(f"the {euclidean} wins below r ≈ {_span(reverse['radius'])} for {fam.parameter} = "
+                     f"{', '.join(map(str, reverse.index))} and the {intrinsic} above")
     untied = cells[~cells["parameter"].isin(first.index)]
     closest = ((untied["ratio"] - 1).abs() / untied["ratio_se"]).groupby(untied["parameter"]).min()
-    for name, side in (("Riemannian", untied.groupby("parameter")["ratio"].max() < 1),
-                       ("Euclidean", untied.groupby("parameter")["ratio"].min() > 1)):
+    for name, side in ((intrinsic, untied.groupby("parameter")["ratio"].max() < 1),
+                       (euclidean, untied.groupby("parameter")["ratio"].min() > 1)):
         whole = sorted(int(p) for p in side[side].index)
         which = "" if len(whole) == len(params) else f" for {fam.parameter} = {', '.join(map(str, whole))}"
         narrow = " (by less than two standard errors where closest)" if whole and closest[whole].min() <= 2 else ""
         if whole:
-            parts.append(f"the {name} Laplace wins at every radius{which}{narrow}")
+            parts.append(f"the {name} wins at every radius{which}{narrow}")
     best, worst = cells.loc[cells["ratio"].idxmin()], cells.loc[cells["ratio"].idxmax()]
     close = int(((cells["ratio"] - 1).abs() <= 2 * cells["ratio_se"]).sum())
     off, rounded = cells["off_share"], cells["rounded_share"]
@@ -416,9 +433,12 @@ def reading(found: WhoWinsMap) -> str:
                 "every Euclidean release lies off the space and is projected back" if off.min() == 1 else
                 "no Euclidean release leaves the space" if off.max() == 0 else
                 f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")
-    return (f"{where}, " + "; ".join(parts) + f". The error ratio (Riemannian / Euclidean) runs from "
+    scales = ("both noise scales shrink as 1/(n·ε)" if specs.spec(found.config.mechanism).guarantee == "ε-DP" else
+              f"the Euclidean noise scale shrinks as 1/(n·ε) and the {intrinsic}'s as 1/n at a given (ε, δ)")
+    ratio = "(Riemannian / Euclidean)" if intrinsic == specs.EXACT.label else f"({intrinsic} / {euclidean})"
+    return (f"{where}, " + "; ".join(parts) + f". The error ratio {ratio} runs from "
             f"{best['ratio']:.2f} ({fam.parameter} = {int(best['parameter'])}, r = {best['radius']:.2g}) to "
             f"{worst['ratio']:.2f} ({fam.parameter} = {int(worst['parameter'])}, r = {worst['radius']:.2g}), within two "
             f"standard errors of 1 in {close} of {len(cells)} cells; {off_text}. All at n = {found.config.n} "
-            f"records and ε = {found.config.epsilon:g}, n·ε = {found.config.n * found.config.epsilon:g}: both noise "
-            f"scales shrink as 1/(n·ε) but the ambient mean's bias does not, so the ratios and the ties move with n·ε.")
+            f"records and ε = {found.config.epsilon:g}, n·ε = {found.config.n * found.config.epsilon:g}: {scales} "
+            f"but the ambient mean's bias does not, so the ratios and the ties move with n·ε.")

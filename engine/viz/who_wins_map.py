@@ -1,7 +1,7 @@
 """The map of where the intrinsic mechanism wins (``engine.pipelines.who_wins_map``): a heatmap of the
-error ratio Riemannian / Euclidean Laplace over the radius and the dimension, on a log scale centred
-at 1 (blue: the intrinsic mechanism wins, vermillion: the Euclidean one, the palette's colours of
-the two mechanisms, a pair colour-blind viewers tell apart), with the radii where they tie drawn
+error ratio intrinsic / Euclidean Laplace over the radius and the dimension, on a log scale centred
+at 1 (the intrinsic mechanism's palette colour where it wins, blue for the default Riemannian Laplace,
+vermillion where the Euclidean one does), with the radii where they tie drawn
 as a dashed black line with diamonds, and where the noise scales and dimensions alone put them as a
 dotted one."""
 
@@ -20,13 +20,14 @@ TICKS = (0.25, 0.5, 1.0, 2.0, 4.0)
 SATURATION = 2.0
 
 
-def _colorscale() -> list:
-    """Blue (intrinsic wins) through white (tie) to vermillion (Euclidean wins)."""
-    return [[0.0, palette.color("exact")], [0.5, "#FFFFFF"], [1.0, palette.color("euclid")]]
+def _colorscale(mechanism: str) -> list:
+    """The intrinsic mechanism's colour (it wins) through white (tie) to vermillion (Euclidean wins)."""
+    return [[0.0, palette.color(mechanism)], [0.5, "#FFFFFF"], [1.0, palette.color("euclid")]]
 
 
 def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, parameter_label: str, n: int,
-                        epsilon: float, predicted: pd.DataFrame | None = None, height: int = 560) -> go.Figure:
+                        epsilon: float, predicted: pd.DataFrame | None = None, height: int = 560,
+                        mechanism: str = "exact") -> go.Figure:
     """Heatmap of log₂(ratio) per (radius, parameter) with the tie radii drawn.
 
     Parameters
@@ -38,6 +39,7 @@ def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, 
     n, epsilon : the records and the budget the map was computed at, named in the title with n·ε (the
         ratios and ties move with n·ε: ``engine.pipelines.ties_by_budget``)
     predicted : optional ties of the ratio the noise alone predicts, drawn dotted
+    mechanism : the map's intrinsic mechanism (``WhoWinsMapConfig.mechanism``), for its colour and name
 
     Returns
     -------
@@ -56,12 +58,13 @@ def who_wins_map_figure(cells: pd.DataFrame, ties: pd.DataFrame, *, space: str, 
     custom = np.stack([keyed[col].unstack("radius").reindex(index=params, columns=radii).to_numpy()
                        for col in columns], axis=-1)
     fig = go.Figure(go.Heatmap(
-        x=radii, y=params, z=z, zmid=0.0, zmin=-reach, zmax=reach, colorscale=_colorscale(), customdata=custom,
+        x=radii, y=params, z=z, zmid=0.0, zmin=-reach, zmax=reach, colorscale=_colorscale(mechanism), customdata=custom,
         colorbar=dict(title=dict(text="error ratio<br>intrinsic / Euclidean", side="right"),
                       tickvals=[np.log2(t) for t in ticks], ticktext=labels),
         hovertemplate=(f"{parameter_label} = %{{y}}, radius r = %{{x:.3f}}<br>"
                        "error ratio %{customdata[0]:.3f} ± %{customdata[1]:.3f}<br>"
-                       "mean geodesic error: Riemannian %{customdata[2]:.4g}, Euclidean %{customdata[3]:.4g}<br>"
+                       f"mean geodesic error: {palette.label(mechanism)} %{{customdata[2]:.4g}}, Euclidean "
+                       "%{customdata[3]:.4g}<br>"
                        "noise alone predicts %{customdata[5]:.3f} (d = %{customdata[7]}, D = %{customdata[6]})<br>"
                        "Euclidean releases off the space: %{customdata[4]:.0%}<extra></extra>")))
     if len(ties):

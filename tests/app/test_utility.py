@@ -1,12 +1,15 @@
 """Utility page: defaults, every control, invalid addresses, the URL round trip and the Figure 1
 preset (AppTest)."""
 
+import dataclasses
 import re
 
 import numpy as np
 import pytest
 
 from engine.manifolds import Sphere
+from engine.mechanisms import specs as mechanism_specs
+from engine.mechanisms.gaussian import analytic_gaussian_sigma
 from engine.pipelines import figure1_setting
 from engine.pipelines import utility as utility_study
 from tests.app import charts
@@ -267,3 +270,19 @@ def test_the_radius_slider_stops_below_theorem_twos_limit():
     at = run_page(PAGE)
     assert np.pi / 4 - 0.01 <= at.slider(key="r_sphere").max < np.pi / 4
     assert run_page(PAGE, {"space": "spd"}).slider(key="r_spd").max == 3.0
+
+
+def test_a_spec_added_to_the_page_is_simulated_on_request_where_it_is_supported(monkeypatch):
+    """The Riemannian Gaussian joins the error curves through its spec (``utility=True``): a switch on the sphere,
+    none on SPD(2), which its guarantee does not cover. Its σ is the Euclidean analytic Gaussian's here (its exact
+    μ costs about a second per (n, ε); ``tests/engine/test_utility_added.py`` checks the page's pipeline with it)."""
+    fast = dataclasses.replace(mechanism_specs.RGAUSS, scale=lambda manifold, *, epsilon, sensitivity, delta:
+                               analytic_gaussian_sigma(epsilon, delta, sensitivity))
+    monkeypatch.setitem(mechanism_specs.SPECS, "rgauss", fast)
+    at = run_page(PAGE, {"reps": "20", "add_rgauss": "true", utility.SECTION_KEY: CURVES})
+    assert not messages(at)
+    names = {trace.get("name") for trace in specs(at)[0]["data"]}
+    assert {"Riemannian Laplace", "Euclidean Laplace", "Riemannian Gaussian"} <= names
+    assert at.query_params["add_rgauss"] == "true"
+    spd = run_page(PAGE, {"space": "spd", "reps": "20"})
+    assert not any(toggle.key == "add_rgauss" for toggle in spd.toggle)

@@ -13,12 +13,16 @@ import numpy as np
 import pytest
 
 from engine import spaces
+from engine.audit.mechanisms import LAW_TARGETS
 from engine.audit.pairs import frechet_gap, replace_one_pair
 from engine.audit.uses import figure1_sigma, figure1_target, playground_target
+from engine.bounds import frechet_mean_sensitivity
 from engine.manifolds import Sphere
 from engine.mechanisms import specs
+from engine.mechanisms.specs.spec import LAWS
 from engine.pipelines import figure1_setting, private_mean
 from engine.viz import palette
+from ui import who_wins
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,6 +127,29 @@ def _pair_means(m, n, r):
     return replace_one_pair(m, n, r, gap=frechet_gap).frechet_means()
 
 
+@pytest.mark.parametrize("key", ["exact", "rgauss"])
+def test_the_playground_audit_uses_the_statistic_of_the_law_its_spec_claims(key):
+    """The statistic comes from the spec's law (``MechanismSpec.law``), not from its sensitivity: the Riemannian
+    Gaussian, calibrated by Theorem 2's Δ like the Laplace, is audited by the Gaussian log-likelihood ratio."""
+    r, n = np.pi / 8, 10
+    target = playground_target(key, "sphere", r, n=n)
+    m = Sphere(2)
+    x = target.draw(0, 7, np.random.default_rng(1))
+    near, far = (m.dist(x, mean) for mean in _pair_means(m, n, r))
+    sigma = specs.spec(key).build(m, epsilon=1.0, sensitivity=float(frechet_mean_sensitivity(n, r, m.kappa_max)),
+                                  delta=1e-5, m0=m.origin).sigma
+    laplace, gauss = (far - near) / sigma, (far**2 - near**2) / (2 * sigma**2)
+    expected, wrong = (gauss, laplace) if key == "rgauss" else (laplace, gauss)
+    np.testing.assert_allclose(target.statistic(x), expected, rtol=1e-9, atol=1e-12)
+    assert not np.allclose(target.statistic(x), wrong, rtol=1e-3)
+
+
+def test_every_spec_names_a_law_the_audit_knows():
+    assert {spec.law for spec in specs.REGISTRY} <= set(LAW_TARGETS) == set(LAWS)
+    with pytest.raises(ValueError, match="law must be one of"):
+        dataclasses.replace(specs.RGAUSS, law="laplace")
+
+
 def test_the_playground_audit_names_each_mechanism_by_its_spec():
     for key in ("exact", "euclid", "gauss"):
         target = playground_target(key, "sphere", np.pi / 8, n=10)
@@ -144,3 +171,10 @@ def test_the_playground_run_says_when_sigma_is_doubled(monkeypatch):
         assert laplace["sigma"] == pytest.approx(2 * laplace["sensitivity"] / config.epsilon, rel=1e-12)
     homogeneous = private_mean.run(dataclasses.replace(config, space="hyperbolic", source="ball", radius=0.5)).to_dict()
     assert [run["footpoint_dependent"] for run in homogeneous["runs"]] == [False, False]
+
+
+def test_the_who_wins_sentence_never_takes_another_intrinsic_law_for_the_laplace():
+    """A playground run of the Riemannian Gaussian and the Euclidean Laplace, without the Riemannian Laplace, has no
+    who-wins sentence (it compares the Laplace's law): the Gaussian, calibrated by the same Theorem 2, is not it."""
+    runs = [{"key": key, "releases": np.zeros((1, 3)), "errors": {}} for key in ("rgauss", "euclid")]
+    assert who_wins.playground_verdict({"runs": runs, "theorem2": 0.1}, private_mean.PrivateMeanConfig()) is None

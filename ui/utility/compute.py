@@ -27,10 +27,11 @@ def sample_means(space: str, radius: float, n: int, reps: int, seed: int) -> tup
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def release_summary(space: str, radius: float, n: int, reps: int, seed: int, constant: float,
-                    epsilons: tuple[float, ...], paper_baseline: bool) -> pd.DataFrame:
+                    epsilons: tuple[float, ...], paper_baseline: bool, added: tuple[str, ...] = (),
+                    delta: float = utility.UtilityConfig.delta) -> pd.DataFrame:
     """``utility.release_summary`` on the cached means of that sample size."""
     return utility.release_summary(space, radius, n, reps, seed, constant, epsilons, paper_baseline,
-                                   means=sample_means(space, radius, n, reps, seed))
+                                   means=sample_means(space, radius, n, reps, seed), added=added, delta=delta)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -57,9 +58,10 @@ def compute(settings: Settings) -> utility.UtilityResult:
     with errors.shown_as_error("simulate the releases"):
         for i, size in enumerate(c.ns):
             parts.append(release_summary(c.space, c.radius, size, c.reps, c.seed, constant, (c.epsilon,),
-                                         c.paper_baseline))
+                                         c.paper_baseline, c.added, c.delta))
             progress.progress((i + 1) / steps, text=f"Simulated n = {size} ({i + 1} of {steps} steps)")
-        by_eps = release_summary(c.space, c.radius, c.n, c.reps, c.seed, constant, c.epsilons, c.paper_baseline)
+        by_eps = release_summary(c.space, c.radius, c.n, c.reps, c.seed, constant, c.epsilons, c.paper_baseline,
+                                 c.added, c.delta)
     progress.empty()
     return utility.UtilityResult(c, constant, pd.concat(parts, ignore_index=True), by_eps)
 

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from engine import bounds, spaces
+from engine.mechanisms import specs
 from engine.pipelines import figure1_setting, utility
 from ui import controls, presets, state
 from ui.sensitivity.controls import PAPER_RADIUS, RADIUS_RANGE, SPACES
@@ -51,6 +52,7 @@ class Settings:
     seed: int
     log_axes: bool
     paper_baseline: bool
+    added: tuple[str, ...] = ()
     target: float
     solve: str
     keys: tuple[str, ...]
@@ -59,7 +61,7 @@ class Settings:
     def config(self) -> utility.UtilityConfig:
         return utility.UtilityConfig(space=self.space, radius=self.radius, sphere_constant=self.sphere_constant,
                                      ns=utility.N_GRIDS[self.grid], epsilon=self.epsilon, n=self.n, reps=self.reps,
-                                     seed=self.seed, paper_baseline=self.paper_baseline)
+                                     seed=self.seed, paper_baseline=self.paper_baseline, added=self.added)
 
 
 def apply_preset(name: str) -> None:
@@ -75,6 +77,15 @@ def _preset_notes(space: str) -> dict:
     return {"reimherr-fig1": f"Loaded the settings of Figure 1 of Reimherr, Bharath & Soto (2021): {where}, "
                              "n = 10 … 300, ε = 1. The paper averaged 1,000 replicates; the preset uses 200 to keep "
                              "the page quick: raise the Replicates slider to match."}
+
+
+def _added_toggle(spec) -> dict:
+    """Label, URL key and help of the switch adding ``spec``'s mechanism (``utility.ADDABLE``) to the page."""
+    delta = f", δ = {utility.UtilityConfig.delta:g}" if spec.needs_delta else ""
+    planner = (" Its σ is not ∝ 1/ε, so the budget planner leaves it out." if spec.guarantee != "ε-DP" else "")
+    return dict(label=f"Add the {spec.label} ({spec.guarantee}{delta})", key=f"add_{spec.key}",
+                help=f"{spec.long_label}, calibrated at the page's n and ε{delta}, simulated on the same data sets "
+                     f"beside Figure 1's mechanisms.{planner}")
 
 
 def sidebar() -> Settings:
@@ -113,6 +124,10 @@ def sidebar() -> Settings:
         "Add the paper's Euclidean baseline (not ε-DP)", "paper", default=False,
         help="Figure 1 adds the Euclidean noise around the Fréchet mean, whose ambient sensitivity exceeds 2r_E/n: "
              "that release is not ε-DP (its true ε on a neighbouring pair is printed below the charts).")
+    manifold = spaces.make_manifold(space)
+    addable = [specs.spec(key) for key in utility.ADDABLE]
+    addable = [spec for spec in addable if spec.supports is None or spec.supports(manifold)]
+    added = tuple(spec.key for spec in addable if controls.toggle(**_added_toggle(spec), default=False))
     controls.button("Load Figure 1 settings", "preset-fig1", on_click=apply_preset, args=("reimherr-fig1",),
                     help="SPD(2) with r = 1.5 (sphere: r = π/8), n = 10 … 300, ε = 1, 200 replicates. "
                          "Shareable as ?preset=reimherr-fig1.")
@@ -123,9 +138,9 @@ def sidebar() -> Settings:
     solve = controls.select("Solve for", "solve", SOLVE, "eps",
                             help="Which of the two the planner finds; the other keeps its sidebar value.")
     keys = ("space", r_key, *(["sconst"] if boundary else []), "ngrid", "eps", "n", "reps", "seed", "log",
-            "paper", "target", "solve")
+            "paper", *(f"add_{spec.key}" for spec in addable), "target", "solve")
     state.sync(list(keys))
     presets.show_note(PRESET_NOTE_KEY, _preset_notes(space))
     return Settings(space=space, radius=float(radius), sphere_constant=sphere_constant, grid=grid,
                     epsilon=float(eps), n=int(n), reps=int(reps), seed=int(seed), log_axes=bool(log_axes),
-                    paper_baseline=bool(paper_baseline), target=float(target), solve=solve, keys=keys)
+                    paper_baseline=bool(paper_baseline), added=added, target=float(target), solve=solve, keys=keys)

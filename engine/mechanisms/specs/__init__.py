@@ -19,6 +19,8 @@ SPECS = {spec.key: spec for spec in REGISTRY}
 #: The playground's mechanisms and Figure 1's, in display order.
 PLAYGROUND = tuple(spec for spec in REGISTRY if spec.playground)
 FIGURE1 = tuple(spec for spec in REGISTRY if spec.figure1)
+#: The Utility page's mechanisms: Figure 1's and those a spec adds (``MechanismSpec.utility``), in display order.
+UTILITY = tuple(spec for spec in REGISTRY if spec.figure1 or spec.utility)
 
 
 def spec(key: str) -> MechanismSpec:
@@ -29,4 +31,4 @@ def spec(key: str) -> MechanismSpec:
 
 
 __all__ = ["EUCLID", "EXACT", "FIGURE1", "GAUSS", "MH", "MechanismSpec", "PAPER", "PLAYGROUND", "REGISTRY", "RGAUSS",
-           "SPECS", "spec"]
+           "SPECS", "UTILITY", "spec"]

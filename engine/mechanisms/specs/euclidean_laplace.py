@@ -25,5 +25,5 @@ def draw(manifold, footpoint, sigma, *, rng):
 EUCLID = MechanismSpec(
     key="euclid", label="Euclidean Laplace", long_label="Euclidean Laplace (ambient coordinates)",
     chip="Euclidean Laplace", audit_label="Euclidean Laplace around the ambient mean", color="#D55E00",
-    symbol="square", dash="longdash", guarantee="ε-DP", sensitivity="ambient", statistic="ambient", build=build, scale=scale,
-    draw=draw, off_manifold=True, requires_ambient=True, baseline=True, figure1=True)
+    symbol="square", dash="longdash", guarantee="ε-DP", sensitivity="ambient", statistic="ambient",
+    law="ambient-laplace", build=build, scale=scale, draw=draw, off_manifold=True, requires_ambient=True, baseline=True, figure1=True)

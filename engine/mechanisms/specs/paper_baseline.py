@@ -12,5 +12,5 @@ PAPER = MechanismSpec(
     long_label="Paper's Euclidean baseline around the Fréchet mean (not ε-DP)",
     chip="Paper's Euclidean baseline", audit_label="The paper's Euclidean baseline around the Karcher mean",
     color="#F0E442", symbol="square-open", dash="longdashdot", guarantee="none", sensitivity="ambient", statistic="frechet",
-    build=euclidean_laplace.build, scale=euclidean_laplace.scale, draw=euclidean_laplace.draw, off_manifold=True,
-    requires_ambient=True, playground=False, figure1=True)
+    law="ambient-laplace", build=euclidean_laplace.build, scale=euclidean_laplace.scale, draw=euclidean_laplace.draw,
+    off_manifold=True, requires_ambient=True, playground=False, figure1=True)

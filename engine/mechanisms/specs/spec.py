@@ -12,6 +12,10 @@ from engine.spaces.entry import DEFAULT_LANDMARKS
 SENSITIVITIES = ("theorem2", "ambient", "tangent")
 #: The summary a mechanism releases around.
 STATISTICS = ("frechet", "ambient")
+#: The law a mechanism claims to release; the audit's statistic is its log-likelihood ratio between neighbours
+#: (``engine.audit.mechanisms.LAW_TARGETS``): ρ/σ (Riemannian Laplace), ‖·‖/σ in ambient coordinates (ℓ2 Laplace),
+#: the Gaussian in T_m0 M (tangent Gaussian) or ρ²/(2σ²) (Riemannian Gaussian).
+LAWS = ("riemannian-laplace", "ambient-laplace", "tangent-gaussian", "riemannian-gaussian")
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,8 @@ class MechanismSpec:
         ``"ε-DP"``, ``"(ε, δ)-DP"`` (needs a δ) or ``"none"`` (a control that claims ε but breaks it).
     sensitivity : one of ``SENSITIVITIES``
     statistic : one of ``STATISTICS``
+    law : one of ``LAWS``
+        The law the mechanism claims to release, which names the statistic every audit of it uses.
     off_manifold : bool
         Releases may leave the manifold (ambient noise), so errors project them back.
     requires_ambient : bool
@@ -44,13 +50,21 @@ class MechanismSpec:
     baseline : bool
         A baseline the playground shows by default against the intrinsic mechanism.
     playground, figure1 : bool
-        Offered by the private-mean playground; part of Figure 1 of Reimherr et al. (Utility page).
+        Offered by the private-mean playground; part of Figure 1 of Reimherr et al. (its study and the Utility page).
+    utility : bool
+        Compared on the Utility page beside Figure 1's mechanisms (where ``supports`` holds, an (ε, δ) one at the
+        page's δ); needs ``draw``.
     build : callable ``(manifold, *, epsilon, sensitivity, delta, m0) -> mechanism``
         The calibrated mechanism; its ``sigma`` is the one every caller reads.
     scale : callable ``(manifold, *, epsilon, sensitivity, delta) -> float``
         The σ ``build`` would take, also where it refuses a non-normalisable law (to say why).
     draw : callable ``(manifold, footpoint, sigma, *, rng) -> points`` or None
         The sampler at a given σ, for the Figure 1 sweeps.
+    error_radius : callable ``(manifold, sigma, size, rng) -> (size,)`` or None
+        Draws of the geodesic error ρ(η, release), whose law depends on σ only on a homogeneous space: the
+        who-wins map (``engine.pipelines.who_wins_map``) compares the mechanisms that have it.
+    flat_error : callable ``(dim) -> float`` or None
+        E ρ/σ of the law in Rᵈ, the who-wins map's noise-alone prediction (``error_radius`` needs it).
     supports : callable ``(manifold) -> bool`` or None
         On which spaces the mechanism's guarantee can be stated (``None``: every space); the playground and
         the audits offer it only there (``offered_on``).
@@ -67,6 +81,7 @@ class MechanismSpec:
     guarantee: str
     sensitivity: str
     statistic: str
+    law: str
     build: Callable
     scale: Callable
     draw: Callable | None = None
@@ -78,6 +93,9 @@ class MechanismSpec:
     baseline: bool = False
     playground: bool = True
     figure1: bool = False
+    utility: bool = False
+    error_radius: Callable | None = None
+    flat_error: Callable | None = None
     supports: Callable | None = None
 
     def __post_init__(self):
@@ -85,6 +103,10 @@ class MechanismSpec:
             raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {self.sensitivity!r}")
         if self.statistic not in STATISTICS:
             raise ValueError(f"statistic must be one of {STATISTICS}, got {self.statistic!r}")
+        if self.law not in LAWS:
+            raise ValueError(f"law must be one of {LAWS}, got {self.law!r}")
+        if (self.error_radius is None) != (self.flat_error is None):
+            raise ValueError(f"{self.key}: error_radius and flat_error go together (the who-wins map needs both)")
 
     def offered_on(self, entry) -> bool:
         """Whether the space of registry entry ``entry`` (``engine.spaces.SpaceEntry``) offers this mechanism: an

@@ -19,4 +19,4 @@ def _scale(manifold, *, epsilon, sensitivity, delta) -> float:
 GAUSS = MechanismSpec(
     key="gauss", label="Tangent Gaussian", long_label="Tangent Gaussian (ε, δ)", chip="Tangent Gaussian",
     audit_label="tangent Gaussian at m₀ (analytic)", color="#009E73", symbol="cross", dash="dashdot", guarantee="(ε, δ)-DP",
-    sensitivity="tangent", statistic="frechet", build=_build, scale=_scale, baseline=True)
+    sensitivity="tangent", statistic="frechet", law="tangent-gaussian", build=_build, scale=_scale, baseline=True)
