@@ -33,7 +33,6 @@ from pathlib import Path
 
 import numpy as np
 import websockets
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from benchmarks import load
@@ -66,57 +65,28 @@ class Phone:
 
 class Device(load.Client):
     """A thin client that also keeps the elements a class session needs: the buttons by label (with their
-    fragment), the answer's radio, the step line, the auto-rerun fragment, the html bodies."""
+    fragment), the answer's radio, the step line (and when it changed), the html bodies; "Sent: …" lines go to
+    the run's ``headings``."""
 
     def __init__(self, socket):
         super().__init__(socket)
         self.buttons: dict[str, tuple[str, str]] = {}
         self.radio: tuple[str, list[str]] | None = None
-        self.step, self.step_seen, self.poll_fragment, self.html = 0, 0.0, "", []
+        self.step, self.step_seen, self.html = 0, 0.0, []
 
-    async def _replies(self, shown):
-        """As ``load.Client._replies``, also noting the class session's elements as they arrive."""
-        chart_first = None
-        while True:
-            reply = ForwardMsg()
-            reply.ParseFromString(await asyncio.wait_for(self.socket.recv(), load.RUN_TIMEOUT))
-            kind = reply.WhichOneof("type")
-            if kind == "delta" and reply.delta.WhichOneof("type") == "new_element":
-                element = reply.delta.new_element
-                which = element.WhichOneof("type")
-                if which == "exception":
-                    shown.errors.append(f"exception: {element.exception.message}")
-                elif which == "alert" and element.alert.format == element.alert.ERROR:
-                    shown.errors.append(f"error: {element.alert.body}")
-                elif which == "alert" and element.alert.body.startswith("Sent:"):
-                    shown.headings.append(element.alert.body)
-                elif which == "button":
-                    self.buttons[element.button.label] = (element.button.id, reply.delta.fragment_id)
-                    if element.button.label == load.FORWARD:
-                        self.forward, self.forward_fragment = element.button, reply.delta.fragment_id
-                elif which == "radio" and element.radio.label.startswith(PREDICT):
-                    self.radio = (element.radio.id, list(element.radio.options))
-                elif which == "markdown" and (found := _STEP_LINE.search(element.markdown.body)):
-                    if int(found.group(1)) != self.step:
-                        self.step, self.step_seen = int(found.group(1)), time.perf_counter()
-                elif which == "html":
-                    self.html.append(element.html.body)
-                elif load._reports_drawn(element):
-                    chart_first = element.component_instance.id
-            elif kind == "auto_rerun":
-                self.poll_fragment = reply.auto_rerun.fragment_id
-            elif kind == "navigation":
-                self.page_hash = reply.navigation.page_script_hash
-            elif kind == "page_info_changed":
-                shown.addresses.append(reply.page_info_changed.query_string)
-            elif kind == "script_finished":
-                if reply.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    continue
-                shown.fragment = reply.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
-                if reply.script_finished not in (ForwardMsg.FINISHED_SUCCESSFULLY,
-                                                 ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
-                    shown.errors.append(f"script finished with status {reply.script_finished}")
-                return chart_first
+    def note(self, element, fragment, shown):
+        which = element.WhichOneof("type")
+        if which == "alert" and element.alert.body.startswith("Sent:"):
+            shown.headings.append(element.alert.body)
+        elif which == "button":
+            self.buttons[element.button.label] = (element.button.id, fragment)
+        elif which == "radio" and element.radio.label.startswith(PREDICT):
+            self.radio = (element.radio.id, list(element.radio.options))
+        elif which == "markdown" and (found := _STEP_LINE.search(element.markdown.body)):
+            if int(found.group(1)) != self.step:
+                self.step, self.step_seen = int(found.group(1)), time.perf_counter()
+        elif which == "html":
+            self.html.append(element.html.body)
 
     async def press(self, label: str, query_string: str, widgets: list[WidgetState] = ()) -> load.Shown:
         """Press the button ``label`` (with the values ``widgets`` set), as the browser does: a run of its
@@ -128,8 +98,8 @@ class Device(load.Client):
 
     async def poll(self, query_string: str) -> load.Shown:
         """The run the browser asks for every ``POLL`` seconds: the auto-rerun fragment's alone."""
-        message_fragment, self.widgets = self.poll_fragment, {}
-        return await self.run(load.LESSON, query_string, None, message_fragment)
+        self.widgets = {}
+        return await self.run(load.LESSON, query_string, None, self.auto_rerun, auto=True)
 
 
 @dataclass
@@ -163,7 +133,7 @@ async def _phone(base: str, phone: Phone, lesson: Class, joined: asyncio.Event) 
             query = f"join={lesson.code}"
             shown = await device.open(load.LESSON, {"join": lesson.code})
             phone.errors += shown.errors
-            if not device.poll_fragment:
+            if not device.auto_rerun:
                 phone.errors.append("the student view sent no auto_rerun fragment")
                 return
             await asyncio.sleep(POLL * index / PHONES)  # the phones opened at different moments
