@@ -53,13 +53,15 @@ _TEACHER_COOKIE = re.compile(r"mpe_class_teacher=([0-9A-Z]+)\.([0-9a-f]+)")
 @dataclass
 class Phone:
     """What one phone saw: per step the seconds since the teacher's →, its confirmed sends, its errors, the
-    server's time of each poll on which nothing changed."""
+    server's time of each poll on which nothing changed and the most elements such a poll sent."""
 
     index: int
     followed: dict[int, float] = field(default_factory=dict)
     sent: set[int] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
     idle_polls: list[float] = field(default_factory=list)
+    #: The most elements a poll on which nothing changed sent.
+    idle_elements: int = 0
     cookie: str = ""
 
 
@@ -73,8 +75,11 @@ class Device(load.Client):
         self.buttons: dict[str, tuple[str, str]] = {}
         self.radio: tuple[str, list[str]] | None = None
         self.step, self.step_seen, self.html = 0, 0.0, []
+        #: Elements received so far.
+        self.elements = 0
 
     def note(self, element, fragment, shown):
+        self.elements += 1
         which = element.WhichOneof("type")
         if which == "alert" and element.alert.body.startswith("Sent:"):
             shown.headings.append(element.alert.body)
@@ -150,11 +155,12 @@ async def _phone(base: str, phone: Phone, lesson: Class, joined: asyncio.Event) 
                     else:
                         phone.errors.append(f"step {device.step}: no 'Sent' after {SEND!r}")
                     continue
-                started, before = time.perf_counter(), device.step
+                started, before, elements = time.perf_counter(), device.step, device.elements
                 shown = await device.poll(query)
                 phone.errors += shown.errors
                 if device.step == before:
                     phone.idle_polls.append(shown.seconds)
+                    phone.idle_elements = max(phone.idle_elements, device.elements - elements)
                 await asyncio.sleep(max(0.0, POLL - (time.perf_counter() - started)))
     except (OSError, asyncio.TimeoutError, websockets.WebSocketException, KeyError) as err:
         phone.errors.append(f"{type(err).__name__}: {err}")
@@ -201,6 +207,7 @@ class ClassLoad:
     steps: int
     follow: np.ndarray
     idle_poll: np.ndarray
+    idle_elements: int
     sent: int
     stored: int
     missing: list[str]
@@ -261,6 +268,7 @@ def measure(phones: int = PHONES, workers: int = WORKERS, steps: int = len(STEPS
     errors += [f"phone {p.index}: step {n} never followed" for p in crowd for n in range(1, steps + 1)
                if n not in p.followed]
     return ClassLoad(phones, workers, steps, follow, np.array([s for p in crowd for s in p.idle_polls]),
+                     max(p.idle_elements for p in crowd),
                      sum(len(p.sent) for p in crowd), stored, missing, errors,
                      [sum(p.cookie == c for p in crowd) for c in cookies], wall, cpu, load_before, load_after)
 
@@ -275,7 +283,7 @@ def summary(r: ClassLoad) -> str:
     return (f"teacher + {r.phones} phones, make serve WORKERS={r.workers}, {r.steps} steps in {r.wall:.0f} s, "
             f"phones per process {r.split}: follow p50 {p50:.2f} s, p95 {p95:.2f} s, max {top:.2f} s "
             f"({r.follow.size} follows); answers sent {r.sent}, stored {r.stored}, lost {r.sent - r.stored}; "
-            f"idle poll p50 {1000 * i50:.0f} ms, p95 {1000 * i95:.0f} ms; errors {len(r.errors)}; app CPU "
+            f"idle poll p50 {1000 * i50:.0f} ms, p95 {1000 * i95:.0f} ms, at most {r.idle_elements} element(s); errors {len(r.errors)}; app CPU "
             f"{r.cpu:.1f} s; load average {r.load_before:.1f} → {r.load_after:.1f}")
 
 
