@@ -18,6 +18,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.harness import free_port, streamlit_process
 from tests.redis_server import redis_server
@@ -33,6 +34,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 #: shared CI machine, and reports what it measured).
 FOLLOW_MS = 30_000
 STUDENTS = 3
+#: Picks of an answer before its button must be enabled.
+SEND_TRIES = 4
 
 
 class Server:
@@ -64,12 +67,18 @@ def _text(page, text: str, timeout: float = TIMEOUT_MS) -> None:
 
 
 def _send(page, number: int, choice: int) -> None:
-    page.locator("label").filter(has=page.get_by_role("radio", name=STEPS[number - 1].choices[choice], exact=True)).click()
-    try:
-        page.get_by_role("button", name="Send my answer").click(timeout=20_000)
-    except Exception:
-        page.screenshot(path="/tmp/cls_send.png", full_page=True)
-        raise
+    """Pick ``choice`` and press "Send my answer"; the pick is made again while the button stays disabled (a
+    click on a busy machine can land before the radio listens)."""
+    pick = page.locator("label").filter(has=page.get_by_role("radio", name=STEPS[number - 1].choices[choice],
+                                                              exact=True))
+    button = page.get_by_role("button", name="Send my answer")
+    for _ in range(SEND_TRIES):
+        pick.click()
+        try:
+            button.click(timeout=TIMEOUT_MS / SEND_TRIES)
+            break
+        except PlaywrightTimeout:
+            continue
     _text(page, f"Sent: {STEPS[number - 1].choices[choice]}")
 
 
@@ -148,7 +157,7 @@ def test_a_teacher_and_three_students_through_a_session(chromium, tmp_path):
         intruder = intruder_context.new_page()
         intruder.goto(teacher.url)
         _text(intruder, "is taught from another browser")
-        intruder.keyboard.press("ArrowRight")
+        intruder.get_by_role("button", name="→").click(timeout=TIMEOUT_MS)
         _text(intruder, f"4 · {STEPS[3].title}")  # its own lesson moved, past where a teacher's publishes
         assert store.session(code).step == 3
         assert not intruder.get_by_text(f"{STUDENTS} answers").count()
