@@ -202,6 +202,10 @@ async def _teacher(base: str, lesson: Class, phones: list[Phone], joined: asynci
 
 @dataclass(frozen=True)
 class ClassLoad:
+    """One class session under load: follow times (s, steps 2… × phones), idle polls' times (s), answers the
+    phones saw confirmed and the store holds, per-step shortfalls, errors, phones per process (in the order of
+    the app ports), wall and app CPU seconds, load averages."""
+
     phones: int
     workers: int
     steps: int
