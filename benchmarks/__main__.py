@@ -12,7 +12,7 @@ from benchmarks import results_file
 from engine.threads import single_blas_thread
 
 AREAS = ["frechet", "samplers", "studies", "distributed", "dp_rgd", "regression", "audit", "subspaces", "imports", "pages",
-         "presets", "load", "lesson", "lesson_pack", "live_chart", "who_wins_map", "animation"]
+         "presets", "load", "class_load", "lesson", "lesson_pack", "live_chart", "who_wins_map", "animation"]
 #: ``animation`` is part of ``pages``; on its own it runs the animation rows (and times the n frames' engine call).
 DEFAULT_AREAS = AREAS[:-1]
 

@@ -132,6 +132,11 @@ class Client:
         self.forward_fragment = ""
         #: The page the last run ran (its ``navigation`` message), which a fragment's run names as the browser does.
         self.page_hash = ""
+        #: The fragment the page asks to rerun on a timer (``st.fragment(run_every=…)``'s ``auto_rerun``), if any.
+        self.auto_rerun = ""
+
+    def note(self, element, fragment: str, shown: Shown) -> None:
+        """Called with every element a run sends (and the fragment it is in): a subclass keeps what it needs."""
 
     def set_epsilon(self, value: float) -> None:
         state = WidgetState(id=self.epsilon_id)
@@ -150,9 +155,9 @@ class Client:
                               self.forward_fragment)
 
     async def run(self, page: str, query_string: str = "", trigger: WidgetState | None = None,
-                  fragment: str = "") -> Shown:
-        """Request a run of ``page`` (with a button's ``trigger``; of its ``fragment`` alone if given), follow a
-        chart-first run to the full run; what they showed."""
+                  fragment: str = "", auto: bool = False) -> Shown:
+        """Request a run of ``page`` (with a button's ``trigger``; of its ``fragment`` alone if given, ``auto`` when
+        it is the fragment's timed rerun), follow a chart-first run to the full run; what they showed."""
         shown, start = Shown(), time.perf_counter()
         while True:
             message = BackMsg()
@@ -161,6 +166,7 @@ class Client:
             if fragment:
                 message.rerun_script.fragment_id = fragment
                 message.rerun_script.page_script_hash = self.page_hash
+                message.rerun_script.is_auto_rerun = auto
             message.rerun_script.widget_states.widgets.extend(self.widgets.values())
             if trigger is not None:
                 message.rerun_script.widget_states.widgets.append(trigger)
@@ -183,6 +189,7 @@ class Client:
             kind = reply.WhichOneof("type")
             if kind == "delta" and reply.delta.WhichOneof("type") == "new_element":
                 element = reply.delta.new_element
+                self.note(element, reply.delta.fragment_id, shown)
                 if element.WhichOneof("type") == "exception":
                     shown.errors.append(f"exception: {element.exception.message}")
                 elif element.WhichOneof("type") == "alert" and element.alert.format == element.alert.ERROR:
@@ -196,6 +203,8 @@ class Client:
                     shown.headings.append(element.heading.body)
                 elif _reports_drawn(element):
                     chart_first = element.component_instance.id
+            elif kind == "auto_rerun":
+                self.auto_rerun = reply.auto_rerun.fragment_id
             elif kind == "navigation":
                 self.page_hash = reply.navigation.page_script_hash
             elif kind == "page_info_changed":

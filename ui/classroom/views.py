@@ -25,6 +25,7 @@ from ui.classroom import codes, game
 from ui.classroom.control import CLASS, PUBLISHED, TEACH, TEACHER_COOKIE, cookie, store, teaching
 from ui.classroom.figures import tally_figure
 from ui.classroom.store import TTL
+from ui.figure_cache import cache_figures
 from ui.lesson import views as lesson
 from ui.lesson.steps import GAME_EPSILON, STEPS
 from ui.literal import literal
@@ -51,6 +52,9 @@ LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9:/.?=_\-\[\]%]+")
 #: The join code as the projector shows it.
 CODE_STYLE = "font-size: 3.2rem; font-weight: 700; letter-spacing: 0.12em; line-height: 1.1; font-family: monospace;"
+#: The tally's chart, built once per (choices, counts, right): the teacher's poll redraws it unchanged every
+#: ``POLL`` seconds, and after a reveal every phone draws the same one.
+tally_chart = cache_figures(max_entries=64)(tally_figure)
 
 
 def _set_cookie(name: str, value: str, max_age: float) -> None:
@@ -171,7 +175,7 @@ def _tally(code: str, secret: str) -> None:
     st.markdown(f"**{_step_line(session.step)}** · {_count(sum(counts.values()))}"
                 + (" · revealed" if session.revealed else ""))
     right = step.answer()[0] if session.revealed else None
-    st.plotly_chart(tally_figure(step.choices, counts, right), key="class_tally_chart", config={"displayModeBar": False})
+    st.plotly_chart(tally_chart(step.choices, counts, right), key="class_tally_chart", config={"displayModeBar": False})
     if step.game:
         st.markdown(game.score_line(*store().score(code, secret), GAME_EPSILON, session.revealed))
 
@@ -255,7 +259,7 @@ def _revealed(code: str, number: int, device: str) -> None:
     (st.success if mine == right else st.info)(f"{verdict} The answer: **{step.choices[right]}**. {numbers}")
     counts = store().tally(code, number)
     st.markdown(f"**The class:** {_count(sum(counts.values()))}")
-    st.plotly_chart(tally_figure(step.choices, counts, right), key="class_tally_chart",
+    st.plotly_chart(tally_chart(step.choices, counts, right), key="class_tally_chart",
                     config={"displayModeBar": False})
     if step.game:
         st.markdown(game.score_line(*store().score(code), GAME_EPSILON, True))
