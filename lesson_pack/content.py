@@ -45,12 +45,16 @@ def figure_data(figure) -> dict:
 
 def _moved(arguments: dict, name: str):
     """The argument of ``arguments`` (a builder's, by parameter) that holds ``name``: (parameter, own value,
-    the argument at another value), or None."""
+    the argument at another value), or None. A config holds ``name`` in the field of that name, or in the field
+    its ``field_for`` mapping names (e.g. ``{"epsilon": "eps", "n": "size"}``)."""
     for parameter, value in arguments.items():
         if parameter == name and isinstance(value, (int, float)):
             return parameter, value, lambda other: other
-        if dataclasses.is_dataclass(value) and name in {f.name for f in dataclasses.fields(value)}:
-            return parameter, getattr(value, name), lambda other, value=value: dataclasses.replace(value, **{name: other})
+        if dataclasses.is_dataclass(value):
+            field = getattr(value, "field_for", {}).get(name, name)
+            if field in {f.name for f in dataclasses.fields(value)}:
+                return parameter, getattr(value, field), \
+                    lambda other, value=value, field=field: dataclasses.replace(value, **{field: other})
     return None
 
 

@@ -5,6 +5,7 @@ charts; the page's button serves the pack as a zip; bad input gets one line and 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -23,7 +24,7 @@ from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, downloaded, run_page
 from ui.lesson import compute
 from ui.lesson.pack_download import LABEL
-from ui.lesson.steps import SENSITIVITY_R, STEPS
+from ui.lesson.steps import OPTIMIZATION, REGRESSION, SENSITIVITY_R, STEPS, SUBSPACES
 
 pytestmark = pytest.mark.slow
 
@@ -31,6 +32,8 @@ LESSON = ROOT / "pages" / "9_Lesson.py"
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e-?\d+)?%?")
 #: Of a folder the pack may not overwrite.
 BUSY = "is a folder with other files, not an earlier Lesson pack"
+#: A slider's label and the name of what it moves.
+FIELDS = {"ε": "epsilon", "n": "n"}
 
 
 def _build(out: Path, *options: str) -> subprocess.CompletedProcess:
@@ -97,6 +100,30 @@ def test_sliders_hold_their_builders_charts_at_their_values(pack):
     other = slider["figures"][1 - slider["own"]]
     assert other == figure_data(compute.sensitivity_figure(slider["values"][1 - slider["own"]], SENSITIVITY_R))
     assert other["data"] != first["chart"]["data"]
+
+
+def test_the_steps_beyond_means_have_the_sliders_their_configs_hold(pack):
+    """Steps 7-9 (regression: n, its two budgets having no one ε; optimisation: ε and n as its settings name them,
+    ``eps`` and ``size``; subspaces: ε and n): each other value's chart is the step's builder's there, and the
+    subspaces' n slider's the full page's at that n."""
+    steps = _data((pack / DATA).read_text(encoding="utf-8"))["steps"]
+    assert [[slider["label"] for slider in steps[number - 1]["sliders"]] for number in (7, 8, 9)] == [
+        ["n"], ["ε", "n"], ["ε", "n"]]
+    for number, (step, builder, config) in zip((7, 8, 9), (
+            (STEPS[6], compute.regression_chart, REGRESSION), (STEPS[7], compute.optimization_chart, OPTIMIZATION),
+            (STEPS[8], compute.subspaces_chart, SUBSPACES))):
+        for slider in steps[number - 1]["sliders"]:
+            other = 1 - slider["own"]
+            field = config.field_for.get(FIELDS[slider["label"]], FIELDS[slider["label"]]) \
+                if hasattr(config, "field_for") else FIELDS[slider["label"]]
+            moved = dataclasses.replace(config, **{field: slider["values"][other]})
+            assert slider["figures"][other] == figure_data(builder(moved)), (number, slider["label"])
+            # the subspace releases are the same planes at ε = 0.5 as at 1 (the noise goes into the choice)
+            assert slider["label"] == "ε" or slider["figures"][other]["data"] != steps[number - 1]["chart"]["data"]
+    (n_slider,) = [slider for slider in steps[8]["sliders"] if slider["label"] == "n"]
+    n = n_slider["values"][1 - n_slider["own"]]
+    page = run_page(ROOT / STEPS[8].page, {**STEPS[8].params, "n": str(n)})
+    assert charts.specs(page)[0]["data"] == n_slider["figures"][1 - n_slider["own"]]["data"]
 
 
 def test_the_lesson_pages_button_serves_the_pack_as_a_zip(pack, media_managers, monkeypatch):
