@@ -109,9 +109,9 @@ def test_the_steps_beyond_means_have_the_sliders_their_configs_hold(pack):
     steps = _data((pack / DATA).read_text(encoding="utf-8"))["steps"]
     assert [[slider["label"] for slider in steps[number - 1]["sliders"]] for number in (7, 8, 9)] == [
         ["n"], ["ε", "n"], ["ε", "n"]]
-    for number, (step, builder, config) in zip((7, 8, 9), (
-            (STEPS[6], compute.regression_chart, REGRESSION), (STEPS[7], compute.optimization_chart, OPTIMIZATION),
-            (STEPS[8], compute.subspaces_chart, SUBSPACES))):
+    for number, builder, config in ((7, compute.regression_chart, REGRESSION),
+                                    (8, compute.optimization_chart, OPTIMIZATION),
+                                    (9, compute.subspaces_chart, SUBSPACES)):
         for slider in steps[number - 1]["sliders"]:
             other = 1 - slider["own"]
             field = config.field_for.get(FIELDS[slider["label"]], FIELDS[slider["label"]]) \
