@@ -27,6 +27,14 @@ SLIDERS = {"epsilon": "ε", "n": "n"}
 #: The values a slider offers besides the step's own: the own value times these factors, nearest first; and how
 #: many values a slider has by default (the own one included).
 FACTORS, VALUES = (0.5, 2.0, 0.25, 4.0), 5
+#: The most a slider value's run may cost (its config's ``work``) against the step's own run.
+MAX_COST = 2.0
+
+
+def _costlier(moved, own) -> bool:
+    """Whether the argument ``moved`` declares a run's ``work`` (as ``RegressionConfig`` does) more than
+    ``MAX_COST`` times the step's own argument ``own``'s."""
+    return hasattr(own, "work") and moved.work > MAX_COST * own.work
 
 
 def values_around(name: str, own, values: int = VALUES) -> list:
@@ -60,10 +68,12 @@ def _moved(arguments: dict, name: str):
 
 def sliders(chart, values: int = VALUES) -> list[dict]:
     """The step's chart rebuilt by its own builder at other values of ε and n, where its chart is a builder
-    called with them (``functools.partial`` of a parameter ``epsilon``/``n`` or of a config with such a field):
+    called with them (``functools.partial`` of a parameter ``epsilon``/``n`` or of a config with such a field, or
+    with the field its ``field_for`` names: the Lesson's steps 7-9 are partials of ``ui.lesson.compute.*_chart``):
     per slider its label, ``values`` values (``values_around``), the step's own value's index and each value's
     figure (``None`` at the own value: the step's chart). A value the builder refuses (its ``ValueError``, as
-    the page would show) is left out."""
+    the page would show) is left out, and so is one whose config declares a ``work`` more than ``MAX_COST`` times
+    the step's own (each value is a run of the pack's build: the regression's MCMC at n = 80, 4×)."""
     if not isinstance(chart, functools.partial):
         return []
     arguments = inspect.signature(chart.func).bind(*chart.args, **chart.keywords).arguments
@@ -76,7 +86,10 @@ def sliders(chart, values: int = VALUES) -> list[dict]:
         kept, figures = [], []
         for value in values_around(name, own, values):
             try:
-                figure = None if value == own else figure_data(chart.func(**{**arguments, parameter: at(value)}))
+                moved_argument = at(value)
+                if _costlier(moved_argument, arguments[parameter]):
+                    continue
+                figure = None if value == own else figure_data(chart.func(**{**arguments, parameter: moved_argument}))
             except ValueError:
                 continue
             kept.append(value)

@@ -6,6 +6,7 @@ charts; the page's button serves the pack as a zip; bad input gets one line and 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import json
 import re
@@ -14,10 +15,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import plotly.graph_objects as go
 import pytest
 
 from lesson_pack import folder
-from lesson_pack.content import figure_data
+from lesson_pack.content import figure_data, sliders
 from lesson_pack.folder import PLOTLY, STATIC
 from lesson_pack.out import DATA
 from tests.app import charts
@@ -124,6 +126,18 @@ def test_the_steps_beyond_means_have_the_sliders_their_configs_hold(pack):
     n = n_slider["values"][1 - n_slider["own"]]
     page = run_page(ROOT / STEPS[8].page, {**STEPS[8].params, "n": str(n)})
     assert charts.specs(page)[0]["data"] == n_slider["figures"][1 - n_slider["own"]]["data"]
+
+
+def test_a_slider_leaves_out_values_whose_run_costs_more_than_twice_the_steps():
+    """The regression's MCMC work n·k·(warmup + window)·releases grows with n: at five values its n slider stops at
+    40 (2× the step's work), without n = 80 (4×); the values below the step's are kept."""
+    def chart(config):
+        return go.Figure(layout=dict(title=f"n = {config.n}"))
+
+    (slider,) = sliders(functools.partial(chart, REGRESSION), values=5)
+    assert slider["values"] == [5, 10, 20, 40] and dataclasses.replace(REGRESSION, n=80).work == 4 * REGRESSION.work
+    assert [figure["layout"]["title"]["text"] for figure in slider["figures"] if figure] == ["n = 5", "n = 10",
+                                                                                            "n = 40"]
 
 
 def test_the_lesson_pages_button_serves_the_pack_as_a_zip(pack, media_managers, monkeypatch):
