@@ -73,10 +73,13 @@ def sliders(chart, values: int = VALUES) -> list[dict]:
     per slider its label, ``values`` values (``values_around``), the step's own value's index and each value's
     figure (``None`` at the own value: the step's chart). A value the builder refuses (its ``ValueError``, as
     the page would show) is left out, and so is one whose config declares a ``work`` more than ``MAX_COST`` times
-    the step's own (each value is a run of the pack's build: the regression's MCMC at n = 80, 4×)."""
+    the step's own (each value is a run of the pack's build: the regression's MCMC at n = 80, 4×). A slider none
+    of whose other values draws other data than the step's chart (the subspaces' ε, whose releases are the same
+    planes at every ε offered) is left out: it would redraw nothing."""
     if not isinstance(chart, functools.partial):
         return []
     arguments = inspect.signature(chart.func).bind(*chart.args, **chart.keywords).arguments
+    own_data = figure_data(chart())["data"]
     found = []
     for name, label in SLIDERS.items():
         moved = _moved(arguments, name)
@@ -94,7 +97,7 @@ def sliders(chart, values: int = VALUES) -> list[dict]:
                 continue
             kept.append(value)
             figures.append(figure)
-        if len(kept) > 1:
+        if any(figure is not None and figure["data"] != own_data for figure in figures):
             found.append(dict(label=label, values=kept, own=kept.index(own), figures=figures))
     return found
 
