@@ -27,6 +27,14 @@ SLIDERS = {"epsilon": "ε", "n": "n"}
 #: The values a slider offers besides the step's own: the own value times these factors, nearest first; and how
 #: many values a slider has by default (the own one included).
 FACTORS, VALUES = (0.5, 2.0, 0.25, 4.0), 5
+#: The most a slider value's run may cost (its config's ``work``) against the step's own run.
+MAX_COST = 2.0
+
+
+def _costlier(moved, own) -> bool:
+    """Whether the argument ``moved`` declares a run's ``work`` (as ``RegressionConfig`` does) more than
+    ``MAX_COST`` times the step's own argument ``own``'s."""
+    return hasattr(own, "work") and moved.work > MAX_COST * own.work
 
 
 def values_around(name: str, own, values: int = VALUES) -> list:
@@ -45,24 +53,33 @@ def figure_data(figure) -> dict:
 
 def _moved(arguments: dict, name: str):
     """The argument of ``arguments`` (a builder's, by parameter) that holds ``name``: (parameter, own value,
-    the argument at another value), or None."""
+    the argument at another value), or None. A config holds ``name`` in the field of that name, or in the field
+    its ``field_for`` mapping names (e.g. ``{"epsilon": "eps", "n": "size"}``)."""
     for parameter, value in arguments.items():
         if parameter == name and isinstance(value, (int, float)):
             return parameter, value, lambda other: other
-        if dataclasses.is_dataclass(value) and name in {f.name for f in dataclasses.fields(value)}:
-            return parameter, getattr(value, name), lambda other, value=value: dataclasses.replace(value, **{name: other})
+        if dataclasses.is_dataclass(value):
+            field = getattr(value, "field_for", {}).get(name, name)
+            if field in {f.name for f in dataclasses.fields(value)}:
+                return parameter, getattr(value, field), \
+                    lambda other, value=value, field=field: dataclasses.replace(value, **{field: other})
     return None
 
 
 def sliders(chart, values: int = VALUES) -> list[dict]:
     """The step's chart rebuilt by its own builder at other values of ε and n, where its chart is a builder
-    called with them (``functools.partial`` of a parameter ``epsilon``/``n`` or of a config with such a field):
+    called with them (``functools.partial`` of a parameter ``epsilon``/``n`` or of a config with such a field, or
+    with the field its ``field_for`` names: the Lesson's steps 7-9 are partials of ``ui.lesson.compute.*_chart``):
     per slider its label, ``values`` values (``values_around``), the step's own value's index and each value's
     figure (``None`` at the own value: the step's chart). A value the builder refuses (its ``ValueError``, as
-    the page would show) is left out."""
+    the page would show) is left out, and so is one whose config declares a ``work`` more than ``MAX_COST`` times
+    the step's own (each value is a run of the pack's build: the regression's MCMC at n = 80, 4×). A slider none
+    of whose other values draws other data than the step's chart (the subspaces' ε, whose releases are the same
+    planes at every ε offered) is left out: it would redraw nothing."""
     if not isinstance(chart, functools.partial):
         return []
     arguments = inspect.signature(chart.func).bind(*chart.args, **chart.keywords).arguments
+    own_data = figure_data(chart())["data"]
     found = []
     for name, label in SLIDERS.items():
         moved = _moved(arguments, name)
@@ -72,12 +89,15 @@ def sliders(chart, values: int = VALUES) -> list[dict]:
         kept, figures = [], []
         for value in values_around(name, own, values):
             try:
-                figure = None if value == own else figure_data(chart.func(**{**arguments, parameter: at(value)}))
+                moved_argument = at(value)
+                if _costlier(moved_argument, arguments[parameter]):
+                    continue
+                figure = None if value == own else figure_data(chart.func(**{**arguments, parameter: moved_argument}))
             except ValueError:
                 continue
             kept.append(value)
             figures.append(figure)
-        if len(kept) > 1:
+        if any(figure is not None and figure["data"] != own_data for figure in figures):
             found.append(dict(label=label, values=kept, own=kept.index(own), figures=figures))
     return found
 

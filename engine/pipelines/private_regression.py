@@ -92,11 +92,16 @@ class RegressionConfig:
         check_positive("epsilon_p", self.epsilon_p)
         check_positive("epsilon_v", self.epsilon_v)
         check_positive("tau", self.tau)
-        work = self.n * self.k * (self.warmup + self.window) * self.releases
+        work = self.work
         if work > MAX_WORK:
             raise ValueError(f"n·k·(warmup + window)·releases = {work:.3g} is more than {MAX_WORK:.0e}, about "
                              f"half an hour of the chains (measured ~3·10⁶ a second: 2.5·10⁸ in 89 s); lower n, "
                              f"warmup, window or releases")
+
+    @property
+    def work(self) -> int:
+        """The run's chain work n·k·(warmup + window)·releases, which its time grows with (``MAX_WORK``)."""
+        return self.n * self.k * (self.warmup + self.window) * self.releases
 
 
 @dataclass(frozen=True)

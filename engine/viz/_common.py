@@ -1,5 +1,5 @@
 """Helpers shared by the figure builders: input checks, the pyvista -> plotly mesh hand-off, and the rules every
-3D scene follows: the release clouds' draw order and style (``widest_first``), and a perspective camera fitted to
+3D scene follows: the release clouds' draw order and style (``draw_order``), and a perspective camera fitted to
 what is drawn (``fit_camera``)."""
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ import plotly.graph_objects as go
 
 from engine.validation import check_finite_array
 
-#: Marker sizes (px) of release clouds by their draw order (the widest cloud first, so smaller), and of the
-#: true mean, larger than every cloud's.
-CLOUD_SIZES = (3.0, 4.0, 4.0, 4.0, 4.0)
+#: Marker size (px) and opacity of a release cloud: of one drawn alone or among others (translucent, so the
+#: data beneath show through), and of the one that lands closest to the true mean among two or more (``draw_order``:
+#: larger and nearly opaque, painted over the others); and the true mean's size, larger than every cloud's.
+CLOUD_SIZE, CLOUD_OPACITY = 3.0, 0.6
+OTHER_OPACITY = 0.35
+CLOSEST_SIZE, CLOSEST_OPACITY = 4.0, 0.9
 MEAN_SIZE = 8.0
-#: Opacity of release markers: overlapping clouds and the mean beneath them show through.
-CLOUD_OPACITY = 0.6
 #: Just below 1: plotly.js draws translucent traces after opaque ones, in trace order, so the true mean (the
 #: last trace) is painted over the clouds instead of under them.
 MEAN_OPACITY = 0.99
@@ -94,21 +95,17 @@ def segments(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return np.stack([starts, ends, gap], axis=1).reshape(-1, starts.shape[-1])
 
 
-def spread(points: np.ndarray) -> float:
-    """Widest extent of ``points`` ``(m, d)`` along a coordinate axis (0 for no points)."""
-    return float(np.max(np.ptp(points, axis=0))) if len(points) else 0.0
-
-
-def widest_first(clouds: Mapping[str, np.ndarray]) -> list[str]:
-    """The draw order of release clouds ``name -> (m, 3)`` in plot coordinates: the widest first. plotly.js
-    paints translucent markers in trace order, so the tightest cloud (the one a wide cloud would cover, usually
-    the mechanism that lands closer) is painted last, over the others, and ``CLOUD_SIZES`` draws it larger."""
-    return sorted(clouds, key=lambda name: -spread(clouds[name]))
-
-
-def cloud_size(order: int) -> float:
-    """Marker size of the cloud drawn ``order``-th (0: the widest) by ``widest_first``."""
-    return CLOUD_SIZES[min(order, len(CLOUD_SIZES) - 1)]
+def draw_order(distances: Mapping[str, float]) -> list[tuple[str, dict]]:
+    """The release clouds' draw order and marker style (``size``, ``opacity``), from ``name ->`` the cloud's mean
+    distance to the true mean in its space's own measure: the farthest first. plotly.js paints translucent
+    markers in trace order, so with two clouds or more the closest (the mechanism that lands closer) is painted
+    last, over the others, larger and nearly opaque (``CLOSEST_SIZE``, ``CLOSEST_OPACITY``), and the others
+    translucent (``OTHER_OPACITY``); a cloud alone is drawn as ``CLOUD_SIZE``, ``CLOUD_OPACITY``."""
+    order = sorted(distances, key=lambda name: -distances[name])
+    if len(order) == 1:
+        return [(order[0], dict(size=CLOUD_SIZE, opacity=CLOUD_OPACITY))]
+    return [(name, dict(size=CLOSEST_SIZE, opacity=CLOSEST_OPACITY) if at == len(order) - 1
+             else dict(size=CLOUD_SIZE, opacity=OTHER_OPACITY)) for at, name in enumerate(order)]
 
 
 def fit_camera(points: np.ndarray, eye: np.ndarray, up: np.ndarray, aspect: float = MIN_ASPECT) -> dict:

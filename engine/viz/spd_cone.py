@@ -26,11 +26,10 @@ from engine.viz._common import (
     MEAN_SIZE,
     as_clouds,
     as_points,
-    cloud_size,
+    draw_order,
     fit_camera,
     mesh_arrays,
     mesh_trace,
-    widest_first,
 )
 
 SQRT2 = np.sqrt(2.0)
@@ -160,8 +159,8 @@ def spd_cone_figure(*, data, mean, releases, title: str | None = None,
     Returns
     -------
     go.Figure
-        Traces in order: cone boundary, [data], then per cloud (the widest first, ``_common.widest_first``,
-        so the tightest is painted over the others and larger) its positive definite releases and, when
+        Traces in order: cone boundary, [data], then per cloud (the farthest from the true mean first,
+        ``_common.draw_order``, so the closest is painted over the others, larger and nearly opaque) its positive definite releases and, when
         there are any, the ones outside the cone, and the true mean last, over every cloud. Axes are
         x = a, y = √2·b, z = c, a cube with equal scale; the camera (``eye_direction``) looks across the
         cone's axis, the axis up on screen, so its boundary shows as two lines through the apex (the zero
@@ -195,19 +194,24 @@ def spd_cone_figure(*, data, mean, releases, title: str | None = None,
     if data is not None:
         traces.append(_markers(data, name=palette.label("data"), key="data", size=3, opacity=0.5))
     plotted = {name: spd_coordinates(cloud) for name, cloud in clouds.items()}
-    for order, name in enumerate(widest_first(plotted)):
-        cloud, size = clouds[name], cloud_size(order)
+    # how close a cloud lands, in the drawn coordinates (the Frobenius distance): a release outside the cone has
+    # no distance along the space
+    centre = spd_coordinates(mean[None])[0]
+    for name, style in draw_order({name: float(np.mean(np.linalg.norm(xyz - centre, axis=1)))
+                                   for name, xyz in plotted.items()}):
+        cloud = clouds[name]
         inside = positive_definite(cloud)
         n_out = int((~inside).sum())
         shown = palette.label(name)
         if not mark_outside:
-            traces.append(_markers(cloud, name=shown, key=name, size=size, legendgroup=name))
+            traces.append(_markers(cloud, name=shown, key=name, legendgroup=name, **style))
             continue
         summary = f"{shown} — {n_out} of {len(cloud)} not positive definite"
-        traces.append(_markers(cloud[inside], name=summary, key=name, size=size, legendgroup=name))
+        traces.append(_markers(cloud[inside], name=summary, key=name, legendgroup=name, **style))
         if n_out:
             traces.append(_markers(cloud[~inside], name=f"{shown}: outside the cone", key=name,
-                                   size=size + 1, symbol=palette.VIOLATION_SYMBOL, legendgroup=name))
+                                   size=style["size"] + 1, opacity=style["opacity"], symbol=palette.VIOLATION_SYMBOL,
+                                   legendgroup=name))
     traces.append(_markers(mean[None], name=palette.label("true mean"), key="true mean", size=MEAN_SIZE,
                            opacity=MEAN_OPACITY, outline=MEAN_OUTLINE))
 

@@ -9,9 +9,9 @@ their radial projections x/|x| make that gap visible.
 The scene is a dome: only the patch of the sphere around what is drawn, seen from outside, the radius
 pointing up on screen, at a tilt chosen from what is drawn (``eye_tilt``: steep enough that heights above
 and below the surface show when a cloud floats off it, else nearly facing the mean), in true proportions
-and with the camera's distance fitted to the patch (``fit_camera``). Clouds are drawn the widest first
-(``_common.widest_first``). The true mean is the last trace, larger than every
-cloud's markers and outlined in white, so it stays visible on top of the clouds.
+and with the camera's distance fitted to the patch (``fit_camera``). Clouds are drawn the farthest from the true
+mean first (``_common.draw_order``: the closest last, larger and nearly opaque). The true mean is the last trace,
+larger than every cloud's markers and outlined in white, so it stays visible on top of the clouds.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from engine.validation import check_int, check_positive
 from engine.viz import palette
 from engine.viz._common import (
     CLOUD_OPACITY,
+    CLOUD_SIZE,
     MEAN_OPACITY,
     MEAN_OUTLINE,
     MEAN_SIZE,
     MIN_ASPECT,
     as_clouds,
     as_points,
-    cloud_size,
+    draw_order,
     mesh_arrays,
     mesh_trace,
     segments,
-    widest_first,
 )
 from engine.viz._common import fit_camera as _fit_camera
 
@@ -225,8 +225,14 @@ def _scatter(points: np.ndarray, *, name: str, key: str, size: float, customdata
     )
 
 
+def landing_distance(cloud: np.ndarray, mean: np.ndarray) -> float:
+    """Mean geodesic distance from ``mean`` of the releases ``(m, 3)`` where they land on the sphere (x/|x| of one
+    off it): how close a cloud lands, which ``_common.draw_order`` paints the closest over the others by."""
+    return float(np.mean(_S2.dist(mean, cloud / np.linalg.norm(cloud, axis=1, keepdims=True))))
+
+
 def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bool = True,
-                   size: float = cloud_size(0)) -> list:
+                   size: float = CLOUD_SIZE, opacity: float = CLOUD_OPACITY) -> list:
     """Markers of one release cloud ``(m, 3)`` named by its palette entry, hover errors against ``mean``,
     and segments to x/|x| when it is off the sphere (and ``show_gaps``): the traces ``sphere_figure``
     draws for it, also the frames of an animation."""
@@ -234,12 +240,12 @@ def release_traces(name: str, cloud: np.ndarray, mean: np.ndarray, show_gaps: bo
     norms = np.linalg.norm(cloud, axis=1)
     if np.all(np.abs(norms - 1.0) <= ON_SPHERE_ATOL):
         error = _S2.dist(mean, cloud)
-        return [_scatter(cloud, name=shown, key=name, size=size, customdata=error,
+        return [_scatter(cloud, name=shown, key=name, size=size, opacity=opacity, customdata=error,
                          hovertemplate="geodesic error %{customdata:.3f}<extra>%{fullData.name}</extra>")]
     _nonzero(cloud, f"releases[{name!r}]")
     projected = cloud / norms[:, None]
     custom = np.stack([norms, _S2.dist(mean, projected)], axis=1)
-    traces = [_scatter(cloud, name=shown, key=name, size=size, customdata=custom,
+    traces = [_scatter(cloud, name=shown, key=name, size=size, opacity=opacity, customdata=custom,
                        hovertemplate="|x| = %{customdata[0]:.3f} (off the sphere)<br>"
                                      "geodesic error of x/|x| %{customdata[1]:.3f}"
                                      "<extra>%{fullData.name}</extra>")]
@@ -289,10 +295,11 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
     -------
     go.Figure
         Traces in order: surface, [cap], ball boundary, [data], each release cloud (and its gap
-        segments when off the sphere), the widest cloud first, and the true mean last. The surface
-        is the dome under the frame of ``frame``; the axes' ranges are the cube around it and the
-        camera is ``fit_camera``'s, fitted to what is drawn. ``layout.meta["zoomed_on_releases"]`` says
-        whether the frame left the data out to show the releases; ``layout.meta["dome"]`` holds the
+        segments when off the sphere), the cloud landing farthest from the true mean first
+        (``landing_distance``), and the true mean last. The surface is the dome under the frame of
+        ``frame``; the axes' ranges are the cube around it and the camera is ``fit_camera``'s, fitted to
+        what is drawn. ``layout.meta["zoomed_on_releases"]`` says whether the frame left the data out to
+        show the releases; ``layout.meta["dome"]`` holds the
         dome's centre ``facing`` and geodesic ``reach`` (π for the whole sphere), read by ``beyond_dome``.
 
     Raises
@@ -339,8 +346,8 @@ def sphere_figure(*, data, mean, releases, center, radius: float, title: str | N
         traces.append(_scatter(data, name=palette.label("data"), key="data", size=DATA_SIZE,
                                customdata=_S2.dist(center, data), opacity=0.5,
                                hovertemplate="distance to m₀ %{customdata:.3f}<extra>data</extra>"))
-    for order, name in enumerate(widest_first(clouds)):
-        traces.extend(release_traces(name, clouds[name], mean, show_gaps, size=cloud_size(order)))
+    for name, style in draw_order({name: landing_distance(cloud, mean) for name, cloud in clouds.items()}):
+        traces.extend(release_traces(name, clouds[name], mean, show_gaps, **style))
     traces.append(_scatter(mean[None], name=palette.label("true mean"), key="true mean", size=MEAN_SIZE,
                            hovertemplate="true Fréchet mean<extra></extra>", opacity=MEAN_OPACITY,
                            outline=MEAN_OUTLINE))

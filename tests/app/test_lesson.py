@@ -344,6 +344,26 @@ def test_the_3d_steps_face_their_mean_and_draw_the_tight_cloud_on_top():
     assert abs(_eye(cone.layout.scene) @ np.array([1.0, 0.0, 1.0])) < 1e-9  # across the cone's axis
 
 
+@pytest.mark.parametrize("title", ["On a sphere cap: which noise lands closer?",
+                                   "On covariance matrices: which noise lands closer?"])
+def test_the_winning_cloud_is_drawn_on_top_and_the_loser_translucent(title):
+    """Issue 49, step 4: on the sphere the Euclidean cloud wins (it lands closer once projected onto the sphere) but
+    was drawn at the loser's opacity, the two clouds overlapping at 0.6. On steps 4 and 5 the cloud of the
+    playground's verdict is now the last cloud, larger and nearly opaque, the other translucent under it (the
+    shared rule of the sphere and the cone, ``engine.viz._common.draw_order``)."""
+    from engine.viz import palette
+    from engine.viz._common import CLOSEST_OPACITY, CLOSEST_SIZE, CLOUD_SIZE, OTHER_OPACITY
+    from ui.lesson.compute import mean_verdict
+    step = _step(title)
+    winner = {"intrinsic": "exact", "euclidean": "euclid"}[mean_verdict(step.chart.args[0]).winner]
+    loser = ({"exact", "euclid"} - {winner}).pop()
+    clouds = [trace for trace in step.chart().data
+              if trace.name in (palette.label("exact"), palette.label("euclid")) and trace.mode == "markers"]
+    assert [trace.name for trace in clouds] == [palette.label(loser), palette.label(winner)]
+    assert (clouds[0].marker.size, clouds[0].marker.opacity) == (CLOUD_SIZE, OTHER_OPACITY)
+    assert (clouds[1].marker.size, clouds[1].marker.opacity) == (CLOSEST_SIZE, CLOSEST_OPACITY)
+
+
 def _step(title: str):
     return next(step for step in STEPS if step.title == title)
 

@@ -5,6 +5,8 @@ charts; the page's button serves the pack as a zip; bad input gets one line and 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import io
 import json
 import re
@@ -13,17 +15,18 @@ import sys
 import zipfile
 from pathlib import Path
 
+import plotly.graph_objects as go
 import pytest
 
 from lesson_pack import folder
-from lesson_pack.content import figure_data
+from lesson_pack.content import figure_data, sliders
 from lesson_pack.folder import PLOTLY, STATIC
 from lesson_pack.out import DATA
 from tests.app import charts
 from tests.app.conftest import ROOT, assert_clean, downloaded, run_page
 from ui.lesson import compute
 from ui.lesson.pack_download import LABEL
-from ui.lesson.steps import SENSITIVITY_R, STEPS
+from ui.lesson.steps import OPTIMIZATION, REGRESSION, SENSITIVITY_R, STEPS, SUBSPACES
 
 pytestmark = pytest.mark.slow
 
@@ -31,6 +34,8 @@ LESSON = ROOT / "pages" / "9_Lesson.py"
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e-?\d+)?%?")
 #: Of a folder the pack may not overwrite.
 BUSY = "is a folder with other files, not an earlier Lesson pack"
+#: A slider's label and the name of what it moves.
+FIELDS = {"ε": "epsilon", "n": "n"}
 
 
 def _build(out: Path, *options: str) -> subprocess.CompletedProcess:
@@ -97,6 +102,50 @@ def test_sliders_hold_their_builders_charts_at_their_values(pack):
     other = slider["figures"][1 - slider["own"]]
     assert other == figure_data(compute.sensitivity_figure(slider["values"][1 - slider["own"]], SENSITIVITY_R))
     assert other["data"] != first["chart"]["data"]
+
+
+def test_the_steps_beyond_means_have_the_sliders_their_configs_hold(pack):
+    """Steps 7-9 (regression: n, its two budgets having no one ε; optimisation: ε and n as its settings name them,
+    ``eps`` and ``size``; subspaces: n, its ε slider left out since the releases are the same planes at ε = 0.5 as
+    at 1, the noise going into the choice): each other value's chart is the step's builder's there, and the
+    subspaces' n slider's the full page's at that n."""
+    steps = _data((pack / DATA).read_text(encoding="utf-8"))["steps"]
+    assert [[slider["label"] for slider in steps[number - 1]["sliders"]] for number in (7, 8, 9)] == [
+        ["n"], ["ε", "n"], ["n"]]
+    for number, builder, config in ((7, compute.regression_chart, REGRESSION),
+                                    (8, compute.optimization_chart, OPTIMIZATION),
+                                    (9, compute.subspaces_chart, SUBSPACES)):
+        for slider in steps[number - 1]["sliders"]:
+            other = 1 - slider["own"]
+            field = config.field_for.get(FIELDS[slider["label"]], FIELDS[slider["label"]]) \
+                if hasattr(config, "field_for") else FIELDS[slider["label"]]
+            moved = dataclasses.replace(config, **{field: slider["values"][other]})
+            assert slider["figures"][other] == figure_data(builder(moved)), (number, slider["label"])
+            assert slider["figures"][other]["data"] != steps[number - 1]["chart"]["data"], (number, slider["label"])
+    (n_slider,) = [slider for slider in steps[8]["sliders"] if slider["label"] == "n"]
+    n = n_slider["values"][1 - n_slider["own"]]
+    page = run_page(ROOT / STEPS[8].page, {**STEPS[8].params, "n": str(n)})
+    assert charts.specs(page)[0]["data"] == n_slider["figures"][1 - n_slider["own"]]["data"]
+
+
+def test_a_slider_that_would_redraw_nothing_is_left_out():
+    """A builder whose chart is the same at every value offered gets no slider."""
+    def chart(config):
+        return go.Figure(go.Scatter(x=[1.0], y=[0.0]), layout=dict(title=f"ε = {config.epsilon}"))
+
+    assert sliders(functools.partial(chart, SUBSPACES), values=2) == []
+
+
+def test_a_slider_leaves_out_values_whose_run_costs_more_than_twice_the_steps():
+    """The regression's MCMC work n·k·(warmup + window)·releases grows with n: at five values its n slider stops at
+    40 (2× the step's work), without n = 80 (4×); the values below the step's are kept."""
+    def chart(config):
+        return go.Figure(go.Scatter(x=[config.n], y=[0.0]), layout=dict(title=f"n = {config.n}"))
+
+    (slider,) = sliders(functools.partial(chart, REGRESSION), values=5)
+    assert slider["values"] == [5, 10, 20, 40] and dataclasses.replace(REGRESSION, n=80).work == 4 * REGRESSION.work
+    assert [figure["layout"]["title"]["text"] for figure in slider["figures"] if figure] == ["n = 5", "n = 10",
+                                                                                            "n = 40"]
 
 
 def test_the_lesson_pages_button_serves_the_pack_as_a_zip(pack, media_managers, monkeypatch):

@@ -85,6 +85,27 @@ def sphere_case():
     return dict(center=center, data=data, intrinsic=intrinsic, euclidean=euclidean, fig=fig)
 
 
+def test_the_cloud_that_lands_closer_is_drawn_last_and_nearly_opaque_even_when_wider():
+    """Issue 49, step 4: the Euclidean releases float off the sphere, so their cloud is the wider in R³ though their
+    projections x/|x| land closer; the draw order follows where each cloud lands (``landing_distance``), not its
+    width: the closer one last, larger and nearly opaque, the other first and translucent."""
+    from engine.viz._common import CLOSEST_OPACITY, CLOSEST_SIZE, CLOUD_OPACITY, CLOUD_SIZE, OTHER_OPACITY
+    rng = np.random.default_rng(4)
+    center = S2.polar_point(0.6, 0.4)
+    near = S2.exp(center, 0.02 * S2.to_tangent(center, rng.standard_normal((50, 3))))
+    floating = near * rng.uniform(0.5, 1.5, (50, 1))  # wide along the radius, landing where ``near`` lies
+    far = S2.exp(center, 0.08 * S2.to_tangent(center, rng.standard_normal((50, 3))))
+    fig = sphere_figure(data=None, mean=center, center=center, radius=0.7,
+                        releases={"exact": far, "euclid": floating})
+    clouds = [trace for trace in fig.data if trace.name in ("Riemannian Laplace", "Euclidean Laplace")]
+    assert np.ptp(floating, axis=0).max() > np.ptp(far, axis=0).max()
+    assert [(t.name, t.marker.size, t.marker.opacity) for t in clouds] == [
+        ("Riemannian Laplace", CLOUD_SIZE, OTHER_OPACITY), ("Euclidean Laplace", CLOSEST_SIZE, CLOSEST_OPACITY)]
+    alone = sphere_figure(data=None, mean=center, center=center, radius=0.7, releases={"exact": far})
+    (cloud,) = [trace for trace in alone.data if trace.name == "Riemannian Laplace"]
+    assert (cloud.marker.size, cloud.marker.opacity) == (CLOUD_SIZE, CLOUD_OPACITY)
+
+
 def test_sphere_figure_traces(sphere_case):
     fig = sphere_case["fig"]
     assert isinstance(fig, go.Figure)

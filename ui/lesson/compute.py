@@ -137,7 +137,12 @@ def odds_range_figure(epsilon: float):
 
 def regression(config: RegressionConfig):
     """The Private regression page's result and chart for ``config``."""
-    return private_regression(config), regression_figure(config)
+    return private_regression(config), regression_chart(config)
+
+
+def regression_chart(config: RegressionConfig):
+    """The Private regression page's chart for ``config``."""
+    return regression_figure(config)
 
 
 def optimization(settings: OptimizationSettings):
@@ -149,7 +154,16 @@ def optimization(settings: OptimizationSettings):
     return paths, optimization_figures.convergence(settings.app, paths)[0]
 
 
+def optimization_chart(settings: OptimizationSettings):
+    """The Private optimization page's excess-loss chart for ``settings``."""
+    return optimization(settings)[1]
+
+
 def subspaces(config: PrivateSubspaceConfig):
     """The Private subspaces page's result and chart for ``config``."""
-    result = private_subspaces(config)
-    return result, subspace_figure(config)
+    return private_subspaces(config), subspaces_chart(config)
+
+
+def subspaces_chart(config: PrivateSubspaceConfig):
+    """The Private subspaces page's chart for ``config``."""
+    return subspace_figure(config)

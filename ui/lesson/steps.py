@@ -205,7 +205,7 @@ STEPS = (
          "pages/8_Audit.py", {"audit": AUDIT.audit, "space": AUDIT.space, "eps": repr(AUDIT.epsilon),
                               "control": AUDIT.control}, game=True, reproduction=("audit", AUDIT)),
     Step("Beyond means: regression",
-         lambda: compute.regression(REGRESSION)[1],
+         partial(compute.regression_chart, REGRESSION),
          f"A private geodesic regression of n = {REGRESSION.n} directions on the sphere: will the private "
          "footpoints stay close to the non-private fit?",
          ("Yes, within half the public ball's radius", "No, they spread over the ball"), _regression,
@@ -215,7 +215,7 @@ STEPS = (
          {"reg_data": REGRESSION.dataset, "reg_n": str(REGRESSION.n), "reg_releases": str(REGRESSION.releases)},
          reproduction=("regression", REGRESSION)),
     Step("Beyond means: optimisation",
-         lambda: compute.optimization(OPTIMIZATION)[1],
+         partial(compute.optimization_chart, OPTIMIZATION),
          f"Gradient descent for the Fréchet mean of n = {OPTIMIZATION.size} covariance matrices, with noise on "
          f"every step (DP-RGD, ε = {OPTIMIZATION.eps:g}, δ = {_delta(OPTIMIZATION.delta)}): after T = n steps, how does its excess loss compare with "
          "the same descent without noise?",
@@ -228,7 +228,7 @@ STEPS = (
           "delta": f"{OPTIMIZATION.delta:g}", "reps": str(OPTIMIZATION.reps)},
          reproduction=("optimization", OPTIMIZATION.config)),
     Step("Beyond means: subspaces",
-         lambda: compute.subspaces(SUBSPACES)[1],
+         partial(compute.subspaces_chart, SUBSPACES),
          f"Learn the plane {SUBSPACES.n} points lie near, privately at ε = {SUBSPACES.epsilon:g}, δ = "
          f"{_delta(SUBSPACES.delta)}, with {SUBSPACES.outliers} adversarial points: how many of {SUBSPACES.releases} "
          "releases will be the plane itself?",

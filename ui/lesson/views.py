@@ -1,7 +1,7 @@
 """The Lesson page's body: the step selector (← / → buttons and keys, a select box, ``?step=N``), the step's chart, its
 predict-then-reveal question, its takeaway and the link to the full page. Whatever answers the question (the
 answer's numbers, the step's headline and takeaway, the game's best attacker and ε in odds) is drawn only after
-"Reveal".
+"Reveal". Each computation (chart, answer, game) runs under a spinner, so a rerun over half a second shows progress.
 
 Like every page, its chart-first run (``ui.first_paint``) sends the step's chart alone: the open step comes from
 the session or the address (``ui.state.value``), and the selector and the step's heading keep empty places."""
@@ -21,6 +21,8 @@ from ui.lesson.steps import GAME_EPSILON, STEPS
 
 #: The address key of the open step (1-based).
 STEP = "step"
+#: What a step's computation shows while it runs (Streamlit draws it once the work has taken 0.5 s: issue 49, C10).
+WORKING = "Running this step's computation…"
 
 
 def _move(by: int) -> None:
@@ -69,7 +71,8 @@ def _question(number: int) -> bool:
     revealed = _revealed_key(number)
     st.button("Reveal", key=f"lesson_reveal_{number}", on_click=reveal, args=(number,))
     if st.session_state.get(revealed):
-        right, numbers = step.answer()
+        with st.spinner(WORKING):
+            right, numbers = step.answer()
         if guess == step.choices[right]:
             st.success(f"Right. The answer: **{step.choices[right]}**. {numbers}")
         else:
@@ -110,13 +113,16 @@ def _body() -> None:
     if not first_paint.running():  # a class session's students follow before the teacher's chart is drawn
         publish_to_class(number, bool(st.session_state.get(_revealed_key(number))))
     first_paint.in_full_run(lambda: (st.title if presenter.active() else st.header)(f"{number} · {step.title}"))
-    first_paint.main_chart(step_chart(number), key="lesson_chart", keep_seen=len(STEPS) - 1,
+    with st.spinner(WORKING):
+        chart = step_chart(number)
+    first_paint.main_chart(chart, key="lesson_chart", keep_seen=len(STEPS) - 1,
                            fit_keep=f".st-key-{_guess_key(number)}")
     revealed = _question(number)
     if step.game:
-        game.show(GAME_EPSILON, revealed)
-        if revealed:
-            game.show_odds(GAME_EPSILON)
+        with st.spinner(WORKING):
+            game.show(GAME_EPSILON, revealed)
+            if revealed:
+                game.show_odds(GAME_EPSILON)
     if revealed:
         st.info(f"**{step.headline}.** {step.takeaway}")
     st.page_link(step.page, label="Open the full page with these settings", icon=":material/open_in_new:",

@@ -51,6 +51,13 @@ class Settings:
     burn: int
 
     @property
+    def field_for(self) -> dict[str, str]:
+        """The fields holding the run's ε and, where ``size`` is the sample size n (not N or a tree's depth), its
+        n: how a reader that knows a run's ε and n by those names finds them (the Lesson pack's sliders)."""
+        sample = self.size > 0 and APPS[self.app].size.label.startswith("Sample size")
+        return {"epsilon": "eps", **({"n": "size"} if sample else {})}
+
+    @property
     def config(self) -> OptimizationConfig:
         """The run of these settings (``engine.pipelines.private_optimization.run``) and the page's settings
         file; a ``ValueError`` names a bad value."""
