@@ -19,5 +19,5 @@ settings = utility.sidebar()
 result = utility.compute(settings)
 utility.show(result, settings)
 glossary.show("epsilon", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2", "curvature", "grassmannian",
-              "curvature-factor", "riemannian-laplace", "euclidean-laplace")
+              "curvature-factor", "riemannian-laplace", "euclidean-laplace", "delta")
 address_keys.report()

@@ -4,7 +4,8 @@
 step's chart lies fully inside the window without scrolling, nothing is wider than the window and no
 traceback shows; the mode follows the session to the page a step links to, and Esc leaves it. A step
 shown again shows its chart as it was left (the same element, WebGL canvas and camera), not drawn again.
-The walk at 1280×720 takes README's screenshot of presenter mode (docs/screenshots/Lesson_presenter.png).
+The walk at 1280×720 takes README's screenshot of presenter mode (docs/screenshots/Lesson_presenter.png) and
+docs/pages.md's of steps 2, 3, 5, 6 and 7 (docs/screenshots/Lesson_step<N>.png).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ VIEWPORTS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
 TIMEOUT_MS = 120_000
 #: README's screenshot: this step (two clouds on the sphere) at 1280×720.
 SCREENSHOT = (4, "1280x720", ROOT / "docs" / "screenshots" / "Lesson_presenter.png")
+#: docs/pages.md's screenshots of the steps whose point is in a chart, at 1280×720.
+STEP_SHOTS = {number: ROOT / "docs" / "screenshots" / f"Lesson_step{number}.png" for number in (2, 3, 5, 6, 7)}
 _SIDEBAR_SHOWN = "() => { const s = document.querySelector('[data-testid=\"stSidebar\"]'); return !!s && s.offsetWidth > 0; }"
 #: A step with a 3D chart (a WebGL scene) after step 1's 2D chart (SVG).
 SCENE_STEP = 2
@@ -109,6 +112,8 @@ def test_every_step_fits_the_projector(chromium, app_url, viewport):
             assert page.evaluate(LAYOUT_PROBE) == {"clipped": [], "wide": [], "cut": []}, number
             if (number, viewport) == SCREENSHOT[:2]:
                 page.screenshot(path=str(SCREENSHOT[2]))
+            if viewport == SCREENSHOT[1] and number in STEP_SHOTS:
+                page.screenshot(path=str(STEP_SHOTS[number]))
     finally:
         context.close()
 

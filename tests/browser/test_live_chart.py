@@ -147,9 +147,11 @@ def test_3d_frames_draw_the_picture_plotlys_full_redraw_draws(app_page, app_url)
         plotlys = _scene_pixels(chart)
         assert ours.shape == plotlys.shape
         differing = np.mean(np.abs(ours - plotlys).max(axis=2) > 8)
-        # Measured: 0.29–0.39 % differ (the dome's shading at its rim, and the title's text over the scene's top
-        # edge since the slider's strip shares the figure's height), against 23 % between the first and last frame.
-        assert differing < 0.01, f"frame {names[index]}: {differing:.2%} of the scene's pixels differ"
+        # Measured: 1.07 % differ since the camera faces the mean (0.29–0.39 % at the old 65° tilt): the dome's
+        # shading at its rim, striped by WebGL's depth precision where it is seen edge-on, and the title's text over
+        # the scene's top edge (the slider's strip shares the figure's height); no release differs. Between the first
+        # and the last frame 23 % differ.
+        assert differing < 0.02, f"frame {names[index]}: {differing:.2%} of the scene's pixels differ"
         shots[index] = ours
     moved = np.mean(np.abs(shots[0] - shots[len(names) - 1]).max(axis=2) > 8)
     assert moved > 0.05, f"the first and last frames differ in only {moved:.2%} of the pixels"
