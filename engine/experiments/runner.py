@@ -21,6 +21,7 @@ give bit-identical results. A ``cache_dir`` reuses (and stores) results on disk
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import sys
 import warnings
 from contextlib import contextmanager
@@ -46,16 +47,20 @@ WORKER_TIMEOUT = 30.0
 #: temporary array is then a fresh mmap with its page faults, and a reimherr-fig1 task took 2x the
 #: CPU time of the same task in-process (measured here). The statistical profiler samples the
 #: executing thread every 10 ms, which one-thread workers do not need. On Linux the worker processes
-#: are forked rather than spawned: they inherit the imported engine and study instead of importing
-#: them again (measured here: 1.4 s less to start two workers, and a spawned worker spent 30 % more
-#: CPU time on the same 20 reimherr-fig1 tasks, its imports included). The client, the scheduler and the
+#: are forked from a fork server that has imported the engine's studies (``FORKSERVER_PRELOAD``), not
+#: from the calling process: forking a process that runs threads (a test runner's, the app's) can copy a
+#: lock another thread holds, and a worker so forked once hung a two-worker LocalCluster's start for good
+#: (measured here); spawned workers import everything again (1.4 s more to start two, and 30 % more CPU
+#: time on the same 20 reimherr-fig1 tasks, imports included). The client, the scheduler and the
 #: nannies share the cores with the workers: their event-loop health tick (every 20 ms by default), the
 #: nannies' memory checks (100 ms) and the system monitor (500 ms) took 5.2 s of CPU in a 50 s run; at
 #: the intervals below 3.0 s.
+#: What the fork server imports once, before it forks the local workers.
+FORKSERVER_PRELOAD = ["engine.experiments"]
 WORKER_CONFIG = {
     "distributed.nanny.pre-spawn-environ": {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
     "distributed.worker.profile.enabled": False,
-    "distributed.worker.multiprocessing-method": "fork" if sys.platform == "linux" else "spawn",
+    "distributed.worker.multiprocessing-method": "forkserver" if sys.platform == "linux" else "spawn",
     "distributed.admin.tick.interval": "500ms",
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
@@ -228,6 +233,8 @@ def _client(workers: int | None, scheduler: str | None, worker_timeout: float):
         finally:
             quiet.setLevel(level)
         return
+    if sys.platform == "linux":
+        multiprocessing.set_forkserver_preload(FORKSERVER_PRELOAD)
     # Port 0: the scheduler's HTTP endpoints on a free loopback port, never clashing on 8787.
     with dask.config.set(WORKER_CONFIG), LocalCluster(
             n_workers=int(workers), threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
