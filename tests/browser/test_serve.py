@@ -115,7 +115,7 @@ def _asks_for_a_run(frames: list) -> bool:
     return any(BackMsg.FromString(bytes(frame)).WhichOneof("type") == "rerun_script" for frame in frames)
 
 
-def _download_csv(page, timeout_ms: float = 60_000) -> pd.DataFrame:
+def _download_csv(page, timeout_ms: float = 180_000) -> pd.DataFrame:
     button = page.get_by_test_id("stDownloadButton").get_by_role("button", name="Data (CSV)").first
     with page.expect_download(timeout=timeout_ms) as download:
         button.click(timeout=timeout_ms)
