@@ -12,6 +12,7 @@ it as a parameter, so no code or answer reaches another session.
 
 from __future__ import annotations
 
+import abc
 import functools
 import hashlib
 import hmac
@@ -66,7 +67,7 @@ def _checked(code: str, step: int, device: str | None = None, choice: int | None
         raise ValueError(f"answer {choice!r} must be a choice's index from 0 to {MAX_CHOICES - 1}")
 
 
-class ClassStore:
+class ClassStore(abc.ABC):
     """What a class session does, on a backend's eight primitives (``_insert``, ``_load``, ``_save``,
     ``_put_answer``, ``_answers``, ``_add_round``, ``_score``, ``_delete``). ``clock`` gives the time (seconds since the epoch)."""
 
@@ -174,30 +175,37 @@ class ClassStore:
         self._delete(code)
 
     # Backend primitives -------------------------------------------------------------------------------------
+    @abc.abstractmethod
     def _insert(self, session: Session, digest: str) -> bool:
         """Store a new session unless its code is taken by a live one; whether it was stored."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _load(self, code: str) -> tuple[Session, str] | None:
-        raise NotImplementedError
+        """The session of ``code`` and its secret's digest, or None."""
 
+    @abc.abstractmethod
     def _save(self, session: Session) -> None:
-        raise NotImplementedError
+        """Write ``session``'s step, reveal, students' control and expiry."""
 
+    @abc.abstractmethod
     def _put_answer(self, session: Session, step: int, device: str, choice: int) -> None:
-        raise NotImplementedError
+        """Store ``device``'s answer to ``step``, replacing an earlier one."""
 
+    @abc.abstractmethod
     def _answers(self, code: str, step: int) -> dict[str, int]:
-        raise NotImplementedError
+        """Device → choice of every answer to ``step``."""
 
+    @abc.abstractmethod
     def _add_round(self, session: Session, device: str, hit: bool) -> None:
-        raise NotImplementedError
+        """Count one game round of ``device``, a hit or not."""
 
+    @abc.abstractmethod
     def _score(self, code: str) -> tuple[int, int]:
-        raise NotImplementedError
+        """The class's (hits, rounds) in the game."""
 
+    @abc.abstractmethod
     def _delete(self, code: str) -> None:
-        raise NotImplementedError
+        """Delete the session and everything sent to it."""
 
 
 _SCHEMA = (
