@@ -68,3 +68,14 @@ def test_random_step_is_exp_of_the_random_direction(d):
     np.testing.assert_allclose(step, generic, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(np.linalg.norm(step, axis=-1), 1.0, atol=1e-15)
     np.testing.assert_allclose(space.dist(x, step), t, atol=2e-8)
+
+
+@pytest.mark.parametrize("d", [1, 2, 5])
+def test_farthest_distance_is_the_largest_distance_over_the_records_of_nonzero_weight(d):
+    manifold = Sphere(d)
+    rng = np.random.default_rng(d)
+    x, points = manifold.random_point(6, rng), manifold.random_point(6 * 40, rng).reshape(6, 40, d + 1)
+    weights = rng.uniform(size=(6, 40)) * (rng.uniform(size=(6, 40)) < 0.7)
+    brute = np.array([max(manifold.dist(x[b], points[b, i]) for i in range(40) if weights[b, i] != 0)
+                      for b in range(6)])
+    np.testing.assert_allclose(manifold.farthest_distance(x, points, weights), brute, rtol=0, atol=1e-15)
