@@ -181,14 +181,14 @@ class Manifold(ABC):
         return type(self).frechet_newton_step is not Manifold.frechet_newton_step
 
     @property
-    def tight_frechet_step(self) -> float | str:
-        """The iteration ``frechet_mean(step="auto")`` takes at a tight tolerance: Karcher's step t = 1 here.
+    def frechet_step(self) -> float | str:
+        """The iteration ``frechet_mean(step="auto")`` takes: Karcher's step t = 1 here.
 
         Near the mean the step m <- Exp_m(t Σ_i w_i Log_m(x_i)) contracts by max|1 − tλ| over the eigenvalues
         λ of the Fréchet function's Hessian (λ = 1 on flat space, d cot d <= 1 for a record at distance d on
         curvature +1, d coth d >= 1 on curvature −1 and h(δ) = (δ/2) coth(δ/2) >= 1 on SPD(k)), so t = 1
-        contracts fastest where λ is near 1; ``frechet_mean`` watches it and restarts a data set it
-        overshoots on. Spaces whose closed-form Newton step costs about as much as a log sum override it
+        contracts fastest where λ is near 1; where the space has Newton steps ``frechet_mean`` watches it and
+        restarts a data set it overshoots on with them. Spaces whose closed-form Newton step costs about as much as a log sum override it
         with ``"newton"`` (H^d).
         """
         return 1.0

@@ -332,7 +332,7 @@ class Hyperbolic(Manifold):
         return self._from_frame(x, self._frame_sums(x, points, weights, with_hessian=False)[0])
 
     @property
-    def tight_frechet_step(self) -> str:
+    def frechet_step(self) -> str:
         """Newton steps: their Hessian comes from the same pass over the points as the log sum
         (``_frame_sums``), and t = 1 contracts only by max_i d_i coth d_i − 1 (1,000 H² sets × 100 in a
         ball of radius 1.5 to tol 1e-10: 4 Newton iterations in 0.039 s against 15 steps t = 1 in 0.070 s)."""
