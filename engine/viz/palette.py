@@ -1,8 +1,8 @@
 """One fixed colour-blind-safe look (colour, marker, line dash, marker rim) per mechanism, and the shared plotly layout.
 
 Colours come from the Okabe–Ito palette (Okabe & Ito, *Color Universal Design*, 2008) and, once its eight
-are taken, from Paul Tol's colour-blind-safe "muted" scheme (Tol, *Colour Schemes*, SRON technical note
-SRON/EPS/TN/09-002, issue 3.2, 2021): ``COLOUR_SET``. Each key keeps its look on every page, so "Euclidean
+are taken, from Paul Tol's colour-blind-safe "muted" and "light" schemes and his bright scheme's dark variant (Tol,
+*Colour Schemes*, SRON technical note SRON/EPS/TN/09-002, issue 3.2, 2021): ``COLOUR_SET``. Each key keeps its look on every page, so "Euclidean
 Laplace" is vermillion everywhere, and each mechanism's spec (``engine.mechanisms.specs``) answers for its own.
 "True mean" and "bound" share black but never share a mark: the mean is a large diamond, the bound a dashed line.
 
@@ -41,17 +41,23 @@ MIN_CONTRAST = 2.0
 #: The symbols WebGL 3D scatters draw from common fonts (plotly draws ``"x"`` in 3D as the emoji ❌, a blank box
 #: without an emoji font).
 SYMBOLS_3D = ("circle", "circle-open", "square", "square-open", "diamond", "diamond-open", "cross")
-#: The second channel of a marker: a mechanism whose spec sets ``rim`` draws its markers, of a filled symbol, with
-#: this outline.
+#: The second channel of a marker: a mechanism whose spec sets ``rim`` draws its markers with this outline, on one of
+#: ``RIM_SYMBOLS``: 2D charts stroke an open symbol in its own colour, and a rim drowns a thin cross's colour at the
+#: clouds' 3–4 px (seen in chromium's WebGL).
 RIM = MappingProxyType({"color": "#222222", "width": 1})
+RIM_SYMBOLS = ("circle", "square", "diamond")
 #: The colours a mechanism takes its colour from, in order: Okabe–Ito's (less black and yellow), then Tol's muted
-#: scheme (less its pale grey); ``clashes`` turns away those too faint on the background (Tol's cyan and sand).
+#: scheme (less its pale grey), the light scheme's four that keep ``MIN_CONTRAST`` on white, and the dark variant of
+#: his bright scheme (less its grey); ``clashes`` turns away those too faint on the background (muted cyan and sand).
 COLOUR_SET = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7",
-              "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
+              "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499",
+              "#77AADD", "#44BB99", "#AAAA00", "#EE8866",
+              "#222255", "#225555", "#225522", "#666633", "#663333")
 #: The line dashes a mechanism takes its dash from: plotly's named dashes, then dash lengths (2D charts only).
 DASH_SET = ("solid", "dot", "dash", "longdash", "dashdot", "longdashdot", "8px,3px,2px,3px,2px,3px",
             "2px,2px,8px,2px", "16px,4px", "2px,6px", "12px,3px,3px,3px,3px,3px,3px,3px", "6px,2px,1px,2px,1px,2px",
-            "24px,4px,4px,4px", "1px,4px,1px,4px,12px,4px")
+            "24px,4px,4px,4px", "1px,4px,1px,4px,12px,4px", "30px,6px", "4px,8px,16px,8px",
+            "10px,2px,10px,2px,2px,2px", "1px,2px,1px,8px")
 
 
 @dataclass(frozen=True)
@@ -178,9 +184,8 @@ def _own_clashes(name: str, look: Look) -> list[str]:
         found.append(f"{name}: {look.color} has contrast {ratio:.2f} on {BACKGROUND} (< {MIN_CONTRAST:g})")
     if look.symbol not in SYMBOLS_3D:
         found.append(f"{name}: symbol {look.symbol!r} is not one 3D charts draw ({', '.join(SYMBOLS_3D)})")
-    if look.rim and look.symbol.endswith("-open"):
-        found.append(f"{name}: a rim on {look.symbol!r} would not show (2D charts stroke an open symbol in its colour); "
-                     "give the rim to a filled symbol")
+    if look.rim and look.symbol not in RIM_SYMBOLS:
+        found.append(f"{name}: a rim on {look.symbol!r} would not show as one; give it to {', '.join(RIM_SYMBOLS)}")
     return found
 
 

@@ -51,7 +51,7 @@ def test_every_chart_tells_its_looks_apart_and_from_the_background():
 def test_the_check_flags_a_copied_a_faint_and_a_colour_blind_clash_and_the_rim_resolves_the_last():
     """Broken controls: a mechanism copying the exact sampler's look, one in Okabe–Ito's yellow, one whose colour a
     deuteranope cannot tell from the Euclidean baseline's with the same marker; the rim (or another symbol) sets
-    the last apart, a rim on an open symbol does not count."""
+    the last apart, a rim on an open symbol or a cross does not count."""
     family = {key: palette.LOOKS[key] for key in palette.CHART_GROUPS[0]}
     copied = dataclasses.replace(palette.LOOKS["exact"], dash="16px,4px")
     assert any("ΔE₀₀ 0.0" in why for why in palette.clashes({**family, "new": copied}, BESIDE))
@@ -64,8 +64,8 @@ def test_the_check_flags_a_copied_a_faint_and_a_colour_blind_clash_and_the_rim_r
     assert palette.confusion(euclid, twin) is not None and viewer in palette.confusion(euclid, twin)
     assert palette.confusion(euclid, dataclasses.replace(twin, rim=True)) is None
     assert palette.confusion(euclid, dataclasses.replace(twin, symbol="diamond")) is None
-    open_rim = palette.Look("#999933", "circle-open", "16px,4px", rim=True)
-    assert any("rim" in why for why in palette.clashes({"new": open_rim}))
+    for symbol in ("circle-open", "cross"):
+        assert any("rim" in why for why in palette.clashes({"new": dataclasses.replace(twin, symbol=symbol, rim=True)}))
     assert any("both dash" in why for why in palette.clashes({**family, "new": dataclasses.replace(twin, dash="dot")}))
 
 

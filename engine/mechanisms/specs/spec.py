@@ -29,7 +29,7 @@ class MechanismSpec:
     label, long_label, chip, audit_label : str
         Legend label; the pipeline's description; the playground's option; the audit's target name.
     color, symbol, dash : str
-        Colour of ``engine.viz.palette.COLOUR_SET`` (Okabe–Ito, then Tol's muted scheme), plotly marker of
+        Colour of ``engine.viz.palette.COLOUR_SET`` (Okabe–Ito, then Paul Tol's schemes), plotly marker of
         ``palette.SYMBOLS_3D`` and line dash, which ``engine.viz.palette`` reads: every mechanism has its own dash
         and is told apart from every other on a chart, for colour-blind viewers too (``palette.clashes``).
     rim : bool
