@@ -36,11 +36,11 @@ def _columns(df, columns: dict[str, str | None], what: str) -> pd.DataFrame:
 
 
 def _marks(group) -> dict:
-    """Line dash and marker symbol of a group: its palette entry's, plain for a group outside the palette
-    (given its colour in ``colors``), so mechanisms differ in more than hue."""
+    """Line dash, marker symbol and marker outline of a group: its palette entry's, plain for a group outside the
+    palette (given its colour in ``colors``), so mechanisms differ in more than hue."""
     if not palette.known(group):
-        return dict(dash="solid", symbol="circle")
-    return dict(dash=palette.dash(group), symbol=palette.symbol(group))
+        return dict(dash="solid", symbol="circle", outline=dict(width=0))
+    return dict(dash=palette.dash(group), symbol=palette.symbol(group), outline=palette.outline(group))
 
 
 def _style(group, colors: Mapping | None) -> tuple[str, str]:
@@ -125,7 +125,7 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
         traces.append(go.Scatter(
             x=xs, y=ys, mode="lines+markers", name=shown, legendgroup=shown, meta="mean",
             customdata=err, line=dict(color=col, width=3, dash=marks["dash"]),
-            marker=dict(size=8, color=col, symbol=marks["symbol"]),
+            marker=dict(size=8, color=col, symbol=marks["symbol"], line=marks["outline"]),
             hovertemplate=f"{x} %{{x:.4g}}<br>{y} %{{y:.4g}} ± 2·%{{customdata:.2g}}<extra>{shown}</extra>",
         ))
     banded = set(df[group].unique())
@@ -133,10 +133,11 @@ def band_figure(df, *, x: str, y: str, se: str, group: str, bound=None, bound_y:
         _columns(points, {"x": x, "y": y, "group": group}, "points")
         for name, rows in points.groupby(group, sort=False):
             col, shown = _style(name, colors)
+            marks = _marks(name)
             traces.append(go.Scatter(
                 x=rows[x], y=rows[y], mode="markers", name=shown if name not in banded else f"{shown}: replicates",
                 legendgroup=shown, showlegend=name not in banded, meta="points",
-                marker=dict(size=5, color=col, opacity=0.35, symbol=_marks(name)["symbol"]),
+                marker=dict(size=5, color=col, opacity=0.35, symbol=marks["symbol"], line=marks["outline"]),
                 hovertemplate=f"{x} %{{x:.4g}}<br>{y} %{{y:.4g}}<extra>{shown}</extra>",
             ))
     if bound is not None:

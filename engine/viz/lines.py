@@ -40,7 +40,7 @@ def _pairs(name: str, key: str, directions: np.ndarray, mean: np.ndarray, *, siz
         x=both[:, 0], y=both[:, 1], z=both[:, 2], mode="markers", name=name, legendgroup=name,
         customdata=angle, hovertemplate="angle to the true mean %{customdata:.3f}<extra>%{fullData.name}</extra>",
         marker=dict(size=size, color=palette.color(key), symbol=palette.symbol(key), opacity=opacity,
-                    line=dict(width=0)))
+                    line=palette.outline(key)))
 
 
 def lines_figure(*, data, mean, releases, center, radius: float, title: str | None = None,

@@ -1,60 +1,105 @@
-"""One fixed colour-blind-safe colour, marker and line dash per mechanism, and the shared plotly layout.
+"""One fixed colour-blind-safe look (colour, marker, line dash, marker rim) per mechanism, and the shared plotly layout.
 
-Colours are the Okabe–Ito palette (Okabe & Ito, *Color Universal Design*, 2008), distinguishable
-under the common forms of colour-vision deficiency and on a washed-out classroom projector. Each
-key below keeps its colour on every page, so "Euclidean Laplace" is vermillion everywhere. Yellow
-(#F0E442) is left out: it vanishes on a white background. "True mean" and "bound" share black but
-never share a mark: the mean is a large diamond, the bound a dashed line. Hue is never the only
-cue: every mechanism also has its own line dash (``MECHANISMS``) and, among the mechanisms drawn in one
-chart (``CHART_GROUPS``), its own marker symbol: WebGL 3D scatters draw only seven. Once the eight
-Okabe–Ito colours are taken, a mechanism takes one of Paul Tol's colour-blind-safe "muted" set (the
-Riemannian Gaussian's wine, #882255), and ``engine.viz.colour_vision`` checks that every colour stays
-apart from every other under normal vision, protanopia and deuteranopia.
+Colours come from the Okabe–Ito palette (Okabe & Ito, *Color Universal Design*, 2008) and, once its eight
+are taken, from Paul Tol's colour-blind-safe "muted" and "light" schemes and his bright scheme's dark variant (Tol,
+*Colour Schemes*, SRON technical note SRON/EPS/TN/09-002, issue 3.2, 2021): ``COLOUR_SET``. Each key keeps its look on every page, so "Euclidean
+Laplace" is vermillion everywhere, and each mechanism's spec (``engine.mechanisms.specs``) answers for its own.
+"True mean" and "bound" share black but never share a mark: the mean is a large diamond, the bound a dashed line.
+
+Hue is never the only cue. Every mechanism has its own line dash, and two looks drawn on one chart
+(``CHART_GROUPS``, with the data and the true mean beside the private-mean family) are told apart
+(``clashes``): their colours differ by ``MIN_DELTA_E`` (CIEDE2000, ``engine.viz.colour_vision``) in normal
+vision, and under protanopia, deuteranopia and tritanopia too unless their markers differ: in symbol (WebGL 3D
+scatters draw only the seven ``SYMBOLS_3D``) or in the second channel, a dark rim (``RIM``). Every colour keeps
+``MIN_CONTRAST`` against the chart's ``BACKGROUND``. ``free_looks`` finds the looks still free for a new mechanism.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Mapping
 
 import plotly.graph_objects as go
 import plotly.io as pio
 
 from engine.mechanisms import specs
+from engine.viz.colour_vision import contrast, delta_e, worst_delta_e
+
+#: The chart background (the template's paper and plot colour).
+BACKGROUND = "#FFFFFF"
+#: Smallest CIEDE2000 ΔE₀₀ between two colours drawn on one chart: ten times a just-noticeable difference (about 1),
+#: which every pair of the Okabe–Ito colours the mechanisms took keeps under every simulated vision (the closest,
+#: reddish purple against orange for a tritanope, 10.9).
+MIN_DELTA_E = 10.0
+#: Smallest WCAG 2.1 contrast ratio of a mark's colour against ``BACKGROUND``. Okabe–Ito's yellow (1.3) fails it;
+#: its orange (2.2) and sky blue (2.3) keep it but not WCAG's 3:1 for graphics (SC 1.4.11).
+MIN_CONTRAST = 2.0
+#: The symbols WebGL 3D scatters draw from common fonts (plotly draws ``"x"`` in 3D as the emoji ❌, a blank box
+#: without an emoji font).
+SYMBOLS_3D = ("circle", "circle-open", "square", "square-open", "diamond", "diamond-open", "cross")
+#: The second channel of a marker: a mechanism whose spec sets ``rim`` draws its markers with this outline, on one of
+#: ``RIM_SYMBOLS``: 2D charts stroke an open symbol in its own colour, and a rim drowns a thin cross's colour at the
+#: clouds' 3–4 px (seen in chromium's WebGL).
+RIM = MappingProxyType({"color": "#222222", "width": 1})
+RIM_SYMBOLS = ("circle", "square", "diamond")
+#: The colours a mechanism takes its colour from, in order: Okabe–Ito's (less black and yellow), then Tol's muted
+#: scheme (less its pale grey), the light scheme's four that keep ``MIN_CONTRAST`` on white, and the dark variant of
+#: his bright scheme (less its grey); ``clashes`` turns away those too faint on the background (muted cyan and sand).
+COLOUR_SET = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7",
+              "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499",
+              "#77AADD", "#44BB99", "#AAAA00", "#EE8866",
+              "#222255", "#225555", "#225522", "#666633", "#663333")
+#: The line dashes a mechanism takes its dash from: plotly's named dashes, then dash lengths (2D charts only).
+DASH_SET = ("solid", "dot", "dash", "longdash", "dashdot", "longdashdot", "8px,3px,2px,3px,2px,3px",
+            "2px,2px,8px,2px", "16px,4px", "2px,6px", "12px,3px,3px,3px,3px,3px,3px,3px", "6px,2px,1px,2px,1px,2px",
+            "24px,4px,4px,4px", "1px,4px,1px,4px,12px,4px", "30px,6px", "4px,8px,16px,8px",
+            "10px,2px,10px,2px,2px,2px", "1px,2px,1px,8px")
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a key is drawn: ``color`` ``"#RRGGBB"``, marker ``symbol``, line ``dash`` and whether its markers wear
+    the dark ``RIM`` (``rim``)."""
+
+    color: str
+    symbol: str
+    dash: str
+    rim: bool = False
+
+    @classmethod
+    def of(cls, spec) -> Look:
+        """The look a mechanism's spec (``engine.mechanisms.specs.MechanismSpec``) answers for."""
+        return cls(spec.color, spec.symbol, spec.dash, spec.rim)
+
 
 #: The mechanisms of the private-mean family sit between these entries, in their registry's order.
-_BEFORE = ("data", "true mean")
-_AFTER = ("dp-rgd", "non-private", "bound")
+_BEFORE = {"data": ("Data", Look("#999999", "circle", "dot")),
+           "true mean": ("True mean (not private)", Look("#000000", "diamond", "solid"))}
+_AFTER = {"dp-rgd": ("DP-RGD", Look("#CC79A7", "diamond-open", "8px,3px,2px,3px,2px,3px")),
+          "non-private": ("Non-private", Look("#E69F00", "diamond", "2px,2px,8px,2px")),
+          "bound": ("Bound", Look("#000000", "circle-open", "dash"))}
 
-
-def _table(own: dict, field: str) -> MappingProxyType:
-    """``own`` entries with the mechanisms' (``engine.mechanisms.specs``: their ``field``, under their key)."""
-    rows = [(key, own[key]) for key in _BEFORE] + [(s.key, getattr(s, field)) for s in specs.REGISTRY]
-    return MappingProxyType(dict(rows + [(key, own[key]) for key in _AFTER]))
-
-
-#: Okabe–Ito colour for each key (lower case).
-COLORS = _table({"data": "#999999", "true mean": "#000000", "dp-rgd": "#CC79A7", "non-private": "#E69F00",
-                 "bound": "#000000"}, "color")
-
-#: Legend label shown for each key.
-LABELS = _table({"data": "Data", "true mean": "True mean (not private)", "dp-rgd": "DP-RGD",
-                 "non-private": "Non-private", "bound": "Bound"}, "label")
-
-#: Marker symbol for each key. Only symbols that WebGL 3D scatters draw from common fonts are
-#: used (plotly draws ``"x"`` in 3D as the emoji ❌, a blank box without an emoji font).
-SYMBOLS = _table({"data": "circle", "true mean": "diamond", "dp-rgd": "diamond-open", "non-private": "diamond",
-                  "bound": "circle-open"}, "symbol")
-
-#: Line dash for each key: plotly's named dashes, and dash lengths (2D charts only) where they run out.
-DASHES = _table({"data": "dot", "true mean": "solid", "dp-rgd": "8px,3px,2px,3px,2px,3px",
-                 "non-private": "2px,2px,8px,2px", "bound": "dash"}, "dash")
+#: Legend label and look of each key (lower case).
+LABELS = MappingProxyType({**{key: shown for key, (shown, _) in _BEFORE.items()},
+                           **{s.key: s.label for s in specs.REGISTRY}, **{key: shown for key, (shown, _) in _AFTER.items()}})
+LOOKS = MappingProxyType({**{key: look for key, (_, look) in _BEFORE.items()},
+                          **{s.key: Look.of(s) for s in specs.REGISTRY}, **{key: look for key, (_, look) in _AFTER.items()}})
+#: Colour, marker symbol and line dash of each key.
+COLORS = MappingProxyType({key: look.color for key, look in LOOKS.items()})
+SYMBOLS = MappingProxyType({key: look.symbol for key, look in LOOKS.items()})
+DASHES = MappingProxyType({key: look.dash for key, look in LOOKS.items()})
 
 #: The keys that name a mechanism (not the data, the true mean or a bound): each has its own colour and dash.
-MECHANISMS = tuple(key for key in COLORS if key not in _BEFORE + ("bound",))
+MECHANISMS = tuple(key for key in COLORS if key not in (*_BEFORE, "bound"))
 #: Mechanisms that share charts (the private-mean family's scenes; the optimisation page's runs): within a
-#: group each has its own symbol.
+#: group any two are told apart (``clashes``).
 CHART_GROUPS = (tuple(s.key for s in specs.REGISTRY), ("dp-rgd", "non-private"))
+#: What the private-mean family's scenes draw beside the mechanisms.
+SCENE_EXTRAS = tuple(_BEFORE)
 
 #: A legend label (lower case) names its key too, e.g. ``"Euclidean Laplace"`` -> ``"euclid"``.
 _BY_LABEL = MappingProxyType({label.lower(): key for key, label in LABELS.items()})
@@ -108,6 +153,106 @@ def symbol(name: str) -> str:
 def dash(name: str) -> str:
     """Line dash of a palette key (plotly's ``line.dash``)."""
     return DASHES[_key(name)]
+
+
+def outline(name: str) -> dict:
+    """Marker outline of a palette key (plotly's ``marker.line``): ``RIM`` if its look has the rim, else none."""
+    return dict(RIM) if LOOKS[_key(name)].rim else dict(width=0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _apart(first: str, second: str) -> tuple[float, float, str | None]:
+    """ΔE₀₀ of two colours in normal vision, and the smallest over every simulated vision with its viewer."""
+    return (delta_e(first, second), *worst_delta_e(first, second))
+
+
+def confusion(first: Look, second: Look) -> str | None:
+    """Why two looks drawn on one chart could be taken for each other (their colours, or their colours for a
+    colour-blind viewer with the same marker), or None when they cannot."""
+    normal, worst, viewer = _apart(first.color, second.color)
+    if normal < MIN_DELTA_E:
+        return f"{first.color} and {second.color} are ΔE₀₀ {normal:.1f} apart (< {MIN_DELTA_E:g})"
+    if worst < MIN_DELTA_E and (first.symbol, first.rim) == (second.symbol, second.rim):
+        return (f"{first.color} and {second.color} are ΔE₀₀ {worst:.1f} apart under {viewer} (< {MIN_DELTA_E:g})"
+                f" and share the marker {first.symbol!r}{' with the rim' if first.rim else ''}")
+    return None
+
+
+def _own_clashes(name: str, look: Look) -> list[str]:
+    found = []
+    if (ratio := contrast(look.color, BACKGROUND)) < MIN_CONTRAST:
+        found.append(f"{name}: {look.color} has contrast {ratio:.2f} on {BACKGROUND} (< {MIN_CONTRAST:g})")
+    if look.symbol not in SYMBOLS_3D:
+        found.append(f"{name}: symbol {look.symbol!r} is not one 3D charts draw ({', '.join(SYMBOLS_3D)})")
+    if look.rim and look.symbol not in RIM_SYMBOLS:
+        found.append(f"{name}: a rim on {look.symbol!r} would not show as one; give it to {', '.join(RIM_SYMBOLS)}")
+    return found
+
+
+def _pair_clashes(a: str, first: Look, b: str, second: Look, *, both_mechanisms: bool) -> list[str]:
+    found = [f"{a} and {b}: both dash {first.dash!r}"] if both_mechanisms and first.dash == second.dash else []
+    why = confusion(first, second)
+    return found + ([f"{a} and {b}: {why}"] if why else [])
+
+
+def clashes(looks: Mapping[str, Look], beside: Mapping[str, Look] = MappingProxyType({})) -> list[str]:
+    """Every reason the looks of mechanisms drawn on one chart (``name -> Look``), and of what is drawn beside them
+    (``beside``: the scenes' data and true mean), could be confused or lost; empty when there is none.
+
+    A mechanism's colour keeps ``MIN_CONTRAST`` against ``BACKGROUND`` and its symbol is one of ``SYMBOLS_3D``; two
+    mechanisms differ in dash; any two looks are told apart (``confusion``).
+    """
+    found = [why for name, look in looks.items() for why in _own_clashes(name, look)]
+    for (a, first), (b, second) in itertools.combinations(looks.items(), 2):
+        found += _pair_clashes(a, first, b, second, both_mechanisms=True)
+    for (a, first), (b, second) in itertools.product(looks.items(), beside.items()):
+        found += _pair_clashes(a, first, b, second, both_mechanisms=False)
+    return found
+
+
+def chart_clashes() -> list[str]:
+    """``clashes`` of every ``CHART_GROUPS`` group (the private-mean family's with the ``SCENE_EXTRAS`` beside it)."""
+    family, *others = CHART_GROUPS
+    found = clashes({key: LOOKS[key] for key in family}, {key: LOOKS[key] for key in SCENE_EXTRAS})
+    return found + [why for group in others for why in clashes({key: LOOKS[key] for key in group})]
+
+
+def free_looks(count: int = 1, taken: Mapping[str, Look] | None = None,
+               beside: Mapping[str, Look] | None = None) -> tuple[Look, ...]:
+    """``count`` looks for new mechanisms drawn with ``taken`` (``name -> Look``; every mechanism's by default) and
+    ``beside`` (as in ``clashes``; the ``SCENE_EXTRAS`` by default) that add no clash: a colour of ``COLOUR_SET``
+    none has, the first dash of ``DASH_SET`` none has, and of those the look whose colour alone sets it apart from
+    the most others, then an unused symbol, then no rim. A new mechanism's spec copies one, as printed by
+    ``python -c "from engine.viz import palette; print(palette.free_looks())"``.
+
+    Raises
+    ------
+    ValueError
+        If the palette has no room for ``count`` more.
+    """
+    taken = {key: LOOKS[key] for key in MECHANISMS} if taken is None else taken
+    beside = {key: LOOKS[key] for key in SCENE_EXTRAS} if beside is None else beside
+    looks, chosen = dict(taken), []
+    for n in range(count):
+        colours, dashes = {look.color for look in looks.values()}, {look.dash for look in looks.values()}
+        symbols = {look.symbol for look in looks.values()}
+        dash = next((d for d in DASH_SET if d not in dashes), None)
+        candidates = [Look(c, s, dash, rim) for c in COLOUR_SET if c not in colours
+                      for rim in (False, True) for s in SYMBOLS_3D] if dash else []
+        fitting = [look for look in candidates if not _own_clashes("new", look) and not any(
+            confusion(look, other) for other in [*looks.values(), *beside.values()])]
+        if not fitting:
+            raise ValueError(f"the palette has room for {n} more mechanisms beside {', '.join(looks) or 'none'}, "
+                             f"not {count}; extend COLOUR_SET or DASH_SET")
+
+        def distinct(look: Look) -> tuple:
+            apart = sum(_apart(look.color, other.color)[1] >= MIN_DELTA_E for other in looks.values())
+            return -apart, look.symbol in symbols, look.rim
+
+        best = min(fitting, key=distinct)
+        looks[f"new {n}"] = best
+        chosen.append(best)
+    return tuple(chosen)
 
 
 _SUBSCRIPT = re.compile(r"(?<=[^\s_])_(\{[^}]*\}|[^\W_]+)")

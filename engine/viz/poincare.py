@@ -92,7 +92,8 @@ def _markers(p: np.ndarray, mean: np.ndarray, *, key: str, size: float, opacity:
         x=p[:, 0], y=p[:, 1], mode="markers", name=palette.label(key),
         customdata=poincare_dist(mean, p),
         hovertemplate="distance to the true mean %{customdata:.3f}<extra>%{fullData.name}</extra>",
-        marker=dict(size=size, color=palette.color(key), symbol=palette.symbol(key), opacity=opacity),
+        marker=dict(size=size, color=palette.color(key), symbol=palette.symbol(key), opacity=opacity,
+                    line=palette.outline(key)),
     )
 
 

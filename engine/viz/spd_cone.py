@@ -114,7 +114,7 @@ def _markers(points: np.ndarray, *, name: str, key: str, size: float, symbol: st
         x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], mode="markers", name=name,
         legendgroup=legendgroup or name, customdata=custom, hovertemplate=template,
         marker=dict(size=size, color=palette.color(key), opacity=opacity,
-                    symbol=symbol or palette.symbol(key), line=outline or dict(width=0)),
+                    symbol=symbol or palette.symbol(key), line=outline or palette.outline(key)),
     )
 
 

@@ -221,7 +221,7 @@ def _scatter(points: np.ndarray, *, name: str, key: str, size: float, customdata
         x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers", name=name,
         legendgroup=name, customdata=customdata, hovertemplate=hovertemplate,
         marker=dict(size=size, color=palette.color(key), symbol=palette.symbol(key),
-                    opacity=opacity, line=outline or dict(width=0)),
+                    opacity=opacity, line=outline or palette.outline(key)),
     )
 
 

@@ -95,7 +95,8 @@ def tangent_view_figure(*, mean, releases, name: str, key: str, radius: float | 
         raise ValueError(f"extent must be > 0, got {extent}")
     traces = [
         go.Scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name=name, customdata=distances,
-                   marker=dict(size=6, color=palette.color(key), symbol=palette.symbol(key), opacity=0.8),
+                   marker=dict(size=6, color=palette.color(key), symbol=palette.symbol(key), opacity=0.8,
+                               line=palette.outline(key)),
                    hovertemplate="geodesic error %{customdata:.3f}<extra>%{fullData.name}</extra>"),
         go.Scatter(x=[0.0], y=[0.0], mode="markers", name=palette.label("true mean"),
                    marker=dict(size=11, color=palette.color("true mean"), symbol=palette.symbol("true mean")),

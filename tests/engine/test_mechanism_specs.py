@@ -36,6 +36,7 @@ def test_every_spec_is_complete_and_the_palette_reads_it():
         assert (palette.color(spec.key), palette.label(spec.key), palette.symbol(spec.key)) == (
             spec.color, spec.label, spec.symbol)
         assert palette.color(spec.label) == spec.color  # a legend label names its mechanism too
+        assert palette.LOOKS[spec.key] == palette.Look.of(spec)  # colour, symbol, dash and rim
         assert spec.guarantee in ("ε-DP", "(ε, δ)-DP", "none")
         assert callable(spec.build) and callable(spec.scale)
         assert spec.draw is not None or not spec.figure1

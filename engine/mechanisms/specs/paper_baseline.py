@@ -11,6 +11,6 @@ PAPER = MechanismSpec(
     key="paper", label="Paper's Euclidean baseline (not ε-DP)",
     long_label="Paper's Euclidean baseline around the Fréchet mean (not ε-DP)",
     chip="Paper's Euclidean baseline", audit_label="The paper's Euclidean baseline around the Karcher mean",
-    color="#F0E442", symbol="square-open", dash="longdashdot", guarantee="none", sensitivity="ambient", statistic="frechet",
+    color="#999933", symbol="square-open", dash="longdashdot", guarantee="none", sensitivity="ambient", statistic="frechet",
     law="ambient-laplace", build=euclidean_laplace.build, scale=euclidean_laplace.scale, draw=euclidean_laplace.draw,
     off_manifold=True, requires_ambient=True, playground=False, figure1=True)

@@ -29,8 +29,12 @@ class MechanismSpec:
     label, long_label, chip, audit_label : str
         Legend label; the pipeline's description; the playground's option; the audit's target name.
     color, symbol, dash : str
-        Okabe–Ito colour, plotly marker and line dash (``engine.viz.palette`` reads them): every
-        mechanism differs from every other in all three, for colour-blind viewers.
+        Colour of ``engine.viz.palette.COLOUR_SET`` (Okabe–Ito, then Paul Tol's schemes), plotly marker of
+        ``palette.SYMBOLS_3D`` and line dash, which ``engine.viz.palette`` reads: every mechanism has its own dash
+        and is told apart from every other on a chart, for colour-blind viewers too (``palette.clashes``).
+    rim : bool
+        Its markers wear a dark outline (``palette.RIM``), the second channel beside the symbol once two
+        mechanisms' colours are close for a colour-blind viewer; ``palette.free_looks`` proposes a free look.
     guarantee : str
         ``"ε-DP"``, ``"(ε, δ)-DP"`` (needs a δ) or ``"none"`` (a control that claims ε but breaks it).
     sensitivity : one of ``SENSITIVITIES``
@@ -97,6 +101,7 @@ class MechanismSpec:
     error_radius: Callable | None = None
     flat_error: Callable | None = None
     supports: Callable | None = None
+    rim: bool = False
 
     def __post_init__(self):
         if self.sensitivity not in SENSITIVITIES:
