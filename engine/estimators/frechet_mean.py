@@ -22,7 +22,10 @@ Hessian's eigenvalues λ, t = 0.5 by max|1 − λ/2|: on the same batches to tol
 (0.008 s against 0.026 s of CPU), SPD(2) 6 against 18, SPD(3) 6 against 18, H² 4 Newton steps against 15.
 On spaces with Newton steps (weights >= 0) the fixed step is watched: the data sets on which it overshoots
 (a step longer than the one before, or not finite) or does not converge are restarted from their start
-with Newton steps. Negative weights take the paper's t = 0.5.
+with Newton steps. It starts where the space says (``Manifold.frechet_start``): on S^d and H^d the normalised
+weighted centroid (to tol 1e-10 on those batches: S² 4.4 steps on average against 6.0 from the first record,
+H² 3 Newton steps against 4), elsewhere the first record. Negative weights take the paper's t = 0.5 from the
+first record.
 ``FrechetMeanResult.method`` says which ran on each data set. Code that must reproduce the paper's
 iterates passes ``step=PAPER_STEP``.
 """
@@ -173,7 +176,9 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = "auto", 
     tol : stop when the intrinsic distance between successive iterates is below ``tol``.
     max_iter : iteration cap; data sets that hit it are flagged ``converged=False``. ``"auto"``'s Newton
         restart of a data set the paper's step failed on has a cap of its own.
-    init : optional starting points ``(..., *point_shape)``; default the first data point.
+    init : optional starting points ``(..., *point_shape)``; default ``Manifold.frechet_start`` with ``"auto"``
+        and weights >= 0 (the normalised weighted centroid on S^d and H^d, else the first record), the first
+        record otherwise.
 
     Returns
     -------
@@ -202,15 +207,18 @@ def frechet_mean(manifold, points, *, weights=None, step: float | str = "auto", 
     w = _normalised_weights(weights, n, batch_shape)
     flat_pts = pts.reshape((-1, n) + manifold.point_shape)
     flat_w = w.reshape(-1, n)
-    mean = (flat_pts[:, 0] if init is None else
-            manifold.check_points(np.broadcast_to(init, batch_shape + manifold.point_shape), "init")
-            .reshape((-1,) + manifold.point_shape)).copy()
-    # ``auto``: the space's own iteration; a fixed step is watched and restarts the data sets it overshoots
-    # on with Newton steps where the space has them.
+    # ``auto``: the space's own start and iteration; a fixed step is watched and restarts the data sets it
+    # overshoots on with Newton steps where the space has them.
     nonnegative = bool(np.all(w >= 0))
-    fallback = step == "auto" and nonnegative and manifold.has_frechet_newton_step
+    own = step == "auto" and nonnegative
+    fallback = own and manifold.has_frechet_newton_step
     if step == "auto":
         step = manifold.frechet_step if nonnegative else PAPER_STEP
+    if init is not None:
+        mean = manifold.check_points(np.broadcast_to(init, batch_shape + manifold.point_shape), "init")
+        mean = mean.reshape((-1,) + manifold.point_shape).copy()
+    else:
+        mean = (manifold.frechet_start(flat_pts, flat_w) if own else flat_pts[:, 0]).copy()
     newton = step == "newton"
     if newton and np.any(w < 0):
         raise ValueError(f"step='newton' needs weights >= 0 (got {np.min(w):.3g} after normalising): "

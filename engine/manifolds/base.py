@@ -193,6 +193,12 @@ class Manifold(ABC):
         """
         return 1.0
 
+    def frechet_start(self, points, weights) -> np.ndarray:
+        """Where ``frechet_mean(step="auto")`` starts, ``(B, *point_shape)`` for ``points`` ``(B, n, *point_shape)``
+        and weights ``(B, n)`` >= 0 summing to 1: the first record here (the paper's start). Spaces with a
+        cheap point closer to the mean override it (the normalised weighted centroid on S^d and H^d)."""
+        return np.asarray(points)[:, 0]
+
     def frechet_newton_step(self, x, points, weights) -> tuple[np.ndarray, np.ndarray]:
         """Newton step H⁻¹ Σ_i w_i Log_x(p_i) of the weighted Fréchet function F = ½ Σ_i w_i d²(·, p_i)
         at ``x`` (H its Riemannian Hessian), same shapes as ``weighted_log_sum``, and F(x) ``(B,)``.

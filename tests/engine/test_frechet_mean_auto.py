@@ -57,9 +57,10 @@ def test_the_method_says_which_iteration_ran():
 
 
 @pytest.mark.parametrize("manifold", [SPD(2), SPD(3), Sphere(2), Kendall(5)], ids=str)
-def test_auto_is_karchers_step_where_the_space_names_it(manifold):
+def test_auto_is_karchers_step_from_the_spaces_start_where_the_space_names_it(manifold):
     points = manifold.random_point(40, np.random.default_rng(3)).reshape((4, 10) + manifold.point_shape)
-    auto, karcher = frechet_mean(manifold, points), frechet_mean(manifold, points, step=1.0)
+    start = manifold.frechet_start(points, np.full((4, 10), 0.1))
+    auto, karcher = frechet_mean(manifold, points), frechet_mean(manifold, points, step=1.0, init=start)
     assert manifold.frechet_step == 1.0
     np.testing.assert_array_equal(auto.mean, karcher.mean)
     np.testing.assert_array_equal(auto.n_iter, karcher.n_iter)
@@ -128,3 +129,28 @@ def test_the_default_meets_the_first_order_condition_on_the_sphere_in_fewer_step
         assert _sphere_log_sum_norm(mean, records) < 1e-11
     # Measured: 6–7 steps t = 1 against 33–36 of the paper's step (its contraction is 1 − t θ cot θ).
     assert result.n_iter.max() <= 8 < frechet_mean(manifold, points, step=PAPER_STEP, tol=1e-11).n_iter.min()
+
+
+@pytest.mark.parametrize("manifold", [Sphere(2), Sphere(5), Hyperbolic(2), Hyperbolic(4)], ids=str)
+def test_the_spaces_start_is_the_normalised_weighted_centroid(manifold):
+    rng = np.random.default_rng(80)
+    points = manifold.random_point(30, rng).reshape((3, 10) + manifold.point_shape)
+    weights = rng.uniform(size=(3, 10))
+    weights /= weights.sum(axis=1, keepdims=True)
+    start = manifold.frechet_start(points, weights)
+    assert manifold.belongs(start, atol=1e-12).all()
+    # The centroid Σ w x is a positive multiple of the start (the start is its direction on the manifold).
+    centroid = np.einsum("bn,bni->bi", weights, points)
+    scale = centroid[:, :1] / start[:, :1]
+    assert (scale > 0).all()
+    np.testing.assert_allclose(centroid, scale * start, rtol=1e-12, atol=1e-12)
+
+
+def test_the_spheres_start_falls_back_to_the_first_record_where_the_centroid_vanishes():
+    pair = np.array([[[0.0, 0.0, 1.0], [0.0, 0.0, -1.0]]])
+    np.testing.assert_array_equal(Sphere(2).frechet_start(pair, np.full((1, 2), 0.5)), pair[:, 0])
+
+
+def test_the_hyperbolic_start_falls_back_to_the_first_record_where_the_centroid_does_not_fit_in_floats():
+    far = np.array([[[1.5e308, 1.5e308, 0.0], [1.5e308, 0.0, 1.5e308]]])
+    np.testing.assert_array_equal(Hyperbolic(2).frechet_start(far, np.full((1, 2), 0.5)), far[:, 0])
