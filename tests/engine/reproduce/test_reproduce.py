@@ -22,7 +22,7 @@ from engine.pipelines.sensitivity import SensitivityConfig
 from engine.reproduce import VIEWS, command, notebook, script, snippet
 from ui.lesson.steps import STEPS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 VIEW = VIEWS["playground"]
 #: Less than the whole budget: the machine is shared.
 NOTEBOOK_SECONDS = 60

@@ -13,7 +13,7 @@ from engine.pipelines import private_mean
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.ties_by_budget import ties_by_budget
 from engine.pipelines.who_wins_map import WhoWinsMapConfig, run
-from tests.engine.test_who_wins_map import _spd2_mean_radius, _spd2_tangent_ball
+from tests.engine.pipelines.test_who_wins_map import _spd2_mean_radius, _spd2_tangent_ball
 
 N = 50
 SPD2 = SPD(2)

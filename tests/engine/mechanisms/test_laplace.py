@@ -14,7 +14,13 @@ from engine.mechanisms import (
     off_manifold,
     riemannian_laplace,
 )
-from tests.engine.test_radial import grid_cdf, hyperbolic_logpdf, kendall_logpdf, spd2_rho_logpdf, sphere_logpdf
+from tests.engine.mechanisms.test_radial import (
+    grid_cdf,
+    hyperbolic_logpdf,
+    kendall_logpdf,
+    spd2_rho_logpdf,
+    sphere_logpdf,
+)
 
 M = 4000
 

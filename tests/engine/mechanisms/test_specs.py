@@ -24,7 +24,7 @@ from engine.pipelines import figure1_setting, private_mean
 from engine.viz import palette
 from ui import who_wins
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_every_spec_is_complete_and_the_palette_reads_it():

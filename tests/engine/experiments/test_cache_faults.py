@@ -313,7 +313,7 @@ from engine.experiments import cache, reimherr_fig1
 cache._place = lambda staging, folder: os.kill(os.getpid(), signal.SIGKILL)
 cache.store({str(store)!r}, {STUDY!r}, reimherr_fig1.Params(reps=2, ns=(10,), block=2),
             reimherr_fig1.run(reps=2, ns=[10], block=2))
-"""], cwd=Path(__file__).resolve().parents[2], capture_output=True)
+"""], cwd=Path(__file__).resolve().parents[3], capture_output=True)
     assert killed.returncode == -9, killed.stderr
     (left,) = [p for p in store.iterdir() if p.name.startswith(".staging-")]
     assert (left / cache.MANIFEST).exists()

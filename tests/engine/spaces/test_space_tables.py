@@ -4,7 +4,7 @@ table keyed by a space's name and no comparison with one anywhere else."""
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SPACE_KEYS = "sphere|spd|hyperbolic|kendall|grassmann"
 #: A dict literal keyed by a space's name, a comparison with one, or a membership test in a literal tuple.
 KEYED = re.compile(rf'"({SPACE_KEYS})"\s*:|[!=]= "({SPACE_KEYS})"|in \("({SPACE_KEYS})')

@@ -11,7 +11,7 @@ from distributed import LocalCluster
 from engine.experiments import __main__ as cli
 from engine.experiments import reimherr_fig1, runner
 
-from .test_experiments_cli import QUICK, cache_in_tmp, no_figures, one_line_error, quick_settings  # noqa: F401
+from .test_cli import QUICK, cache_in_tmp, no_figures, one_line_error, quick_settings  # noqa: F401
 
 SMALL = reimherr_fig1.Params(reps=4, seed=7, ns=(10,), block=2)
 

@@ -275,7 +275,7 @@ def test_the_radius_slider_stops_below_theorem_twos_limit():
 def test_a_spec_added_to_the_page_is_simulated_on_request_where_it_is_supported(monkeypatch):
     """The Riemannian Gaussian joins the error curves through its spec (``utility=True``): a switch on the sphere,
     none on SPD(2), which its guarantee does not cover. Its σ is the Euclidean analytic Gaussian's here (its exact
-    μ costs about a second per (n, ε); ``tests/engine/test_utility_added.py`` checks the page's pipeline with it)."""
+    μ costs about a second per (n, ε); ``tests/engine/pipelines/test_utility_added.py`` checks the page's pipeline with it)."""
     fast = dataclasses.replace(mechanism_specs.RGAUSS, scale=lambda manifold, *, epsilon, sensitivity, delta:
                                analytic_gaussian_sigma(epsilon, delta, sensitivity))
     monkeypatch.setitem(mechanism_specs.SPECS, "rgauss", fast)

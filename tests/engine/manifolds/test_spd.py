@@ -2,7 +2,7 @@
 independent scipy/pyriemann computations, numerical robustness and argument checks.
 
 The generic contract (round trips, orthonormal bases, transport isometry, ...) is in
-test_manifolds.py; these tests pin the values.
+test_contract.py; these tests pin the values.
 """
 
 import numpy as np

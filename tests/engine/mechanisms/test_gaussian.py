@@ -12,7 +12,7 @@ from engine.mechanisms import (
     gaussian_delta,
     tangent_gaussian,
 )
-from tests.engine.test_laplace import _coefficients
+from tests.engine.mechanisms.test_laplace import _coefficients
 
 SPACES = [Sphere(2), Hyperbolic(3), SPD(3), Kendall(5), Grassmann(5, 2)]
 M = 4000

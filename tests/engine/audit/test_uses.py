@@ -26,7 +26,7 @@ from engine.spaces import make_manifold
 from ui.playground.spaces import SPACES as PLAYGROUND_SPACES
 from ui.sensitivity import RADIUS_RANGE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # Reduced budget of the sweeps: one checkpoint, the audit's own α/2 at the end.
 SWEEP_SAMPLES = 10_000
 # The playground's landmark slider for Kendall shapes (ui/playground/controls.py): fewest and most.

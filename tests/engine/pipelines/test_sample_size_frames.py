@@ -10,7 +10,7 @@ from engine.data import sphere_cap
 from engine.estimators import frechet_mean, prefix_frechet_means
 from engine.manifolds import Hyperbolic, Sphere
 from engine.pipelines.sample_size_frames import sample_size_frames, sample_size_grid
-from tests.engine.test_common_draws import _sphere_cdf
+from tests.engine.mechanisms.test_common_draws import _sphere_cdf
 
 S2 = Sphere(2)
 R = np.pi / 8
