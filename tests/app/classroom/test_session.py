@@ -1,4 +1,4 @@
-"""A class session on the Lesson through AppTest (issue 46): the teacher starts it, a student joins by code and
+"""A class session on the Lesson through AppTest: the teacher starts it, a student joins by code and
 sends an answer, the teacher's tally counts it, the teacher's step and reveal reach the student, an intruder on
 the teacher's address moves nothing, and an unknown or hostile code is one literal line."""
 

@@ -1,4 +1,4 @@
-"""The class sessions' store (issue 46, item 5), for real on both backends: SQLite in a file and Redis on a
+"""The class sessions' store, for real on both backends: SQLite in a file and Redis on a
 throwaway ``redis-server``. A second send replaces the first, sessions expire, ending one deletes its answers, two
 processes share one session, and no hostile code, secret or answer moves, reads or reaches another session."""
 

@@ -1,4 +1,4 @@
-"""The Lesson pack (issue 47): built by ``python -m lesson_pack`` as ``make lesson-pack`` runs it (two values on
+"""The Lesson pack: built by ``python -m lesson_pack`` as ``make lesson-pack`` runs it (two values on
 each slider here, to build faster: the steps' own runs are the same), its steps draw the Lesson page's charts
 (their data) and reveal the numbers it reveals, to the last printed digit, and its sliders hold their builders'
 charts; the page's button serves the pack as a zip; bad input gets one line and exit status 2."""

@@ -1,5 +1,5 @@
-"""The Lesson page (issue 33): every step renders with its chart, question and link; the prediction, the
-headline and the takeaway are revealed from the run (nothing answers a question before, issue 49); the game's buttons move the tally; ``?step=N`` opens step N."""
+"""The Lesson page: every step renders with its chart, question and link; the prediction, the
+headline and the takeaway are revealed from the run (nothing answers a question before); the game's buttons move the tally; ``?step=N`` opens step N."""
 
 from __future__ import annotations
 
@@ -332,7 +332,7 @@ def _eye(scene) -> np.ndarray:
 
 
 def test_the_3d_steps_face_their_mean_and_draw_the_tight_cloud_on_top():
-    """Issue 49, C3: step 2's sphere cap was seen nearly edge-on (65° off its mean's radius); on step 5's cone the
+    """Step 2's sphere cap was seen nearly edge-on (65° off its mean's radius); on step 5's cone the
     Euclidean squares, drawn last and larger, covered the winning Riemannian cloud and the true mean."""
     sphere = STEPS[1].chart()
     mean = np.stack([charts.values(sphere.data[-1][c]) for c in "xyz"], axis=-1)[0]
@@ -347,7 +347,7 @@ def test_the_3d_steps_face_their_mean_and_draw_the_tight_cloud_on_top():
 @pytest.mark.parametrize("title", ["On a sphere cap: which noise lands closer?",
                                    "On covariance matrices: which noise lands closer?"])
 def test_the_winning_cloud_is_drawn_on_top_and_the_loser_translucent(title):
-    """Issue 49, step 4: on the sphere the Euclidean cloud wins (it lands closer once projected onto the sphere) but
+    """On the sphere the Euclidean cloud wins (it lands closer once projected onto the sphere) but
     was drawn at the loser's opacity, the two clouds overlapping at 0.6. On steps 4 and 5 the cloud of the
     playground's verdict is now the last cloud, larger and nearly opaque, the other translucent under it (the
     shared rule of the sphere and the cone, ``engine.viz._common.draw_order``)."""
@@ -369,7 +369,7 @@ def _step(title: str):
 
 
 def test_step_one_draws_the_measured_move_against_the_flat_bound():
-    """Issue 49, C7: step 1's deciding numbers (the adversarial pair's move against 2r/n) were not on its chart. Its
+    """Step 1's deciding numbers (the adversarial pair's move against 2r/n) were not on its chart. Its
     chart now draws the measured move against r, above the flat line 2r/n at the step's r, and its y axis is capped so
     the two are apart on screen (Theorem 2's bound, 2.7 at the right end, flattened them into one line)."""
     from ui.lesson.compute import moved_mean
@@ -386,7 +386,7 @@ def test_step_one_draws_the_measured_move_against_the_flat_bound():
 
 
 def test_step_two_rings_the_mean_at_delta_and_ten_delta():
-    """Issue 49, C7: step 2 asks how far a release lands compared with Δ and never drew Δ."""
+    """Step 2 asks how far a release lands compared with Δ and never drew Δ."""
     from engine.manifolds.sphere import Sphere
     from ui.lesson import compute
     from ui.lesson.steps import SPHERE_ALONE
@@ -402,7 +402,7 @@ def test_step_two_rings_the_mean_at_delta_and_ten_delta():
 
 
 def test_step_six_draws_the_tests_at_the_ceiling():
-    """Issue 49, C7: step 6 asked for an attacker's accuracy under a trade-off curve that showed no accuracy. The
+    """Step 6 asked for an attacker's accuracy under a trade-off curve that showed no accuracy. The
     chart now draws the tests right e^ε/(1 + e^ε) of the time (α + β = 2/(1 + e^ε)), touching the bound at α = β."""
     fig = _step("The guarantee, audited: which data set?").chart()
     line = next(trace for trace in fig.data if trace.name.startswith("tests right"))

@@ -1,4 +1,4 @@
-"""``ui.live_chart`` (issue 15): the figure it hands to the browser, its stable identity across reruns
+"""``ui.live_chart``: the figure it hands to the browser, its stable identity across reruns
 (what keeps the iframe and its WebGL context) and the plotly.js copy it serves."""
 
 from __future__ import annotations

@@ -251,7 +251,7 @@ def test_hyperbolic_taxonomy_choice_renders_or_explains():
 
 
 def test_eigenvector_clipping_norm_is_the_public_bound():
-    """L0 = 2R² with the public R = √(d/n) (d = 50), printed as an assumption (issue 10)."""
+    """L0 = 2R² with the public R = √(d/n) (d = 50), printed as an assumption."""
     at = run_page(PAGE, {**FAST, "app": "eigenvector", "n_eigenvector": "2000", cfg.SECTION_KEY: ACCOUNTING})
     metrics = {metric.label: metric.value for metric in at.metric}
     assert metrics["Clipping norm L0"] == f"{2 * 50 / 2000:.4g}"
@@ -260,7 +260,7 @@ def test_eigenvector_clipping_norm_is_the_public_bound():
 
 
 def test_default_picture_shows_both_runs_descend_and_the_privacy_floor(defaults):
-    """Issue 14, item 7: started next to the optimum, DP-RGD's excess loss rose from 0.002 to 0.004
+    """Started next to the optimum, DP-RGD's excess loss rose from 0.002 to 0.004
     while the noiseless one fell: the first picture looked like failure."""
     spec = charts.specs(defaults)[0]
     _, private = charts.line(spec, "DP-RGD")
@@ -290,7 +290,7 @@ class _Bar:
 
 
 def test_the_run_reports_calibration_and_each_block_of_repeats(monkeypatch):
-    """Issue 14, item 8: at ε = 0.002 with 50 repeats the bar stayed on one text for the whole run.
+    """At ε = 0.002 with 50 repeats the bar stayed on one text for the whole run.
     Now the sampled-batch calibration and every block of 10 repeats say what they do."""
     bar = _Bar()
     monkeypatch.setattr(opt_compute.st, "progress", bar)
@@ -306,7 +306,7 @@ def test_the_run_reports_calibration_and_each_block_of_repeats(monkeypatch):
 
 
 def test_tiny_epsilon_explains_why_the_spd_run_stops():
-    """Issue 14, item 8: at ε = 0.002 with 50 repeats the noise (σ ≈ 62 per step) carries the SPD iterates off
+    """At ε = 0.002 with 50 repeats the noise (σ ≈ 62 per step) carries the SPD iterates off
     the cone; the page said "x has a point off SPD(2, affine)" from inside the exponential map."""
     at = run_page(PAGE, {"eps": "0.002", "reps": "50"})
     errors = messages(at, "error")

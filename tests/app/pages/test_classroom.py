@@ -1,4 +1,4 @@
-"""Issue 14: what a class sees on every page at its defaults, read from the AppTest run.
+"""What a class sees on every page at its defaults, read from the AppTest run.
 
 One label and number rule for every chart (``engine.viz.palette``): powers of ten rather than SI
 prefixes on every axis, no raw TeX underscore in any title, axis or legend; no label cut short in

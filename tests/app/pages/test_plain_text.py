@@ -1,4 +1,4 @@
-"""Every page speaks to people (issue 34, item 7): no table header, guarantee, note or message at a
+"""Every page speaks to people: no table header, guarantee, note or message at a
 page's defaults is written like code (``tests.plain_text``). TeX formulas are exempt: they are drawn."""
 
 from __future__ import annotations

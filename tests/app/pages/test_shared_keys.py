@@ -1,4 +1,4 @@
-"""Keys that several pages use (issue 10): a page reached through the sidebar shows its own
+"""Keys that several pages use: a page reached through the sidebar shows its own
 defaults, not the other page's value nor the widget's minimum, and gets back the value it was left
 with. One case per shared key: set it on one page, follow the sidebar to another, then come back."""
 

@@ -1,4 +1,4 @@
-"""The playground's animations (issue 15): a toggle bound to the URL adds plotly frames over ε, or over
+"""The playground's animations: a toggle bound to the URL adds plotly frames over ε, or over
 the sample size n when ``?anim_over=n``."""
 
 import numpy as np
@@ -144,7 +144,7 @@ def test_bad_address_values_are_named_with_what_they_may_be():
 
 
 def test_every_mechanism_moves_with_the_animated_epsilon():
-    """Issue 34: each frame releases every shown mechanism at the frame's ε, so the Euclidean and Gaussian
+    """Each frame releases every shown mechanism at the frame's ε, so the Euclidean and Gaussian
     clouds shrink along the slider as the Riemannian one does (they stayed at the sidebar's ε)."""
     at = run_page(PLAYGROUND, {"anim": "true", "eps": "1", "mech": "exact,euclid,gauss"})
     spec = _spec(at)
@@ -169,7 +169,7 @@ def test_every_mechanism_moves_with_the_animated_epsilon():
 
 
 def test_epsilon_animation_keeps_the_scene_on_the_data():
-    """Issue 34: the ε animation's scene is the static figure's (data and the sidebar's releases); holding
+    """The ε animation's scene is the static figure's (data and the sidebar's releases); holding
     the releases at ε = 0.1 zoomed out to the whole sphere."""
     still = _spec(run_page(PLAYGROUND))["layout"]["scene"]
     moving = _spec(run_page(PLAYGROUND, {"anim": "true"}))["layout"]["scene"]
@@ -197,7 +197,7 @@ def _beyond(spec, frame) -> int:
 
 
 def test_the_caption_counts_the_releases_the_frames_put_beyond_the_dome():
-    """Issue 34: over ε the scene stays on the data, so at ε = 0.1 on the slider releases lay beyond the drawn
+    """Over ε the scene stays on the data, so at ε = 0.1 on the slider releases lay beyond the drawn
     dome without a word; the caption now counts them, frame by frame as the chart draws them."""
     at = run_page(PLAYGROUND, {"anim": "true", "eps": "1"})
     assert_clean(at)

@@ -1,5 +1,5 @@
 """The Euclidean baseline on H² and on Kendall shapes in the playground: offered by default, measured,
-and compared in the who-wins sentence (issue 34)."""
+and compared in the who-wins sentence."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The playground's "Data (CSV)" (issue 34, item 8): it holds the records as well as the true mean and
+"""The playground's "Data (CSV)": it holds the records as well as the true mean and
 every mechanism's releases, so the picture can be redrawn from the file alone."""
 
 from __future__ import annotations

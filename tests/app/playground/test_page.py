@@ -170,14 +170,14 @@ def test_query_parameters_round_trip():
 @pytest.mark.slow
 @pytest.mark.parametrize("space", ["sphere", "spd", "hyperbolic"])
 def test_adding_mh_at_the_defaults_does_not_warn_that_releases_are_correlated(space):
-    """Issue 14, item 5: burn-in 1,000 and thinning 10 always drew the page's own warning."""
+    """Burn-in 1,000 and thinning 10 always drew the page's own warning."""
     at = run_page(PLAYGROUND, {"space": space, "mech": "exact,mh"})
     assert not [text for text in messages(at) if "correlated" in text]
     assert any("MH chain mixes" in text for text in messages(at, "success"))
 
 
 def test_radius_slider_stops_below_the_spaces_limit():
-    """Issue 14, item 6: r went to 1.5 on S² although r* = π/4, and the charts vanished behind red boxes."""
+    """The r slider went to 1.5 on S² although r* = π/4, and the charts vanished behind red boxes."""
     at = run_page(PLAYGROUND)
     top = at.slider(key="r").max
     assert top < 3.141592653589793 / 4
@@ -188,14 +188,14 @@ def test_radius_slider_stops_below_the_spaces_limit():
 
 
 def test_error_table_caption_speaks_of_the_space_on_show():
-    """Issue 14, item 9: the caption said "projected back onto the sphere" on SPD, H² and Kendall."""
+    """The caption said "projected back onto the sphere" on SPD, H² and Kendall."""
     for space in ("spd", "hyperbolic"):
         at = run_page(PLAYGROUND, {"space": space})
         assert not any("onto the sphere" in caption.value for caption in at.main.caption)
 
 
 def test_sphere_caption_names_the_colour_the_legend_draws(defaults):
-    """Issue 14, item 4: the caption said grey segments while the legend drew light orange ones."""
+    """The caption said grey segments while the legend drew light orange ones."""
     caption = next(c.value for c in defaults.main.caption if "Riemannian releases" in c.value)
     assert "grey" not in caption and "orange" in caption
     gap = next(t for t in _chart(defaults)["data"] if t.get("name", "").endswith("gap to the sphere"))
@@ -211,7 +211,7 @@ def test_an_mh_release_says_its_guarantee_is_that_of_the_exact_law(defaults):
 
 
 def test_who_wins_sentence_names_the_winner_the_error_table_shows(defaults):
-    """Issue 34: at the defaults (S², n = 50, r = π/8, ε = 1, Theorem 2's constant) the Euclidean Laplace
+    """At the defaults (S², n = 50, r = π/8, ε = 1, Theorem 2's constant) the Euclidean Laplace
     has the smaller geodesic error; the page says so, with the table's numbers and the curvature factor."""
     sentence = who_wins_sentence(defaults)
     assert sentence is not None
@@ -236,7 +236,7 @@ def test_the_riemannian_gaussian_states_its_mu():
 
 
 def test_the_playground_says_its_errors_average_one_data_sets_releases():
-    """Issue 49, C8: the playground (0.0403 against 0.0542) and the Utility page (0.0418 against 0.0499) disagreed
+    """The playground (0.0403 against 0.0542) and the Utility page (0.0418 against 0.0499) disagreed
     at the same setting and neither said what it averages over. The sentence and the table's caption say it, from
     the run's own count of releases, and why the Utility page's numbers differ."""
     at = run_page(PLAYGROUND, {"m": "60"})

@@ -95,7 +95,7 @@ def test_query_params_round_trip():
 
 @pytest.mark.parametrize("space", list(samplers.SPACES))
 def test_sigma_slider_stops_where_the_space_still_works(space):
-    """Issue 14, item 6: σ went to 2.0 on every space, though H² needs σ < 1 and SPD(2) σ < √2."""
+    """The σ slider went to 2.0 on every space, though H² needs σ < 1 and SPD(2) σ < √2."""
     at = run_page(PAGE, {**FAST, "space": space})
     top = at.slider(key="sigma").max
     at.slider(key="sigma").set_value(top).run()
@@ -108,7 +108,7 @@ def test_sigma_slider_stops_where_the_space_still_works(space):
 
 
 def test_trace_names_the_exact_mean_in_its_legend_not_on_the_line(defaults):
-    """Issue 14, item 9: the "exact mean" annotation sat on the trace wherever the chain happened to be."""
+    """The "exact mean" annotation sat on the trace wherever the chain happened to be."""
     trace = charts.specs(defaults)[2]
     assert [a["text"] for a in trace["layout"].get("annotations", [])] == ["burn-in"]
     assert any(t.get("name", "").startswith("exact mean E ρ") for t in trace["data"])

@@ -22,11 +22,10 @@ def test_every_space_has_its_view_in_the_registry_order():
         assert (view.figure1 is not None) == spaces.offered(entry.recipe)
 
 
-def test_the_coordinates_of_a_download_name_one_column_per_coordinate():
-    for key, view in views.VIEWS.items():
-        manifold = spaces.make_manifold(key, 5)
+def test_the_coordinates_of_a_download_name_one_column_per_coordinate(every_space):
+    for key, manifold in every_space(5).items():
         points = manifold.random_point(4, np.random.default_rng(0))
-        columns = view.coordinates(points)
+        columns = views.VIEWS[key].coordinates(points)
         assert columns and all(np.shape(column) == (4,) for column in columns.values()), key
 
 

@@ -99,7 +99,7 @@ def test_planner_euclidean_constant_is_at_least_the_noise_alone():
 
 
 def test_paper_baseline_is_drawn_only_on_request_with_its_true_epsilon():
-    """Issue 19 item 2: the paper's baseline appears only when asked for, labelled not ε-DP, with the measured ε."""
+    """The paper's baseline appears only when asked for, labelled not ε-DP, with the measured ε."""
     plain = run_page(PAGE, {"space": "spd", "reps": "20"})
     assert not any("not ε-DP" in w.value for w in plain.warning)
     at = run_page(PAGE, {"space": "spd", "reps": "20", "paper": "true"})
@@ -199,7 +199,7 @@ def test_preset_in_the_address_opens_figure1():
 
 
 def test_sphere_preset_note_speaks_of_the_sphere():
-    """Issue 14, item 9: the note of the sphere preset used to describe SPD(2) with r = 1.5."""
+    """The note of the sphere preset used to describe SPD(2) with r = 1.5."""
     at = run_page(PAGE, {"preset": "reimherr-fig1", "space": "sphere", "reps": "20", "ngrid": "quick",
                          utility.SECTION_KEY: REDUCTION})
     note = next(text for text in messages(at, "info") if "Figure 1" in text)
@@ -208,7 +208,7 @@ def test_sphere_preset_note_speaks_of_the_sphere():
 
 
 def test_default_calibration_is_theorem2s_proven_constant(defaults):
-    """Issue 34: the page prints a guarantee, so its default C is Theorem 2's 2r(2 − h)/h, not the
+    """The page prints a guarantee, so its default C is Theorem 2's 2r(2 − h)/h, not the
     supplement's numerical boundary constant (1.03 at r = π/8)."""
     r = np.pi / 8
     h = np.pi / 4  # 2r·cot(2r) at r = π/8
@@ -234,7 +234,7 @@ def _hand_geodesic_errors(n: int, reps: int, seed: int, epsilon: float) -> dict:
 
 
 def test_who_wins_sentence_names_the_winner_the_simulation_shows(defaults):
-    """Issue 34: at the defaults (n = 50, ε = 1, 200 data sets) the sentence's geodesic errors are those of
+    """At the defaults (n = 50, ε = 1, 200 data sets) the sentence's geodesic errors are those of
     the simulated releases, and it names the smaller; the page once said the reverse (noise reduction 23–72%)."""
     sentence = who_wins_sentence(defaults)
     errors = _hand_geodesic_errors(50, 200, 0, 1.0)
@@ -254,7 +254,7 @@ def test_figure1_preset_keeps_the_proven_verdict_and_says_what_the_papers_consta
 
 
 def test_the_utility_page_says_its_errors_average_data_sets():
-    """Issue 49, C8: the Utility page did not say that its errors average data sets (one release each), unlike the
+    """The Utility page did not say that its errors average data sets (one release each), unlike the
     playground's releases of one data set. The sentence and the error chart's caption say it, from the run's reps."""
     at = run_page(PAGE, {"reps": "60"})
     sentence = who_wins_sentence(at)
@@ -265,7 +265,7 @@ def test_the_utility_page_says_its_errors_average_data_sets():
 
 
 def test_the_radius_slider_stops_below_theorem_twos_limit():
-    """Issue 49, polish: the sphere's r slider reached 1.5, past r* = π/4, where the page can only say that no
+    """The sphere's r slider reached 1.5, past r* = π/4, where the page can only say that no
     constant calibrates the noise. It stops on its grid below r*; SPD (κ ≤ 0, no limit) keeps the full range."""
     at = run_page(PAGE)
     assert np.pi / 4 - 0.01 <= at.slider(key="r_sphere").max < np.pi / 4

@@ -33,7 +33,7 @@ def test_the_tab_maps_every_space_with_a_baseline_and_reads_each_map():
 
 
 def test_each_map_names_its_budget_and_shows_how_the_tie_moves_with_it():
-    """Issue 34: the verdict moves with n·ε; each map's title and sentence name the n·ε they hold at, and a
+    """The verdict moves with n·ε; each map's title and sentence name the n·ε they hold at, and a
     table under each map gives the tie and the end ratios of its smallest parameter at n·ε = 5, 50, 500,
     from ``ties_by_budget`` (the n·ε = 50 row is the map's own first row)."""
     at = run_page(PAGE, {utility.SECTION_KEY: WHERE})
@@ -58,7 +58,7 @@ def test_each_map_names_its_budget_and_shows_how_the_tie_moves_with_it():
 
 
 def test_the_lines_sentence_says_the_noisy_projectors_were_rounded_onto_a_line():
-    """Issue 34: on Gr(d, 1) no release is off the space only because every noisy projector is rounded
+    """On Gr(d, 1) no release is off the space only because every noisy projector is rounded
     onto a line first; the tab's sentence says so, with the share the run counted (all of them)."""
     at = run_page(PAGE, {utility.SECTION_KEY: WHERE})
     lines = [box.value for box in at.info if box.value.startswith("On Gr(d, 1)")]
@@ -70,7 +70,7 @@ def test_the_lines_sentence_says_the_noisy_projectors_were_rounded_onto_a_line()
 
 
 def test_the_budget_table_shows_every_range_where_the_intrinsic_mechanism_wins():
-    """Issue 34: H² at n·ε = 500 crosses 1 twice; the table under its map shows both ranges where the
+    """H² at n·ε = 500 crosses 1 twice; the table under its map shows both ranges where the
     Riemannian Laplace wins (``ties_by_budget``'s ``intrinsic_ranges``), not only the first tie."""
     at = run_page(PAGE, {utility.SECTION_KEY: WHERE})
     tables = {space: table.value for space, table in

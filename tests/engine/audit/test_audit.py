@@ -47,7 +47,7 @@ def test_gaussian_epsilon_inverts_the_exact_delta(mu, delta):
     assert gaussian_delta(1.0, eps, mu) == pytest.approx(delta, rel=1e-6)
 
 
-def test_paper_rule_exact_epsilon_matches_issue():
+def test_paper_rule_sigma_has_exact_epsilon_0_142():
     assert gaussian_epsilon(2 * 0.1 / np.sqrt(np.log(1e3)), 1e-3) == pytest.approx(0.142, abs=5e-4)
 
 
@@ -65,7 +65,7 @@ def test_pair_must_differ_in_one_record():
         NeighbouringPair(m, np.zeros((3, 1)), np.array([[0.0], [1.0], [1.0]]))
 
 
-def test_replace_one_pair_reproduces_issue_19_pair_on_spd():
+def test_replace_one_pair_on_spd_moves_the_karcher_mean_by_2r_over_n():
     m = SPD(2)
     pair = replace_one_pair(m, 10, 1.5, gap=lambda p: float(np.linalg.norm(np.subtract(*p.ambient_means()))))
     np.testing.assert_allclose(np.sort(np.linalg.eigvalsh(pair.first[0])), [1.0, np.exp(1.5)], rtol=1e-12)
@@ -130,7 +130,7 @@ def test_positive_control_is_flagged(name, space):
     assert result.flagged and result.epsilon_lower > result.epsilon
 
 
-def test_karcher_baseline_true_epsilon_is_that_of_issue_19():
+def test_karcher_baseline_true_epsilon_on_spd_is_1_668():
     target = AUDITS["control-karcher-baseline"].target("spd")
     assert target.reachable_epsilon == pytest.approx(1.668, abs=1e-3)
     assert AUDITS["euclidean-baseline"].target("spd").reachable_epsilon < 1.0
@@ -214,7 +214,7 @@ def test_audit_texts_are_written_for_people(name, space):
 
 def test_bound_climbs_over_a_budget_smaller_than_one_batch():
     """The Audit page's budget of 20,000 per side is below the Laplace targets' batch of 100,000: the
-    curve still has a point at 2, 4, …, 64 sixty-fourths of the budget (issue 34, item 8)."""
+    curve still has a point at 2, 4, …, 64 sixty-fourths of the budget."""
     target = AUDITS["laplace"].target("sphere")
     assert target.batch_size > 20_000
     result = run_audit(target, samples=20_000, rng=0, early_stop=False)

@@ -1,4 +1,4 @@
-"""Audit power (issue 43, items 4 and 5): every mechanism's 2× twin (built at 2ε, claiming ε) is flagged,
+"""Audit power: every mechanism's 2× twin (built at 2ε, claiming ε) is flagged,
 the correct mechanism is not, the loose guarantees say why, and each audit's spaces come from the registry."""
 
 import dataclasses

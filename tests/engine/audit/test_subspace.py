@@ -1,4 +1,4 @@
-"""Audits of the subspace mechanisms (issue 29, items 4 and 5): the adversarial pairs move what they
+"""Audits of the subspace mechanisms: the adversarial pairs move what they
 claim to move, every mechanism stays within its claim at reduced samples, and every control is flagged."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The audit of the mechanisms as the pages and studies use them (issue 19, last build item).
+"""The audit of the mechanisms as the pages and studies use them.
 
 Every baseline through the caller's own code, the tangent Gaussian's two calibrations at the public
 base point, and the Riemannian Laplace, the Euclidean baseline and the playground's tangent Gaussian
@@ -92,7 +92,7 @@ def test_paper_baseline_is_the_utility_pages_and_exceeds_its_claim_on_the_pair(s
 
 @pytest.mark.parametrize("space, samples, reach", [("spd", SWEEP_SAMPLES, 2.0), ("sphere", 100_000, 1.2)])
 def test_paper_baseline_is_flagged_at_the_top_of_the_utility_slider(space, samples, reach):
-    """The positive control of the sweep: the defect of issue 19, item 2, fails CI at the slider's largest radius
+    """The positive control of the sweep: the paper's baseline past its proven radius fails CI at the slider's largest radius
     (true ε on the pair 2.37 on SPD(2) at r = 3 and 1.26 on S² at r = 0.78, the slider's top below r* = π/4,
     for a claimed 1)."""
     result = run_audit(figure1_target("paper", space, _utility_ranges()[space][1]), samples=samples, rng=14)

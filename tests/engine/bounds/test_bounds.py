@@ -24,7 +24,7 @@ def test_theorem2_refuses_radius_beyond_limit():
 @pytest.mark.parametrize("bound", [bounds.frechet_mean_sensitivity, bounds.frechet_gradient_sensitivity])
 @pytest.mark.parametrize("kappa", [1.0, 4.0])
 def test_theorem2_refuses_every_radius_at_or_beyond_the_limit(bound, kappa):
-    """Issue 19 item 1: h = t·cot t is positive again for t in (π, 3π/2), (2π, 5π/2), …; none may pass."""
+    """h = t·cot t is positive again for t in (π, 3π/2), (2π, 5π/2), …; none may pass."""
     limit = np.pi / (4 * np.sqrt(kappa))
     beyond = np.concatenate([[limit], np.linspace(limit, 4 * np.pi, 2000)[1:]])
     assert np.any(bounds.curvature_factor(beyond, kappa) > 0)  # the periodic branches exist on this grid
@@ -38,7 +38,7 @@ def test_theorem2_refuses_every_radius_at_or_beyond_the_limit(bound, kappa):
 
 
 def test_theorem2_periodic_branch_pair_breaks_the_bound_it_would_have_given():
-    """The issue's pair: r = 2.3 on S², 50 records at θ = +π/2, 49 at −π/2, one moved by ±0.7.
+    """The pair on the periodic branch: r = 2.3 on S², 50 records at θ = +π/2, 49 at −π/2, one moved by ±0.7.
 
     The means of the two neighbours are about 3.09 apart, 23.6 times the 0.131 that h = t·cot t would give
     on its second branch: that is why the domain check must refuse r = 2.3."""

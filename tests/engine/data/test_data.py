@@ -433,7 +433,7 @@ def test_missing_wordnet_is_explained(tmp_path):
 
 
 def test_enforce_ball_refuses_by_default_and_applies_each_policy():
-    """Issue 10: the engine checks the first assumption of every guarantee, records in B_r(m0)."""
+    """The engine checks the first assumption of every guarantee, records in B_r(m0)."""
     from engine.data import enforce_ball
     from engine.manifolds import Sphere
     s2 = Sphere(2)

@@ -117,7 +117,7 @@ def test_excess_risk_falls_as_epsilon_grows():
 
 
 def test_eigenvector_clipping_norm_is_public_not_taken_from_the_data():
-    """L0 = 2R² with R = √(d/n): the same for every data set of that size (issue 10); records
+    """L0 = 2R² with R = √(d/n): the same for every data set of that size; records
     beyond R are scaled onto it, so no per-example gradient exceeds L0."""
     n, d = 400, 10
     risks = [dp_rgd_eigenvector.run(reps=2, seed=seed, epsilons=(0.5,), datasets=("synthetic",), n=n, d=d)["risk"]

@@ -115,7 +115,7 @@ def test_points_off_the_manifold_raise():
 
 def test_antipodal_points_are_flagged_not_unique_and_a_cap_is_unique():
     # The minimisers of two antipodal points fill the equator; the iteration stopped at one of the
-    # points with converged=True (issue 30), which is no minimiser.
+    # points with converged=True, which is no minimiser.
     sphere = Sphere(2)
     antipodal = frechet_mean(sphere, np.array([[0.0, 0.0, 1.0], [0.0, 0.0, -1.0]]))
     assert not antipodal.unique

@@ -1,5 +1,5 @@
 """``python -m engine.experiments NAME --settings FILE`` takes a page's "Settings (JSON)" download when the
-page's config maps onto the study (issue 32, item 1); it refused every page file ("unknown key")."""
+page's config maps onto the study; it refused every page file ("unknown key")."""
 
 import dataclasses
 import json

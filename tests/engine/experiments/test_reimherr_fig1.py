@@ -102,8 +102,8 @@ def test_cli_writes_tables_and_figures(tmp_path, capsys):
     assert main(["nope"]) == 2
 
 
-def test_baseline_privacy_on_the_issue_pair():
-    """Issue 19 item 2: SPD(2), n = 10, r = 1.5, ten copies of diag(e^r, 1) against one replaced by diag(e^−r, 1).
+def test_baseline_privacy_on_the_spd_diagonal_pair():
+    """SPD(2), n = 10, r = 1.5, ten copies of diag(e^r, 1) against one replaced by diag(e^−r, 1).
 
     Karcher means of commuting matrices are exp(mean log): diag(e^r, 1) and diag(e^{0.8 r}, 1), 1.1616 apart
     against Δ_E = 2(e^r − 1)/10 = 0.6963 (true ε 1.67 for a claimed 1); the ambient means are
@@ -121,7 +121,7 @@ def test_baseline_privacy_on_the_issue_pair():
 
 @pytest.mark.slow
 def test_paper_baseline_fails_and_private_baseline_passes_an_empirical_check():
-    """Releases of both baselines on the issue's pair: events {‖x − a′‖ − ‖x − a‖ > c} certify a log-ratio above
+    """Releases of both baselines on the SPD(2) diagonal pair: events {‖x − a′‖ − ‖x − a‖ > c} certify a log-ratio above
     the claimed ε = 1 for the paper's baseline and stay below it for the ambient-mean baseline."""
     spd = next(s for s in SETTINGS if s.key == "spd")
     m = SPD(2)

@@ -171,7 +171,7 @@ def _bures_wasserstein_reference(x, y, digits=40):
 @pytest.mark.parametrize("step", [1e-6, 1e-8])
 @pytest.mark.parametrize("k", [2, 3])
 def test_bures_wasserstein_distance_of_nearby_points_matches_a_40_digit_reference(k, step):
-    """Issue 19 item 5: the trace form returned 0 for the true 6.14e−9 one step of 1e−8 away."""
+    """The trace form returned 0 for the true 6.14e−9 one step of 1e−8 away."""
     manifold = SPD(k, metric="bures-wasserstein")
     x = np.array([[2.0, 0.3], [0.3, 1.0]]) if k == 2 else _random_spd(3, 1, 21)[0]
     direction = np.diag(np.resize([1.0, -1.0], k))

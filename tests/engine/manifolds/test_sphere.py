@@ -1,4 +1,4 @@
-"""Sphere numerics near the antipode against a 40-digit reference (issue 19 item 4)."""
+"""Sphere numerics near the antipode against a 40-digit reference."""
 
 import mpmath as mp
 import numpy as np

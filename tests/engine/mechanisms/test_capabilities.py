@@ -1,4 +1,4 @@
-"""Mechanisms read what a space declares about itself, never its class (issue 17): a new space plugs
+"""Mechanisms read what a space declares about itself, never its class: a new space plugs
 in without touching ``engine/mechanisms``."""
 
 import numpy as np

@@ -191,7 +191,7 @@ def test_batch_larger_than_data_is_refused_at_fit():
 
 
 def test_guarantee_is_stated_before_fit_when_n_is_public():
-    """One protocol for every mechanism: privacy_guarantee() computable before any release (issue 17)."""
+    """One protocol for every mechanism: privacy_guarantee() computable before any release."""
     mech = DPRGD(epsilon=1.0, delta=1e-5, clip=1.0, steps=30, step_size=0.1, n=200)
     g = mech.privacy_guarantee()
     assert np.isfinite(g.sigma) and g.sigma > 0 and g.epsilon == pytest.approx(1.0, rel=1e-3)
@@ -209,7 +209,7 @@ def test_fit_refuses_a_problem_of_another_size_than_the_public_n():
 
 @pytest.mark.parametrize("metric", ["affine", "bures-wasserstein"])
 def test_iterates_leaving_the_space_under_huge_noise_are_explained(metric):
-    """Issue 14, item 8: at ε = 0.002 the calibrated σ (≈ 370 for n = T = 100) carried the SPD
+    """At ε = 0.002 the calibrated σ (≈ 370 for n = T = 100) carried the SPD
     iterates off the cone and the page showed the exponential map's internal error instead."""
     m = SPD(2, metric=metric)
     rng = np.random.default_rng(0)

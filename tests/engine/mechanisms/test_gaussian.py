@@ -117,7 +117,7 @@ def test_mechanism_validation(kwargs, message):
 
 
 def test_private_footpoint_is_refused_on_curved_spaces_and_exact_on_flat_ones():
-    """Issue 19 item 3: Exp_f(D)(ξ) at a private footpoint is refused on a curved space; on a flat space it is
+    """Exp_f(D)(ξ) at a private footpoint is refused on a curved space; on a flat space it is
     f(D) + ξ, the classical Gaussian mechanism, and stays allowed."""
     for curved in (Sphere(2), Hyperbolic(2), SPD(2), Kendall(4)):
         with pytest.raises(ValueError, match="private footpoint.*not differentially private"):
@@ -153,7 +153,7 @@ def test_private_footpoint_on_the_sphere_breaks_the_claim():
 
 @pytest.mark.parametrize("manifold", [Hyperbolic(2), SPD(2)], ids=["hyperbolic", "spd"])
 def test_releases_float64_cannot_hold_are_refused_not_returned_as_nan(manifold):
-    # ε = 1e-300 gives σ ~ 1e3; Exp overflows beyond ~710 and the releases were NaN (issue 30).
+    # ε = 1e-300 gives σ ~ 1e3; Exp overflows beyond ~710 and the releases were NaN.
     mechanism = TangentGaussian(manifold=manifold, epsilon=1e-300, delta=1e-5, sensitivity=0.05,
                                 base_point=manifold.random_point(1, 0)[0])
     with pytest.raises(ValueError, match=r"\d+ of 200 tangent Gaussian releases .* not representable in float64"):

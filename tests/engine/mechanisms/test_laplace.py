@@ -176,7 +176,7 @@ def test_release_and_guarantee():
     assert any("Metropolis–Hastings" in a for a in g.assumptions)
     y = mech.release(np.eye(2), method="mh", burn_in=200, thin=5, size=3, rng=2)
     assert y.points.shape == (3, 2, 2) and spd.belongs(y.points).all()
-    # The chain's diagnostics travel with an approximate release (issue 17).
+    # The chain's diagnostics travel with an approximate release.
     assert not y.exact and 0 < float(y.chain.acceptance_rate) < 1 and y.guarantee == g
 
 
@@ -219,7 +219,7 @@ def test_euclidean_mechanism_class():
 
 
 def test_releases_beyond_float64_are_refused_not_returned():
-    """Issue 19 item 6: on SPD(2) at σ = 1.0 (limit √2) some exact draws reach radii whose matrices float64
+    """On SPD(2) at σ = 1.0 (limit √2) some exact draws reach radii whose matrices float64
     cannot hold (0.2 % non-PD, some non-finite); the call fails with a clear error instead of returning them."""
     spd = SPD(2)
     with pytest.raises(ValueError, match="not representable in float64.*normalisability limit 1.41421"):
@@ -229,7 +229,7 @@ def test_releases_beyond_float64_are_refused_not_returned():
 
 
 def test_an_epsilon_whose_scale_float64_cannot_hold_is_refused_in_one_line():
-    # σ = Δ/ε = 1.6e298 used to release points of norm ~1e298 whose squares overflow (issue 30).
+    # σ = Δ/ε = 1.6e298 used to release points of norm ~1e298 whose squares overflow.
     with pytest.raises(ValueError, match=r"epsilon = 1e-300 is too small .* raise epsilon to at least 1\.\d+e-150"):
         EuclideanLaplace(manifold=Sphere(2), epsilon=1e-300, sensitivity=0.0156)
     with pytest.raises(ValueError, match=r"sigma must be at most 1\.341e\+148"):

@@ -1,4 +1,4 @@
-"""Every mechanism speaks one protocol (issue 17): ``release``/``fit`` returning a ``Release`` of the
+"""Every mechanism speaks one protocol: ``release``/``fit`` returning a ``Release`` of the
 right shape, and a ``privacy_guarantee()`` stated before any release."""
 
 import inspect

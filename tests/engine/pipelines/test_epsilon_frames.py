@@ -1,4 +1,4 @@
-"""Frames of the playground's ε animation (issue 34): every chosen mechanism at every frame's ε."""
+"""Frames of the playground's ε animation: every chosen mechanism at every frame's ε."""
 
 import numpy as np
 import pytest

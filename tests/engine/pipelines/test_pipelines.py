@@ -183,7 +183,7 @@ def test_regression_chains_converge_at_the_page_defaults(seed):
 
 
 def test_a_tiny_epsilon_is_refused_per_mechanism_never_an_error_of_zero(capsys):
-    # ε = 1e-300 released Euclidean points of norm ~1e298 and printed "geodesic error = 0" (issue 30).
+    # ε = 1e-300 released Euclidean points of norm ~1e298 and printed "geodesic error = 0".
     assert main(["private-mean", "--eps", "1e-300", "--mechanisms", "exact,euclid"]) == 0
     out = capsys.readouterr().out
     assert "geodesic error = 0 " not in out

@@ -78,7 +78,7 @@ def test_bad_budgets_are_refused_in_one_line(given, message):
 
 
 def test_every_crossing_is_reported_against_a_brute_force_scan():
-    """Issue 34: on H² at n·ε = 500 the ratio crosses 1 twice (up near r ≈ 0.44, down again before r = 2).
+    """On H² at n·ε = 500 the ratio crosses 1 twice (up near r ≈ 0.44, down again before r = 2).
     A brute-force scan of the map at twice the radii (the same seed: the same data and noise draws, so
     its even cells are the coarse grid's): every fine cell inside the coarse grid and away from the
     crossings lies in a reported range exactly when its ratio is below 1, and every range and every tie

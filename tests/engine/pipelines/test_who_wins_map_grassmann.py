@@ -144,7 +144,7 @@ def test_the_lines_map_reads_as_the_theory_says(lines_map):
 
 
 def test_the_reading_says_every_noisy_projector_was_rounded_onto_a_line(lines_map):
-    """Issue 34: no rounded release is off Gr(d, 1) (``off_share`` 0), but the noise around the mean
+    """No rounded release is off Gr(d, 1) (``off_share`` 0), but the noise around the mean
     projector leaves the projectors: each noisy symmetric matrix of the map's own draws, checked here by
     P² ≠ P or trace P ≠ 1, is no projector; the map's ``rounded_share`` counts them and the reading says
     so instead of "no Euclidean release leaves the space"."""

@@ -127,7 +127,7 @@ def test_the_snippet_builds_the_same_config():
 
 
 def test_the_command_line_leaves_out_what_the_run_does_not_read():
-    """Issue 49, polish: the SPD playground's command carried ``--region CA``, the airports' filter. A field that
+    """The SPD playground's command carried ``--region CA``, the airports' filter. A field that
     changes nothing in the run (``PrivateMeanConfig.idle_fields``) is left out; the airports' command keeps it."""
     spd, airports = PrivateMeanConfig(space="spd", source="wishart", radius=1.5), PrivateMeanConfig(source="airports")
     assert "--region" not in command(VIEW, spd) and "--source wishart" in command(VIEW, spd)

@@ -86,7 +86,7 @@ def sphere_case():
 
 
 def test_the_cloud_that_lands_closer_is_drawn_last_and_nearly_opaque_even_when_wider():
-    """Issue 49, step 4: the Euclidean releases float off the sphere, so their cloud is the wider in R³ though their
+    """The Euclidean releases float off the sphere, so their cloud is the wider in R³ though their
     projections x/|x| land closer; the draw order follows where each cloud lands (``landing_distance``), not its
     width: the closer one last, larger and nearly opaque, the other first and translucent."""
     from engine.viz._common import CLOSEST_OPACITY, CLOSEST_SIZE, CLOUD_OPACITY, CLOUD_SIZE, OTHER_OPACITY
@@ -172,7 +172,7 @@ def _released(scale: float, n: int = 200, seed: int = 0) -> tuple[np.ndarray, di
 
 @pytest.mark.parametrize("scale", [1e-4, 0.05, 1.5])
 def test_sphere_frame_holds_every_release_and_shows_the_clouds(scale):
-    """Issue 14, item 4: at ε = 0.05 the releases left the frame; at n = 500, ε = 10 every cloud shrank
+    """At ε = 0.05 the releases left the frame; at n = 500, ε = 10 every cloud shrank
     into the mean's marker; the old camera clipped the sphere."""
     center, args = _released(scale)
     fig = sphere_figure(**args)
@@ -207,7 +207,7 @@ def _screen(fig, points: np.ndarray, aspect: float = MIN_ASPECT) -> np.ndarray:
 
 
 def test_sphere_camera_shows_heights_above_the_surface():
-    """Issue 34, item 3: the Euclidean releases did not visibly float. The eye sits at a grazing angle
+    """The Euclidean releases did not visibly float. The eye sits at a grazing angle
     to the tangent plane, the radius pointing up on screen: a release at height h above the sphere is
     drawn higher than its radial projection by a visible share of the picture."""
     center, args = _released(0.05)
@@ -233,7 +233,7 @@ def _eye_angle(fig, direction) -> float:
 
 @pytest.mark.parametrize("scale", [1e-4, 0.05, 0.3])
 def test_a_sphere_scene_with_nothing_off_the_surface_faces_its_mean(scale):
-    """Issue 49, C3: the Lesson's step 2 (the intrinsic cloud alone) showed its cap nearly edge-on (65° off the
+    """The Lesson's step 2 (the intrinsic cloud alone) showed its cap nearly edge-on (65° off the
     radius), both clouds squashed in a band under the mean's diamond. With nothing above the surface to show, the
     eye faces the mean, and the cap is drawn as a round disc: as tall on screen as it is wide."""
     center, args = _released(scale)
@@ -249,7 +249,7 @@ def test_a_sphere_scene_with_nothing_off_the_surface_faces_its_mean(scale):
 
 @pytest.mark.parametrize("scale", [1e-4, 0.02, 0.3])
 def test_sphere_scene_is_framed_on_the_data(scale):
-    """Issue 34, item 3: 40 % of the chart's height was empty and the scene a grey bowl around the whole
+    """40 % of the chart's height was empty and the scene a grey bowl around the whole
     sphere. The axes' ranges now hold every drawn point and no more than the data's cap with its
     margin, and the camera's picture of them fills the scene's height."""
     center, args = _released(scale)
@@ -272,7 +272,7 @@ def test_sphere_scene_is_framed_on_the_data(scale):
 
 
 def test_sphere_true_mean_is_drawn_last_and_largest(sphere_case):
-    """Issue 34, item 3: the true mean's marker was hidden under the Euclidean cloud. It is now the last
+    """The true mean's marker was hidden under the Euclidean cloud. It is now the last
     trace (plotly.js paints translucent traces in order, after opaque ones), larger than every cloud's
     markers, outlined in white."""
     fig = sphere_case["fig"]
@@ -345,7 +345,7 @@ def test_spd_cone_counts_releases_outside_the_cone():
 
 @pytest.mark.parametrize("mark_outside", [True, False])
 def test_spd_cone_draws_the_tight_cloud_and_the_mean_on_top_seen_across_the_axis(mark_outside):
-    """Issue 49, C3: on the Lesson's SPD cone the Euclidean squares, drawn last and larger, covered the winning
+    """On the Lesson's SPD cone the Euclidean squares, drawn last and larger, covered the winning
     Riemannian cloud and the true mean (which, opaque, plotly.js painted before every translucent cloud). Now the
     widest cloud comes first and smaller, the tight one after it and larger, every cloud translucent, and the true
     mean last (translucent too, so painted after them) and largest; the camera looks across the cone's axis along

@@ -1,4 +1,4 @@
-"""Issue 34, plain language: the charts' palette must be told apart by colour-blind viewers, by shape
+"""The charts' palette must be told apart by colour-blind viewers, by shape
 or dash as well as by hue, in every figure builder that draws mechanisms."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""Algorithm 1's δ term is a bound (issue 43, item 3): the neighbours' projectors differ by at most
+"""Algorithm 1's δ term is a bound: the neighbours' projectors differ by at most
 b(D) + b(D′), and a release whose bound would spend more than δ/20 is refused in one line.
 
 Thin data: points exactly in a 2-plane of R^5 whose second coordinate is ``ratio`` times the first;

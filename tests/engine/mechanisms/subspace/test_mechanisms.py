@@ -237,7 +237,7 @@ def test_block_subspaces_are_the_top_right_singular_vectors_whichever_gram_is_sm
 
 
 def test_the_exact_mechanisms_sigma_is_its_noise_scale_and_its_threshold_is_named():
-    """Issue 49, polish: the subspace summary's "sigma" held the threshold A = (2/ε) ln(1 + (e^ε − 1)/(2·0.95δ)),
+    """The subspace summary's "sigma" held the threshold A = (2/ε) ln(1 + (e^ε − 1)/(2·0.95δ)),
     not the truncated Laplace noise's scale 2/ε. σ is the scale now; A is the diagnostics' "threshold"."""
     from engine.mechanisms.subspace.truncated_laplace import truncated_laplace_bound
     from engine.pipelines.private_subspace import PrivateSubspaceConfig, run
