@@ -5,7 +5,7 @@ budget on its default space.
 A row of the power table gives the correct mechanism's lower bound and reach over the claim, the twin's,
 the releases per side each used and whether the twin was flagged (its bound above the claim). The
 regression entries are left out (``SLOW``): their MCMC releases take minutes per thousand, and
-``tests/engine/test_audit_regression.py`` audits them and their control.
+``tests/engine/audit/test_regression.py`` audits them and their control.
 """
 
 from __future__ import annotations

@@ -20,3 +20,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
+
+
+@pytest.fixture(scope="session")
+def every_space():
+    """Every space of the registry (``engine.spaces.SPACES``), built, in the registry's order.
+
+    ``every_space(k)`` maps each key to its manifold, with ``k`` landmarks where the space has them (default
+    ``engine.spaces.DEFAULT_LANDMARKS``); it reads the registry when called, so a space a test adds is built too.
+    """
+    from engine import spaces
+
+    def build(k: int = spaces.DEFAULT_LANDMARKS) -> dict:
+        return {key: spaces.make_manifold(key, k) for key in spaces.SPACES}
+
+    return build

@@ -1,4 +1,4 @@
-"""What text meant for people must not look like: code spellings of formulas (issue 34, item 7).
+"""What text meant for people must not look like: code spellings of formulas.
 
 Greek letters spelled in ASCII, snake_case identifiers, keyword arguments, ASCII comparison and power
 signs and ``*`` for a product. Subscripts (``w_t``, ``σ_p``), ``R^d`` and ``e^(…)`` are mathematics.

@@ -39,7 +39,7 @@ Seeds: a run has one root ``SeedSequence(params.seed)``; the task with key ``k``
 ``protocol.task_seed(params.seed, k)``, a child spawned by a digest of ``k`` alone. The numbers
 therefore do not depend on the scheduler, the number of workers or the order in which tasks finish,
 and every task runs with one BLAS thread, so an in-process run, ``--workers 2`` and a remote
-cluster give bit-identical tables (``tests/engine/test_runner.py``). Changing ``block`` changes
+cluster give bit-identical tables (``tests/engine/experiments/test_runner.py``). Changing ``block`` changes
 the tasks and hence the draws.
 
 Adding a study: write the module with the six names above, register it in ``STUDIES``, and test

@@ -9,7 +9,7 @@ fresh uniform, is an exact draw from f whatever the touching points are; their c
 the acceptance rate ∫f / ∫e^u. Here they are the mode (a bracketed root of h') and, on each side,
 the points where h has fallen ``LEVELS`` below its maximum, so the envelope follows f at every
 scale: its acceptance stays above 0.9 for the radial Laplace laws of this package (measured in
-``tests/engine/test_log_concave.py``) whether f is narrow, skewed, pressed against an end of its
+``tests/engine/mechanisms/test_log_concave.py``) whether f is narrow, skewed, pressed against an end of its
 support or nearly exponential.
 """
 

@@ -1,4 +1,4 @@
-"""Address keys a page does not know (issue 34): each is reported in one warning line that quotes it as
+"""Address keys a page does not know: each is reported in one warning line that quotes it as
 literal text and names the nearest key the page knows; the page's own keys, its tabs' and the Home
 page's links raise no such warning."""
 

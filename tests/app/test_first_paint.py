@@ -1,4 +1,4 @@
-"""The chart-first run (``ui.first_paint``, issue 15) of every page with a chart: the page down to its main
+"""The chart-first run (``ui.first_paint``) of every page with a chart: the page down to its main
 chart (with what stands above it), computed from the values the sidebar's widgets will have, then the
 full page with the same chart; a tab without a main chart gets the full page at once.
 

@@ -1,4 +1,4 @@
-"""Hover help for every term a page uses (issue 34, plain language): each glossary term a page shows
+"""Hover help for every term a page uses: each glossary term a page shows
 (in text, labels, tables or tooltips), on every page and every tab, has its definition on that page, in
 a tooltip or in the sidebar's "Terms on this page"; every glossary entry is used by some page."""
 

@@ -57,7 +57,7 @@ def test_home_has_preset_links_with_query_parameters(home):
 
 
 def test_cards_and_presets_navigate_inside_the_app(home):
-    """Issue 14, item 2: ``st.page_link`` switches page in the same session; a markdown link opened a
+    """``st.page_link`` switches page in the same session; a markdown link opened a
     new tab that paid the cold start."""
     assert _no_markdown_links(home)
     assert all(element.proto.page_script_hash for element in home.main.get("page_link"))
@@ -68,7 +68,7 @@ def test_cards_and_presets_navigate_inside_the_app(home):
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(8))
 def test_every_home_preset_opens_its_page_with_its_settings(index):
-    """Issue 14, item 1: every page reads ``?preset=`` (``ui.presets``), says what it loaded and drops
+    """Every page reads ``?preset=`` (``ui.presets``), says what it loaded and drops
     the parameter from the address; plain parameters land in their widgets."""
     at_home = run_page(HOME)
     link = [link for link in _links(at_home) if "?" in link][index]
@@ -140,7 +140,7 @@ def _counterpart(path: str, params: dict) -> tuple[str, dict]:
 
 @pytest.mark.slow
 def test_playground_and_utility_name_the_same_winner_at_the_defaults_and_every_home_preset():
-    """Issue 34: the who-wins sentence agrees between the two pages at their defaults and at each Home
+    """The who-wins sentence agrees between the two pages at their defaults and at each Home
     preset that compares the intrinsic and the Euclidean Laplace (the third playground preset runs no
     Euclidean baseline, so it has no sentence)."""
     pairs = [(("/Private_mean_playground", {}), ("/Utility", {}))]
@@ -176,7 +176,7 @@ def test_home_preset_labels_say_what_the_pages_show(home):
 
 
 def test_readmes_page_list_is_the_sidebars_in_its_order():
-    """Issue 49, C12: README numbered the pages from the playground (1) to Audit (8) while the sidebar opens with
+    """README numbered the pages from the playground (1) to Audit (8) while the sidebar opens with
     the Lesson. README's table of pages now names the sidebar's pages (``navigation.PAGES``) in its order."""
     table = (ROOT / "README.md").read_text(encoding="utf-8").split("## Pages", 1)[1].split("\n\n")[1]
     named = re.findall(r"^\| \*\*(.+?)\*\* \|", table, flags=re.M)

@@ -1,4 +1,4 @@
-"""Values from the address are shown as literal text (issue 10): a markdown link, HTML, LaTeX, a
+"""Values from the address are shown as literal text: a markdown link, HTML, LaTeX, a
 colour directive or a very long value in a URL parameter never renders as anything but code."""
 
 from __future__ import annotations

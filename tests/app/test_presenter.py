@@ -1,4 +1,4 @@
-"""Presenter mode (issue 33, item 2): ``?present=1`` or the sidebar's button turns it on for the session,
+"""Presenter mode: ``?present=1`` or the sidebar's button turns it on for the session,
 on every page, and the address keeps ``present=1``; a bad value is named in one line; the Lesson's step
 title becomes the page's title and ← / → carry the arrow keys; on a page with Home presets ← / → load them
 in turn, as Home's links do."""

@@ -1,4 +1,4 @@
-"""Every Home preset says what it loaded, and says only what its page shows (issue 34, item 6): each of
+"""Every Home preset says what it loaded, and says only what its page shows: each of
 the ten links opens its page with a "Loaded …" note naming the paper and the part of it; every number
 the link's label or the note states is one the page shows at the preset's seed; a preset's name alone
 opens the settings Home's link spells out."""

@@ -1,6 +1,6 @@
 """The Sensitivity, Utility, Private subspaces, Private optimization, Private regression, Samplers, Audit and Lesson pages' settings downloads are their pipelines' configs, their "Reproduce this
 view" shows the command for them, and that command prints the page's numbers (the playground's are in
-``test_playground_download.py``)."""
+``playground/test_download.py``)."""
 
 from __future__ import annotations
 

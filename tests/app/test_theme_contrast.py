@@ -1,4 +1,4 @@
-"""Caption contrast (issue 34, item 8): captions reach WCAG 2 AA's 4.5:1 on the page and on the sidebar.
+"""Caption contrast: captions reach WCAG 2 AA's 4.5:1 on the page and on the sidebar.
 
 Streamlit draws captions (and widget help, placeholders) in ``fadedText60``: the theme's text colour at
 60 % opacity (its frontend's theme builder), so on a background b the caption colour is 0.6·text + 0.4·b

@@ -1,4 +1,4 @@
-"""``make bench`` writes its table, the machine and the date into RESULTS.md (issue 31), keeping the
+"""``make bench`` writes its table, the machine and the date into RESULTS.md, keeping the
 hand-written sections, and nothing half-written."""
 
 from __future__ import annotations

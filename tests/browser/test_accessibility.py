@@ -1,4 +1,4 @@
-"""WCAG 2 A/AA and heading order under axe-core on every page and every section (issue 34, item 8; issue 49).
+"""WCAG 2 A/AA and heading order under axe-core on every page and every section.
 
 axe-core comes from the npm registry (``tests/browser/axe/package.json``, installed by ``make
 install-test``) and is injected from that file: nothing is fetched from a CDN. A violation is
@@ -19,7 +19,7 @@ AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "a
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 TIMEOUT_MS = 120_000
 
-#: Rules beyond WCAG's tags that the pages keep too: headings that skip no level (issue 49: st.subheader's h3
+#: Rules beyond WCAG's tags that the pages keep too: headings that skip no level (st.subheader's h3
 #: straight under the page's h1 on four pages).
 BEST_PRACTICE = ["heading-order"]
 

@@ -1,4 +1,4 @@
-"""Address values appear as literal text in a real Chromium (issue 10): a markdown link, HTML or a
+"""Address values appear as literal text in a real Chromium: a markdown link, HTML or a
 bare URL in a URL parameter never becomes a link or markup inside the app's own warning."""
 
 from __future__ import annotations

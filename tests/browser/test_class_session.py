@@ -1,4 +1,4 @@
-"""A whole class session in real Chromium (issue 46, "Done when"): a teacher and three students on phones
+"""A whole class session in real Chromium: a teacher and three students on phones
 (390×844), each in a browser context of its own, on a server of their own whose class store is SQLite.
 
 The teacher starts a session and the projector's address holds the code but not the secret; the students join by
@@ -30,7 +30,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TIMEOUT_MS = 60_000
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-#: How long a student's view may take to follow the teacher here (issue: within 2 s; the test allows for the
+#: How long a student's view may take to follow the teacher here (asked for: within 2 s; the test allows for the
 #: shared CI machine, and reports what it measured).
 FOLLOW_MS = 30_000
 STUDENTS = 3

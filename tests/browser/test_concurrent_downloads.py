@@ -1,4 +1,4 @@
-"""Downloads under concurrent sessions (issue 30): on the Samplers page, a file a click builds is still
+"""Downloads under concurrent sessions: on the Samplers page, a file a click builds is still
 there when the browser fetches it, although the other sessions rerun meanwhile (every finished run
 sweeps the server's unreferenced files). The first session's fetches of built files are held back a few
 seconds, so the other sessions' runs surely end in between; no console shows a 404 and every file

@@ -1,4 +1,4 @@
-"""The playground's chart-first run (``ui.first_paint``, issue 15) in a real headless Chromium: the chart
+"""The playground's chart-first run (``ui.first_paint``) in a real headless Chromium: the chart
 is drawn before the sidebar's widgets arrive, the full run that follows keeps that chart as it is, and the
 same happens on a return to the page through the sidebar, with the values the user left."""
 

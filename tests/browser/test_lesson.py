@@ -1,4 +1,4 @@
-"""The Lesson in presenter mode, as a teacher gives it from a projector (issue 33, items 2 and 6).
+"""The Lesson in presenter mode, as a teacher gives it from a projector.
 
 → and ← step through the lesson and the address follows (``step=N``); at 1280×720 and 1920×1080 every
 step's chart lies fully inside the window without scrolling, nothing is wider than the window and no
@@ -228,7 +228,7 @@ _LEGEND_AND_AXIS_TITLE = f"""() => {{
 
 @pytest.mark.parametrize("number", [1, 6])
 def test_a_2d_steps_legend_keeps_clear_of_its_axis_title(chromium, app_url, number):
-    """Issue 49, polish: step 6's legend overlapped its x axis's title at 1280×720 (the legend sat a fraction of the
+    """Step 6's legend overlapped its x axis's title at 1280×720 (the legend sat a fraction of the
     plotting area's height below it, and the chart fitted to the window is shorter than it was built)."""
     context, page = _open(chromium, app_url, f"Lesson?present=1&step={number}", "1280x720")
     try:

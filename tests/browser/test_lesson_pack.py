@@ -1,4 +1,4 @@
-"""The Lesson pack (issue 47) in real Chromium from ``file://``, every request outside its folder aborted, on a
+"""The Lesson pack in real Chromium from ``file://``, every request outside its folder aborted, on a
 390×844 phone and a 1920×1080 projector: Next/Back and ← → reach all nine steps, each draws its charts, the
 address fragment opens a step, Reveal shows the run's numbers, the ε slider redraws its chart, the game deals
 its rounds; no script error, no request out; axe-core (WCAG 2 A/AA) finds nothing."""

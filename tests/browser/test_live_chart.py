@@ -1,4 +1,4 @@
-"""The live chart (``ui.live_chart``, issue 15) in a real headless Chromium: a rerun updates the same
+"""The live chart (``ui.live_chart``) in a real headless Chromium: a rerun updates the same
 plotly element and WebGL canvas in place, the component's iframe is exactly as tall as the chart, and
 the ε animation plays inside it, its 3D frames (ui/live_chart/frontend/frames3d.js) drawing what plotly's
 own full redraw draws."""

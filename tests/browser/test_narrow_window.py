@@ -1,4 +1,4 @@
-"""Issue 34 in Chromium: a window too narrow for the sidebar beside the page (800×600) opens every page with
+"""In Chromium, a window too narrow for the sidebar beside the page (800×600) opens every page with
 the sidebar collapsed and its open button shown, so the page has the window's width and nothing in it is
 wider (before: the sidebar kept 300 px, the page had 500, and the playground's formulas passed the window's
 edge in 74 elements); 1280×720 and 1920×1080 keep the sidebar open beside the page, as before."""

@@ -1,4 +1,4 @@
-"""Sidebar navigation keeps each page's controls (issue 10), in a real headless Chromium.
+"""Sidebar navigation keeps each page's controls, in a real headless Chromium.
 
 One browser session walks every ordered pair of pages (an Eulerian circuit of the complete directed
 graph on the sidebar's pages), clicking only the sidebar's links. On its first visit each page must

@@ -115,7 +115,7 @@ def test_sidebar_links_open_every_page(app_page, app_url):
 
 
 def test_utility_draws_a_chart_in_its_first_screen(chromium, app_url):
-    """Issue 49, C9: at 1280×720 the Utility page's first screen held its introduction, the noise formulas and the
+    """At 1280×720 the Utility page's first screen held its introduction, the noise formulas and the
     who-wins box, and its first chart began at 974 px. The sections come first now (the formulas and the box below
     them) and the introduction is shorter: the first chart starts in the window with most of it inside."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})

@@ -1,10 +1,10 @@
-"""Issue 14's presenter check: every page and every Home preset as a projector shows it.
+"""Every page and every Home preset as a projector shows it.
 
 At 1280×720 and 1920×1080 each view must draw its first chart, show no traceback, cut no formula
 at its column's edge, put no element beyond the viewport's width and cut no label short with "…".
 A screenshot of each lands in the test's temporary folder (printed with ``-s``) to look through.
 
-Issue 34's extension: every page and every section in presenter mode (``?present=1``) at 1280×720, 1920×1080
+Every page and every section in presenter mode (``?present=1``) at 1280×720, 1920×1080
 and in an 800 px wide window: the main chart inside the window without scrolling, nothing cut or wider than the
 window. One tab of one browser walks all views.
 """

@@ -1,6 +1,6 @@
 """Long work shows what it is doing: the MH chains at the paper's setting (burn-in 10,000, thinning
 100) draw a progress bar that names the chain step, on the playground and on the Samplers page; a Lesson step
-whose run is not cached yet shows a spinner before its chart (issue 49, C10)."""
+whose run is not cached yet shows a spinner before its chart."""
 
 import re
 

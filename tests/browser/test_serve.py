@@ -1,4 +1,4 @@
-"""A class through ``make serve``: two app processes behind Caddy with cookie affinity (issue 45).
+"""A class through ``make serve``: two app processes behind Caddy with cookie affinity.
 
 Six students open Sensitivity with their own seed, three pinned to each process by the proxy's cookie,
 and download its CSV: a session's files live in the memory of the process that ran it, so each fetch

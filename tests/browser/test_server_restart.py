@@ -1,4 +1,4 @@
-"""An open page survives a server restart (issue 30): the playground's tab reconnects to a new server on
+"""An open page survives a server restart: the playground's tab reconnects to a new server on
 the same port, and a move of the ε slider made as it reconnects (the first thing a user does when the
 "Connecting" banner goes) reaches the new session, reruns the page and is kept; later moves still work."""
 

@@ -1,4 +1,4 @@
-"""Issue 34, item 3, in Chromium at 1280×720: the playground's sphere chart lies wholly above the fold
+"""In Chromium at 1280×720: the playground's sphere chart lies wholly above the fold
 (before: its bottom at 1014 px, half of it below) and the true mean's marker shows on top of the
 clouds (before: hidden under the Euclidean cloud)."""
 
@@ -51,7 +51,7 @@ def test_the_sphere_chart_is_above_the_fold_with_the_true_mean_on_top(chromium, 
 
 
 def test_the_animated_sphere_chart_stays_above_the_fold(chromium, app_url):
-    """Issue 34: with the ε animation on, the slider and its play button sat under the scene and pushed the
+    """With the ε animation on, the slider and its play button sat under the scene and pushed the
     chart's bottom to 804 px at 1280×720; they now share the chart's own height."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     try:
@@ -84,7 +84,7 @@ _LEGEND = f"""() => {PLOTS}().map(gd => {{
 
 @pytest.mark.parametrize("width, height", [(800, 600), (1280, 720), (1920, 1080)])
 def test_every_legend_entry_of_the_animated_scene_is_inside_its_chart(chromium, app_url, width, height):
-    """Issue 34: with three mechanisms and the ε animation, the legend's half-width columns put the animated
+    """With three mechanisms and the ε animation, the legend's half-width columns put the animated
     cloud's long entry, "Riemannian Laplace (ε on the slider below)", in the right column, past the chart's
     right edge at 800 and 1280 px (485 against 445, 864 against 840). Every entry of both charts now lies
     inside its chart's box."""

@@ -1,5 +1,5 @@
 """Property test (hypothesis) of the command lines ``python -m engine.pipelines private-mean`` and
-``python -m engine.audit`` (issue 30): whatever the flags' values (numbers of every size and sign,
+``python -m engine.audit``: whatever the flags' values (numbers of every size and sign,
 NaN, inf, text, paths), the run ends with exit status 0 or 2, never an exception (a traceback), an
 exit 2 says one line, and ``--releases-out`` leaves a whole file or nothing.
 

@@ -1,5 +1,5 @@
-"""The command lines ``python -m engine.pipelines`` and ``python -m engine.audit`` on bad input
-(issue 30): one line and exit status 2 before any work, never a traceback, a runaway or a silent
+"""The command lines ``python -m engine.pipelines`` and ``python -m engine.audit`` on bad input:
+one line and exit status 2 before any work, never a traceback, a runaway or a silent
 default; Ctrl-C ends quietly with exit status 130."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _one_line_error(capsys) -> str:
     (["private-regression", "--n", str(10**6)], "n·k·(warmup + window)·releases = 2.5e+11 is more than 5e+09"),
 ])
 def test_sizes_beyond_the_budget_are_refused_before_any_work(argv, message, capsys):
-    # --n 1e14 raised _ArrayMemoryError; --releases 1e12 ran for minutes with no output (issue 30).
+    # --n 1e14 raised _ArrayMemoryError; --releases 1e12 ran for minutes with no output.
     start = time.perf_counter()
     assert pipelines_main(argv) == 2
     err = _one_line_error(capsys)
@@ -78,7 +78,7 @@ def test_releases_out_is_checked_before_the_run_and_written_whole(tmp_path, caps
     (["laplace", "--samples", "1e3"], "argument --samples: invalid int value: '1e3'"),
 ])
 def test_audit_refuses_bad_flags_in_one_line(argv, message, capsys):
-    # --samples 0 silently ran 200,000; -10, 1 and --seed -1 ended in tracebacks (issue 30).
+    # --samples 0 silently ran 200,000; -10, 1 and --seed -1 ended in tracebacks.
     with pytest.raises(SystemExit) as stop:
         audit_main(argv)
     assert stop.value.code == 2

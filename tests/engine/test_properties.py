@@ -1,4 +1,4 @@
-"""Property-based tests (hypothesis) over the engine's public entry points (issue 10).
+"""Property-based tests (hypothesis) over the engine's public entry points.
 
 Whatever the arguments, a public function returns finite values of its documented shape or raises
 a ``ValueError`` that names the offending argument; never another exception, a NaN or a hang.
@@ -270,7 +270,7 @@ def test_paper_sigma(epsilon, delta, steps, n, clip, c):
                           ("epsilon", "delta", "steps", "n", "clip", "c"))
 
 
-# --- bounds (engine/bounds/: the gaps issue 19 closed) --------------------------------------
+# --- bounds ----------------------------------------------------------------------------------
 
 @PROFILE
 @given(n=st.integers(-5, 10**6), radius=st.floats(-1e6, 1e6),
