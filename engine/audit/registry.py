@@ -320,7 +320,7 @@ _CONTROLS = (
     _spec("control-dp-rgd-paper-rule", "Control: DP-RGD, paper's c = 1",
           "DP-RGD at the paper's setting with σ² = T log(1/δ) L₀² / (n²ε²): it claims ε, "
           "but the guarantee is the accountant's (0.171 by RDP for a claimed 0.1; exactly 0.142)",
-          space_rules.fixed("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=2_000_000, control=True),
+          space_rules.line_first(space_rules.hadamard), _paper_rule, eps=0.1, samples=2_000_000, control=True),
     _spec("control-reused-randomness", "Control: reused random numbers",
           "Laplace sampler that reseeds the same generator at every call", space_rules.intrinsic, _reused, control=True),
     _spec("control-karcher-baseline", "Control: Karcher baseline",

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine import spaces
-from engine.audit import AUDITS, run_audit
+from engine.audit import AUDITS, run_audit, space_rules
 from engine.audit.__main__ import main as audit_main
 from engine.audit.subspace import (
     DELTA,
@@ -66,7 +66,8 @@ def test_default_space_is_one_where_the_pair_attains_the_bound():
     independent of D); on the sphere the same pairs cannot show the claim, and the notes say so."""
     for name in ("tangent-gaussian", "tangent-gaussian-analytic"):
         spec = AUDITS[name]
-        assert spec.default_space in ("spd", "hyperbolic"), name
+        assert spec.default_space in spaces.SPACES, name
+        assert space_rules.hadamard_setting(space_rules.audit_spaces()[spec.default_space]), name
         assert spec.target().reachable_epsilon > 0.74 * spec.default_epsilon
         assert AUDITS[f"twin-{name}"].target().reachable_epsilon > 1.9 * spec.default_epsilon
         assert "of the sensitivity bound" in spec.target("sphere").notes
