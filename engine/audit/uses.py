@@ -50,7 +50,6 @@ FIGURE1_MECHANISMS = figure1_setting.MECHANISMS
 FIGURE1_SPACES = tuple(setting.key for setting in figure1_setting.SETTINGS)
 
 
-
 def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsilon: float = 1.0,
                       delta: float = 1e-5, k: int = DEFAULT_LANDMARKS, batch_size: int = 50_000) -> AuditTarget:
     """The playground's mechanism ``key`` on ``space`` for n records in B_r(m0), m0 = the space's origin.

@@ -38,7 +38,7 @@ class NoiseNumbers:
 @dataclass(frozen=True)
 class NoiseFormula:
     """How a mechanism's σ follows from its sensitivity: a sentence, then formulas in TeX with the numbers plugged
-    in (``engine.mechanisms.specs.formulas``), one display each."""
+    in (``engine.formulas``), one display each."""
 
     text: str
     tex: tuple[str, ...]
