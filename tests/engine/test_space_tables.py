@@ -91,13 +91,26 @@ def _settings(tree: ast.AST) -> set[int]:
     return ids
 
 
+def _docstrings(tree: ast.AST) -> set[int]:
+    """Docstrings, which name spaces as prose (the families a sampler covers), not as a list the code reads."""
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
 def literal_lists(source: str, *vocabularies) -> list[tuple[int, list[str]]]:
     """(line, names) of every tuple, list, set or dict literal, and every call's positional arguments, holding
-    two or more names of one of ``vocabularies`` (a run's settings excepted, ``_settings``)."""
+    two or more names of one of ``vocabularies`` (a run's settings excepted, ``_settings``), and of every string
+    that lists two of them, comma-separated (an expected message written out)."""
     tree = ast.parse(source)
-    settings = _settings(tree)
+    settings, docstrings = _settings(tree), _docstrings(tree)
+    listed = [re.compile(rf"\b({'|'.join(map(re.escape, names))}), ({'|'.join(map(re.escape, names))})\b")
+              for names in vocabularies]
     found = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            found += [(node.lineno, list(hit.groups())) for pattern in listed if (hit := pattern.search(node.value))]
+            continue
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and id(node) not in settings:
             elements = node.elts
         elif isinstance(node, ast.Dict) and id(node) not in settings:
@@ -146,7 +159,8 @@ def test_the_list_finder_finds_tuples_in_calls_and_leaves_a_runs_settings():
     names = {"alpha", "beta", "gamma"}
     for listed in ('fixed("line", "alpha", "beta")', 'for s in ("beta", "gamma"): pass',
                    '@pytest.mark.parametrize("space", ["alpha", "beta"])\ndef f(space): pass',
-                   'f(("alpha", "beta"))', 'x = {"alpha": 1, "beta": 2}', 'ok = space in ("beta", "gamma")'):
+                   'f(("alpha", "beta"))', 'x = {"alpha": 1, "beta": 2}', 'ok = space in ("beta", "gamma")',
+                   'pytest.raises(ValueError, match="space must be one of alpha, beta, got x")'):
         assert literal_lists(listed, names), listed
     for setting in ('run(spaces=("alpha", "beta"))', 'p = {"a": ["alpha", "beta"]}', 'assert x == ["alpha", "beta"]',
                     'f("alpha")', 'f("alpha", "other")'):
