@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from engine.spaces import SPACES
 from ui import address_keys, first_paint, narrow_window, presenter, preset_steps, reconnect, state
 
 #: The app's logo (page icon of every page, Home's picture).
@@ -36,8 +37,9 @@ PAGES = (
          "Start here: the story in nine steps, from one record moving the mean to the guarantee audited in a "
          "\"which data set?\" game, each with a chart, a question to predict and a one-sentence takeaway."),
     Page("pages/1_Private_mean_playground.py", "Private mean playground", ":material/scatter_plot:",
-         "Release the mean of data on a sphere, on SPD matrices, in the hyperbolic plane or on planar shapes, and "
-         "watch the Riemannian Laplace mechanism keep its releases on the manifold while the Euclidean one leaves it."),
+         f"Release the mean of data on each of the tool's spaces ({'; '.join(e.short_label for e in SPACES.values())}) "
+         "and watch the Riemannian Laplace mechanism keep its releases on the manifold while the Euclidean one leaves "
+         "it."),
     Page("pages/2_Sensitivity.py", "Sensitivity", ":material/straighten:",
          "How much one person can move a Fréchet mean: Theorem 2's bound 2r(2 − h)/(nh) against the worst case "
          "found by swapping a record, and why positive curvature makes the bound grow."),
@@ -46,7 +48,7 @@ PAGES = (
          "ambient noise, replicated with confidence bands."),
     Page("pages/4_Samplers.py", "Samplers", ":material/casino:",
          "How the Laplace law on a manifold is actually drawn: exact samplers against Metropolis–Hastings, with "
-         "histograms, traces and the normalisability limits on H² and SPD."),
+         "histograms, traces and where the law stops being normalisable."),
     Page("pages/5_Private_optimization.py", "Private optimization", ":material/route:",
          "Differentially private Riemannian gradient descent: noisy steps on the manifold, privacy accounting over "
          "iterations, and how it compares with releasing the answer once."),

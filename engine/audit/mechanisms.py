@@ -333,21 +333,3 @@ def dp_rgd_target(mechanism, first, second, init, *, pair_description="", claime
         statistic_name="log-likelihood ratio of the whole path w_0..w_T",
         pair_description=pair_description, notes=notes, batch_size=batch_size)
 
-
-#: The audit of each claimed law (``engine.mechanisms.specs.spec.LAWS``): ``(mechanism, pair, *, summary, notes)
-#: -> AuditTarget``, the summary (``MechanismSpec.statistic``) being what the ambient law is released around.
-LAW_TARGETS = {
-    "riemannian-laplace": lambda mechanism, pair, *, summary, notes: laplace_target(mechanism, pair, notes=notes),
-    "ambient-laplace": lambda mechanism, pair, *, summary, notes: euclidean_target(
-        mechanism, pair, summary=summary, notes=notes),
-    "tangent-gaussian": lambda mechanism, pair, *, summary, notes: tangent_gaussian_target(
-        mechanism, pair, notes=notes),
-    "riemannian-gaussian": lambda mechanism, pair, *, summary, notes: riemannian_gaussian_target(
-        mechanism, pair, notes=notes),
-}
-
-
-def spec_target(spec, mechanism, pair: NeighbouringPair, *, notes="") -> AuditTarget:
-    """Audit of ``mechanism`` (built by the ``MechanismSpec`` ``spec``) releasing on the data sets of ``pair``: the
-    statistic is the log-likelihood ratio of the law the spec claims (``spec.law``, ``LAW_TARGETS``)."""
-    return LAW_TARGETS[spec.law](mechanism, pair, summary=spec.statistic, notes=notes)

@@ -12,6 +12,10 @@ or study that uses them (``engine.audit.uses``).
 (``engine.audit.space_rules``), so a space added by README's recipe is audited by every mechanism
 the pages offer on it.
 
+**Mechanisms of the playground.** A mechanism the playground offers (``engine.mechanisms.specs.PLAYGROUND``, exact
+draws) that no entry names as its ``mechanism`` is audited through the playground's pipeline by an entry made from
+its spec (``playground-<key>``), so a mechanism added by README's recipe has its audit and its twin.
+
 **Twins.** Every mechanism's entry has a positive control ``twin-<name>`` (``engine.audit.twin``): the
 same target built at 2ε, claiming ε. The audit has power on the entry only if it flags its twin.
 """
@@ -74,6 +78,7 @@ class AuditSpec:
     build : ``(space, epsilon) -> AuditTarget``.
     has_twin : whether ``twin-<name>`` (built at 2ε, claiming ε) is registered; ``False`` only where the
         guarantee is provably loose by 2 for every pair, so the twin keeps its claim (the notes say why).
+    mechanism : the key of the playground's mechanism (``engine.mechanisms.specs``) it audits, or "".
     """
 
     name: str
@@ -85,6 +90,7 @@ class AuditSpec:
     control: bool
     build: Callable[[str, float], AuditTarget]
     has_twin: bool = True
+    mechanism: str = ""
 
     @property
     def spaces(self) -> tuple[str, ...]:
@@ -234,8 +240,26 @@ def _karcher_baseline(space, eps):
     return figure1_target(specs.PAPER.key, space, s.radius, n=s.n, epsilon=eps)
 
 
-def _spec(name, title, description, space_rule, build, *, eps=1.0, samples=200_000, control=False, has_twin=True):
-    return AuditSpec(name, title, description, space_rule, eps, samples, control, build, has_twin)
+def _spec(name, title, description, space_rule, build, *, eps=1.0, samples=200_000, control=False, has_twin=True,
+          mechanism=""):
+    return AuditSpec(name, title, description, space_rule, eps, samples, control, build, has_twin, mechanism)
+
+
+def _through_playground(key):
+    def build(space, eps):
+        s = audit_spaces()[space]
+        return playground_target(key, space, s.radius, n=s.n, epsilon=eps, delta=GAUSSIAN_DELTA, k=4)
+    return build
+
+
+def _playground_audits(entries) -> tuple[AuditSpec, ...]:
+    """An entry through the playground's pipeline for each of its exact mechanisms no entry of ``entries`` audits."""
+    audited = {entry.mechanism for entry in entries}
+    return tuple(
+        _spec(f"playground-{spec.key}", spec.label, f"{spec.long_label}, through the playground's pipeline",
+              space_rules.offered_by(spec), _through_playground(spec.key),
+              samples=GAUSSIAN_SAMPLES if spec.needs_delta else 200_000, mechanism=spec.key)
+        for spec in specs.PLAYGROUND if not spec.chain and spec.key not in audited)
 
 
 def twin_name(name: str) -> str:
@@ -259,17 +283,17 @@ def _regression(kind):
     return build
 
 
-_MECHANISMS = (
+_AUDITED = (
     _spec("laplace", "Riemannian Laplace", "Laplace around the Fréchet mean, σ from Theorems 1 and 2",
-          space_rules.intrinsic, _laplace),
+          space_rules.intrinsic, _laplace, mechanism=specs.EXACT.key),
     _spec("riemannian-gaussian", "Riemannian Gaussian",
           "Riemannian Gaussian around the Fréchet mean (Jiang et al. 2023), μ-GDP by quadrature, claiming the "
           "(ε, 1e-5) its μ implies",
           space_rules.preferring(space_rules.constant_curvature, space_rules.hadamard_setting), _riemannian_gaussian,
-          samples=GAUSSIAN_SAMPLES),
+          samples=GAUSSIAN_SAMPLES, mechanism=specs.RGAUSS.key),
     _spec("euclidean-baseline", "Euclidean (playground)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the playground's pipeline",
-          space_rules.offered_by(specs.EUCLID), _euclidean),
+          space_rules.offered_by(specs.EUCLID), _euclidean, mechanism=specs.EUCLID.key),
     _spec("euclidean-baseline-fig1", "Euclidean (Utility, Figure 1)",
           "K-norm noise around the ambient mean with sensitivity 2 r_E / n, through the Figure 1 study's release",
           space_rules.figure1, _euclidean_fig1),
@@ -282,7 +306,7 @@ _MECHANISMS = (
           "Gaussian in the tangent space of the public centre m₀, σ by the analytic rule, through the "
           "playground's pipeline",
           space_rules.preferring(space_rules.offered_by(specs.GAUSS), space_rules.hadamard_setting),
-          _tangent_gaussian_analytic, samples=GAUSSIAN_SAMPLES),
+          _tangent_gaussian_analytic, samples=GAUSSIAN_SAMPLES, mechanism=specs.GAUSS.key),
     _spec("kng", "K-norm gradient", "KNG Fréchet mean by Metropolis–Hastings (ball-conditioned where κ > 0)",
           space_rules.preferring(space_rules.intrinsic, space_rules.flat_setting), _kng, samples=20_000),
     _spec("dp-rgd", "DP-RGD end to end", "DP Riemannian gradient descent, σ by the RDP accountant, whole path",
@@ -312,6 +336,7 @@ _MECHANISMS = (
           "footpoint and shooting vector released together through the page's release, claiming ε_p + "
           "ε_v", space_rules.fixed("sphere"), _regression("composed"), eps=2.0, samples=10_000),
 )
+_MECHANISMS = (*_AUDITED, *_playground_audits(_AUDITED))
 _CONTROLS = (
     _spec("control-half-noise", "Control: half the noise", "Laplace with σ halved", space_rules.intrinsic, _half_noise,
           control=True),
@@ -320,7 +345,7 @@ _CONTROLS = (
     _spec("control-dp-rgd-paper-rule", "Control: DP-RGD, paper's c = 1",
           "DP-RGD at the paper's setting with σ² = T log(1/δ) L₀² / (n²ε²): it claims ε, "
           "but the guarantee is the accountant's (0.171 by RDP for a claimed 0.1; exactly 0.142)",
-          space_rules.fixed("line", "euclidean", "spd"), _paper_rule, eps=0.1, samples=2_000_000, control=True),
+          space_rules.line_first(space_rules.hadamard), _paper_rule, eps=0.1, samples=2_000_000, control=True),
     _spec("control-reused-randomness", "Control: reused random numbers",
           "Laplace sampler that reseeds the same generator at every call", space_rules.intrinsic, _reused, control=True),
     _spec("control-karcher-baseline", "Control: Karcher baseline",

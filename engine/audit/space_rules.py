@@ -14,6 +14,8 @@ a mechanism needs and reads it from what the space declares:
   path audit needs, plus R²;
 * ``curved``: κ_max > 0, where Theorem 2's factor h(r, κ) < 1;
 * ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.supports``), plus R²;
+* ``line_first(rule)``: R¹, then ``rule``'s spaces (the DP-RGD paper-rule control, whose 300-step runs are
+  cheapest on the line);
 * ``preferring(rule, tight)``: ``rule``'s spaces with those where the mechanism's bound is attained by
   the audit's pair first, so an entry's default space is one where its 2× twin can be flagged
   (``hadamard_setting``: Theorem 2's Δ = 2r/n and the Lipschitz constant 1 of Log at m₀, so the tangent
@@ -98,6 +100,11 @@ def constant_curvature() -> tuple[str, ...]:
     from engine.mechanisms.gdp import supports
 
     return (*(key for key, entry in registered().items() if supports(entry.audit.make())), "euclidean")
+
+
+def line_first(rule):
+    """The rule: R¹ (``FLAT["line"]``, where long runs are cheapest), then ``rule``'s spaces."""
+    return lambda: ("line", *rule())
 
 
 def fixed(*keys: str):

@@ -21,8 +21,9 @@ code, on the adversarial replace-one pair of ``engine.audit.pairs``, at any radi
 The claimed law of each target is the mechanism the caller builds (its spec in
 ``engine.mechanisms.specs``), so σ is the mechanism's own, never re-derived from a σ.
 
-The statistic of each target is the log-likelihood ratio of the law its spec claims (``MechanismSpec.law``,
-``engine.audit.mechanisms.spec_target``), never chosen here.
+Each spec answers for its own audit (``MechanismSpec.audit_pair_gap``: the summary the adversarial pair moves
+furthest; ``MechanismSpec.audit_target``: the log-likelihood ratio of the law it claims, and how much of the
+sensitivity the pair reaches), never chosen here.
 A radius outside the domain of the caller's sensitivity bound raises the caller's own ``ValueError``.
 """
 
@@ -32,9 +33,8 @@ import dataclasses
 
 import numpy as np
 
-from engine.audit.mechanisms import spec_target
-from engine.audit.pairs import ambient_frechet_gap, ambient_gap, frechet_gap, replace_one_pair
-from engine.audit.target import AuditTarget, reach_note
+from engine.audit.pairs import replace_one_pair
+from engine.audit.target import AuditTarget
 from engine.bounds import frechet_mean_sensitivity
 from engine.estimators import ambient_mean, frechet_mean
 from engine.mechanisms import specs
@@ -48,19 +48,6 @@ from engine.validation import check_int, check_positive
 PLAYGROUND_KEYS = tuple(spec.key for spec in specs.PLAYGROUND if not spec.chain)
 FIGURE1_MECHANISMS = figure1_setting.MECHANISMS
 FIGURE1_SPACES = tuple(setting.key for setting in figure1_setting.SETTINGS)
-
-
-def _log_gap(m, pair):
-    b = [m.log(m.origin, e) for e in pair.frechet_means()]
-    return float(m.norm(m.origin, b[0] - b[1]))
-
-
-#: The gap the pair opens in the summary each sensitivity bounds (``MechanismSpec.sensitivity``), and its name.
-_SENSITIVITY_GAPS = {
-    "theorem2": lambda m, pair: (float(m.dist(*pair.frechet_means())), "the Fréchet mean"),
-    "ambient": lambda m, pair: (ambient_gap(pair), "the ambient mean"),
-    "tangent": lambda m, pair: (_log_gap(m, pair), "Log at m₀ of the Fréchet mean"),
-}
 
 
 def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsilon: float = 1.0,
@@ -87,11 +74,10 @@ def playground_target(key: str, space: str, radius: float, *, n: int = 10, epsil
                                delta=delta, k=k, mechanisms=(key,), releases=1)
     m = make_manifold(space, k)
     spec = specs.spec(key)
-    pair = replace_one_pair(m, n, radius, gap=ambient_gap if spec.statistic == "ambient" else frechet_gap)
+    pair = replace_one_pair(m, n, radius, gap=spec.audit_pair_gap)
     data = (pair.first, pair.second)
     mechanism, _ = release_on(key, config, pair.first, m.origin, rng=0)
-    gap, what = _SENSITIVITY_GAPS[spec.sensitivity](m, pair)
-    target = spec_target(spec, mechanism, pair, notes=reach_note(gap, mechanism.sensitivity, what))
+    target = spec.audit_target(mechanism, pair, sensitivity=mechanism.sensitivity)
 
     def draw(side, size, rng):
         return release_on(key, dataclasses.replace(config, releases=size), data[side], m.origin, rng=rng)[1].points
@@ -113,7 +99,7 @@ def _figure1_constant(setting, mechanism: str, n: int, sphere_constant: str) -> 
     """C of Δ = C/n for the Riemannian Laplace (``nan`` for the baselines, which do not read it)."""
     if mechanism not in FIGURE1_MECHANISMS:
         raise ValueError(f"mechanism must be one of {FIGURE1_MECHANISMS}, got {mechanism!r}")
-    if specs.spec(mechanism).sensitivity != "theorem2":
+    if not figure1_setting.reads_constant(mechanism):
         return float("nan")
     # Both constants divide by h(r, κ): Theorem 2's domain check refuses where h <= 0, even where
     # the boundary constant alone would return a number (a negative one).
@@ -152,20 +138,13 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
     spec = specs.spec(mechanism)
     claimed = figure1_setting.mechanism(setting, mechanism, _figure1_constant(setting, mechanism, n, sphere_constant),
                                         n, epsilon)
-    sigma, sensitivity = claimed.sigma, claimed.sensitivity
-    gap = frechet_gap if not spec.off_manifold else ambient_gap if spec.statistic == "ambient" else ambient_frechet_gap
-    pair = replace_one_pair(m, n, radius, gap=gap)
+    sigma = claimed.sigma
+    pair = replace_one_pair(m, n, radius, gap=spec.audit_pair_gap)
     data = (pair.first, pair.second)
     # The summaries the study and the page compute (default solver tolerance, as they use it).
     means = [frechet_mean(m, d).mean for d in data]
     ambient = [ambient_mean(m, d) for d in data]
-    what = ("the Fréchet mean" if not spec.off_manifold else "the ambient mean" if spec.statistic == "ambient"
-            else "the Fréchet mean in ambient coordinates")
-    target = spec_target(spec, claimed, pair, notes=reach_note(gap(pair), sensitivity, what))
-    if spec.guarantee == "none":
-        target = dataclasses.replace(target, notes=(
-            "Noise calibrated to 2 r_E/n, the sensitivity of the ambient mean, added around the Fréchet (Karcher) "
-            "mean, a different statistic (issue 19, item 2): the paper's baseline, not ε-DP."))
+    target = spec.audit_target(claimed, pair, sensitivity=claimed.sensitivity)
 
     def draw(side, size, rng):
         shape = (size,) + m.point_shape
@@ -174,8 +153,8 @@ def figure1_target(mechanism: str, space: str, radius: float, *, n: int = 10, ep
             ambient_means=np.broadcast_to(ambient[side], shape))
         return release
 
-    constant = (f", {sphere_constant} constant" if spec.sensitivity == "theorem2" and setting.recipe.boundary_constant
-                else "")
+    constant = (f", {sphere_constant} constant"
+                if figure1_setting.reads_constant(mechanism) and setting.recipe.boundary_constant else "")
     return dataclasses.replace(
         target, draw=draw, batch_size=batch_size,
         label=f"{spec.audit_label} as the Utility page and Figure 1 run it on {m.name}, r = {radius:g}, "

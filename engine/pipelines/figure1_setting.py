@@ -175,10 +175,16 @@ def sensitivity_constant(setting: SpaceSetting, sphere_constant: str) -> float:
     return float(bounds.frechet_mean_sensitivity(1, setting.radius, m.kappa_max))
 
 
+def reads_constant(mechanism: str) -> bool:
+    """Whether ``mechanism`` is calibrated from C/n, Theorem 2's Δ of the Fréchet mean (``sensitivity_constant``),
+    rather than from the ambient Δ_E."""
+    return specs.spec(mechanism).sensitivity == "theorem2"
+
+
 def sensitivity(setting: SpaceSetting, mechanism: str, constant: float, n: int) -> float:
     """Δ that calibrates ``mechanism`` at sample size n: C/n for the Fréchet mean (``constant`` = C,
     ``sensitivity_constant``), Δ_E = 2 r_E/n for the ambient one (both Euclidean baselines)."""
-    if specs.spec(mechanism).sensitivity == "theorem2":
+    if reads_constant(mechanism):
         return constant / n
     m = setting.manifold
     return float(bounds.ambient_sensitivity(n, float(bounds.ambient_radius(m, setting.radius))))

@@ -8,10 +8,11 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from engine import formulas
 from engine.experiments.page_settings import STUDY_OF_APPLICATION
 from engine.pipelines import private_optimization as po
 from engine.pipelines import settings_file
-from ui import errors, first_paint, formulas, presenter, presets, reproduce, sections
+from ui import errors, first_paint, presenter, presets, reproduce, sections
 from ui.downloads import download_row
 from ui.live_chart import PLAIN_CHART, live_chart
 from ui.optimization import figures as figs

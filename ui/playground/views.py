@@ -8,9 +8,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine import spaces
+from engine import formulas, spaces
 from engine.mechanisms import specs
-from ui import formulas
+from engine.mechanisms.specs import NoiseNumbers
 from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
 from ui.playground.spaces import Settings
@@ -89,7 +89,7 @@ def show_data_note(result: dict) -> None:
 
 def show_noise_scale(result: dict, settings: Settings) -> None:
     """Δ from Theorem 2 and each mechanism's σ, formulas with the numbers plugged in."""
-    n, r, eps = result["n_used"], settings.radius, settings.epsilon
+    n, r = result["n_used"], settings.radius
     theorem2 = result["theorem2"]
     if theorem2 is None:
         st.markdown("**Theorem 2** gives no bound at this radius (see the checks below).")
@@ -108,37 +108,21 @@ def show_noise_scale(result: dict, settings: Settings) -> None:
             st.caption(f"Positive curvature inflates Δ by (2 − h)/h = {(2 - h) / h:.3f} against the flat-space "
                        f"bound 2r/n. (The paper's sphere study used a tighter empirical constant instead.)")
     for run in result["runs"]:
-        calibration = specs.spec(run["key"]).sensitivity
-        if not np.isfinite(run["sigma"]) and calibration != "ambient":
-            continue
-        if calibration == "theorem2" and not run["footpoint_dependent"]:
-            st.markdown(f"**{run['label']}**: the normalising constant does not depend on the footpoint "
-                        "(homogeneous space), so Theorem 1 allows")
-            st.latex(formulas.chain(r"\sigma", r"\frac{\Delta}{\varepsilon}",
-                                    rf"\frac{{{run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
-        elif calibration == "theorem2":
-            st.markdown(f"**{run['label']}**: the normalising constant depends on the footpoint (the space is "
-                        "not homogeneous), so Theorem 1 needs")
-            st.latex(formulas.chain(r"\sigma", r"\frac{2\Delta}{\varepsilon}",
-                                    rf"\frac{{2 \times {run['sensitivity']:.4g}}}{{{eps:g}}}", f"{run['sigma']:.4g}"))
-        elif calibration == "ambient" and "ambient_radius" in run:
-            formula = spaces.space(result["space"]).ambient_radius_formula()
-            st.markdown(f"**{run['label']}**: the geodesic ball sits inside an ambient ball of radius $r_E$, "
-                        "so the ambient mean moves by at most $2r_E/n$:")
-            st.latex(formulas.chain("r_E", formula, f"{run['ambient_radius']:.4f}"))
-            st.latex(formulas.rows(rf"\Delta_E &= \frac{{2r_E}}{{n}} = {run['sensitivity']:.4g}",
-                                   rf"\sigma_E &= \frac{{\Delta_E}}{{\varepsilon}} = {run['sigma']:.4g}"))
-        elif calibration == "tangent":
-            st.markdown(f"**{run['label']}**: noise in the tangent space at the public $m_0$. The log map "
-                        "stretches distances in $B_r(m_0)$ by at most $L$; σ from the analytic Gaussian "
-                        f"mechanism (Balle & Wang 2018) at δ = {settings.delta:g}:")
-            if result["kappa_max"] > 0:
-                st.latex(formulas.chain("L", r"\frac{\sqrt{\kappa}\,r}{\sin(\sqrt{\kappa}\,r)}",
-                                        f"{run['lipschitz']:.4f}"))
-            else:
-                st.latex(r"L = 1 \quad (\kappa \le 0)")
-            st.latex(formulas.rows(rf"\Delta_T &= L\,\Delta = {run['sensitivity']:.4g}",
-                                   rf"\sigma &= {run['sigma']:.4g}"))
+        formula = specs.spec(run["key"]).noise_formula(_noise_numbers(result, settings, run))
+        if formula is not None:
+            st.markdown(f"**{run['label']}**: {formula.text}")
+            for tex in formula.tex:
+                st.latex(tex)
+
+
+def _noise_numbers(result: dict, settings: Settings, run: dict) -> NoiseNumbers:
+    """What the run computed for one mechanism's σ, for its spec's noise formula."""
+    entry = spaces.space(result["space"])
+    return NoiseNumbers(
+        epsilon=settings.epsilon, delta=settings.delta, sigma=run["sigma"], sensitivity=run["sensitivity"],
+        kappa_max=result["kappa_max"], footpoint_dependent=run.get("footpoint_dependent"),
+        ambient_radius=run.get("ambient_radius"), lipschitz=run.get("lipschitz"),
+        ambient_radius_tex=entry.ambient_radius_formula() if spaces.offered(entry.ambient_radius_tex) else None)
 
 
 def show_checks(result: dict) -> None:

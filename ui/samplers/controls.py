@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from engine import spaces
+from engine.mechanisms import scale_limit
 from engine.pipelines import sampler_comparison
 from engine.pipelines.sampler_comparison import MANIFOLDS, SamplerComparisonConfig
 from ui import controls, glossary, limits, presets, state
@@ -14,6 +17,11 @@ from ui.spaces import view
 SPACES = {key: spaces.space(key).short_label for key in sampler_comparison.SPACES}
 #: Volume density J(ρ) in geodesic polar coordinates, shown next to the radial law.
 JACOBIANS = {key: view(key).volume_tex for key in SPACES}
+#: Where the Laplace law needs σ below a limit (``scale_limit``), and the spaces' finite injectivity radii.
+SCALE_LIMITS = "; ".join(f"σ < {scale_limit(m):.3g} on {SPACES[key]}" for key, m in MANIFOLDS.items()
+                         if np.isfinite(scale_limit(m)))
+INJECTIVITY = "; ".join(f"{m.injectivity_radius:.3g} on {SPACES[key]}" for key, m in MANIFOLDS.items()
+                        if np.isfinite(m.injectivity_radius))
 #: Named settings, loaded by a sidebar button or ``?preset=NAME`` (``ui.presets``).
 PRESETS = {
     "near-limit": {"space": "hyperbolic", "sigma": 0.95, "adapt": True, "burn": 500, "thin": 5, "draws": 100,
@@ -74,8 +82,8 @@ def sidebar() -> Settings:
     sigma_limits = sigma_range(space, low=0.05, high=2.0, step=0.05)
     sigma = controls.slider(
         "Scale σ", "sigma", min_value=sigma_limits.low, max_value=sigma_limits.high, default=0.5, step=0.05,
-        help=glossary.tooltip("sigma", "Here the density is ∝ exp(−ρ(x, η)/σ). On H² the law exists only for σ < 1, "
-                                       "on SPD(2) only for σ < √2; close to those limits most mass sits far from η."))
+        help=glossary.tooltip("sigma", f"Here the density is ∝ exp(−ρ(x, η)/σ). It exists only for {SCALE_LIMITS}; "
+                                       "close to those limits most mass sits far from η."))
     if sigma_limits.reason:
         controls.caption(sigma_limits.reason)
     adapt = controls.toggle("Adapt the MH step during burn-in", "adapt", default=True,
@@ -84,7 +92,7 @@ def sidebar() -> Settings:
     step = controls.slider(
         "MH step s", "step", min_value=0.05, max_value=5.0, default=1.0, step=0.05,
         help="Proposal radius: each move goes to Exp_x(v) with v uniform in the tangent ball of radius s. "
-             "Must not exceed the injectivity radius (π on S², π/2 on Kendall shapes).")
+             f"Must not exceed the injectivity radius ({INJECTIVITY}).")
     burn_in = controls.slider("Burn-in steps", "burn", min_value=10, max_value=10_000, default=500, step=10,
                               help=glossary.tooltip("burn-in", "The papers use 10,000."))
     thin = controls.slider("Thinning", "thin", min_value=1, max_value=100, default=5, step=1,

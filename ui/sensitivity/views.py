@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from engine import spaces
+from engine import formulas, spaces
 from engine.pipelines import sensitivity, settings_file
 from engine.viz import sensitivity as figures
-from ui import errors, first_paint, formulas, reproduce, sections, state
+from ui import errors, first_paint, reproduce, sections, state
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart

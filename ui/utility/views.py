@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine import bounds, spaces
+from engine import bounds, formulas, spaces
 from engine.mechanisms import specs
 from engine.pipelines import settings_file, utility
 from engine.viz import utility as figures
-from ui import first_paint, formulas, presenter, reproduce, sections, state, tables, who_wins, who_wins_map
+from ui import first_paint, presenter, reproduce, sections, state, tables, who_wins, who_wins_map
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart

@@ -1,7 +1,8 @@
 """The mechanisms of the private-mean family, one spec each (``MechanismSpec``), in display order.
 
 Adding a mechanism: its module here (a ``MechanismSpec``), one line in ``REGISTRY``, its tests. The
-pipelines, the audit, the palette and the pages read everything they need from the spec.
+pipelines, the audit, the palette and the pages read everything they need from the spec, which also writes its
+noise formula (``noise_formula``) and builds its audit (``audit_pair_gap``, ``audit_target``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from engine.mechanisms.specs.euclidean_laplace import EUCLID
 from engine.mechanisms.specs.paper_baseline import PAPER
 from engine.mechanisms.specs.riemannian_gaussian import RGAUSS
 from engine.mechanisms.specs.riemannian_laplace import EXACT, MH
-from engine.mechanisms.specs.spec import MechanismSpec
+from engine.mechanisms.specs.spec import MechanismSpec, NoiseFormula, NoiseNumbers
 from engine.mechanisms.specs.tangent_gaussian import GAUSS
 
 #: Every mechanism of the family in display order (legends, the playground's options, random streams).
@@ -30,5 +31,5 @@ def spec(key: str) -> MechanismSpec:
     return SPECS[key]
 
 
-__all__ = ["EUCLID", "EXACT", "FIGURE1", "GAUSS", "MH", "MechanismSpec", "PAPER", "PLAYGROUND", "REGISTRY", "RGAUSS",
-           "SPECS", "UTILITY", "spec"]
+__all__ = ["EUCLID", "EXACT", "FIGURE1", "GAUSS", "MH", "MechanismSpec", "NoiseFormula", "NoiseNumbers", "PAPER",
+           "PLAYGROUND", "REGISTRY", "RGAUSS", "SPECS", "UTILITY", "spec"]

@@ -12,10 +12,36 @@ from engine.spaces.entry import DEFAULT_LANDMARKS
 SENSITIVITIES = ("theorem2", "ambient", "tangent")
 #: The summary a mechanism releases around.
 STATISTICS = ("frechet", "ambient")
-#: The law a mechanism claims to release; the audit's statistic is its log-likelihood ratio between neighbours
-#: (``engine.audit.mechanisms.LAW_TARGETS``): ρ/σ (Riemannian Laplace), ‖·‖/σ in ambient coordinates (ℓ2 Laplace),
-#: the Gaussian in T_m0 M (tangent Gaussian) or ρ²/(2σ²) (Riemannian Gaussian).
-LAWS = ("riemannian-laplace", "ambient-laplace", "tangent-gaussian", "riemannian-gaussian")
+
+
+@dataclass(frozen=True)
+class NoiseNumbers:
+    """What a playground run computed for one mechanism, from which its spec writes how σ came about.
+
+    ``footpoint_dependent``: whether the mechanism's normaliser depends on its footpoint (Theorem 1's factor 2);
+    ``ambient_radius`` r_E and ``ambient_radius_tex`` (its TeX in r, ``SpaceEntry.ambient_radius_formula``): the
+    ambient ball's, for an ambient sensitivity; ``lipschitz``: L of Log at m₀ on B_r(m₀), for a tangent one. Each is
+    ``None`` where the run did not compute it.
+    """
+
+    epsilon: float
+    delta: float
+    sigma: float
+    sensitivity: float
+    kappa_max: float
+    footpoint_dependent: bool | None = None
+    ambient_radius: float | None = None
+    ambient_radius_tex: str | None = None
+    lipschitz: float | None = None
+
+
+@dataclass(frozen=True)
+class NoiseFormula:
+    """How a mechanism's σ follows from its sensitivity: a sentence, then formulas in TeX with the numbers plugged
+    in (``engine.formulas``), one display each."""
+
+    text: str
+    tex: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -39,8 +65,9 @@ class MechanismSpec:
         ``"ε-DP"``, ``"(ε, δ)-DP"`` (needs a δ) or ``"none"`` (a control that claims ε but breaks it).
     sensitivity : one of ``SENSITIVITIES``
     statistic : one of ``STATISTICS``
-    law : one of ``LAWS``
-        The law the mechanism claims to release, which names the statistic every audit of it uses.
+    law : str
+        The name of the law the mechanism claims to release; mechanisms releasing the same law share it (the Utility
+        page's Theorem 3 and the playground's who-wins sentence read the Riemannian Laplace's).
     off_manifold : bool
         Releases may leave the manifold (ambient noise), so errors project them back.
     requires_ambient : bool
@@ -60,6 +87,15 @@ class MechanismSpec:
         page's δ); needs ``draw``.
     build : callable ``(manifold, *, epsilon, sensitivity, delta, m0) -> mechanism``
         The calibrated mechanism; its ``sigma`` is the one every caller reads.
+    noise_formula : callable ``NoiseNumbers -> NoiseFormula | None``
+        How its σ follows from its sensitivity, with a run's numbers (the playground's noise box); ``None`` where
+        the run has nothing to show (σ not computed).
+    audit_pair_gap : callable ``pair -> float``
+        How far a neighbouring pair (``engine.audit.pairs.NeighbouringPair``) moves the summary the mechanism
+        releases around: the audits' adversarial pair is the one that moves it furthest.
+    audit_target : callable ``(mechanism, pair, *, sensitivity) -> engine.audit.target.AuditTarget``
+        The audit of the built mechanism on the pair: the log-likelihood ratio of its law as statistic and, as
+        notes, how much of ``sensitivity`` the pair reaches (``engine.audit.target.reach_note``).
     scale : callable ``(manifold, *, epsilon, sensitivity, delta) -> float``
         The σ ``build`` would take, also where it refuses a non-normalisable law (to say why).
     draw : callable ``(manifold, footpoint, sigma, *, rng) -> points`` or None
@@ -88,6 +124,9 @@ class MechanismSpec:
     law: str
     build: Callable
     scale: Callable
+    noise_formula: Callable[[NoiseNumbers], NoiseFormula | None]
+    audit_pair_gap: Callable
+    audit_target: Callable
     draw: Callable | None = None
     off_manifold: bool = False
     requires_ambient: bool = False
@@ -108,8 +147,6 @@ class MechanismSpec:
             raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {self.sensitivity!r}")
         if self.statistic not in STATISTICS:
             raise ValueError(f"statistic must be one of {STATISTICS}, got {self.statistic!r}")
-        if self.law not in LAWS:
-            raise ValueError(f"law must be one of {LAWS}, got {self.law!r}")
         if (self.error_radius is None) != (self.flat_error is None):
             raise ValueError(f"{self.key}: error_radius and flat_error go together (the who-wins map needs both)")
 

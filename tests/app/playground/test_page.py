@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+from engine.mechanisms import specs
+from engine.spaces import SPACES
 from tests.app import charts
 from tests.app.conftest import PLAYGROUND, app_at, assert_clean, messages, run_page, who_wins_sentence, who_wins_winner
 from ui import playground
@@ -168,7 +170,7 @@ def test_query_parameters_round_trip():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("space", ["sphere", "spd", "hyperbolic"])
+@pytest.mark.parametrize("space", [key for key, entry in SPACES.items() if specs.MH.offered_on(entry)])
 def test_adding_mh_at_the_defaults_does_not_warn_that_releases_are_correlated(space):
     """Burn-in 1,000 and thinning 10 always drew the page's own warning."""
     at = run_page(PLAYGROUND, {"space": space, "mech": "exact,mh"})
@@ -189,7 +191,7 @@ def test_radius_slider_stops_below_the_spaces_limit():
 
 def test_error_table_caption_speaks_of_the_space_on_show():
     """The caption said "projected back onto the sphere" on SPD, H² and Kendall."""
-    for space in ("spd", "hyperbolic"):
+    for space in (key for key in SPACES if key != "sphere"):
         at = run_page(PLAYGROUND, {"space": space})
         assert not any("onto the sphere" in caption.value for caption in at.main.caption)
 

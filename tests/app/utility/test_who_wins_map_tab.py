@@ -13,18 +13,20 @@ from ui.who_wins_map import CONFIG
 
 PAGE = ROOT / "pages" / "3_Utility.py"
 WHERE = "Where each wins"
+#: The families the tab maps (those with a Euclidean baseline), in the registry's order.
+MAPPED = [key for key, fam in who_wins_map.FAMILIES.items() if fam.baseline_missing is None]
 
 
 def test_the_tab_maps_every_space_with_a_baseline_and_reads_each_map():
     at = run_page(PAGE, {utility.SECTION_KEY: WHERE})
     assert WHERE in utility.SECTIONS and not messages(at)
     charts = specs(at)
-    assert len(charts) == 5
-    assert [chart["data"][0]["type"] for chart in charts] == ["heatmap"] * 5
-    for chart, label in zip(charts, ("Sᵈ", "SPD(k)", "Hᵈ", "Σᵏ₂", "Gr(d, 1)")):
-        assert label in chart["layout"]["title"]["text"]
+    assert len(charts) == len(MAPPED)
+    assert [chart["data"][0]["type"] for chart in charts] == ["heatmap"] * len(MAPPED)
+    for chart, space in zip(charts, MAPPED):
+        assert who_wins_map.FAMILIES[space].label in chart["layout"]["title"]["text"]
     infos = [box.value for box in at.info]
-    for space in ("sphere", "spd", "hyperbolic", "kendall", "grassmann"):
+    for space in MAPPED:
         found = who_wins_map.run(who_wins_map.WhoWinsMapConfig(space=space, **CONFIG))
         assert who_wins_map.reading(found) in infos
     assert not [c.value for c in at.caption if "Not mapped" in c.value]
@@ -42,10 +44,10 @@ def test_each_map_names_its_budget_and_shows_how_the_tie_moves_with_it():
     for chart in specs(at):
         assert f"at n·ε = {budget:g} (n = {CONFIG['n']}, ε = {CONFIG['epsilon']:g})" in chart["layout"]["title"]["text"]
     sentences = [box.value for box in at.info if box.value.startswith("On ")]
-    assert len(sentences) == 5 and all(f"n·ε = {budget:g}" in s for s in sentences)
+    assert len(sentences) == len(MAPPED) and all(f"n·ε = {budget:g}" in s for s in sentences)
     tables = [table.value for table in at.table if "n·ε" in table.value.columns]
-    assert len(tables) == 5
-    for table, space in zip(tables, ("sphere", "spd", "hyperbolic", "kendall", "grassmann")):
+    assert len(tables) == len(MAPPED)
+    for table, space in zip(tables, MAPPED):
         found = ties_by_budget(space, n=CONFIG["n"])
         assert table["n·ε"].tolist() == ["5", "50", "500"]
         assert table["Tie radius r"].tolist() == ["none" if np.isnan(t) else f"{t:.3g}" for t in found["tie"]]
@@ -74,8 +76,7 @@ def test_the_budget_table_shows_every_range_where_the_intrinsic_mechanism_wins()
     Riemannian Laplace wins (``ties_by_budget``'s ``intrinsic_ranges``), not only the first tie."""
     at = run_page(PAGE, {utility.SECTION_KEY: WHERE})
     tables = {space: table.value for space, table in
-              zip(("sphere", "spd", "hyperbolic", "kendall", "grassmann"),
-                  [table for table in at.table if "n·ε" in table.value.columns])}
+              zip(MAPPED, [table for table in at.table if "n·ε" in table.value.columns])}
     for space, table in tables.items():
         found = ties_by_budget(space, n=CONFIG["n"])
         assert table["Riemannian wins for r in"].tolist() == [

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine import spaces
-from engine.audit import AUDITS, run_audit
+from engine.audit import AUDITS, run_audit, space_rules
 from engine.audit.__main__ import main as audit_main
 from engine.audit.subspace import (
     DELTA,
@@ -66,7 +66,8 @@ def test_default_space_is_one_where_the_pair_attains_the_bound():
     independent of D); on the sphere the same pairs cannot show the claim, and the notes say so."""
     for name in ("tangent-gaussian", "tangent-gaussian-analytic"):
         spec = AUDITS[name]
-        assert spec.default_space in ("spd", "hyperbolic"), name
+        assert spec.default_space in spaces.SPACES, name
+        assert space_rules.hadamard_setting(space_rules.audit_spaces()[spec.default_space]), name
         assert spec.target().reachable_epsilon > 0.74 * spec.default_epsilon
         assert AUDITS[f"twin-{name}"].target().reachable_epsilon > 1.9 * spec.default_epsilon
         assert "of the sensitivity bound" in spec.target("sphere").notes
@@ -161,3 +162,17 @@ def test_twins_on_the_command_line_refuse_bad_input_in_one_line(argv, message, c
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err
+
+
+def test_a_playground_mechanism_without_an_entry_gets_one_through_the_playground():
+    """A mechanism added by README's recipe (its spec, its module, its tests) is audited, with its twin, by an
+    entry made from its spec; today every playground mechanism has an entry of its own."""
+    from engine.audit import registry
+
+    assert registry._playground_audits(registry._AUDITED) == ()
+    without = tuple(entry for entry in registry._AUDITED if entry.mechanism != specs.GAUSS.key)
+    (made,) = registry._playground_audits(without)
+    assert made.name == f"playground-{specs.GAUSS.key}" and made.mechanism == specs.GAUSS.key
+    assert made.spaces == tuple(
+        key for key in spaces.SPACES if specs.GAUSS.offered_on(spaces.SPACES[key]))
+    assert made.target("hyperbolic").label == AUDITS["tangent-gaussian-analytic"].target("hyperbolic").label

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from engine.audit import AUDITS, run_audit
+from engine.audit import AUDITS, audit_spaces, run_audit
 from engine.audit.mechanisms import euclidean_target
 from engine.audit.pairs import ambient_gap, replace_one_pair
 from engine.bounds import ambient_radius
@@ -94,15 +94,17 @@ def test_releases_off_the_space_are_counted_and_left_out_of_the_geodesic_error()
     assert shapes.runs[0].errors["off_share"] == 1.0 and np.isfinite(shapes.runs[0].errors["geodesic"])
 
 
-@pytest.mark.parametrize("space", ["hyperbolic", "kendall"])
+@pytest.mark.parametrize("space", AUDITS["euclidean-baseline"].spaces)
 def test_the_baselines_audit_stays_within_its_claim_and_flags_half_the_noise(space):
-    result = run_audit(AUDITS["euclidean-baseline"].target(space), samples=40_000, rng=11)
+    """On every space the playground offers it (Gr(3, 1), whose releases are rounded onto a line, shows half the
+    pair's reach only from about 200,000 releases: 0.549 of 0.924 there, 0.369 at 40,000)."""
+    result = run_audit(AUDITS["euclidean-baseline"].target(space), samples=200_000, rng=11)
     assert not result.flagged
     assert 0.5 * min(result.reachable_epsilon, result.epsilon) <= result.epsilon_lower <= result.epsilon
+    setting = audit_spaces()[space]
     manifold = make_manifold(space, 4)
-    radius = np.pi / 16 if space == "kendall" else 1.0
-    pair = replace_one_pair(manifold, 10, radius, gap=ambient_gap)
-    sensitivity = 2 * float(ambient_radius(manifold, radius)) / 10
+    pair = replace_one_pair(manifold, setting.n, setting.radius, gap=ambient_gap)
+    sensitivity = 2 * float(ambient_radius(manifold, setting.radius)) / setting.n
     broken = EuclideanLaplace(manifold=manifold, epsilon=2.0, sensitivity=sensitivity)
     assert run_audit(euclidean_target(broken, pair, claimed_epsilon=1.0), samples=40_000, rng=12).flagged
 

@@ -13,13 +13,11 @@ import numpy as np
 import pytest
 
 from engine import spaces
-from engine.audit.mechanisms import LAW_TARGETS
 from engine.audit.pairs import frechet_gap, replace_one_pair
-from engine.audit.uses import figure1_sigma, figure1_target, playground_target
+from engine.audit.uses import PLAYGROUND_KEYS, figure1_sigma, figure1_target, playground_target
 from engine.bounds import frechet_mean_sensitivity
 from engine.manifolds import Sphere
 from engine.mechanisms import specs
-from engine.mechanisms.specs.spec import LAWS
 from engine.pipelines import figure1_setting, private_mean
 from engine.viz import palette
 from ui import who_wins
@@ -145,14 +143,60 @@ def test_the_playground_audit_uses_the_statistic_of_the_law_its_spec_claims(key)
     assert not np.allclose(target.statistic(x), wrong, rtol=1e-3)
 
 
-def test_every_spec_names_a_law_the_audit_knows():
-    assert {spec.law for spec in specs.REGISTRY} <= set(LAW_TARGETS) == set(LAWS)
-    with pytest.raises(ValueError, match="law must be one of"):
-        dataclasses.replace(specs.RGAUSS, law="laplace")
+def test_the_playground_audit_is_the_one_its_spec_builds(monkeypatch):
+    """The audit reads its pair and its target from the spec (``audit_pair_gap``, ``audit_target``): a spec that
+    answers differently changes the playground's target, with no table in ``engine.audit`` to edit."""
+    calls = []
+
+    def audit_target(mechanism, pair, *, sensitivity):
+        calls.append(sensitivity)
+        return specs.EXACT.audit_target(mechanism, pair, sensitivity=sensitivity)
+
+    monkeypatch.setitem(specs.SPECS, "exact", dataclasses.replace(specs.EXACT, audit_target=audit_target))
+    target = playground_target("exact", "sphere", np.pi / 8, n=10)
+    assert calls == [pytest.approx(float(frechet_mean_sensitivity(10, np.pi / 8, 1.0)))]
+    assert target.label.startswith(specs.EXACT.audit_label)
+
+
+#: A branch on a mechanism's kind (what its spec's sensitivity, statistic or guarantee is, or its law's table).
+KIND_BRANCH = re.compile(r"\.(sensitivity|statistic|guarantee|law)\s*(==|!=|\bin\b)|\[\w*\.?(sensitivity|law)\]")
+
+
+def test_no_branch_on_a_mechanisms_kind_in_the_playgrounds_views_or_the_audit():
+    """The noise formula and the audit target are the spec's own (``noise_formula``, ``audit_target``)."""
+    offenders = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+                 for path in _sources("ui/playground", "engine/audit")
+                 for number, line in enumerate(path.read_text().splitlines(), 1) if KIND_BRANCH.search(line)]
+    assert offenders == []
+    assert KIND_BRANCH.search('if spec.sensitivity == "ambient":') and KIND_BRANCH.search("_GAPS[spec.sensitivity]")
+
+
+def _noise_numbers(spec, **run):
+    return specs.NoiseNumbers(**{**dict(epsilon=1.0, delta=1e-3, sigma=0.2, sensitivity=0.1, kappa_max=1.0,
+                                        footpoint_dependent=False, ambient_radius=0.39, ambient_radius_tex="2\\sin(r/2)",
+                                        lipschitz=1.03), **run})
+
+
+def test_each_playground_spec_writes_the_sigma_it_was_given_and_none_without_one():
+    for spec in specs.PLAYGROUND:
+        formula = spec.noise_formula(_noise_numbers(spec))
+        assert formula.text and formula.tex and "0.2" in formula.tex[-1]
+    assert specs.EXACT.noise_formula(_noise_numbers(specs.EXACT, sigma=float("nan"))) is None
+    assert specs.EUCLID.noise_formula(_noise_numbers(specs.EUCLID, ambient_radius=None)) is None
+
+
+def test_only_the_laplace_writes_theorem_1s_sigma():
+    """σ = Δ/ε (2Δ/ε off a homogeneous space) is Theorem 1's, for the Riemannian Laplace: the Riemannian Gaussian,
+    calibrated from the same Δ, takes σ from its μ, and said Δ/ε before the spec wrote its own formula."""
+    assert "Theorem 1 allows" in specs.EXACT.noise_formula(_noise_numbers(specs.EXACT)).text
+    assert "Theorem 1 needs" in specs.MH.noise_formula(_noise_numbers(specs.MH, footpoint_dependent=True)).text
+    gaussian = specs.RGAUSS.noise_formula(_noise_numbers(specs.RGAUSS))
+    assert "Theorem 1" not in gaussian.text and "(1, 0.001)" in gaussian.text
+    assert not any(r"\frac{\Delta}{\varepsilon}" in tex for tex in gaussian.tex)
 
 
 def test_the_playground_audit_names_each_mechanism_by_its_spec():
-    for key in ("exact", "euclid", "gauss"):
+    for key in PLAYGROUND_KEYS:
         target = playground_target(key, "sphere", np.pi / 8, n=10)
         assert target.label.startswith(f"{specs.spec(key).audit_label} as the playground runs it")
 

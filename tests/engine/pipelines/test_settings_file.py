@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from engine.pipelines import PrivateMeanConfig, settings_file
+from engine.audit import AUDITS
+from engine.pipelines import PrivateMeanConfig, sampler_comparison, settings_file
 from engine.pipelines.__main__ import PIPELINES, main
 from engine.pipelines.private_optimization import OptimizationConfig
 from engine.pipelines.private_regression import RegressionConfig
@@ -125,13 +126,13 @@ def test_an_unknown_key_in_an_old_download_is_still_refused_in_one_line(tmp_path
     ("samplers", {"page": "audit"}, "holds the settings of the 'audit' page, not of 'samplers'"),
     ("samplers", {"burn": 100}, "unknown key 'burn'; did you mean 'burn_in'?"),
     ("samplers", {"step": "adapt"}, "key 'step' must be float or null, got \"adapt\""),
-    ("samplers", {"space": "euclidean"}, "space must be one of sphere, spd, hyperbolic, kendall, grassmann, got "
+    ("samplers", {"space": "euclidean"}, f"space must be one of {', '.join(sampler_comparison.SPACES)}, got "
                                          "'euclidean'"),
     ("audit", {"page": "samplers"}, "holds the settings of the 'samplers' page, not of 'audit'"),
     ("audit", {"eps": 2.0}, "unknown key 'eps'; did you mean 'epsilon'?"),
     ("audit", {"samples": "20000"}, "key 'samples' must be int or null, got \"20000\"; write a bare int (no quotes) or null"),
-    ("audit", {"audit": "dp-rgd", "space": "sphere"}, "space must be one of spd, hyperbolic, euclidean for audit "
-                                                      "'dp-rgd', got 'sphere'"),
+    ("audit", {"audit": "dp-rgd", "space": "sphere"}, f"space must be one of {', '.join(AUDITS['dp-rgd'].spaces)} "
+                                                      "for audit 'dp-rgd', got 'sphere'"),
     ("audit", {"control": "laplace"}, "control must be one of control-half-noise, "),
 ])
 def test_the_samplers_and_audit_pages_files_are_checked_alike(tmp_path, capsys, pipeline, settings, quoted):
