@@ -32,28 +32,28 @@ LISTS_ALLOWED = {
     # Families of polar volume densities (Manifold.polar_volume) and the samplers of one law, not registry keys.
     ("engine/mechanisms/gdp.py", 'GDP_FAMILIES = ("flat", "sphere", "hyperbolic", "real-projective")'),
     ("engine/mechanisms/laplace.py", "RADIAL_LAWS = {"),
-    ("tests/engine/test_riemannian_gaussian.py",
+    ("tests/engine/mechanisms/test_riemannian_gaussian.py",
      'jac = {"sphere": lambda r: np.sin(r) ** (d - 1), "hyperbolic": lambda r: np.sinh(r) ** (d - 1),'),
     ("engine/mechanisms/laplace.py", 'METHODS = ("exact", "mh")'),
     ("ui/samplers/compute.py", 'return {"exact": exact, "mh": mh, "trace": trace_fig, "trace_data": trace_data, '
                                '"radii": result.radii()}'),
     # One case of a table: the value set on one page and the other page's default.
-    ("tests/app/test_shared_keys.py", '("space", SENSITIVITY, "spd", SAMPLERS, {}, "sphere"),'),
+    ("tests/app/pages/test_shared_keys.py", '("space", SENSITIVITY, "spd", SAMPLERS, {}, "sphere"),'),
     # Oracles worked out by hand for each space or mechanism they name (a new one brings its own in its tests).
-    ("tests/engine/test_euclidean_baselines.py",
+    ("tests/engine/mechanisms/test_euclidean_baselines.py",
      'expected = {"sphere": 1.0, "spd": 1.0, "kendall": 1.0, "hyperbolic": 2.0, "grassmann": 1 / np.sqrt(2)}'),
-    ("tests/engine/test_who_wins_map.py", '@pytest.mark.parametrize("which", ["sphere", "spd"])'),
-    ("tests/app/test_utility.py", 'sigmas = {"exact": figure1_setting.sensitivity_constant(setting, "theorem") '
+    ("tests/engine/pipelines/test_who_wins_map.py", '@pytest.mark.parametrize("which", ["sphere", "spd"])'),
+    ("tests/app/utility/test_page.py", 'sigmas = {"exact": figure1_setting.sensitivity_constant(setting, "theorem") '
                                   '/ (n * epsilon),'),
     # Two laws calibrated from the same Δ, contrasted.
-    ("tests/engine/test_mechanism_specs.py", '@pytest.mark.parametrize("key", ["exact", "rgauss"])'),
+    ("tests/engine/mechanisms/test_specs.py", '@pytest.mark.parametrize("key", ["exact", "rgauss"])'),
     # The mechanisms of a fixture's or a preset's run, not a list of the registry.
-    ("tests/engine/test_mechanism_specs.py",
+    ("tests/engine/mechanisms/test_specs.py",
      'runs = [{"key": key, "releases": np.zeros((1, 3)), "errors": {}} for key in ("rgauss", "euclid")]'),
-    ("tests/engine/test_utility_pipeline.py", 'summary = pd.DataFrame({"n": [10, 10, 20, 20], '
+    ("tests/engine/pipelines/test_utility.py", 'summary = pd.DataFrame({"n": [10, 10, 20, 20], '
                                               '"mechanism": ["exact", "euclid"] * 2,'),
-    ("tests/engine/test_viz_palette.py", 'keys = ["exact", "euclid", "dp-rgd"]'),
-    ("tests/app/test_lesson.py", 'loser = ({"exact", "euclid"} - {winner}).pop()'),
+    ("tests/engine/viz/test_palette.py", 'keys = ["exact", "euclid", "dp-rgd"]'),
+    ("tests/app/lesson/test_page.py", 'loser = ({"exact", "euclid"} - {winner}).pop()'),
     ("tests/app/test_reproduce_pages.py", 'f"{_mechanism(p, key)[\'errors\'][\'geodesic\']:.3g}" '
                                           'for key in ("exact", "euclid")],'),
 }
