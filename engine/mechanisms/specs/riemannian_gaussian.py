@@ -7,8 +7,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from engine.mechanisms import gdp, riemannian_gaussian
-from engine.mechanisms.laplace import radial_law
-from engine.mechanisms.riemannian_gaussian import RiemannianGaussian, sample_gaussian_radius
+from engine.mechanisms.riemannian_gaussian import RiemannianGaussian
 from engine.mechanisms.specs.spec import MechanismSpec
 
 
@@ -20,10 +19,6 @@ def _draw(manifold, footpoint, sigma, *, rng):
     return riemannian_gaussian.riemannian_gaussian(manifold, footpoint, sigma, rng=rng)
 
 
-def _error_radius(manifold, sigma, size, rng):
-    return sample_gaussian_radius(radial_law(manifold), sigma, size, rng)
-
-
 def _flat_error(dim):
     return float(np.sqrt(2.0) * np.exp(gammaln((dim + 1) / 2) - gammaln(dim / 2)))  # ρ ~ σ·χ_d in Rᵈ
 
@@ -32,5 +27,5 @@ RGAUSS = MechanismSpec(
     key="rgauss", label="Riemannian Gaussian", long_label="Riemannian Gaussian (μ-GDP, exact sampler)",
     chip="Riemannian Gaussian", audit_label="Riemannian Gaussian", color="#882255", symbol="diamond-open",
     dash="dash", guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-gaussian",
-    build=_build, scale=riemannian_gaussian.scale, draw=_draw, utility=True, error_radius=_error_radius,
+    build=_build, scale=riemannian_gaussian.scale, draw=_draw, utility=True, error_radius=riemannian_gaussian.gaussian_error_radius,
     flat_error=_flat_error, supports=gdp.supports)
