@@ -2,6 +2,8 @@
 Figure 1's, at its own σ from (ε, δ), without changing the others' numbers, and only where its spec supports the
 space."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,7 +28,9 @@ def test_an_added_mechanism_releases_at_its_specs_sigma_and_leaves_figure1s_numb
     assert "rgauss" not in set(result.scaling_points()["mechanism"])
 
 
-def test_an_added_mechanism_is_left_out_where_its_spec_does_not_support_the_space():
+def test_an_added_mechanism_is_left_out_where_its_spec_does_not_support_the_space(monkeypatch):
+    sphere_only = dataclasses.replace(specs.RGAUSS, supports=lambda m: m.polar_volume == "sphere")
+    monkeypatch.setattr(specs, "UTILITY", tuple(sphere_only if s.key == "rgauss" else s for s in specs.UTILITY))
     summary = utility.release_summary("spd", 1.5, 10, 20, 0, 3.0, (1.0,), added=("rgauss",))
     assert "rgauss" not in set(summary["mechanism"])
     with pytest.raises(ValueError, match="added must hold keys of"):
