@@ -13,7 +13,8 @@ a mechanism needs and reads it from what the space declares:
 * ``hadamard`` (``flat_too``): Log inverts Exp (κ_max <= 0, infinite injectivity radius), as the DP-RGD
   path audit needs, plus R²;
 * ``curved``: κ_max > 0, where Theorem 2's factor h(r, κ) < 1;
-* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.supports``), plus R²;
+* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.supports``: constant
+  curvature, and SPD(2) = R × H²(−1/2)), plus R²;
 * ``preferring(rule, tight)``: ``rule``'s spaces with those where the mechanism's bound is attained by
   the audit's pair first, so an entry's default space is one where its 2× twin can be flagged
   (``hadamard_setting``: Theorem 2's Δ = 2r/n and the Lipschitz constant 1 of Log at m₀, so the tangent

@@ -21,6 +21,10 @@ in −c, so {L <= t} at fixed ρ is {c >= c*(ρ, t)} (two intervals on RPᵈ), w
 regularised incomplete beta ((1 + c)/2 ~ Beta((d−1)/2, (d−1)/2) for d >= 2). F and S are then 1-D
 integrals in ρ, evaluated on a Gauss–Legendre grid of ``nodes`` panels.
 
+**SPD(2)** (affine-invariant) is not of constant curvature but splits as R × H²(−1/2); its loss is the sum of
+a Gaussian and a hyperbolic-plane loss, worst over the direction of η → η′ (``gdp_spd``, which the public
+functions here dispatch to).
+
 **Error.** The quadrature error of F and S is estimated by the change of μ when the grid is doubled
 (``mu_error``); the integrand has kinks where c* crosses ±1, so the rule converges at second order there.
 The sup over t is taken on a grid of loss values refined by a bounded scalar search around its maximum.
