@@ -36,6 +36,8 @@ from engine.mechanisms.rejection import rejection_sample
 from engine.mechanisms.spd_laplace import haar_orthogonal
 from engine.validation import check_int, check_positive
 
+#: Radius ρ = ‖r‖ beyond which SPD(k) releases lose positive definiteness in float64 (``engine.spaces.spd``).
+REPRESENTABLE_RADIUS = 20.0
 #: Largest matrix size: the orderings envelope sums over the k! orderings.
 MAX_K = 6
 
@@ -125,12 +127,24 @@ def sample_gaussian_eigenlog(k: int, sigma, size, rng=None) -> np.ndarray:
     return rejection_sample(propose, shape, rng)
 
 
+def representable_reach(k: int, sigma: float) -> float:
+    """σ²‖w‖/2 + 5σ√k: the radius of the orderings envelope's centres plus five of its standard deviations, which
+    the releases at σ stay below but for a negligible fraction (the orderings envelope dominates the law)."""
+    w = _weights(k)
+    return float(sigma ** 2 * np.linalg.norm(w) / 2 + 5 * sigma * np.sqrt(k))
+
+
 def spd_gaussian_points(footpoint, sigma, rng=None) -> np.ndarray:
     """One exact Riemannian Gaussian draw per footpoint ``(..., k, k)`` on SPD(k), affine-invariant:
     η^{1/2} U diag(e^r) Uᵀ η^{1/2} with U Haar and r from ``sample_gaussian_eigenlog``."""
     rng = np.random.default_rng(rng)
     footpoint = np.asarray(footpoint, dtype=float)
     batch, k = footpoint.shape[:-2], footpoint.shape[-1]
+    reach = representable_reach(k, sigma)
+    if reach > REPRESENTABLE_RADIUS:
+        raise ValueError(f"the Riemannian Gaussian on SPD({k}) at sigma={sigma:g} puts releases near radius "
+                         f"{reach:.3g} > {REPRESENTABLE_RADIUS:g}, where matrices lose positive definiteness in "
+                         f"float64; use a smaller sigma (a larger epsilon or n)")
     r = sample_gaussian_eigenlog(k, sigma, batch, rng)
     u = haar_orthogonal(k, batch, rng)
     core = (u * np.exp(r)[..., None, :]) @ np.swapaxes(u, -1, -2)

@@ -14,8 +14,8 @@ from engine.mechanisms import gdp, gdp_spd
 from engine.mechanisms.riemannian_gaussian import RiemannianGaussian, riemannian_gaussian
 from engine.mechanisms.spd_gaussian import envelope_log_masses, sample_gaussian_eigenlog
 
-# σ = 0.3 and 1.0 take the GOE envelope, 2.5 the orderings mixture.
-SIGMAS = [0.3, 1.0, 2.5]
+# σ = 0.3 and 1.0 take the GOE envelope, 2.0 the orderings mixture.
+SIGMAS = [0.3, 1.0, 2.0]
 
 
 def _split_law(sigma):
@@ -157,3 +157,9 @@ def test_spd_k_at_least_3_is_refused_in_one_line(k):
         RiemannianGaussian(manifold=SPD(k), epsilon=1.0, delta=1e-5, sensitivity=0.1)
     assert "\n" not in str(info.value)
     assert riemannian_gaussian(SPD(k), np.eye(k), 0.5, size=3, rng=1).shape == (3, k, k)
+
+
+def test_releases_beyond_float64s_positive_definite_matrices_are_refused_in_one_line():
+    with pytest.raises(ValueError, match="sigma=3 puts releases near radius .* use a smaller sigma"):
+        riemannian_gaussian(SPD(2), np.eye(2), 3.0, size=2, rng=1)
+    assert sample_gaussian_eigenlog(2, 3.0, 5, rng=1).shape == (5, 2)
