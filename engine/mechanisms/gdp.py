@@ -56,6 +56,8 @@ PANELS = 12
 SMALLEST_LEVEL = 1e-40
 #: Loss values the sup over t is searched on before its refinement.
 LOSS_GRID = 101
+#: Largest radius the radial grid may reach: beyond it sinh overflows in float64 (hyperbolic laws at large σ).
+MAX_RADIUS = 700.0
 
 
 def supports(manifold) -> bool:
@@ -208,6 +210,9 @@ def loss_cdf(manifold, sigma: float, distance: float, t, *, panels: int = PANELS
     Gauss–Legendre on ``panels`` panels per piece between the integrand's kinks (``_kinks``)."""
     _check_radial(manifold)
     log_f, upper, peak, log_mass = _radial_setup(manifold, sigma, power)
+    if upper > MAX_RADIUS:
+        raise ValueError(f"sigma={sigma:g} is too large for the quadrature on {manifold.name}: its radial law reaches "
+                         f"radius {upper:.4g} > {MAX_RADIUS:g}, where sinh overflows in float64; use a smaller sigma")
     t = np.atleast_1d(np.asarray(t, dtype=float))
     breaks = np.sort(np.nan_to_num(_kinks(manifold, distance, t, sigma, power, upper), nan=upper), axis=-1)
     ends = np.concatenate([np.zeros((len(t), 1)), breaks, np.full((len(t), 1), upper)], axis=-1)
@@ -376,7 +381,19 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS, powe
         return _mu_sup(manifold, sigma, delta, panels, power) - target_mu
 
     lo = hi = np.log(delta / target_mu)
-    while excess(hi) > 0:
+    smallest = np.inf
+    while True:
+        try:
+            value = excess(hi)
+        except ValueError:  # σ beyond the quadrature's range while μ still exceeds the target
+            raise ValueError(
+                f"mu = {target_mu:.4g} is out of reach of the Riemannian Gaussian on {manifold.name} at sensitivity "
+                f"{delta:g}: its mu levels off near {target_mu + smallest:.4g} as sigma grows (the volume grows "
+                f"exponentially, so far releases still tell the pair apart); choose a larger epsilon or delta, or a "
+                f"smaller sensitivity (larger n)") from None
+        if value <= 0:
+            break
+        smallest = min(smallest, value)
         hi += 0.5
     while excess(lo) <= 0 and lo > hi - 20:
         lo -= 0.5

@@ -149,10 +149,12 @@ def split_cdf(sigma, distance, angle, panels: int = PANELS):
 
 @functools.lru_cache(maxsize=256)
 def budget(sigma: float, sensitivity: float, panels: int = PANELS, check_distances: bool = True):
-    """``gdp.GDPBudget`` on SPD(2): the worst split at Δ with 2·``panels`` panels, the error |μ(2·panels) −
-    μ(panels)| at that split, and with ``check_distances`` the distances jΔ/8 along that split (cached)."""
-    fine, angle = worst_split(sigma, sensitivity, 2 * panels)
-    error = abs(fine - split_mu(sigma, sensitivity, angle, panels))
+    """``gdp.GDPBudget`` on SPD(2): the worst split at Δ (searched with ``panels`` panels), μ there with 2·``panels``
+    and the error |μ(2·panels) − μ(panels)|, and with ``check_distances`` the distances jΔ/8 along that split
+    (cached)."""
+    coarse, angle = worst_split(sigma, sensitivity, panels)
+    fine = split_mu(sigma, sensitivity, angle, 2 * panels)
+    error = abs(fine - coarse)
     worst, mu = sensitivity, fine
     if check_distances:
         for j in range(1, 8):

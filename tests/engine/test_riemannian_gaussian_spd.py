@@ -163,3 +163,14 @@ def test_releases_beyond_float64s_positive_definite_matrices_are_refused_in_one_
     with pytest.raises(ValueError, match="sigma=3 puts releases near radius .* use a smaller sigma"):
         riemannian_gaussian(SPD(2), np.eye(2), 3.0, size=2, rng=1)
     assert sample_gaussian_eigenlog(2, 3.0, 5, rng=1).shape == (5, 2)
+
+
+@pytest.mark.parametrize("manifold", [SPD(2), Hyperbolic(2)], ids=lambda m: m.name)
+def test_a_mu_below_the_large_sigma_plateau_is_refused_in_one_line(manifold):
+    """With exponential volume growth μ levels off as σ grows (the radial law moves out to ρ ≈ (d − 1)σ², where the
+    loss is about (d − 1)Δ·cos, independent of σ): μ = 0.142 at Δ = 0.3 is out of reach, never a wrong σ."""
+    with pytest.raises(ValueError, match=r"mu = 0\.1422 is out of reach .* levels off near 0\.(169|239)") as info:
+        RiemannianGaussian(manifold=manifold, epsilon=0.5, delta=1e-5, sensitivity=0.3)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="sigma=60 is too large for the quadrature"):
+        gdp.loss_cdf(Hyperbolic(2), 60.0, 0.2, [0.0])
