@@ -104,7 +104,7 @@ def riemannian_gaussian_target(mechanism, pair: NeighbouringPair, *, claimed_eps
 
     return AuditTarget(
         label=label or g.mechanism, draw=draw, statistic=statistic, epsilon=eps, delta=g.delta,
-        reachable_epsilon=pair_epsilon(m, sigma, gap, g.delta),
+        reachable_epsilon=pair_epsilon(m, sigma, gap, g.delta, pair=eta),
         statistic_name="Gaussian log-likelihood ratio (ρ(x, η′)² − ρ(x, η)²) / (2σ²)",
         pair_description=f"{pair.description}; Fréchet means {gap:.4g} apart", notes=notes, batch_size=batch_size,
         mu=g.mu if claimed_epsilon is None else None)

@@ -13,7 +13,8 @@ a mechanism needs and reads it from what the space declares:
 * ``hadamard`` (``flat_too``): Log inverts Exp (κ_max <= 0, infinite injectivity radius), as the DP-RGD
   path audit needs, plus R²;
 * ``curved``: κ_max > 0, where Theorem 2's factor h(r, κ) < 1;
-* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.supports``), plus R²;
+* ``constant_curvature``: where the Riemannian Gaussian's μ is computed exactly (``gdp.supports``: constant
+  curvature, and SPD(2) = R × H²(−1/2)), plus R²;
 * ``line_first(rule)``: R¹, then ``rule``'s spaces (the DP-RGD paper-rule control, whose 300-step runs are
   cheapest on the line);
 * ``preferring(rule, tight)``: ``rule``'s spaces with those where the mechanism's bound is attained by

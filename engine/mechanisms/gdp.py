@@ -21,6 +21,10 @@ in −c, so {L <= t} at fixed ρ is {c >= c*(ρ, t)} (two intervals on RPᵈ), w
 regularised incomplete beta ((1 + c)/2 ~ Beta((d−1)/2, (d−1)/2) for d >= 2). F and S are then 1-D
 integrals in ρ, evaluated on a Gauss–Legendre grid of ``nodes`` panels.
 
+**SPD(2)** (affine-invariant) is not of constant curvature but splits as R × H²(−1/2); its loss is the sum of
+a Gaussian and a hyperbolic-plane loss, worst over the direction of η → η′ (``gdp_spd``, which the public
+functions here dispatch to).
+
 **Error.** The quadrature error of F and S is estimated by the change of μ when the grid is doubled
 (``mu_error``); the integrand has kinks where c* crosses ±1, so the rule converges at second order there.
 The sup over t is taken on a grid of loss values refined by a bounded scalar search around its maximum.
@@ -34,6 +38,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import betainc, log_ndtr, ndtr, ndtri
 
+from engine.mechanisms import gdp_spd
 from engine.mechanisms.laplace import radial_law
 from engine.odds import epsilon_at_delta
 from engine.validation import check_positive
@@ -51,21 +56,39 @@ PANELS = 12
 SMALLEST_LEVEL = 1e-40
 #: Loss values the sup over t is searched on before its refinement.
 LOSS_GRID = 101
+#: Largest radius the radial grid may reach: beyond it sinh overflows in float64 (hyperbolic laws at large σ).
+MAX_RADIUS = 700.0
 
 
 def supports(manifold) -> bool:
-    """Whether μ can be computed exactly on ``manifold`` (``check_gdp_space`` without the error)."""
+    """Whether μ can be computed exactly on ``manifold`` (``check_gdp_space`` without the error): a homogeneous
+    space of constant curvature (``GDP_FAMILIES``), or SPD(2) affine-invariant (``gdp_spd``)."""
+    return _radial(manifold) or gdp_spd.supports(manifold)
+
+
+def _radial(manifold) -> bool:
+    """A homogeneous space of ``GDP_FAMILIES``, where the loss reduces to (ρ, c)."""
     return manifold.polar_volume in GDP_FAMILIES and bool(manifold.homogeneous)
 
 
 def check_gdp_space(manifold) -> None:
     """``ValueError`` (one line) unless μ can be computed exactly on ``manifold``."""
-    if not supports(manifold):
-        raise ValueError(
-            f"no exact GDP budget of the Riemannian Gaussian on {manifold.name}: the privacy loss reduces to a "
-            f"2-D integral only on spaces of constant curvature (spheres, hyperbolic spaces, the lines Gr(d, 1), "
-            f"R^d), where isometries fix the normaliser and act transitively on directions; use the Riemannian "
-            f"Laplace or the tangent Gaussian on this space")
+    if supports(manifold):
+        return
+    if manifold.polar_volume == "spd-affine":
+        raise ValueError(gdp_spd.refusal(manifold))
+    raise ValueError(
+        f"no exact GDP budget of the Riemannian Gaussian on {manifold.name}: the privacy loss reduces to a "
+        f"low-dimensional integral only on spaces of constant curvature (spheres, hyperbolic spaces, the lines "
+        f"Gr(d, 1), R^d), where isometries fix the normaliser and act transitively on directions, and on SPD(2) "
+        f"(R x H^2); use the Riemannian Laplace or the tangent Gaussian on this space")
+
+
+def _check_radial(manifold) -> None:
+    """``check_gdp_space``, and the (ρ, c) reduction of this module applies (not SPD(2), ``gdp_spd``)."""
+    check_gdp_space(manifold)
+    if not _radial(manifold):
+        raise ValueError(f"the loss on {manifold.name} is not radial: use engine.mechanisms.gdp_spd")
 
 
 def _radial_setup(manifold, sigma: float, power: int = GAUSSIAN):
@@ -185,8 +208,11 @@ def loss_cdf(manifold, sigma: float, distance: float, t, *, panels: int = PANELS
     x ~ e^{−g(ρ(x, η))} (the Riemannian Gaussian N(η, σ²); with ``power=LAPLACE`` the Riemannian Laplace),
     ρ(η, η′) = ``distance``. Each is a sum of non-negative terms (accurate in its tail), by
     Gauss–Legendre on ``panels`` panels per piece between the integrand's kinks (``_kinks``)."""
-    check_gdp_space(manifold)
+    _check_radial(manifold)
     log_f, upper, peak, log_mass = _radial_setup(manifold, sigma, power)
+    if upper > MAX_RADIUS:
+        raise ValueError(f"sigma={sigma:g} is too large for the quadrature on {manifold.name}: its radial law reaches "
+                         f"radius {upper:.4g} > {MAX_RADIUS:g}, where sinh overflows in float64; use a smaller sigma")
     t = np.atleast_1d(np.asarray(t, dtype=float))
     breaks = np.sort(np.nan_to_num(_kinks(manifold, distance, t, sigma, power, upper), nan=upper), axis=-1)
     ends = np.concatenate([np.zeros((len(t), 1)), breaks, np.full((len(t), 1), upper)], axis=-1)
@@ -208,11 +234,11 @@ def loss_cdf(manifold, sigma: float, distance: float, t, *, panels: int = PANELS
     return np.sum(below * f, axis=-1), np.sum(above * f, axis=-1)
 
 
-def _mu_at(manifold, sigma, distance, t, panels, power=GAUSSIAN):
-    """Φ⁻¹(S(−t)) − Φ⁻¹(F(t)) for each t, each Φ⁻¹ read from the smaller of the two tails (Φ⁻¹(p) = −Φ⁻¹(1 − p));
-    ``-inf`` where a tail is below ``SMALLEST_LEVEL``."""
+def levels_mu(cdf, t) -> np.ndarray:
+    """Φ⁻¹(S(−t)) − Φ⁻¹(F(t)) for each t, from ``cdf(t) -> (F, S)``, each Φ⁻¹ read from the smaller of the two
+    tails (Φ⁻¹(p) = −Φ⁻¹(1 − p)); ``-inf`` where a tail is below ``SMALLEST_LEVEL``."""
     t = np.atleast_1d(np.asarray(t, dtype=float))
-    F, S = loss_cdf(manifold, sigma, distance, np.concatenate([t, -t]), panels=panels, power=power)
+    F, S = cdf(np.concatenate([t, -t]))
     n = len(t)
     F_t, S_t, F_m, S_m = F[:n], S[:n], F[n:], S[n:]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -220,6 +246,11 @@ def _mu_at(manifold, sigma, distance, t, panels, power=GAUSSIAN):
         second = np.where(F_t <= 0.5, ndtri(F_t), -ndtri(S_t))
         ok = (np.minimum(F_t, S_t) > SMALLEST_LEVEL) & (np.minimum(F_m, S_m) > SMALLEST_LEVEL)
         return np.where(ok, first - second, -np.inf)
+
+
+def _mu_at(manifold, sigma, distance, t, panels, power=GAUSSIAN):
+    """``levels_mu`` of the pair at ρ(η, η′) = ``distance``."""
+    return levels_mu(lambda s: loss_cdf(manifold, sigma, distance, s, panels=panels, power=power), t)
 
 
 def _loss_bound(manifold, sigma, distance, power):
@@ -230,19 +261,28 @@ def _loss_bound(manifold, sigma, distance, power):
     return distance / sigma
 
 
-def _mu_sup(manifold, sigma, distance, panels, power=GAUSSIAN):
-    """sup_t of ``_mu_at``: a grid over the loss range, refined around its maximum."""
-    bound = _loss_bound(manifold, sigma, distance, power)
+def sup_over_losses(cdf, bound: float) -> float:
+    """sup_t of ``levels_mu(cdf, t)`` for |t| <= ``bound``: a grid over the loss range, refined around its
+    maximum by a bounded scalar search."""
     grid = np.linspace(-bound, bound, LOSS_GRID)
-    values = _mu_at(manifold, sigma, distance, grid, panels, power)
+    values = levels_mu(cdf, grid)
     j = int(np.argmax(values))
     lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
+
     def negative(s):
-        value = float(_mu_at(manifold, sigma, distance, [s], panels, power)[0])
+        value = float(levels_mu(cdf, [s])[0])
         return -value if np.isfinite(value) else 1e300
 
     best = minimize_scalar(negative, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6 * max(bound, 1.0)})
     return max(float(values[j]), -float(best.fun))
+
+
+def _mu_sup(manifold, sigma, distance, panels, power=GAUSSIAN):
+    """sup_t of ``_mu_at``; on SPD(2) the largest over the splits of the distance (``gdp_spd.worst_split``)."""
+    if gdp_spd.supports(manifold):
+        return gdp_spd.worst_split(sigma, distance, panels)[0]
+    return sup_over_losses(lambda s: loss_cdf(manifold, sigma, distance, s, panels=panels, power=power),
+                           _loss_bound(manifold, sigma, distance, power))
 
 
 @dataclass(frozen=True)
@@ -257,11 +297,14 @@ class GDPBudget:
         |μ(panels) − μ(2·panels)|, the estimated quadrature error.
     worst_distance : float
         Where μ is largest over the checked distances jΔ/8, j = 1..8 (Δ when μ grows with the distance).
+    worst_angle : float or None
+        On SPD(2), the split of the displacement where μ is largest (``gdp_spd``; π/2: the hyperbolic factor).
     """
 
     mu: float
     error: float
     worst_distance: float
+    worst_angle: float | None = None
 
 
 def gdp_mu(manifold, sigma, sensitivity, *, panels: int = PANELS, check_distances: bool = True,
@@ -275,6 +318,9 @@ def gdp_mu(manifold, sigma, sensitivity, *, panels: int = PANELS, check_distance
     sigma = check_positive("sigma", sigma)
     delta = check_positive("sensitivity", sensitivity)
     check_gdp_space(manifold)
+    if gdp_spd.supports(manifold):
+        _gaussian_only(manifold, power)
+        return gdp_spd.budget(sigma, delta, panels, check_distances)
     support = radial_law(manifold).support
     if delta > support:
         raise ValueError(f"sensitivity {delta:g} exceeds the diameter {support:g} of {manifold.name}")
@@ -287,6 +333,13 @@ def gdp_mu(manifold, sigma, sensitivity, *, panels: int = PANELS, check_distance
             if value > mu:
                 worst, mu = j * delta / 8, value
     return GDPBudget(mu=mu + error, error=error, worst_distance=worst)
+
+
+def _gaussian_only(manifold, power) -> None:
+    """``ValueError`` unless ``power`` is ``GAUSSIAN`` (SPD(2) has no Laplace reduction here)."""
+    if power != GAUSSIAN:
+        raise ValueError(f"no GDP budget of the Riemannian Laplace on {manifold.name}: only the Gaussian's loss "
+                         "splits over R x H^2; compare on a space of constant curvature")
 
 
 def gdp_delta(mu, epsilon) -> float:
@@ -313,16 +366,34 @@ def gdp_mu_for(epsilon, delta) -> float:
 
 def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS, power: int = GAUSSIAN) -> float:
     """The smallest σ (to 1e-4 relative) with ``gdp_mu(manifold, σ, Δ).mu <= target_mu``, by bisection on log σ
-    (μ decreases in σ), starting from the flat σ = Δ/μ."""
+    (μ decreases in σ), starting from the flat σ = Δ/μ. On SPD(2) the bisection runs on the hyperbolic split (the
+    worst one wherever measured, ``gdp_spd``) and the final step-up on the full budget, so σ stays conservative."""
     target_mu = check_positive("mu", target_mu)
     delta = check_positive("sensitivity", sensitivity)
     check_gdp_space(manifold)
+    if gdp_spd.supports(manifold):
+        _gaussian_only(manifold, power)
 
     def excess(log_sigma):
-        return _mu_sup(manifold, float(np.exp(log_sigma)), delta, panels, power) - target_mu
+        sigma = float(np.exp(log_sigma))
+        if gdp_spd.supports(manifold):
+            return gdp_spd.split_mu(sigma, delta, np.pi / 2, panels) - target_mu
+        return _mu_sup(manifold, sigma, delta, panels, power) - target_mu
 
     lo = hi = np.log(delta / target_mu)
-    while excess(hi) > 0:
+    smallest = np.inf
+    while True:
+        try:
+            value = excess(hi)
+        except ValueError:  # σ beyond the quadrature's range while μ still exceeds the target
+            raise ValueError(
+                f"mu = {target_mu:.4g} is out of reach of the Riemannian Gaussian on {manifold.name} at sensitivity "
+                f"{delta:g}: its mu levels off near {target_mu + smallest:.4g} as sigma grows (the volume grows "
+                f"exponentially, so far releases still tell the pair apart); choose a larger epsilon or delta, or a "
+                f"smaller sensitivity (larger n)") from None
+        if value <= 0:
+            break
+        smallest = min(smallest, value)
         hi += 0.5
     while excess(lo) <= 0 and lo > hi - 20:
         lo -= 0.5
@@ -335,23 +406,42 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS, powe
     return sigma
 
 
-def pair_epsilon(manifold, sigma, distance, delta, *, panels: int = PANELS) -> float:
+def _pair_cdf(manifold, sigma, distance, panels, pair):
+    """``t -> (F, S)`` of the pair at ``distance``; on SPD(2) of the split of ``pair`` = (η, η′) when given, else
+    of the worst split (``gdp_spd.worst_split``)."""
+    check_gdp_space(manifold)
+    if not gdp_spd.supports(manifold):
+        return lambda t: loss_cdf(manifold, sigma, distance, t, panels=panels), None
+    if pair is None:
+        angle = gdp_spd.worst_split(sigma, distance, panels)[1]
+    else:
+        angle = gdp_spd.pair_angle(*pair)[1]
+    return gdp_spd.split_cdf(sigma, distance, angle, panels), gdp_spd.loss_bound(sigma, distance, angle)
+
+
+def pair_epsilon(manifold, sigma, distance, delta, *, panels: int = PANELS, pair=None) -> float:
     """Exact ε(δ) of the pair N(η, σ²), N(η′, σ²) at ρ(η, η′) = ``distance``: the root of
-    δ(ε) = P_η(L > ε) − e^ε P_η′(L > ε) = S(ε) − e^ε F(−ε) (decreasing in ε), 0 when δ(0) <= δ."""
+    δ(ε) = P_η(L > ε) − e^ε P_η′(L > ε) = S(ε) − e^ε F(−ε) (decreasing in ε), 0 when δ(0) <= δ. On SPD(2) the
+    loss depends on the direction: ``pair`` = (η, η′) gives it (else the worst split)."""
+    cdf, _ = _pair_cdf(manifold, sigma, distance, panels, pair)
+
     def excess(eps):
-        F, S = loss_cdf(manifold, sigma, distance, [eps, -eps], panels=panels)
+        F, S = cdf([eps, -eps])
         return S[0] - np.exp(eps) * F[1] - delta
 
     return epsilon_at_delta(excess, xtol=1e-10)
 
 
-def tradeoff_curve(manifold, sigma, distance, alpha, *, panels: int = PANELS) -> np.ndarray:
+def tradeoff_curve(manifold, sigma, distance, alpha, *, panels: int = PANELS, pair=None) -> np.ndarray:
     """β = T(N(η, σ²), N(η′, σ²))(α) at ρ(η, η′) = ``distance`` for the levels ``alpha`` ``(m,)``: the
-    Neyman–Pearson curve α = F(t), β = F(−t), read off a fine grid of t by interpolation."""
-    rho_max = _radial_setup(manifold, sigma)[1]
-    bound = distance * (2 * rho_max + distance) / (2 * sigma ** 2)
+    Neyman–Pearson curve α = F(t), β = F(−t), read off a fine grid of t by interpolation (``pair`` as in
+    ``pair_epsilon``)."""
+    cdf, bound = _pair_cdf(manifold, sigma, distance, panels, pair)
+    if bound is None:
+        rho_max = _radial_setup(manifold, sigma)[1]
+        bound = distance * (2 * rho_max + distance) / (2 * sigma ** 2)
     t = np.linspace(-bound, bound, 4001)
-    F, _ = loss_cdf(manifold, sigma, distance, t, panels=panels)
+    F, _ = cdf(t)
     return np.interp(np.asarray(alpha, dtype=float), F, F[::-1])
 
 

@@ -7,13 +7,16 @@ has density f(ρ) ∝ e^{−ρ²/(2σ²)} J(ρ) with the space's polar volume J 
 is concave on every space of the radial framework (Sᵈ, Hᵈ, RPᵈ = Gr(d + 1, 1), Kendall's Σᵏ₂, Rᵈ) and
 −ρ²/(2σ²) is concave, so f is log-concave and drawn exactly under its tangent-line envelope
 (``log_concave.tangent_envelope``); the point is Exp_η(ρu), u uniform on the unit sphere of T_ηM. f is
-normalisable for every σ (the Gaussian beats the exponential volume growth of Hᵈ). The paper samples by MCMC.
+normalisable for every σ (the Gaussian beats the exponential volume growth of Hᵈ). On SPD(k) with the
+affine-invariant metric the law is not radial: its eigen-logarithm is drawn exactly (``spd_gaussian``). The
+paper samples by MCMC.
 
 **Privacy.** The paper's Theorem (GDP on manifolds whose Ricci curvature is bounded below, through
 Bishop–Gromov) and its homogeneous case: on a homogeneous space the normalisers agree and μ is the GDP
 budget of the pair (N(η, σ²), N(η′, σ²)), which the paper evaluates by MCMC on spaces of constant
-curvature. ``engine.mechanisms.gdp`` computes it by quadrature on those spaces (Sᵈ, Hᵈ, RPᵈ, Rᵈ); elsewhere
-(Kendall, SPD) the mechanism is refused.
+curvature. ``engine.mechanisms.gdp`` computes it by quadrature on those spaces (Sᵈ, Hᵈ, RPᵈ, Rᵈ) and on
+SPD(2) = R × H²(−1/2), worst over the direction of η → η′ (``gdp_spd``); elsewhere (Kendall, SPD(k >= 3))
+the mechanism is refused.
 
 **Calibration.** From the user's (ε, δ): the largest μ whose μ-GDP implies (ε, δ)-DP (Dong, Roth & Su 2022,
 Corollary 2.13: δ_μ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) <= δ), then the smallest σ whose exact μ (with its
@@ -33,7 +36,15 @@ from engine.mechanisms.protocol import Release
 from engine.mechanisms.radial import RadialLaw
 from engine.mechanisms.rejection import rejection_sample
 from engine.mechanisms.representative import public_reference
+from engine.mechanisms.spd_gaussian import sample_gaussian_eigenlog, spd_gaussian_points
 from engine.validation import check_positive, check_probability
+
+
+def gaussian_error_radius(manifold, sigma, size, rng=None) -> np.ndarray:
+    """Exact draws ``size`` of ρ(η, X), X ~ N(η, σ²): the radial law's, or ‖r‖ of the eigen-log law on SPD(k)."""
+    if manifold.polar_volume == "spd-affine":
+        return np.linalg.norm(sample_gaussian_eigenlog(manifold.k, sigma, size, rng), axis=-1)
+    return sample_gaussian_radius(radial_law(manifold), sigma, size, rng)
 
 
 def gaussian_radial_log_density(law: RadialLaw, rho, sigma) -> np.ndarray:
@@ -68,14 +79,17 @@ def sample_gaussian_radius(law: RadialLaw, sigma, size, rng=None) -> np.ndarray:
 
 def riemannian_gaussian(manifold, footpoint, sigma, *, size=None, rng=None) -> np.ndarray:
     """Exact draws of N(η, σ²) around each footpoint ``(*batch, *point_shape)``; shapes as ``riemannian_laplace``.
-    ``ValueError`` on a space without a radial law (polar volume depending on the direction)."""
+    On SPD(k) affine-invariant the eigen-log sampler (``spd_gaussian``); ``ValueError`` on a space without a
+    radial law (polar volume depending on the direction)."""
     sigma = check_positive("sigma", sigma)
     eta = manifold.check_points(footpoint, "footpoint")
-    law = radial_law(manifold)
     rng = np.random.default_rng(rng)
     batch = eta.shape[: eta.ndim - manifold.point_ndim]
     out_batch = draw_batch(size, batch, manifold.point_shape)
     eta = np.broadcast_to(eta, out_batch + manifold.point_shape)
+    if manifold.polar_volume == "spd-affine":
+        return spd_gaussian_points(eta, sigma, rng)
+    law = radial_law(manifold)
     rho = sample_gaussian_radius(law, sigma, out_batch, rng)
     direction = manifold.random_unit_tangent(eta, rng)
     return manifold.exp(eta, manifold.per_point(rho.reshape(out_batch)) * direction)
@@ -129,12 +143,24 @@ class RiemannianGaussian:
             assumptions=(
                 f"the sensitivity Δ = {self.sensitivity:g} is a public, data-independent bound on ρ(f(D), f(D′)) "
                 "(Theorem 2 for Fréchet means)",
-                f"{self.manifold.name} has constant curvature and is two-point homogeneous, so the privacy loss "
-                "depends on the distance to η and one angle only; μ is the largest over the distances jΔ/8 checked "
-                f"(worst at {b.worst_distance:.4g}), and the levels α, β below {gdp.SMALLEST_LEVEL:g} are not searched",
+                self._reduction_assumption(),
                 "the footpoint is f(D) itself and only the release is published; the sampler is exact",
             ),
         )
+
+
+    def _reduction_assumption(self) -> str:
+        """Why the privacy loss is a low-dimensional integral on this space, and what the search covers."""
+        b = self.budget
+        levels = f"the levels α, β below {gdp.SMALLEST_LEVEL:g} are not searched"
+        if b.worst_angle is not None:
+            return (f"{self.manifold.name} is R × H² of curvature −1/2, so the loss is the sum of a Gaussian and a "
+                    "hyperbolic-plane loss; μ is the largest over the splits Δ² = a² + b² of the displacement "
+                    f"(worst at angle {b.worst_angle:.3g} rad, π/2 being the hyperbolic factor alone) and the "
+                    f"distances jΔ/8 along it (worst at {b.worst_distance:.4g}); {levels}")
+        return (f"{self.manifold.name} has constant curvature and is two-point homogeneous, so the privacy loss "
+                "depends on the distance to η and one angle only; μ is the largest over the distances jΔ/8 checked "
+                f"(worst at {b.worst_distance:.4g}), and {levels}")
 
 
 _SCALES: dict = {}

@@ -196,13 +196,18 @@ def release_summary(space: str, radius: float, n: int, reps: int, seed: int, con
     for eps in epsilons:
         rng = np.random.default_rng([seed, n, round(eps * SEED_SCALE)])
         for mechanism in mechanisms:
-            sigma = figure1_setting.noise_scale(setting, mechanism, constant, n, eps,
-                                                delta=delta if specs.spec(mechanism).needs_delta else None)
-            row = {"n": n, "epsilon": eps, "mechanism": mechanism, "sigma": sigma, "status": "ok",
+            row = {"n": n, "epsilon": eps, "mechanism": mechanism, "sigma": np.nan, "status": "ok",
                    "mean_error": np.nan, "se": np.nan, "share_off_manifold": np.nan, "share_se": np.nan,
                    "rms_geodesic": np.nan, "sqrt_bound": np.nan, "mean_geodesic": np.nan, "geodesic_se": np.nan,
                    "geodesic_bias": np.nan, "ambient_bias": np.nan}
             spec = specs.spec(mechanism)
+            try:
+                sigma = row["sigma"] = figure1_setting.noise_scale(setting, mechanism, constant, n, eps,
+                                                                   delta=delta if spec.needs_delta else None)
+            except ValueError as err:  # a budget out of the mechanism's reach (the Riemannian Gaussian's μ plateau)
+                row["status"] = str(err)
+                rows.append(row)
+                continue
             if spec.normalisable_only and sigma >= limit:
                 row["status"] = f"σ = {sigma:.3g} ≥ {limit:.3g}: the Laplace law on {m.name} is not normalisable"
                 rows.append(row)

@@ -8,8 +8,7 @@ from scipy.special import gammaln
 
 from engine.formulas import rows
 from engine.mechanisms import gdp, riemannian_gaussian
-from engine.mechanisms.laplace import radial_law
-from engine.mechanisms.riemannian_gaussian import RiemannianGaussian, sample_gaussian_radius
+from engine.mechanisms.riemannian_gaussian import RiemannianGaussian
 from engine.mechanisms.specs.riemannian_laplace import audit_pair_gap
 from engine.mechanisms.specs.spec import MechanismSpec, NoiseFormula, NoiseNumbers
 
@@ -20,10 +19,6 @@ def _build(manifold, *, epsilon, sensitivity, delta, m0=None) -> RiemannianGauss
 
 def _draw(manifold, footpoint, sigma, *, rng):
     return riemannian_gaussian.riemannian_gaussian(manifold, footpoint, sigma, rng=rng)
-
-
-def _error_radius(manifold, sigma, size, rng):
-    return sample_gaussian_radius(radial_law(manifold), sigma, size, rng)
 
 
 def _flat_error(dim):
@@ -53,5 +48,5 @@ RGAUSS = MechanismSpec(
     chip="Riemannian Gaussian", audit_label="Riemannian Gaussian", color="#882255", symbol="diamond-open",
     dash="dash", guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-gaussian",
     build=_build, scale=riemannian_gaussian.scale, noise_formula=noise_formula, audit_pair_gap=audit_pair_gap,
-    audit_target=_audit_target, draw=_draw, utility=True, error_radius=_error_radius,
+    audit_target=_audit_target, draw=_draw, utility=True, error_radius=riemannian_gaussian.gaussian_error_radius,
     flat_error=_flat_error, supports=gdp.supports)

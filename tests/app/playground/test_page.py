@@ -230,11 +230,13 @@ def test_who_wins_sentence_only_where_both_mechanisms_released():
     assert who_wins_winner(who_wins_sentence(spd)) == "Riemannian Laplace"
 
 
-def test_the_riemannian_gaussian_states_its_mu():
-    at = run_page(PLAYGROUND, {"mech": "exact,rgauss"})
+@pytest.mark.parametrize("query, name", [({"mech": "exact,rgauss"}, "Sphere(2)"),
+                                         ({"space": "spd", "mech": "exact,rgauss"}, "SPD(2, affine)")])
+def test_the_riemannian_gaussian_states_its_mu(query, name):
+    at = run_page(PLAYGROUND, query)
     assert not at.error, messages(at, "error")
     stated = [m.value for m in at.markdown if m.value.startswith("**μ-GDP with μ = ")]
-    assert len(stated) == 1 and "hence **(ε, δ) = (1, 0.001)** for Riemannian Gaussian on Sphere(2)" in stated[0]
+    assert len(stated) == 1 and f"hence **(ε, δ) = (1, 0.001)** for Riemannian Gaussian on {name}" in stated[0]
 
 
 def test_the_playground_says_its_errors_average_one_data_sets_releases():

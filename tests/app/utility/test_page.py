@@ -273,8 +273,8 @@ def test_the_radius_slider_stops_below_theorem_twos_limit():
 
 
 def test_a_spec_added_to_the_page_is_simulated_on_request_where_it_is_supported(monkeypatch):
-    """The Riemannian Gaussian joins the error curves through its spec (``utility=True``): a switch on the sphere,
-    none on SPD(2), which its guarantee does not cover. Its σ is the Euclidean analytic Gaussian's here (its exact
+    """The Riemannian Gaussian joins the error curves through its spec (``utility=True``): a switch on the sphere
+    and on SPD(2) (exact μ there since the R × H² split), none on a space its guarantee does not cover. Its σ is the Euclidean analytic Gaussian's here (its exact
     μ costs about a second per (n, ε); ``tests/engine/pipelines/test_utility_added.py`` checks the page's pipeline with it)."""
     fast = dataclasses.replace(mechanism_specs.RGAUSS, scale=lambda manifold, *, epsilon, sensitivity, delta:
                                analytic_gaussian_sigma(epsilon, delta, sensitivity))
@@ -284,5 +284,8 @@ def test_a_spec_added_to_the_page_is_simulated_on_request_where_it_is_supported(
     names = {trace.get("name") for trace in specs(at)[0]["data"]}
     assert {"Riemannian Laplace", "Euclidean Laplace", "Riemannian Gaussian"} <= names
     assert at.query_params["add_rgauss"] == "true"
+    spd = run_page(PAGE, {"space": "spd", "reps": "20"})
+    assert any(toggle.key == "add_rgauss" for toggle in spd.toggle)
+    monkeypatch.setitem(mechanism_specs.SPECS, "rgauss", dataclasses.replace(fast, supports=lambda m: False))
     spd = run_page(PAGE, {"space": "spd", "reps": "20"})
     assert not any(toggle.key == "add_rgauss" for toggle in spd.toggle)

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from engine import spaces
-from engine.manifolds import Euclidean, Grassmann, Hyperbolic, Kendall, Sphere
+from engine.manifolds import SPD, Euclidean, Grassmann, Hyperbolic, Kendall, Sphere
 from engine.mechanisms import gdp
 from engine.mechanisms.gaussian import gaussian_delta
 from engine.mechanisms.laplace import radial_law
@@ -106,15 +105,15 @@ def test_calibrated_mechanism_meets_its_mu_and_its_delta():
     assert g.privacy_guarantee().claim.startswith(f"{g.budget.mu:.4g}-GDP, hence (1, 1e-05)-DP")
 
 
-@pytest.mark.parametrize("space", [key for key in spaces.SPACES if not gdp.supports(make_manifold(key))])
-def test_refused_off_constant_curvature(space):
+@pytest.mark.parametrize("manifold", [make_manifold("kendall"), Grassmann(4, 2), SPD(3)], ids=lambda m: m.name)
+def test_refused_off_constant_curvature(manifold):
     with pytest.raises(ValueError, match="no exact GDP budget"):
-        RiemannianGaussian(manifold=make_manifold(space), epsilon=1.0, delta=1e-5, sensitivity=0.1)
+        RiemannianGaussian(manifold=manifold, epsilon=1.0, delta=1e-5, sensitivity=0.1)
 
 
-def test_radial_law_of_spd_is_refused_by_the_sampler():
+def test_a_space_without_a_radial_law_is_refused_by_the_sampler():
     with pytest.raises(ValueError, match="no exact sampler"):
-        riemannian_gaussian(make_manifold("spd"), make_manifold("spd").origin, 0.5)
+        riemannian_gaussian(Grassmann(4, 2), Grassmann(4, 2).origin, 0.5)
     assert radial_law(Sphere(2)).support == np.pi
 
 

@@ -2,6 +2,8 @@
 Figure 1's, at its own σ from (ε, δ), without changing the others' numbers, and only where its spec supports the
 space."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,8 +28,19 @@ def test_an_added_mechanism_releases_at_its_specs_sigma_and_leaves_figure1s_numb
     assert "rgauss" not in set(result.scaling_points()["mechanism"])
 
 
-def test_an_added_mechanism_is_left_out_where_its_spec_does_not_support_the_space():
+def test_an_added_mechanism_is_left_out_where_its_spec_does_not_support_the_space(monkeypatch):
+    sphere_only = dataclasses.replace(specs.RGAUSS, supports=lambda m: m.polar_volume == "sphere")
+    monkeypatch.setattr(specs, "UTILITY", tuple(sphere_only if s.key == "rgauss" else s for s in specs.UTILITY))
     summary = utility.release_summary("spd", 1.5, 10, 20, 0, 3.0, (1.0,), added=("rgauss",))
     assert "rgauss" not in set(summary["mechanism"])
     with pytest.raises(ValueError, match="added must hold keys of"):
         utility.UtilityConfig(added=("exact",))
+
+
+def test_a_budget_out_of_the_added_mechanisms_reach_is_a_row_status_not_an_error():
+    """On SPD(2) the Riemannian Gaussian's μ levels off as σ grows: at n = 10, ε = 0.1 no σ reaches the budget, and
+    its row says so, as the Riemannian Laplace's says its law is not normalisable, and the Euclidean Laplace releases."""
+    summary = utility.release_summary("spd", 1.5, 10, 20, 0, 3.0, (0.1,), added=("rgauss",)).set_index("mechanism")
+    assert "is out of reach of the Riemannian Gaussian on SPD(2, affine)" in summary.loc["rgauss", "status"]
+    assert np.isnan(summary.loc["rgauss", "sigma"]) and "not normalisable" in summary.loc["exact", "status"]
+    assert summary.loc["euclid", "status"] == "ok"
