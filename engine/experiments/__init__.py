@@ -25,7 +25,8 @@ defines six names, so that the command line, the pages and a Dask cluster drive 
 ``combine(params, outputs) -> dict[str, DataFrame]``
     The study's tidy tables (``TABLES``) from the outputs, given in the order of ``tasks(params)``.
 ``figures(results) -> dict[str, plotly Figure]``
-    Pure figure builders for the CLI's HTML output.
+    Pure figure builders for the CLI's HTML output; an optional ``COLORS`` (method -> hex colour) holds the
+    colours they give methods the palette has no key for, which the pages reuse.
 ``footprint(params) -> dict[str, float]``
     A lower estimate, in bytes, of the run's largest allocations (its tables, its largest task's
     arrays) from the settings alone, each term described with the settings it grows with; the runner
@@ -41,6 +42,9 @@ therefore do not depend on the scheduler, the number of workers or the order in 
 and every task runs with one BLAS thread, so an in-process run, ``--workers 2`` and a remote
 cluster give bit-identical tables (``tests/engine/test_runner.py``). Changing ``block`` changes
 the tasks and hence the draws.
+
+The app reaches a study only through ``engine.pipelines.studies`` (``study(name)``, ``run``), never by
+importing this package (``tests/app/test_study_gateway.py``).
 
 Adding a study: write the module with the six names above, register it in ``STUDIES``, and test
 ``run`` on a small grid plus one ``runner.run(..., workers=2)`` equality check if it is heavy.

@@ -61,7 +61,7 @@ from engine.validation import check_int, check_positive, check_probability
 NS = tuple(range(20, 301, 20))
 # engine.viz.palette has no K-norm gradient key; this figure borrows the Okabe–Ito bluish green,
 # whose palette owner (the tangent Gaussian) does not appear in it.
-KNG_COLOR = "#009E73"
+COLORS = {"k-norm gradient": "#009E73"}
 
 #: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
 TABLES = ("risk", "summary", "optimum")
@@ -228,4 +228,4 @@ def figures(results) -> dict:
     title = "Fréchet mean on SPD(2)" if metric == "affine" else "Bures–Wasserstein barycenter on SPD(2)"
     return {"excess-risk": band_figure(results["summary"].fillna({"se": 0.0}), x="n", y="mean", se="se",
                                        group="method", log_y=True, title=title, x_title="n",
-                                       y_title="F(W) − F(W*)", colors={"k-norm gradient": KNG_COLOR})}
+                                       y_title="F(W) − F(W*)", colors=COLORS)}

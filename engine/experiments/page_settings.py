@@ -49,10 +49,6 @@ def _regression_split(c) -> dict:
     return dict(_regression(c), eps_p=c.epsilon_p, eps_v=c.epsilon_v)
 
 
-#: The DP-RGD study of each application of the Private optimization page.
-STUDY_OF_APPLICATION = {"eigenvector": "dp-rgd-eigenvector", "frechet": "dp-rgd-frechet",
-                        "barycenter": "dp-rgd-frechet", "hyperbolic": "dp-rgd-hyperbolic",
-                        "lrmc": "dp-rgd-matrix-completion"}
 #: (page, study) -> the study's settings from the page's config.
 STUDY_SETTINGS: dict[tuple[str, str], Callable] = {
     ("optimization", "dp-rgd-eigenvector"): _eigenvector,
@@ -94,8 +90,8 @@ def study_settings(name: str, settings: dict, source: str, notify: Callable[[str
         raise ValueError(f"{source} holds the settings of the {page!r} page, which study {name!r} does not run; use "
                          f"`python -m engine.pipelines {pipeline_name} --settings {source}` instead")
     config = pipeline.config(**settings_file.fields_of(pipeline.config, page, settings, source, notify))
-    if page == "optimization" and STUDY_OF_APPLICATION[config.app] != name:
+    if page == "optimization" and po.STUDY_OF_APPLICATION[config.app] != name:
         raise ValueError(f"{source} holds settings of the application {config.app!r}, which study {name!r} does not "
-                         f"run; use `python -m engine.experiments {STUDY_OF_APPLICATION[config.app]} --settings "
+                         f"run; use `python -m engine.experiments {po.STUDY_OF_APPLICATION[config.app]} --settings "
                          f"{source}`")
     return to_study(config)

@@ -84,6 +84,11 @@ class SubspaceParams:
             raise ValueError(f"methods must name at least one of {METHODS}, got {self.methods!r}")
         set_("methods", methods)
 
+    @property
+    def data_sets(self) -> int:
+        """Data sets drawn per (setting, method): ⌈reps / RELEASES_PER_DATA_SET⌉."""
+        return -(-self.reps // RELEASES_PER_DATA_SET)
+
     def _grid(self, name: str, values, check) -> tuple:
         """``values`` as a non-empty tuple, each checked by ``check(name, value)``; stored as field ``name``."""
         values = (values,) if np.isscalar(values) else tuple(values)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from engine.experiments.protocol import Task, make_params
+from engine.experiments.singhal_steinke import COLORS as COLORS  # its figures' colours, for the pages
 from engine.experiments.singhal_steinke import (
     RELEASE_TABLES,
     SubspaceParams,

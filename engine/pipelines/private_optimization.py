@@ -74,6 +74,10 @@ APP_DEFAULTS = {
     "lrmc": {"size": 1_000, "eta": 0.05, "batch": 10, "steps": 200},
 }
 NOISES = ("calibrated", "paper")
+#: The DP-RGD study (``engine.pipelines.studies``) that sweeps each application over ε or n.
+STUDY_OF_APPLICATION = {"eigenvector": "dp-rgd-eigenvector", "frechet": "dp-rgd-frechet",
+                        "barycenter": "dp-rgd-frechet", "hyperbolic": "dp-rgd-hyperbolic",
+                        "lrmc": "dp-rgd-matrix-completion"}
 
 
 def public_start(m, radius: float) -> np.ndarray:

@@ -8,7 +8,6 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from engine.experiments.page_settings import STUDY_OF_APPLICATION
 from engine.pipelines import private_optimization as po
 from engine.pipelines import settings_file
 from ui import errors, first_paint, formulas, presenter, presets, reproduce, sections
@@ -173,7 +172,7 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
     live_chart(fig_study, key="chart-study", fit=presenter.active(), **PLAIN_CHART)
     st.caption(figs.STUDY_CAPTIONS[app])
     download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}), settings=url,
-                 study=STUDY_OF_APPLICATION[app])
+                 study=po.STUDY_OF_APPLICATION[app])
 
 
 def show_guarantee(computed: Computed) -> None:

@@ -6,11 +6,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.experiments.singhal_steinke import COLORS, RELEASES_PER_DATA_SET
 from engine.pipelines.private_subspace import METHODS
 from engine.viz.subspaces import dimension_sweep_figure, distinct_releases
 from ui.progress import DelayedProgress
-from ui.subspaces.compute import SWEEP_DIMENSIONS, SWEEP_METHODS, SWEEP_REPS, SWEEP_SIZES, sweep_cell
+from ui.subspaces.compute import SWEEP_DIMENSIONS, SWEEP_METHODS, SWEEP_REPS, SWEEP_SIZES, SWEEP_STUDY, sweep_cell
 
 #: Seconds the sweep may take before its progress bar appears.
 PROGRESS_AFTER = 2.0
@@ -127,12 +126,12 @@ def dimension_sweep(k: int, epsilon: float, delta: float, seed: int) -> pd.DataF
 
 def sweep_figure(summary: pd.DataFrame):
     """Success against n for every method and d."""
-    return dimension_sweep_figure(summary, colors=COLORS, labels=SWEEP_LABELS,
+    return dimension_sweep_figure(summary, colors=SWEEP_STUDY.colors, labels=SWEEP_LABELS,
                                   title="Success against n: colour = method, dash = dimension d")
 
 
 def sweep_caption(epsilon: float, delta: float) -> str:
-    sets = -(-SWEEP_REPS // RELEASES_PER_DATA_SET)
+    sets = SWEEP_STUDY.params(reps=SWEEP_REPS).data_sets
     return (f"{SWEEP_REPS} releases per point ({sets} data set{'s' if sets > 1 else ''}) at ε = {epsilon:g}, "
             f"δ = {delta:g}, no noise, "
             f"success = not ⊥ and ‖Π̂ − Π‖ ≤ 0.1. Solid d = 10, dashed d = 100, dotted d = 1,000: the "
