@@ -1,7 +1,7 @@
 """Studies run from a page: on the Dask cluster named by ``DASK_SCHEDULER_ADDRESS`` when it is set
 (in-process otherwise), reusing results from the disk cache that the command line shares.
 
-A page calls ``run(name, study(name).params(...))`` (``engine.pipelines.studies``) inside its
+A page calls ``run(name, study(name).config(...))`` (``engine.pipelines.studies``) inside its
 ``@st.cache_data`` wrapper; an unreachable
 scheduler raises the runner's ``ValueError`` naming the address, which ``ui.errors`` shows.
 """
@@ -23,10 +23,10 @@ def scheduler_address() -> str | None:
     return os.environ.get(SCHEDULER_VARIABLE, "").strip() or None
 
 
-def run(name: str, params, progress=None) -> dict[str, pd.DataFrame]:
-    """Study ``name`` with ``params``: from the disk cache, on the named scheduler, or in-process.
+def run(name: str, config, progress=None) -> dict[str, pd.DataFrame]:
+    """Study ``name`` with ``config``: from the disk cache, on the named scheduler, or in-process.
 
     ``progress`` (optional) receives the completed fraction of the study's tasks, e.g. to move an
     ``st.progress`` bar that the page created outside its cached function.
     """
-    return studies.run(name, params, scheduler=scheduler_address(), progress=progress)
+    return studies.run(name, config, scheduler=scheduler_address(), progress=progress)

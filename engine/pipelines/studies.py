@@ -2,7 +2,7 @@
 
 ``study(name)`` is the registry's entry for one study: its description, its parameter object built from
 settings (unknown or ill-typed ones refused in one line), a setting's default, the colours its figures give
-its methods and its figure builders. ``run(name, params)`` runs it: from the disk cache the command line
+its methods and its figure builders. ``run(name, config)`` runs it: from the disk cache the command line
 shares, on a Dask scheduler or in-process (``engine.experiments.runner``), with the same numbers each way.
 """
 
@@ -32,13 +32,13 @@ class Study:
         """The study's module (imported on first use)."""
         return experiments.load(self.name)
 
-    def params(self, **settings):
+    def config(self, **settings):
         """The study's parameter object from ``settings``; ``ValueError`` naming an unknown or ill-typed one."""
-        return protocol.make_params(self.module.Params, settings)
+        return protocol.make_config(self.module.Config, settings)
 
     def default(self, setting: str):
         """The default of ``setting``, e.g. the paper's grid of a sweep; ``ValueError`` naming the known ones."""
-        fields = {f.name: f for f in dataclasses.fields(self.module.Params)}
+        fields = {f.name: f for f in dataclasses.fields(self.module.Config)}
         if setting not in fields:
             raise ValueError(f"study {self.name!r} has no setting {setting!r}; known: {', '.join(fields)}")
         return fields[setting].default
@@ -60,9 +60,9 @@ def study(name: str) -> Study:
     return Study(name, experiments.STUDIES[name][1])
 
 
-def run(name: str, params, *, scheduler: str | None = None, progress: Callable[[float], None] | None = None,
+def run(name: str, config, *, scheduler: str | None = None, progress: Callable[[float], None] | None = None,
         shared_cache: bool = True) -> dict[str, pd.DataFrame]:
-    """The tables of study ``name`` run with ``params`` (from ``study(name).params``).
+    """The tables of study ``name`` run with ``config`` (from ``study(name).config``).
 
     ``scheduler`` (an address such as ``"tcp://10.0.0.5:8786"``) runs its tasks there, in-process when
     ``None``; ``progress`` receives the completed fraction of its tasks. With ``shared_cache`` a result is
@@ -72,4 +72,4 @@ def run(name: str, params, *, scheduler: str | None = None, progress: Callable[[
 
     study(name)
     cache_dir: Path | None = cache.default_directory() if shared_cache else None
-    return runner.run(name, params, scheduler=scheduler, progress=progress, cache_dir=cache_dir)
+    return runner.run(name, config, scheduler=scheduler, progress=progress, cache_dir=cache_dir)

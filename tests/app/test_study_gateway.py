@@ -46,4 +46,4 @@ def test_ui_and_pages_never_import_the_studies():
     assert len(files) > 20
     offenders = [f"{path.relative_to(ROOT)}:{line}" for path in files for line in study_imports(path.read_text())]
     assert offenders == [], ("ui/ and pages/ reach the studies through engine.pipelines.studies "
-                             f"(study(name).params(...), ui.studies.run); these import engine.experiments: {offenders}")
+                             f"(study(name).config(...), ui.studies.run); these import engine.experiments: {offenders}")

@@ -56,7 +56,7 @@ def figure1(n: int, k: int, tau: float, scale: str, clip: bool, seed: int, *,
 
     return shared_store("regression-figure1").get(
         (n, k, tau, scale, clip, seed),
-        lambda: studies.run(FIGURE1, studies.study(FIGURE1).params(
+        lambda: studies.run(FIGURE1, studies.study(FIGURE1).config(
             reps=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip, seed=seed, warmup=PAGE_WARMUP,
             velocity_warmup=PAGE_VELOCITY_WARMUP), progress=step, shared_cache=False))
 

@@ -33,13 +33,13 @@ def main_figure(config: private_subspace.PrivateSubspaceConfig):
     return private_subspace_figure(private_subspaces(config))
 
 
-def sweep_params(k: int, epsilon: float, delta: float, seed: int, d: int, n: int):
+def sweep_config(k: int, epsilon: float, delta: float, seed: int, d: int, n: int):
     """The study's parameters for one cell of the sweep."""
-    return SWEEP_STUDY.params(reps=SWEEP_REPS, seed=seed, k=k, epsilon=epsilon, delta=delta, dimensions=(d,),
+    return SWEEP_STUDY.config(reps=SWEEP_REPS, seed=seed, k=k, epsilon=epsilon, delta=delta, dimensions=(d,),
                               sample_sizes=(n,), methods=SWEEP_METHODS, block=SWEEP_REPS)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
 def sweep_cell(k: int, epsilon: float, delta: float, seed: int, d: int, n: int) -> pd.DataFrame:
     """Summary rows (d, n, method, success, ...) of one cell of the sweep."""
-    return studies.run(SWEEP_STUDY.name, sweep_params(k, epsilon, delta, seed, d, n))["summary"]
+    return studies.run(SWEEP_STUDY.name, sweep_config(k, epsilon, delta, seed, d, n))["summary"]

@@ -131,7 +131,7 @@ def sweep_figure(summary: pd.DataFrame):
 
 
 def sweep_caption(epsilon: float, delta: float) -> str:
-    sets = SWEEP_STUDY.params(reps=SWEEP_REPS).data_sets
+    sets = SWEEP_STUDY.config(reps=SWEEP_REPS).data_sets
     return (f"{SWEEP_REPS} releases per point ({sets} data set{'s' if sets > 1 else ''}) at ε = {epsilon:g}, "
             f"δ = {delta:g}, no noise, "
             f"success = not ⊥ and ‖Π̂ − Π‖ ≤ 0.1. Solid d = 10, dashed d = 100, dotted d = 1,000: the "
