@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.pipelines import private_mean
-from ui.playground.spaces import Settings
+from engine.pipelines.private_mean import PrivateMeanConfig
 from ui.result_store import shared_store
 
 
-def private_means(settings: Settings, progress: Callable[[float, str], None] | None = None) -> dict:
+def private_means(settings: PrivateMeanConfig, progress: Callable[[float, str], None] | None = None) -> dict:
     """``private_mean.run(settings).to_dict()``: data, mean, Theorem 2, one run per mechanism, checks.
 
     ``progress`` receives (fraction done, what runs now) while a new result is computed; a stored

@@ -10,10 +10,10 @@ import streamlit as st
 
 from engine import spaces
 from engine.mechanisms import specs
+from engine.pipelines.private_mean import PrivateMeanConfig
 from ui import formulas
 from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
-from ui.playground.spaces import Settings
 from ui.spaces import clouds, space_figure, view
 
 
@@ -25,7 +25,7 @@ def hidden_caption(result: dict) -> str:
 
 
 @cache_figures(max_entries=16)
-def figure(settings: Settings, hold: np.ndarray | None = None) -> go.Figure:
+def figure(settings: PrivateMeanConfig, hold: np.ndarray | None = None) -> go.Figure:
     """The space's figure for the playground's result (data, true mean, release clouds).
 
     Drawn by the space's view (``ui.spaces``); ``hold`` ``(k, 3)``: on the sphere, further points the
@@ -87,7 +87,7 @@ def show_data_note(result: dict) -> None:
     st.info(note)
 
 
-def show_noise_scale(result: dict, settings: Settings) -> None:
+def show_noise_scale(result: dict, settings: PrivateMeanConfig) -> None:
     """Δ from Theorem 2 and each mechanism's σ, formulas with the numbers plugged in."""
     n, r, eps = result["n_used"], settings.radius, settings.epsilon
     theorem2 = result["theorem2"]
