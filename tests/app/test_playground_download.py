@@ -24,11 +24,11 @@ def test_data_csv_holds_the_records_the_mean_and_the_releases(media_managers):
     table = pd.read_csv(io.BytesIO(downloaded(at, media_managers, "Data (CSV)")))
     result = private_means(PrivateMeanConfig(n=40, releases=30, mechanisms=("exact", "euclid"), outside="clip"))
     data = table[table["points"] == "data"]
-    np.testing.assert_allclose(data[["x", "y", "z"]].to_numpy(), result["data"], atol=1e-12)
+    np.testing.assert_allclose(data[["x", "y", "z"]].to_numpy(), result.data, atol=1e-12)
     assert data["number"].tolist() == list(range(1, 41))
     assert (table["points"] == "true Fréchet mean").sum() == 1
     releases = table[table["points"] == "release"]
-    assert releases.groupby("mechanism").size().to_dict() == {run["label"]: 30 for run in result["runs"]}
+    assert releases.groupby("mechanism").size().to_dict() == {run.label: 30 for run in result.runs}
 
 
 def test_settings_json_is_the_pipeline_config_and_the_command_line_prints_the_page_numbers(
@@ -41,11 +41,11 @@ def test_settings_json_is_the_pipeline_config_and_the_command_line_prints_the_pa
     assert json.loads(file.read_text()) == settings_file.payload("playground", settings)
     assert main(["private-mean", "--settings", str(file), "--json"]) == 0
     printed = {m["key"]: m for m in json.loads(capsys.readouterr().out)["mechanisms"]}
-    page = {run["key"]: run for run in private_means(settings)["runs"]}
+    page = {run.key: run for run in private_means(settings).runs}
     assert set(printed) == set(page) == {"exact", "euclid", "gauss"}
     for key, run in page.items():
-        assert printed[key]["sigma"] == run["sigma"]
-        assert printed[key]["errors"]["geodesic"] == run["errors"]["geodesic"]
+        assert printed[key]["sigma"] == run.sigma
+        assert printed[key]["errors"]["geodesic"] == run.errors.geodesic
 
 
 def test_every_address_key_sets_one_config_field():

@@ -35,7 +35,7 @@ class Computed:
     rule_steps: int | None
     steps: int
     batch: int
-    run: dict
+    run: po.DPRGDRun
 
 
 def run_settings(settings: Settings) -> Settings:
@@ -72,7 +72,7 @@ def calibration(*, epsilon: float, steps: int, delta: float, sampling_rate: floa
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def run_block(*, settings: Settings, steps: int, start: int, stop: int) -> dict:
+def run_block(*, settings: Settings, steps: int, start: int, stop: int) -> po.DPRGDRun:
     """Chains ``start``..``stop − 1`` of the run (``private_optimization.run_block``)."""
     p = problem(settings=settings)
     return po.run_block(p, app=settings.app, epsilon=settings.eps, delta=settings.delta,

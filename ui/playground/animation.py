@@ -119,10 +119,10 @@ def epsilon_frames(settings: PrivateMeanConfig) -> eps_engine.EpsilonFrames | No
     """Every chosen mechanism released at every ε of the grid on the page's records
     (``engine.pipelines.epsilon_frames``); ``None`` when Theorem 2 gives no Δ."""
     result = private_means(settings)
-    if result["theorem2"] is None:
+    if result.theorem2 is None:
         return None
-    return eps_engine.epsilon_frames(settings, result["data"], result["m0"], result["mean"],
-                                     result["theorem2"]["sensitivity"], epsilon_grid(settings.epsilon))
+    return eps_engine.epsilon_frames(settings, result.data, result.m0, result.mean,
+                                     result.theorem2.sensitivity, epsilon_grid(settings.epsilon))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -130,11 +130,11 @@ def size_frames(settings: PrivateMeanConfig) -> sizes_engine.SampleSizeFrames | 
     """Exact Laplace releases of the mean of the first n records for n on ``sample_size_grid`` up to the
     records used (``engine.pipelines.sample_size_frames``); ``None`` when Theorem 2 gives no Δ."""
     result = private_means(settings)
-    if result["theorem2"] is None:
+    if result.theorem2 is None:
         return None
     rng = np.random.default_rng(np.random.SeedSequence([settings.seed, 15, 2]))
     return sizes_engine.sample_size_frames(
-        make_manifold(settings.space, settings.k), result["data"], sizes=sizes_engine.sample_size_grid(result["n_used"]),
+        make_manifold(settings.space, settings.k), result.data, sizes=sizes_engine.sample_size_grid(result.n_used),
         radius=settings.radius, epsilon=settings.epsilon, size=settings.releases, rng=rng)
 
 
@@ -163,7 +163,7 @@ def frames(settings: PrivateMeanConfig, over: str) -> Frames | None:
         computed = size_frames(settings)
         if computed is None:
             return None
-        data = result["data"][computed.order]
+        data = result.data[computed.order]
         return Frames(over=over, prefix="n = ", labels=[str(n) for n in computed.sizes],
                       active=len(computed.sizes) - 1, means=computed.means, releases=computed.releases,
                       data=[data[:n] for n in computed.sizes])
@@ -172,7 +172,7 @@ def frames(settings: PrivateMeanConfig, over: str) -> Frames | None:
         return None
     epsilons = computed.epsilons
     active = epsilons.index(float(settings.epsilon)) if settings.epsilon in epsilons else 0
-    means = np.broadcast_to(np.asarray(result["mean"], dtype=float), (len(epsilons), 3))
+    means = np.broadcast_to(np.asarray(result.mean, dtype=float), (len(epsilons), 3))
     others = {key: frames for key, frames in computed.releases.items() if key != ANIMATED.key}
     return Frames(over=over, prefix="ε = ", labels=[f"{e:g}" for e in epsilons], active=active, means=means,
                   releases=computed.releases[ANIMATED.key], others=others)
@@ -218,7 +218,7 @@ def animated_figure(settings: PrivateMeanConfig, over: str = "eps") -> go.Figure
     also = _other_clouds(fig, animation)
     if over == "n":
         mean_index, data_index = _trace_index(fig, palette.label("true mean")), _trace_index(fig, palette.label("data"))
-        m0 = np.asarray(private_means(settings)["m0"])
+        m0 = np.asarray(private_means(settings).m0)
         if mean_index is not None:
             also[mean_index] = [dict(x=m[None, 0], y=m[None, 1], z=m[None, 2]) for m in animation.means]
         if data_index is not None:

@@ -36,9 +36,9 @@ def _renderer_probe() -> _RendererProbe:
 def slides_png(settings: PrivateMeanConfig) -> bytes:
     """1600×1200 PNG of the sphere view rendered off screen by pyvista."""
     result = private_means(settings)
-    points = {"data": result["data"], **clouds(result), "true mean": result["mean"][None]}
-    return scene_png(points=points, center=result["m0"],
-                     curves={"boundary": ball_boundary(result["m0"], settings.radius)})
+    points = {"data": result.data, **clouds(result), "true mean": result.mean[None]}
+    return scene_png(points=points, center=result.m0,
+                     curves={"boundary": ball_boundary(result.m0, settings.radius)})
 
 
 def slides_button(settings: PrivateMeanConfig) -> None:

@@ -22,9 +22,9 @@ SWEEP_REPS = 10
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def private_subspaces(config: private_subspace.PrivateSubspaceConfig) -> dict:
-    """``private_subspace.run(config).to_dict()``; ``ValueError`` when n is too small for the method."""
-    return private_subspace.run(config).to_dict()
+def private_subspaces(config: private_subspace.PrivateSubspaceConfig) -> private_subspace.PrivateSubspaceResult:
+    """``private_subspace.run(config)``; ``ValueError`` when n is too small for the method."""
+    return private_subspace.run(config)
 
 
 @cache_figures(max_entries=16)
