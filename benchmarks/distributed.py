@@ -23,7 +23,7 @@ REPEATS = 5
 
 def _timed(**where):
     start = time.perf_counter()
-    results = runner.run("reimherr-fig1", reimherr_fig1.Params(reps=REPS, seed=0), **where)
+    results = runner.run("reimherr-fig1", reimherr_fig1.Config(reps=REPS, seed=0), **where)
     return results, time.perf_counter() - start
 
 
@@ -50,7 +50,7 @@ def run() -> list[Row]:
         local_times.append(t_local)
         cluster_times.append(t_cluster)
         load.append(os.getloadavg()[0])
-    params = reimherr_fig1.Params(reps=REPS)
+    params = reimherr_fig1.Config(reps=REPS)
     best = min(local_times) / min(cluster_times)
     median = statistics.median(local_times) / statistics.median(cluster_times)
     context = f"1-min load average {' → '.join(f'{x:.1f}' for x in load)} on {os.cpu_count()} cores"

@@ -1,7 +1,8 @@
 """Studies run from a page: on the Dask cluster named by ``DASK_SCHEDULER_ADDRESS`` when it is set
 (in-process otherwise), reusing results from the disk cache that the command line shares.
 
-A page calls ``run(name, Params(...))`` inside its ``@st.cache_data`` wrapper; an unreachable
+A page calls ``run(name, study(name).config(...))`` (``engine.pipelines.studies``) inside its
+``@st.cache_data`` wrapper; an unreachable
 scheduler raises the runner's ``ValueError`` naming the address, which ``ui.errors`` shows.
 """
 
@@ -11,7 +12,7 @@ import os
 
 import pandas as pd
 
-from engine.experiments import cache, runner
+from engine.pipelines import studies
 
 #: Environment variable naming the scheduler pages hand their studies to, e.g. ``tcp://10.0.0.5:8786``.
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
@@ -22,11 +23,10 @@ def scheduler_address() -> str | None:
     return os.environ.get(SCHEDULER_VARIABLE, "").strip() or None
 
 
-def run(name: str, params, progress=None) -> dict[str, pd.DataFrame]:
-    """Study ``name`` with ``params``: from the disk cache, on the named scheduler, or in-process.
+def run(name: str, config, progress=None) -> dict[str, pd.DataFrame]:
+    """Study ``name`` with ``config``: from the disk cache, on the named scheduler, or in-process.
 
     ``progress`` (optional) receives the completed fraction of the study's tasks, e.g. to move an
     ``st.progress`` bar that the page created outside its cached function.
     """
-    return runner.run(name, params, scheduler=scheduler_address(), progress=progress,
-                      cache_dir=cache.default_directory())
+    return studies.run(name, config, scheduler=scheduler_address(), progress=progress)

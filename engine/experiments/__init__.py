@@ -6,13 +6,13 @@ A study is a module registered in ``STUDIES`` below (name -> module, one-line de
 defines six names, so that the command line, the pages and a Dask cluster drive it the same way
 (``engine.experiments.runner``):
 
-``Params``
+``Config``
     A frozen dataclass holding every setting, with ``reps`` and ``seed`` among its fields and
     ``block`` (replicates per task) where the study has replicates. ``__post_init__`` validates and
     normalises each field (tuples, not lists; ``protocol.normalise_seed``) and raises ``ValueError``
-    naming the field and quoting the value. ``protocol.make_params(Params, settings)`` builds it
+    naming the field and quoting the value. ``protocol.make_config(Config, settings)`` builds it
     from a dict (a ``--settings`` JSON file or a page's download) and names unknown keys.
-``tasks(params) -> list[protocol.Task]``
+``tasks(config) -> list[protocol.Task]``
     The run cut into independent tasks, one per grid cell and replicate block, in a fixed order.
     A task is ``Task(key, fn, args)``: a stable key such as ``("spd", 40, 250)``, a module-level
     function and small arguments (settings, counts, floats; never large arrays). It is run as
@@ -22,25 +22,29 @@ defines six names, so that the command line, the pages and a Dask cluster drive 
 ``TABLES``
     The names of its tables, in the order ``combine`` returns them; the disk cache serves an entry
     only if its manifest lists exactly these (``engine.experiments.cache``).
-``combine(params, outputs) -> dict[str, DataFrame]``
-    The study's tidy tables (``TABLES``) from the outputs, given in the order of ``tasks(params)``.
+``combine(config, outputs) -> dict[str, DataFrame]``
+    The study's tidy tables (``TABLES``) from the outputs, given in the order of ``tasks(config)``.
 ``figures(results) -> dict[str, plotly Figure]``
-    Pure figure builders for the CLI's HTML output.
-``footprint(params) -> dict[str, float]``
+    Pure figure builders for the CLI's HTML output; an optional ``COLORS`` (method -> hex colour) holds the
+    colours they give methods the palette has no key for, which the pages reuse.
+``footprint(config) -> dict[str, float]``
     A lower estimate, in bytes, of the run's largest allocations (its tables, its largest task's
     arrays) from the settings alone, each term described with the settings it grows with; the runner
     refuses a run whose total exceeds the machine's memory before building its tasks
     (``protocol.check_footprint``).
 
 Each study keeps a ``run(*, progress=None, **settings)`` convenience for notebooks and tests: it is
-``runner.run(module, make_params(Params, settings), progress=progress)``, in-process.
+``runner.run(module, make_config(Config, settings), progress=progress)``, in-process.
 
-Seeds: a run has one root ``SeedSequence(params.seed)``; the task with key ``k`` draws from
-``protocol.task_seed(params.seed, k)``, a child spawned by a digest of ``k`` alone. The numbers
+Seeds: a run has one root ``SeedSequence(config.seed)``; the task with key ``k`` draws from
+``protocol.task_seed(config.seed, k)``, a child spawned by a digest of ``k`` alone. The numbers
 therefore do not depend on the scheduler, the number of workers or the order in which tasks finish,
 and every task runs with one BLAS thread, so an in-process run, ``--workers 2`` and a remote
 cluster give bit-identical tables (``tests/engine/experiments/test_runner.py``). Changing ``block`` changes
 the tasks and hence the draws.
+
+The app reaches a study only through ``engine.pipelines.studies`` (``study(name)``, ``run``), never by
+importing this package (``tests/app/test_study_gateway.py``).
 
 Adding a study: write the module with the six names above, register it in ``STUDIES``, and test
 ``run`` on a small grid plus one ``runner.run(..., workers=2)`` equality check if it is heavy.

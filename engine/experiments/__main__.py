@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="seed of the run (default: the settings file's, else the study's, 0)")
     parser.add_argument("--out", type=Path, default=Path("out"), help="folder for CSV files and figures")
     parser.add_argument("--settings", type=Path, default=None,
-                        help="JSON file of further settings of the study's Params (as downloaded from the app)")
+                        help="JSON file of further settings of the study's Config (as downloaded from the app)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None,
                        help="run on a local Dask cluster of this many worker processes (default: in-process)")
@@ -66,22 +66,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _params(name: str, module, args):
-    """The study's ``Params``: its defaults, then the ``--settings`` file, then the flags given."""
-    from engine.experiments.protocol import make_params
+def _config(name: str, module, args):
+    """The study's ``Config``: its defaults, then the ``--settings`` file, then the flags given."""
+    from engine.experiments.protocol import make_config
 
     settings = {}
     if args.settings is not None:
-        settings = read_settings(args.settings, name, module.Params)
+        settings = read_settings(args.settings, name, module.Config)
     flags = {"reps": args.reps, "seed": args.seed}
     settings.update({key: value for key, value in flags.items() if value is not None})
-    return make_params(module.Params, settings)
+    return make_config(module.Config, settings)
 
 
-def read_settings(path: Path, name: str, params_type: type) -> dict:
+def read_settings(path: Path, name: str, config_type: type) -> dict:
     """The settings of the JSON object in ``path`` (its ``"study"`` entry, if any, must be ``name``); a page's
     settings file (with ``"page"``, or an older one with the page's address keys) is mapped onto the study
-    (``engine.experiments.page_settings``); ``params_type`` is the study's ``Params``."""
+    (``engine.experiments.page_settings``); ``config_type`` is the study's ``Config``."""
     from engine.pipelines.settings_file import load_json
 
     settings = load_json(path, "--settings")
@@ -94,7 +94,7 @@ def read_settings(path: Path, name: str, params_type: type) -> dict:
                          f"`python -m engine.experiments {study} --settings {path}` or drop its \"study\" entry")
     from engine.experiments.page_settings import page_of_old_download, study_settings
 
-    page = page_of_old_download(name, settings, params_type)
+    page = page_of_old_download(name, settings, config_type)
     if page is not None or "page" in settings:
         return study_settings(name, {"page": page, **settings}, repr(str(path)), _note)
     return settings
@@ -224,17 +224,17 @@ def _run(args) -> int:
                              f"or leave it out to run in-process")
         worker_timeout = _worker_timeout(args)
         study = load(args.name)
-        params = _params(args.name, study, args)
+        config = _config(args.name, study, args)
         check_writable(args.out)
         cache_dir = args.cache_dir or cache.default_directory()
-        results = None if args.no_cache else cache.load(cache_dir, study.__name__, params, study.TABLES)
+        results = None if args.no_cache else cache.load(cache_dir, study.__name__, config, study.TABLES)
         if results is not None:
             print(f"reusing the cached result in {cache_dir} (--no-cache runs the study again)", file=sys.stderr)
         else:
             # On a scheduler the bar shows 0 % at once: the wait for a worker is part of the run.
             progress, bar = _progress_bar(args.name, 0.0 if args.scheduler else PROGRESS_DELAY)
             try:
-                results = runner.run(study, params, workers=args.workers, scheduler=args.scheduler,
+                results = runner.run(study, config, workers=args.workers, scheduler=args.scheduler,
                                      progress=progress, cache_dir=cache_dir, read_cache=False,
                                      worker_timeout=worker_timeout)
             except BaseException:
@@ -245,7 +245,7 @@ def _run(args) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    settings = {"study": args.name, **dataclasses.asdict(params)}
+    settings = {"study": args.name, **dataclasses.asdict(config)}
     write_outputs(args.out, args.name, results, study.figures(results), settings)
     print(f"wrote {len(results)} tables and the settings to {args.out}")
     return 0

@@ -85,9 +85,9 @@ def library_versions() -> dict[str, str]:
     return {name: metadata.version(name) for name in LIBRARIES}
 
 
-def describe(study: str, params) -> dict:
+def describe(study: str, config) -> dict:
     """The JSON-able identity of a run: study, parameters (all fields), code and library versions."""
-    return {"study": study, "params": dataclasses.asdict(params), "version": code_version(),
+    return {"study": study, "params": dataclasses.asdict(config), "version": code_version(),
             "libraries": library_versions()}
 
 
@@ -95,17 +95,17 @@ def _canonical(identity: dict) -> str:
     return json.dumps(identity, sort_keys=True, default=repr)
 
 
-def cache_key(study: str, params) -> str:
-    """Hex SHA-256 of ``describe(study, params)`` as canonical JSON (sorted keys)."""
-    return hashlib.sha256(_canonical(describe(study, params)).encode()).hexdigest()
+def cache_key(study: str, config) -> str:
+    """Hex SHA-256 of ``describe(study, config)`` as canonical JSON (sorted keys)."""
+    return hashlib.sha256(_canonical(describe(study, config)).encode()).hexdigest()
 
 
-def contains(directory: Path, study: str, params) -> bool:
+def contains(directory: Path, study: str, config) -> bool:
     """Whether an entry (whole or damaged) is stored under this run's key."""
-    return (Path(directory) / cache_key(study, params)).exists()
+    return (Path(directory) / cache_key(study, config)).exists()
 
 
-def load(directory: Path, study: str, params, tables: tuple[str, ...]) -> dict[str, pd.DataFrame] | None:
+def load(directory: Path, study: str, config, tables: tuple[str, ...]) -> dict[str, pd.DataFrame] | None:
     """The cached tables of this run, or ``None`` if there are none or they fail their check.
 
     ``tables`` are the names of the tables the study declares (its ``TABLES``), in order. A damaged
@@ -113,11 +113,11 @@ def load(directory: Path, study: str, params, tables: tuple[str, ...]) -> dict[s
     tables than ``tables``; a table whose SHA-256 differs from the manifest's, or that Parquet cannot
     read) is reported as one ``CacheWarning`` line and removed.
     """
-    folder = Path(directory) / cache_key(study, params)
+    folder = Path(directory) / cache_key(study, config)
     if not folder.exists():
         return None
     try:
-        return _read_entry(folder, describe(study, params), tuple(tables))
+        return _read_entry(folder, describe(study, config), tuple(tables))
     except (DamagedEntry, OSError, ValueError) as err:
         # The entry may also have vanished since the existence check (another run replaced or removed it).
         reason = "its files vanished while being read" if isinstance(err, FileNotFoundError) else str(err)
@@ -195,7 +195,7 @@ def discard(folder: Path) -> None:
         shutil.rmtree(aside, ignore_errors=True)
 
 
-def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame]) -> Path:
+def store(directory: Path, study: str, config, results: dict[str, pd.DataFrame]) -> Path:
     """Write ``results`` as Parquet (one file per table, in order) with their checksums and the manifest's own;
     return their folder.
 
@@ -205,7 +205,7 @@ def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame])
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     sweep_stale(directory)
-    folder = directory / cache_key(study, params)
+    folder = directory / cache_key(study, config)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=directory))
     try:
         tables = []
@@ -215,7 +215,7 @@ def store(directory: Path, study: str, params, results: dict[str, pd.DataFrame])
             data = buffer.getvalue()
             (staging / f"{index}.parquet").write_bytes(data)
             tables.append({"name": name, "file": f"{index}.parquet", "sha256": hashlib.sha256(data).hexdigest()})
-        manifest = {**describe(study, params), "tables": tables}
+        manifest = {**describe(study, config), "tables": tables}
         manifest[MANIFEST_SHA256] = _digest(manifest)
         (staging / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, default=repr, indent=1))
         _place(staging, folder)

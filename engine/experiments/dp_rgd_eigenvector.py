@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from engine.estimators.riemannian_problems import PrincipalEigenvector
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks, task_seed
+from engine.experiments.protocol import WORD, Task, make_config, normalise_seed, replicate_blocks, task_seed
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.gaussian import classical_gaussian_sigma
 from engine.pipelines.dp_rgd_setting.eigenvector import DATASETS, load_data, private_problem, steps_rule
@@ -87,7 +87,7 @@ TABLES = ("risk", "summary")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Settings of the study (see ``run``); ``block`` repeats per task."""
 
     reps: int = 20
@@ -132,37 +132,37 @@ def dataset_problem(name: str, n: int, d: int, eigengap: float, seed,
     return PrincipalEigenvector(data), problem, clip
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (data set, ε, block of repeats), keyed ``(data set, ε, first repeat)``."""
-    return [Task((name, eps, start), excess_risks, (params, name, eps, start, stop))
-            for name in params.datasets for eps in params.epsilons
-            for start, stop in replicate_blocks(params.reps, params.block)]
+    return [Task((name, eps, start), excess_risks, (config, name, eps, start, stop))
+            for name in config.datasets for eps in config.epsilons
+            for start, stop in replicate_blocks(config.reps, config.block)]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the data sets and of the risk table (``protocol.check_footprint``)."""
-    cells = len(params.datasets) * len(params.epsilons)
+    cells = len(config.datasets) * len(config.epsilons)
     return {
-        f"the data sets ({len(params.datasets)} × 2 copies of n = {params.n:.3g} × d = {params.d:.3g})":
-            len(params.datasets) * 2 * params.n * params.d * WORD,
-        f"the risk table ({cells} cells × 3 methods × reps = {params.reps:.3g} rows of 9 columns)":
-            cells * len(METHODS) * params.reps * 9 * WORD,
+        f"the data sets ({len(config.datasets)} × 2 copies of n = {config.n:.3g} × d = {config.d:.3g})":
+            len(config.datasets) * 2 * config.n * config.d * WORD,
+        f"the risk table ({cells} cells × 3 methods × reps = {config.reps:.3g} rows of 9 columns)":
+            cells * len(METHODS) * config.reps * 9 * WORD,
     }
 
 
-def excess_risks(params: Params, name: str, eps: float, start: int, stop: int, *, rng) -> pd.DataFrame:
+def excess_risks(config: Config, name: str, eps: float, start: int, stop: int, *, rng) -> pd.DataFrame:
     """Rows of the ``risk`` table for repeats ``start`` to ``stop - 1`` of every method at ε."""
-    truth, problem, clip = dataset_problem(name, params.n, params.d, params.eigengap, params.seed, params.radius)
-    reps, delta = stop - start, params.delta
+    truth, problem, clip = dataset_problem(name, config.n, config.d, config.eigengap, config.seed, config.radius)
+    reps, delta = stop - start, config.delta
     steps = steps_rule(problem.n, problem.d, eps, clip, delta)
     init = problem.manifold.random_point(reps, rng)
-    mech = DPRGD(epsilon=eps, delta=delta, clip=clip, steps=steps, step_size=params.rgd_step * problem.n,
-                 sigma=None if params.noise == "calibrated" else "paper")
+    mech = DPRGD(epsilon=eps, delta=delta, clip=clip, steps=steps, step_size=config.rgd_step * problem.n,
+                 sigma=None if config.noise == "calibrated" else "paper")
     private = mech.fit(problem, init, rng=rng)
     outputs = {
         "dp-rgd": (private.points, private.epsilon_spent),
         "dp-pgd": (dp_pgd(problem, init, sigma=private.sigma, steps=steps,
-                          step_size=params.pgd_step * problem.n, rng=rng), private.epsilon_spent),
+                          step_size=config.pgd_step * problem.n, rng=rng), private.epsilon_spent),
         "analyze gauss": (analyze_gauss(problem, reps, epsilon=eps, delta=delta, clip=clip, rng=rng), eps),
     }
     return pd.concat([pd.DataFrame({
@@ -173,7 +173,7 @@ def excess_risks(params: Params, name: str, eps: float, start: int, stop: int, *
     }) for method, (w, spent) in outputs.items()], ignore_index=True)
 
 
-def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """The ``risk`` rows in task order and their mean and SE per (method, data set, ε)."""
     risk = pd.concat(outputs, ignore_index=True)
     summary = (risk.groupby(["method", "dataset", "epsilon"], sort=False)["excess_risk"]
@@ -205,7 +205,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results) -> dict:

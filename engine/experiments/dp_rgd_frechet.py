@@ -50,7 +50,7 @@ from engine.bounds import frechet_gradient_sensitivity, frechet_mean_sensitivity
 from engine.data import spd_wishart
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.riemannian_problems import FrechetMeanProblem
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks, task_seed
+from engine.experiments.protocol import WORD, Task, make_config, normalise_seed, replicate_blocks, task_seed
 from engine.manifolds.spd import SPD
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.mechanisms.kng import KNormGradient
@@ -61,14 +61,14 @@ from engine.validation import check_int, check_positive, check_probability
 NS = tuple(range(20, 301, 20))
 # engine.viz.palette has no K-norm gradient key; this figure borrows the Okabe–Ito bluish green,
 # whose palette owner (the tangent Gaussian) does not appear in it.
-KNG_COLOR = "#009E73"
+COLORS = {"k-norm gradient": "#009E73"}
 
 #: The tables of a run, in the order ``combine`` returns them (the cache checks its entries against them).
 TABLES = ("risk", "summary", "optimum")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Settings of the study (see ``run``); ``radius`` and ``clip`` default per metric (``DEFAULTS``)."""
 
     reps: int = 20
@@ -115,36 +115,36 @@ def optimum(metric: str, n: int, radius: float, seed):
     return problem, riemannian_gradient_descent(problem, manifold.origin, step=1.0, tol=1e-8)
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (n, block of releases), keyed ``(n, first repeat)``."""
-    return [Task((n, start), releases, (params, n, start, stop))
-            for n in params.ns for start, stop in replicate_blocks(params.reps, params.block)]
+    return [Task((n, start), releases, (config, n, start, stop))
+            for n in config.ns for start, stop in replicate_blocks(config.reps, config.block)]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the risk table and of one task's K-norm gradients (``check_footprint``)."""
-    block = min(params.block, params.reps)
+    block = min(config.block, config.reps)
     return {
-        f"the risk table ({len(params.ns)} n × 3 methods × reps = {params.reps:.3g} rows of 7 columns)":
-            len(params.ns) * 3 * params.reps * 7 * WORD,
-        f"one task's gradient terms (block = {block:.3g} chains × n = {max(params.ns):.3g} points of 4 coordinates)":
-            block * max(params.ns) * 4 * WORD,
+        f"the risk table ({len(config.ns)} n × 3 methods × reps = {config.reps:.3g} rows of 7 columns)":
+            len(config.ns) * 3 * config.reps * 7 * WORD,
+        f"one task's gradient terms (block = {block:.3g} chains × n = {max(config.ns):.3g} points of 4 coordinates)":
+            block * max(config.ns) * 4 * WORD,
     }
 
 
-def releases(params: Params, n: int, start: int, stop: int, *, rng) -> dict:
+def releases(config: Config, n: int, start: int, stop: int, *, rng) -> dict:
     """Releases ``start`` to ``stop - 1`` of each method at sample size n.
 
     Returns ``{"risk": DataFrame, "optimum": dict, "laplace_acceptance", "kng_acceptance", "kng_ess":
     per-chain arrays}`` (the Laplace acceptance is empty for the exact affine sampler).
     """
-    metric, radius, epsilon, reps = params.metric, params.radius, params.epsilon, stop - start
-    problem, best = optimum(metric, n, radius, params.seed)
+    metric, radius, epsilon, reps = config.metric, config.radius, config.epsilon, stop - start
+    problem, best = optimum(metric, n, radius, config.seed)
     manifold = problem.manifold
     kappa = domain_curvature(manifold, radius)
     identity = manifold.origin
-    mech = DPRGD(epsilon=epsilon, delta=params.delta, clip=params.clip, steps=n, step_size=params.step_size,
-                 sigma=None if params.noise == "calibrated" else "paper")
+    mech = DPRGD(epsilon=epsilon, delta=config.delta, clip=config.clip, steps=n, step_size=config.step_size,
+                 sigma=None if config.noise == "calibrated" else "paper")
     private = mech.fit(problem, np.broadcast_to(identity, (reps, 2, 2)), rng=rng)
     lap = RiemannianLaplace(manifold=manifold, epsilon=epsilon,
                             sensitivity=float(frechet_mean_sensitivity(n, radius, kappa)),
@@ -153,13 +153,13 @@ def releases(params: Params, n: int, start: int, stop: int, *, rng) -> dict:
         laplace = lap.release(best.point, size=reps, rng=rng)
     else:
         laplace = lap.release(np.broadcast_to(best.point, (reps, 2, 2)), rng=rng, method="mh",
-                              burn_in=params.laplace_burn_in)
+                              burn_in=config.laplace_burn_in)
     acceptance = np.array([]) if laplace.exact else np.asarray(laplace.chain.acceptance_rate, dtype=float)
     kng = KNormGradient(manifold=manifold, epsilon=epsilon,
                         sensitivity=float(frechet_gradient_sensitivity(n, radius, kappa)),
                         ball_center=identity, ball_radius=radius)
     kng_release = kng.release(np.broadcast_to(problem.points, (reps,) + problem.points.shape), rng=rng,
-                              burn_in=params.kng_burn_in)
+                              burn_in=config.kng_burn_in)
     risk = pd.concat([pd.DataFrame({
         "method": method, "metric": metric, "n": n, "repeat": np.arange(start, stop),
         "excess_risk": problem.loss(points) - best.loss, "sigma": sigma, "epsilon_spent": spent,
@@ -175,14 +175,14 @@ def releases(params: Params, n: int, start: int, stop: int, *, rng) -> dict:
             "kng_ess": np.asarray(kng_release.chain.effective_sample_size, dtype=float)}
 
 
-def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[dict]) -> dict[str, pd.DataFrame]:
     """Risk rows in task order, their summary per (method, n), and one ``optimum`` row per n with
     the acceptance rates and ESS averaged over every chain of that n."""
     risk = pd.concat([out["risk"] for out in outputs], ignore_index=True)
     summary = (risk.groupby(["method", "n"], sort=False)["excess_risk"]
                .agg(mean="mean", se=lambda s: s.std(ddof=1) / np.sqrt(len(s))).reset_index())
     rows = []
-    for n in params.ns:
+    for n in config.ns:
         blocks = [out for out in outputs if out["optimum"]["n"] == n]
         laplace = np.concatenate([out["laplace_acceptance"] for out in blocks])
         rows.append({**blocks[0]["optimum"],
@@ -217,7 +217,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results) -> dict:
@@ -228,4 +228,4 @@ def figures(results) -> dict:
     title = "Fréchet mean on SPD(2)" if metric == "affine" else "Bures–Wasserstein barycenter on SPD(2)"
     return {"excess-risk": band_figure(results["summary"].fillna({"se": 0.0}), x="n", y="mean", se="se",
                                        group="method", log_y=True, title=title, x_title="n",
-                                       y_title="F(W) − F(W*)", colors={"k-norm gradient": KNG_COLOR})}
+                                       y_title="F(W) − F(W*)", colors=COLORS)}

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks
+from engine.experiments.protocol import WORD, Task, make_config, normalise_seed, replicate_blocks
 from engine.manifolds.hyperbolic import Hyperbolic
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.pipelines.dp_rgd_setting.hyperbolic import PredictionTask, prediction_task, steps_rule
@@ -43,7 +43,7 @@ TABLES = ("points", "edges", "path", "settings")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Settings of the prediction (see ``run``); ``block`` DP-RGD repeats per task."""
 
     reps: int = 20
@@ -78,64 +78,64 @@ class Params:
             raise ValueError(f"noise must be 'calibrated' or 'paper', got {self.noise!r}")
 
 
-def _prediction_task(params: Params) -> PredictionTask:
-    return prediction_task(taxonomy=params.taxonomy, branching=params.branching, height=params.height,
-                           test_node=params.test_node, diameter=params.diameter, width=params.width,
-                           ridge=params.ridge)
+def _prediction_task(config: Config) -> PredictionTask:
+    return prediction_task(taxonomy=config.taxonomy, branching=config.branching, height=config.height,
+                           test_node=config.test_node, diameter=config.diameter, width=config.width,
+                           ridge=config.ridge)
 
 
-def _steps(params: Params, task: PredictionTask) -> int:
-    return steps_rule(task.problem.n, params.epsilon, params.delta, task.clip, task.smoothness)
+def _steps(config: Config, task: PredictionTask) -> int:
+    return steps_rule(task.problem.n, config.epsilon, config.delta, task.clip, task.smoothness)
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """Blocks of DP-RGD repeats, keyed ``("dp-rgd", first repeat)``, and the non-private path,
     keyed ``("non-private",)``. Builds the prediction problem first, so a bad setting fails here."""
-    _prediction_task(params)
-    blocks = [Task(("dp-rgd", start), private_block, (params, stop - start))
-              for start, stop in replicate_blocks(params.reps, params.block)]
-    return blocks + [Task(("non-private",), nonprivate_path, (params,))]
+    _prediction_task(config)
+    blocks = [Task(("dp-rgd", start), private_block, (config, stop - start))
+              for start, stop in replicate_blocks(config.reps, config.block)]
+    return blocks + [Task(("non-private",), nonprivate_path, (config,))]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the tree's adjacency matrix and of the paths (``protocol.check_footprint``)."""
-    if params.taxonomy == "balanced":  # 1 + b + ... + b^h nodes, as a float (inf beyond 1e308)
-        nodes = math.exp(min((params.height + 1) * math.log(params.branching), 709.0)) if params.branching > 1 \
-            else params.height + 1.0
-        tree = f"branching = {params.branching} and height = {params.height}"
+    if config.taxonomy == "balanced":  # 1 + b + ... + b^h nodes, as a float (inf beyond 1e308)
+        nodes = math.exp(min((config.height + 1) * math.log(config.branching), 709.0)) if config.branching > 1 \
+            else config.height + 1.0
+        tree = f"branching = {config.branching} and height = {config.height}"
     else:
         nodes, tree = 1182.0, "WordNet's mammal subtree"
     return {
         f"the adjacency matrix of the tree ({nodes:.3g} nodes for {tree}, squared)": nodes * nodes * WORD,
-        f"the paths (reps = {params.reps:.3g} DP-RGD runs and nonprivate_iterations = "
-        f"{params.nonprivate_iterations:.3g} steps of 3 coordinates)":
-            (2 * params.reps + params.nonprivate_iterations + 1) * 3 * WORD,
+        f"the paths (reps = {config.reps:.3g} DP-RGD runs and nonprivate_iterations = "
+        f"{config.nonprivate_iterations:.3g} steps of 3 coordinates)":
+            (2 * config.reps + config.nonprivate_iterations + 1) * 3 * WORD,
     }
 
 
-def private_block(params: Params, reps: int, *, rng) -> dict:
+def private_block(config: Config, reps: int, *, rng) -> dict:
     """``reps`` DP-RGD runs from the root: outputs ``(reps, 3)``, paths ``(T + 1, reps, 3)``, σ, ε spent."""
-    task = _prediction_task(params)
+    task = _prediction_task(config)
     n = task.problem.n
-    private = DPRGD(epsilon=params.epsilon, delta=params.delta, clip=task.clip, steps=_steps(params, task),
-                    step_size=2 * n * params.private_step,
-                    sigma=None if params.noise == "calibrated" else "paper").fit(
+    private = DPRGD(epsilon=config.epsilon, delta=config.delta, clip=task.clip, steps=_steps(config, task),
+                    step_size=2 * n * config.private_step,
+                    sigma=None if config.noise == "calibrated" else "paper").fit(
         task.problem, np.broadcast_to(task.manifold.origin, (reps, 3)), rng=rng)
     return {"output": private.points, "path": private.path, "sigma": private.sigma,
             "epsilon_spent": private.epsilon_spent}
 
 
-def nonprivate_path(params: Params, *, rng) -> np.ndarray:
+def nonprivate_path(config: Config, *, rng) -> np.ndarray:
     """The noiseless path ``(nonprivate_iterations + 1, 3)`` at the paper's non-private step."""
-    task = _prediction_task(params)
-    return DPRGD(epsilon=params.epsilon, delta=params.delta, clip=task.clip, steps=params.nonprivate_iterations,
-                 step_size=2 * task.problem.n * params.nonprivate_step, sigma=0.0).fit(
+    task = _prediction_task(config)
+    return DPRGD(epsilon=config.epsilon, delta=config.delta, clip=task.clip, steps=config.nonprivate_iterations,
+                 step_size=2 * task.problem.n * config.nonprivate_step, sigma=0.0).fit(
         task.problem, task.manifold.origin).path
 
 
-def combine(params: Params, outputs: list) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list) -> dict[str, pd.DataFrame]:
     """Points, edges, paths and settings from the DP-RGD blocks (in order) and the non-private path."""
-    task = _prediction_task(params)
+    task = _prediction_task(config)
     manifold, tree, problem, alpha, best = task.manifold, task.tree, task.problem, task.alpha, task.best
     blocks, plain = outputs[:-1], outputs[-1]
     output = np.concatenate([b["output"] for b in blocks])
@@ -150,7 +150,7 @@ def combine(params: Params, outputs: list) -> dict[str, pd.DataFrame]:
              ("data", tree.points)]
     points = pd.concat([_point_frame(manifold, role, pts) for role, pts in roles], ignore_index=True)
     settings = pd.DataFrame([{
-        "n": problem.n, "steps": _steps(params, task), "sigma": blocks[0]["sigma"],
+        "n": problem.n, "steps": _steps(config, task), "sigma": blocks[0]["sigma"],
         "epsilon_spent": blocks[0]["epsilon_spent"], "clip": task.clip,
         "smoothness": task.smoothness, "alpha_min": float(alpha.min()), "alpha_max": float(alpha.max()),
         "n_negative_weights": int(np.sum(alpha < 0)), "optimum_gradient_norm": float(best.gradient_norm),
@@ -185,7 +185,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def _point_frame(manifold: Hyperbolic, role: str, pts: np.ndarray) -> pd.DataFrame:

@@ -32,7 +32,7 @@ import pandas as pd
 from engine import accounting
 from engine.estimators.erm import riemannian_gradient_descent
 from engine.estimators.matrix_completion import MatrixCompletion
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks, task_seed
+from engine.experiments.protocol import WORD, Task, make_config, normalise_seed, replicate_blocks, task_seed
 from engine.mechanisms.dp_rgd import DPRGD
 from engine.pipelines.dp_rgd_setting.matrix_completion import low_rank_data, spectral_start
 from engine.validation import check_int, check_nonnegative, check_positive, check_probability
@@ -51,7 +51,7 @@ TABLES = ("rmse", "settings", "optimum")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Settings of the study (see ``run``); ``block`` repeats per task."""
 
     reps: int = 5
@@ -110,46 +110,46 @@ def completion_problem(d: int, rank: int, n: int, observed: float, test_fraction
     return values, train, test, problem, best
 
 
-def _problem(params: Params):
-    return completion_problem(params.d, params.rank, params.n, params.observed, params.test_fraction,
-                              params.noise_level, params.ridge, params.step_size, params.seed)
+def _problem(config: Config):
+    return completion_problem(config.d, config.rank, config.n, config.observed, config.test_fraction,
+                              config.noise_level, config.ridge, config.step_size, config.seed)
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per block of repeats, keyed ``("paths", first repeat)``."""
-    return [Task(("paths", start), rmse_paths, (params, start, stop))
-            for start, stop in replicate_blocks(params.reps, params.block)]
+    return [Task(("paths", start), rmse_paths, (config, start, stop))
+            for start, stop in replicate_blocks(config.reps, config.block)]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the data, one task's predictions and the RMSE table (``check_footprint``)."""
-    block, records = min(params.block, params.reps), params.steps // params.record_every + 1
+    block, records = min(config.block, config.reps), config.steps // config.record_every + 1
     return {
-        f"the data (values and 2 masks of n = {params.n:.3g} × d = {params.d:.3g})": params.n * params.d * (WORD + 2),
-        f"one task's predictions (block = {block:.3g} repeats × n = {params.n:.3g} × d = {params.d:.3g})":
-            block * params.n * params.d * WORD,
-        f"the RMSE table (2 methods × 2 splits × reps = {params.reps:.3g} × {records:.3g} records, 5 columns)":
-            4 * params.reps * records * 5 * WORD,
+        f"the data (values and 2 masks of n = {config.n:.3g} × d = {config.d:.3g})": config.n * config.d * (WORD + 2),
+        f"one task's predictions (block = {block:.3g} repeats × n = {config.n:.3g} × d = {config.d:.3g})":
+            block * config.n * config.d * WORD,
+        f"the RMSE table (2 methods × 2 splits × reps = {config.reps:.3g} × {records:.3g} records, 5 columns)":
+            4 * config.reps * records * 5 * WORD,
     }
 
 
-def rmse_paths(params: Params, start: int, stop: int, *, rng) -> dict:
+def rmse_paths(config: Config, start: int, stop: int, *, rng) -> dict:
     """Repeats ``start`` to ``stop - 1``: DP-RSGD and RSGD from the same random starts.
 
     Returns ``{"rmse": DataFrame, "settings": dict, "optimum": dict}``.
     """
-    values, train, test, problem, best = _problem(params)
-    reps, steps, n = stop - start, params.steps, params.n
-    epsilon, delta, clip, batch_size = params.epsilon, params.delta, params.clip, params.batch_size
+    values, train, test, problem, best = _problem(config)
+    reps, steps, n = stop - start, config.steps, config.n
+    epsilon, delta, clip, batch_size = config.epsilon, config.delta, config.clip, config.batch_size
     start_points = problem.manifold.random_point(reps, rng)
     paper_sigma = accounting.paper_sigma(epsilon, delta, steps, n, clip, c=PAPER_C)
-    sigma = paper_sigma if params.noise == "paper" else None
-    private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=params.private_step_size,
+    sigma = paper_sigma if config.noise == "paper" else None
+    private = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=config.private_step_size,
                     batch_size=batch_size, sigma=sigma).fit(problem, start_points, rng=rng,
-                                                            record_every=params.record_every)
-    plain = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=params.step_size,
+                                                            record_every=config.record_every)
+    plain = DPRGD(epsilon=epsilon, delta=delta, clip=clip, steps=steps, step_size=config.step_size,
                   batch_size=batch_size, sigma=0.0).fit(problem, start_points, rng=rng,
-                                                        record_every=params.record_every)
+                                                        record_every=config.record_every)
     iterations = private.diagnostic_iterations
     frames = []
     for method, result in (("dp-rgd", private), ("non-private", plain)):
@@ -168,7 +168,7 @@ def rmse_paths(params: Params, start: int, stop: int, *, rng) -> dict:
     return {"rmse": pd.concat(frames, ignore_index=True), "settings": settings, "optimum": optimum}
 
 
-def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[dict]) -> dict[str, pd.DataFrame]:
     """RMSE rows in task order; the settings and the optimum (the same in every block) once."""
     rmse = pd.concat([out["rmse"] for out in outputs], ignore_index=True)
     order = ["method", "split"]
@@ -204,7 +204,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results) -> dict:

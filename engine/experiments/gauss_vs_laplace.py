@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from engine.bounds import frechet_mean_sensitivity
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed
+from engine.experiments.protocol import WORD, Task, make_config, normalise_seed
 from engine.manifolds import Sphere
 from engine.mechanisms import gdp
 from engine.mechanisms.laplace import radial_law
@@ -33,7 +33,7 @@ MECHANISMS = {gdp.GAUSSIAN: "Riemannian Gaussian", gdp.LAPLACE: "Riemannian Lapl
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Settings: dimensions d of Sᵈ, sample sizes n, the common μ, the data radius r, draws per cell."""
 
     reps: int = 4000
@@ -54,16 +54,16 @@ class Params:
         frechet_mean_sensitivity(min(self.ns), self.radius, 1.0)  # Theorem 2's domain, one line if outside
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (d, n, mechanism)."""
-    return [Task((d, n, power), cell, (d, n, power, params.mu, params.radius, params.reps))
-            for d in params.dims for n in params.ns for power in MECHANISMS]
+    return [Task((d, n, power), cell, (d, n, power, config.mu, config.radius, config.reps))
+            for d in config.dims for n in config.ns for power in MECHANISMS]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """The draws of one task and the table."""
-    cells = len(params.dims) * len(params.ns) * len(MECHANISMS)
-    return {f"one task's radii (reps = {params.reps:.3g})": params.reps * WORD,
+    cells = len(config.dims) * len(config.ns) * len(MECHANISMS)
+    return {f"one task's radii (reps = {config.reps:.3g})": config.reps * WORD,
             f"the errors table ({cells} rows of 9 columns)": cells * 9 * WORD}
 
 
@@ -90,7 +90,7 @@ def cell(d: int, n: int, power: int, mu: float, radius: float, reps: int, *, rng
             "exact_mean_error": _mean_radius(m, sigma, power)}
 
 
-def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[dict]) -> dict[str, pd.DataFrame]:
     """One row per (d, n, mechanism), in task order."""
     return {"errors": pd.DataFrame(outputs)}
 
@@ -105,7 +105,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """The comparison in-process (``runner.run``)."""
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results: dict[str, pd.DataFrame]) -> dict:

@@ -28,7 +28,7 @@ from engine.bounds.regression import table1_sensitivities
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy, energy_gradient, geodesic_regression, residuals
 from engine.experiments.kulkarni_soto_setting import check_callosum_setting
-from engine.experiments.protocol import WORD, Task, make_params, task_seed
+from engine.experiments.protocol import WORD, Task, make_config, task_seed
 from engine.manifolds import Kendall
 from engine.mechanisms.diagnostics import chain_diagnostics
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
@@ -43,7 +43,7 @@ TABLES = ("curves", "sensitivity")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Every setting of the study; ``reps`` private pairs (p̃, ṽ) per budget split (100 in the paper)."""
 
     reps: int = 100
@@ -115,24 +115,24 @@ def shape_data(seed, n: int, k: int, noise: float):
     return m, x, y, geodesic_regression(m, x, y)
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per budget split, keyed ``("split", family, ε_p)``, then the Table 1 check, keyed ``("table1",)``."""
-    data = (params.seed, params.n, params.k, params.noise)
-    chains = (params.reps, params.warmup, params.thin, params.velocity_warmup)
-    mechanism = (params.tau, params.ball_radius, params.scale, params.clip_residuals)
+    data = (config.seed, config.n, config.k, config.noise)
+    chains = (config.reps, config.warmup, config.thin, config.velocity_warmup)
+    mechanism = (config.tau, config.ball_radius, config.scale, config.clip_residuals)
     return ([Task(("split", family, eps_p), release_split, (data, family, eps_p, eps_v, mechanism, chains),
-                  cost=params.reps * params.n)
-             for family, eps_p, eps_v in params.splits()]
-            + [Task(("table1",), table1_check, (data, params.tau), cost=params.n)])
+                  cost=config.reps * config.n)
+             for family, eps_p, eps_v in config.splits()]
+            + [Task(("table1",), table1_check, (data, config.tau), cost=config.n)])
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the data and of one split's releases (``protocol.check_footprint``)."""
     return {
-        f"the data set and its residuals (2 × n = {params.n:.3g} shapes of k = {params.k:.3g} landmarks)":
-            2 * params.n * params.k * 2 * WORD,
-        f"one split's releases (reps = {params.reps:.3g} footpoints and shooting vectors of k = {params.k:.3g} "
-        f"landmarks)": 2 * params.reps * params.k * 2 * WORD,
+        f"the data set and its residuals (2 × n = {config.n:.3g} shapes of k = {config.k:.3g} landmarks)":
+            2 * config.n * config.k * 2 * WORD,
+        f"one split's releases (reps = {config.reps:.3g} footpoints and shooting vectors of k = {config.k:.3g} "
+        f"landmarks)": 2 * config.reps * config.k * 2 * WORD,
     }
 
 
@@ -172,13 +172,13 @@ def table1_check(data: tuple, tau: float, *, rng) -> pd.DataFrame:
                        ratio_v=sens.delta_v_simulated / dv, largest_residual=float(np.max(m.norm(q, e))), tau=tau)
 
 
-def combine(params: Params, outputs: list) -> dict[str, pd.DataFrame]:
-    """``curves`` (one row per split, in the order of ``params.splits()``) and ``sensitivity``."""
+def combine(config: Config, outputs: list) -> dict[str, pd.DataFrame]:
+    """``curves`` (one row per split, in the order of ``config.splits()``) and ``sensitivity``."""
     return {"curves": pd.DataFrame(outputs[:-1]), "sensitivity": outputs[-1]}
 
 
 def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Figure 1's curves and the Table 1 check, in-process (``Params`` lists the settings).
+    """Figure 1's curves and the Table 1 check, in-process (``Config`` lists the settings).
 
     Returns
     -------
@@ -189,7 +189,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results) -> dict:

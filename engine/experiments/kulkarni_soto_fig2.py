@@ -17,7 +17,7 @@ import pandas as pd
 from engine.data.regression import age_covariate, callosum_data, callosum_template
 from engine.estimators.geodesic_regression import energy
 from engine.experiments.kulkarni_soto_setting import check_callosum_setting
-from engine.experiments.protocol import WORD, Task, make_params
+from engine.experiments.protocol import WORD, Task, make_config
 from engine.manifolds import Kendall
 from engine.mechanisms.dp_geodesic_regression import PrivateGeodesicRegression
 from engine.validation import check_positive
@@ -29,7 +29,7 @@ TABLES = ("shapes", "distances")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Every setting of the study; ``reps`` private geodesics drawn (one in the paper's figure)."""
 
     reps: int = 1
@@ -56,50 +56,50 @@ class Params:
                 raise ValueError(f"ages must lie in [60, 80], got {age!r}")
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task, keyed ``("shapes",)``: the data set, its fit and every private release share one draw."""
-    return [Task(("shapes",), predicted_shapes, (params,), cost=params.reps * params.n)]
+    return [Task(("shapes",), predicted_shapes, (config,), cost=config.reps * config.n)]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the data and of the outlines (``protocol.check_footprint``)."""
-    outlines = (1 + params.reps) * len(params.ages) * params.k
+    outlines = (1 + config.reps) * len(config.ages) * config.k
     return {
-        f"the data set (n = {params.n:.3g} shapes of k = {params.k:.3g} landmarks)": params.n * params.k * 2 * WORD,
-        f"the shapes table ((1 + reps = {params.reps:.3g}) × {len(params.ages)} ages × k = {params.k:.3g} "
+        f"the data set (n = {config.n:.3g} shapes of k = {config.k:.3g} landmarks)": config.n * config.k * 2 * WORD,
+        f"the shapes table ((1 + reps = {config.reps:.3g}) × {len(config.ages)} ages × k = {config.k:.3g} "
         f"landmarks, 6 columns)": outlines * 6 * WORD,
     }
 
 
-def predicted_shapes(params: Params, *, rng) -> dict[str, pd.DataFrame]:
-    """The data set, its fit, ``params.reps`` private geodesics and their outlines at ``params.ages``."""
-    m = Kendall(params.k)
-    ages, y = callosum_data(params.n, k=params.k, noise=params.noise, rng=rng)
+def predicted_shapes(config: Config, *, rng) -> dict[str, pd.DataFrame]:
+    """The data set, its fit, ``config.reps`` private geodesics and their outlines at ``config.ages``."""
+    m = Kendall(config.k)
+    ages, y = callosum_data(config.n, k=config.k, noise=config.noise, rng=rng)
     x = age_covariate(ages)
-    mech = PrivateGeodesicRegression(manifold=m, n=params.n, epsilon_p=params.eps_p, epsilon_v=params.eps_v,
-                                     tau=params.tau, ball_center=callosum_template(70.0, k=params.k),
-                                     ball_radius=params.ball_radius, scale=params.scale,
-                                     clip_residuals=params.clip_residuals)
-    out = mech.release(x, y, size=params.reps, rng=rng, diagnostics=False)
-    grid = age_covariate(np.asarray(params.ages))
+    mech = PrivateGeodesicRegression(manifold=m, n=config.n, epsilon_p=config.eps_p, epsilon_v=config.eps_v,
+                                     tau=config.tau, ball_center=callosum_template(70.0, k=config.k),
+                                     ball_radius=config.ball_radius, scale=config.scale,
+                                     clip_residuals=config.clip_residuals)
+    out = mech.release(x, y, size=config.reps, rng=rng, diagnostics=False)
+    grid = age_covariate(np.asarray(config.ages))
     truth = m.geodesic(out.fit.footpoint, out.fit.velocity, grid)
     private = m.align(truth[:, None], m.geodesic(out.points, out.velocity, grid))
-    frames = [_outline_rows(truth, "non-private", 0, params.ages)]
-    frames += [_outline_rows(private[:, r], "private", r, params.ages) for r in range(params.reps)]
+    frames = [_outline_rows(truth, "non-private", 0, config.ages)]
+    frames += [_outline_rows(private[:, r], "private", r, config.ages) for r in range(config.reps)]
     e_private = energy(m, out.points, out.velocity, x, y)
     dist = pd.DataFrame([{"release": r, "age": age, "procrustes_distance": float(m.dist(truth[a], private[a, r])),
                           "energy_private": float(e_private[r]), "energy_nonprivate": float(out.fit.energy)}
-                         for r in range(params.reps) for a, age in enumerate(params.ages)])
+                         for r in range(config.reps) for a, age in enumerate(config.ages)])
     return {"shapes": pd.concat(frames, ignore_index=True), "distances": dist}
 
 
-def combine(params: Params, outputs: list) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list) -> dict[str, pd.DataFrame]:
     """The one task's tables."""
     return outputs[0]
 
 
 def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Predicted outlines and their Procrustes distances, in-process (``Params`` lists the settings).
+    """Predicted outlines and their Procrustes distances, in-process (``Config`` lists the settings).
 
     Returns
     -------
@@ -108,7 +108,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def _outline_rows(shapes, source, release, ages) -> pd.DataFrame:

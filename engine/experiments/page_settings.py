@@ -3,7 +3,7 @@
 A page's "Settings (JSON)" download is its pipeline's config (``engine.pipelines.settings_file``).
 Where a study runs the page's problem (the DP-RGD studies for the Private optimization page, Kulkarni
 & Soto's figures for the Private regression page), ``STUDY_SETTINGS`` maps the config's fields onto
-the study's ``Params``; the study keeps its own grid (of ε or n) and its own sampler lengths. Any
+the study's ``Config``; the study keeps its own grid (of ε or n) and its own sampler lengths. Any
 other page's file is refused in one line naming the pipeline that runs it. An older download of such a
 page (its address keys, no ``"page"``) is recognised by those keys (``page_of_old_download``).
 """
@@ -49,10 +49,6 @@ def _regression_split(c) -> dict:
     return dict(_regression(c), eps_p=c.epsilon_p, eps_v=c.epsilon_v)
 
 
-#: The DP-RGD study of each application of the Private optimization page.
-STUDY_OF_APPLICATION = {"eigenvector": "dp-rgd-eigenvector", "frechet": "dp-rgd-frechet",
-                        "barycenter": "dp-rgd-frechet", "hyperbolic": "dp-rgd-hyperbolic",
-                        "lrmc": "dp-rgd-matrix-completion"}
 #: (page, study) -> the study's settings from the page's config.
 STUDY_SETTINGS: dict[tuple[str, str], Callable] = {
     ("optimization", "dp-rgd-eigenvector"): _eigenvector,
@@ -64,11 +60,11 @@ STUDY_SETTINGS: dict[tuple[str, str], Callable] = {
 }
 
 
-def page_of_old_download(name: str, settings: dict, params_type: type) -> str | None:
+def page_of_old_download(name: str, settings: dict, config_type: type) -> str | None:
     """The page whose older download (address keys, no ``"page"``) ``settings`` is, among the pages whose
     config maps onto study ``name``: one of its keys is an address key of the page and no field of the
-    study's ``params_type``; None otherwise."""
-    fields = set(params_type.__dataclass_fields__)
+    study's ``config_type``; None otherwise."""
+    fields = set(config_type.__dataclass_fields__)
     for page, study in STUDY_SETTINGS:
         table = address_keys.PAGES[page]
         if study == name and "page" not in settings and any(
@@ -94,8 +90,8 @@ def study_settings(name: str, settings: dict, source: str, notify: Callable[[str
         raise ValueError(f"{source} holds the settings of the {page!r} page, which study {name!r} does not run; use "
                          f"`python -m engine.pipelines {pipeline_name} --settings {source}` instead")
     config = pipeline.config(**settings_file.fields_of(pipeline.config, page, settings, source, notify))
-    if page == "optimization" and STUDY_OF_APPLICATION[config.app] != name:
+    if page == "optimization" and po.STUDY_OF_APPLICATION[config.app] != name:
         raise ValueError(f"{source} holds settings of the application {config.app!r}, which study {name!r} does not "
-                         f"run; use `python -m engine.experiments {STUDY_OF_APPLICATION[config.app]} --settings "
+                         f"run; use `python -m engine.experiments {po.STUDY_OF_APPLICATION[config.app]} --settings "
                          f"{source}`")
     return to_study(config)

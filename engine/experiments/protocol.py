@@ -2,19 +2,19 @@
 
 A study module (see the package docstring for the full contract) declares
 
-* ``Params``: a frozen dataclass of every setting, validated in ``__post_init__`` (``ValueError``
+* ``Config``: a frozen dataclass of every setting, validated in ``__post_init__`` (``ValueError``
   naming the field and quoting the value), with ``reps`` and ``seed`` among its fields;
-* ``tasks(params) -> list[Task]``: the grid cells and replicate blocks of the run, in a fixed order;
+* ``tasks(config) -> list[Task]``: the grid cells and replicate blocks of the run, in a fixed order;
 * ``TABLES``: the names of its tables, in the order ``combine`` returns them;
-* ``combine(params, outputs) -> dict[str, DataFrame]``: the tidy tables from the tasks' outputs,
-  given in the order of ``tasks(params)`` whatever the order in which they finished;
+* ``combine(config, outputs) -> dict[str, DataFrame]``: the tidy tables from the tasks' outputs,
+  given in the order of ``tasks(config)`` whatever the order in which they finished;
 * ``figures(results) -> dict[str, plotly Figure]``;
-* ``footprint(params) -> {what: bytes}``: a lower estimate of the run's largest allocations (its tables,
+* ``footprint(config) -> {what: bytes}``: a lower estimate of the run's largest allocations (its tables,
   its largest task's arrays), from the settings alone; ``check_footprint`` refuses a run whose total
   exceeds the machine's memory before anything is allocated.
 
-Seeds: a run has one root ``numpy.random.SeedSequence(params.seed)``; task ``key`` draws from the
-child ``SeedSequence(params.seed, spawn_key=digest(key))`` (``task_seed``). The child depends on the
+Seeds: a run has one root ``numpy.random.SeedSequence(config.seed)``; task ``key`` draws from the
+child ``SeedSequence(config.seed, spawn_key=digest(key))`` (``task_seed``). The child depends on the
 key alone, never on how many tasks ran before it, on which worker, or in which order, so a result is
 bit-identical under every scheduler. Replicate blocks are a parameter of the study (``block``), not
 of the scheduler, for the same reason.
@@ -88,16 +88,16 @@ def replicate_blocks(reps: int, block: int) -> list[tuple[int, int]]:
     return [(start, min(start + block, reps)) for start in range(0, reps, block)]
 
 
-def make_params(params_type: type, settings: dict):
-    """``params_type(**settings)``, refusing unknown names with a ``ValueError`` that lists the known ones.
+def make_config(config_type: type, settings: dict):
+    """``config_type(**settings)``, refusing unknown names with a ``ValueError`` that lists the known ones.
 
     A setting whose default is a tuple must be given as a list (or tuple), or as a string where the
     study names things; any ``TypeError`` of the constructor becomes a ``ValueError`` naming the type.
     """
-    fields = {f.name: f for f in dataclasses.fields(params_type)}
+    fields = {f.name: f for f in dataclasses.fields(config_type)}
     unknown = sorted(set(settings) - set(fields))
     if unknown:
-        raise ValueError(f"unknown setting {unknown[0]!r} for {params_type.__module__}; known: {', '.join(fields)}")
+        raise ValueError(f"unknown setting {unknown[0]!r} for {config_type.__module__}; known: {', '.join(fields)}")
     for name, value in settings.items():
         if isinstance(fields[name].default, tuple) and not isinstance(value, (list, tuple, str)):
             example = list(fields[name].default[:2])
@@ -106,19 +106,19 @@ def make_params(params_type: type, settings: dict):
             raise ValueError(f"setting {name!r} is empty; give at least one value, such as "
                              f"{list(fields[name].default[:2])}")
     try:
-        return params_type(**settings)
+        return config_type(**settings)
     except TypeError as err:
-        raise ValueError(f"settings of {params_type.__module__} are ill-typed ({err}); give each as its "
+        raise ValueError(f"settings of {config_type.__module__} are ill-typed ({err}); give each as its "
                          f"default's type") from None
 
 
-def check_footprint(study, params) -> None:
-    """``ValueError`` if ``study.footprint(params)`` adds up to more than ``physical_memory()``.
+def check_footprint(study, config) -> None:
+    """``ValueError`` if ``study.footprint(config)`` adds up to more than ``physical_memory()``.
 
     The message gives the total, its largest term (which names the settings it grows with) and the
     machine's memory: the upper bound of every size setting is what fits in it.
     """
-    terms = study.footprint(params)
+    terms = study.footprint(config)
     need, have = sum(terms.values()), physical_memory()
     if need > have:
         largest = max(terms, key=terms.get)

@@ -30,7 +30,7 @@ import pandas as pd
 
 from engine import bounds
 from engine.estimators import PAPER_STEP, ambient_mean, frechet_mean
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed, replicate_blocks
+from engine.experiments.protocol import WORD, Task, make_config, normalise_seed, replicate_blocks
 from engine.mechanisms import specs
 from engine.pipelines.figure1_setting import (
     DEFAULT_NS,
@@ -50,7 +50,7 @@ TABLES = ("sensitivity", "utility", "summary", "baseline_privacy")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Settings of the study (see ``run``); ``block`` replicates per task."""
 
     reps: int = 1000
@@ -72,24 +72,24 @@ class Params:
             raise ValueError(f"sphere_constant must be 'empirical' or 'theorem', got {self.sphere_constant!r}")
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (space, n, replicate block), keyed ``(space, n, first replicate)``."""
     return [Task((setting.key, n, start), simulate_cell,
-                 (setting.key, n, start, stop, params.epsilon, params.sphere_constant), cost=n * (stop - start))
-            for setting in SETTINGS for n in params.ns
-            for start, stop in replicate_blocks(params.reps, params.block)]
+                 (setting.key, n, start, stop, config.epsilon, config.sphere_constant), cost=n * (stop - start))
+            for setting in SETTINGS for n in config.ns
+            for start, stop in replicate_blocks(config.reps, config.block)]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the tables and of one task's data sets (``protocol.check_footprint``)."""
-    cells, block = len(SETTINGS) * len(params.ns), min(params.block, params.reps)
+    cells, block = len(SETTINGS) * len(config.ns), min(config.block, config.reps)
     return {
-        f"the utility table ({cells} cells × 3 mechanisms × reps = {params.reps:.3g} rows of 6 columns)":
-            cells * len(MECHANISMS) * params.reps * 6 * WORD,
-        f"the sensitivity table ({cells} cells × 2 neighbours × reps = {params.reps:.3g} rows of 6 columns)":
-            cells * 2 * params.reps * 6 * WORD,
-        f"one task's data sets and neighbours (3 × block = {block:.3g} × n = {max(params.ns):.3g} points of 4 "
-        f"coordinates)": 3 * block * max(params.ns) * 4 * WORD,
+        f"the utility table ({cells} cells × 3 mechanisms × reps = {config.reps:.3g} rows of 6 columns)":
+            cells * len(MECHANISMS) * config.reps * 6 * WORD,
+        f"the sensitivity table ({cells} cells × 2 neighbours × reps = {config.reps:.3g} rows of 6 columns)":
+            cells * 2 * config.reps * 6 * WORD,
+        f"one task's data sets and neighbours (3 × block = {block:.3g} × n = {max(config.ns):.3g} points of 4 "
+        f"coordinates)": 3 * block * max(config.ns) * 4 * WORD,
     }
 
 
@@ -128,7 +128,7 @@ def simulate_cell(key: str, n: int, start: int, stop: int, epsilon: float, spher
             "utility": pd.concat(util_rows, ignore_index=True), "sigma": scales}
 
 
-def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[dict]) -> dict[str, pd.DataFrame]:
     """Concatenate the blocks and summarise each (space, n, mechanism) over all replicates."""
     utility = pd.concat([out["utility"] for out in outputs], ignore_index=True)
     sigmas = {(out["utility"].space.iloc[0], out["utility"].n.iloc[0]): out["sigma"] for out in outputs}
@@ -150,13 +150,13 @@ def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
         "sensitivity": pd.concat([out["sensitivity"] for out in outputs], ignore_index=True),
         "utility": utility,
         "summary": pd.DataFrame(summary_rows),
-        "baseline_privacy": pd.concat([baseline_privacy(setting, min(params.ns), epsilon=params.epsilon)
+        "baseline_privacy": pd.concat([baseline_privacy(setting, min(config.ns), epsilon=config.epsilon)
                                        for setting in SETTINGS], ignore_index=True),
     }
 
 
 def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Simulate all four panels in-process (``Params`` lists the settings).
+    """Simulate all four panels in-process (``Config`` lists the settings).
 
     Returns
     -------
@@ -170,7 +170,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:

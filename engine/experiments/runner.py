@@ -1,6 +1,6 @@
 """Run a study's tasks in-process, on a local Dask cluster, or on an existing Dask scheduler.
 
-``run(study, params)`` turns ``params`` into the study's tasks (``engine.experiments.protocol``),
+``run(study, config)`` turns ``config`` into the study's tasks (``engine.experiments.protocol``),
 executes them and combines their outputs into tidy DataFrames:
 
 * in-process (the default): one task after the other;
@@ -13,7 +13,7 @@ executes them and combines their outputs into tidy DataFrames:
 
 Every task runs with one BLAS thread (``threadpoolctl``), so N workers use N cores and the numbers
 do not depend on how a BLAS library would split its sums across threads. Outputs are combined in
-the order of ``tasks(params)``, and each task's generator depends on its key only, so the three ways
+the order of ``tasks(config)``, and each task's generator depends on its key only, so the three ways
 give bit-identical results. A ``cache_dir`` reuses (and stores) results on disk
 (``engine.experiments.cache``). A scheduler lost during the run ends it with ``SchedulerLost``.
 """
@@ -67,10 +67,10 @@ WORKER_CONFIG = {
 }
 
 
-def run(study, params, *, workers: int | None = None, scheduler: str | None = None,
+def run(study, config, *, workers: int | None = None, scheduler: str | None = None,
         progress: Callable[[float], None] | None = None, cache_dir: Path | None = None,
         read_cache: bool = True, worker_timeout: float = WORKER_TIMEOUT) -> dict[str, pd.DataFrame]:
-    """Run ``study`` (a registered name or a study module) with ``params`` (its ``Params``).
+    """Run ``study`` (a registered name or a study module) with ``config`` (its ``Config``).
 
     Parameters
     ----------
@@ -87,24 +87,24 @@ def run(study, params, *, workers: int | None = None, scheduler: str | None = No
     """
     _check_where(workers, scheduler, worker_timeout)
     module = load(study) if isinstance(study, str) else study
-    if not isinstance(params, module.Params):
-        raise ValueError(f"params must be {module.__name__}.Params, got {type(params).__name__}")
-    check_footprint(module, params)
+    if not isinstance(config, module.Config):
+        raise ValueError(f"config must be {module.__name__}.Config, got {type(config).__name__}")
+    check_footprint(module, config)
     name = module.__name__
     if cache_dir is not None and read_cache:
-        cached = disk_cache.load(cache_dir, name, params, module.TABLES)
+        cached = disk_cache.load(cache_dir, name, config, module.TABLES)
         if cached is not None:
             if progress is not None:
                 progress(1.0)
             return cached
-    outputs = execute(module.tasks(params), params.seed, workers=workers, scheduler=scheduler, progress=progress,
+    outputs = execute(module.tasks(config), config.seed, workers=workers, scheduler=scheduler, progress=progress,
                       worker_timeout=worker_timeout)
-    results = module.combine(params, outputs)
+    results = module.combine(config, outputs)
     if tuple(results) != module.TABLES:  # a study's own bug: the cache would refuse its entries ever after
         raise RuntimeError(f"{name}.combine returned the tables {list(results)}, not its TABLES {list(module.TABLES)}")
     if cache_dir is not None:
         try:
-            disk_cache.store(cache_dir, name, params, results)
+            disk_cache.store(cache_dir, name, config, results)
         except OSError as err:  # a full or read-only disk costs the cache, not the result
             warnings.warn(f"could not cache the result in {str(cache_dir)!r}: {err}", disk_cache.CacheWarning,
                           stacklevel=2)

@@ -18,7 +18,7 @@ import pandas as pd
 from scipy import stats
 
 from engine import spaces
-from engine.experiments.protocol import WORD, Task, make_params, normalise_seed
+from engine.experiments.protocol import WORD, Task, make_config, normalise_seed
 from engine.mechanisms import laplace_mh, riemannian_laplace
 from engine.mechanisms.radial_density import radial_cdf, radial_density
 from engine.spaces import SAMPLER_SPACES as SPACES
@@ -38,7 +38,7 @@ TABLES = ("summary", "radii")
 
 
 @dataclass(frozen=True)
-class Params:
+class Config:
     """Settings of the comparison (see ``run``); ``sigmas`` overrides ``DEFAULT_SIGMAS`` per space."""
 
     reps: int = 2000
@@ -62,21 +62,21 @@ class Params:
         set_("sigmas", {key: tuple(check_positive("sigma", s) for s in merged[key]) for key in self.spaces})
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (space, σ), keyed ``(space, σ)``."""
-    return [Task((key, sigma), compare_samplers, (key, sigma, params.reps, params.burn_in, params.thin))
-            for key in params.spaces for sigma in params.sigmas[key]]
+    return [Task((key, sigma), compare_samplers, (key, sigma, config.reps, config.burn_in, config.thin))
+            for key in config.spaces for sigma in config.sigmas[key]]
 
 
-def footprint(params: Params) -> dict[str, float]:
+def footprint(config: Config) -> dict[str, float]:
     """Lower estimate of the bytes of the radii table and of one task's draws (``protocol.check_footprint``)."""
-    cells = sum(len(params.sigmas[key]) for key in params.spaces)
-    coordinates = max(int(np.prod(SPACES[key].point_shape)) for key in params.spaces)
+    cells = sum(len(config.sigmas[key]) for key in config.spaces)
+    coordinates = max(int(np.prod(SPACES[key].point_shape)) for key in config.spaces)
     return {
-        f"the radii table ({cells} cells × 2 samplers × reps = {params.reps:.3g} rows of 4 columns)":
-            cells * 2 * params.reps * 4 * WORD,
-        f"one task's draws (2 samplers × reps = {params.reps:.3g} points of {coordinates} coordinates)":
-            2 * params.reps * coordinates * WORD,
+        f"the radii table ({cells} cells × 2 samplers × reps = {config.reps:.3g} rows of 4 columns)":
+            cells * 2 * config.reps * 4 * WORD,
+        f"one task's draws (2 samplers × reps = {config.reps:.3g} points of {coordinates} coordinates)":
+            2 * config.reps * coordinates * WORD,
     }
 
 
@@ -101,7 +101,7 @@ def compare_samplers(key: str, sigma: float, reps: int, burn_in: int, thin: int,
     return {"rows": rows, "radii": radii}
 
 
-def combine(params: Params, outputs: list[dict]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[dict]) -> dict[str, pd.DataFrame]:
     """The summary rows and the radii of every (space, σ), in task order."""
     return {"summary": pd.DataFrame([row for out in outputs for row in out["rows"]]),
             "radii": pd.concat([frame for out in outputs for frame in out["radii"]], ignore_index=True)}
@@ -116,7 +116,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results: dict[str, pd.DataFrame]) -> dict:

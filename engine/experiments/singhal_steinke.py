@@ -1,7 +1,7 @@
 """Shared parts of the Singhal & Steinke (2021) subspace studies: parameters, tasks, tidy rows.
 
 The three studies (``singhal_steinke_dimension``, ``_gap``, ``_robust``) follow the study protocol
-of ``engine.experiments``: each declares a ``Params`` subclass of ``SubspaceParams`` with its grid
+of ``engine.experiments``: each declares a ``Config`` subclass of ``SubspaceConfig`` with its grid
 of settings (d, n, noise, outliers) and builds its tasks with ``setting_tasks``. A task covers one
 setting and one block of replicates (key ``(d, n, noise, outliers, first replicate)``); inside it,
 every ``RELEASES_PER_DATA_SET`` consecutive replicates share one data set drawn with
@@ -51,8 +51,8 @@ RELEASE_COLUMNS = ("d", "n", "k", "epsilon", "delta", "noise", "outliers", "meth
 
 
 @dataclass(frozen=True)
-class SubspaceParams:
-    """Settings every subspace study shares; a study's ``Params`` adds its grid.
+class SubspaceConfig:
+    """Settings every subspace study shares; a study's ``Config`` adds its grid.
 
     ``reps`` releases per (setting, method), ``block`` replicates per task, success when
     ‖Π̂ − Π‖₂ <= ``alpha``.
@@ -84,6 +84,11 @@ class SubspaceParams:
             raise ValueError(f"methods must name at least one of {METHODS}, got {self.methods!r}")
         set_("methods", methods)
 
+    @property
+    def data_sets(self) -> int:
+        """Data sets drawn per (setting, method): ⌈reps / RELEASES_PER_DATA_SET⌉."""
+        return -(-self.reps // RELEASES_PER_DATA_SET)
+
     def _grid(self, name: str, values, check) -> tuple:
         """``values`` as a non-empty tuple, each checked by ``check(name, value)``; stored as field ``name``."""
         values = (values,) if np.isscalar(values) else tuple(values)
@@ -109,21 +114,21 @@ def check_outliers(outliers, n: int) -> int:
     return outliers
 
 
-def setting_tasks(params: SubspaceParams, grid) -> list[Task]:
+def setting_tasks(config: SubspaceConfig, grid) -> list[Task]:
     """One task per setting ``(d, n, noise, outliers)`` of ``grid`` and replicate block, in grid order."""
-    shared = (params.k, params.epsilon, params.delta, params.alpha, params.methods)
+    shared = (config.k, config.epsilon, config.delta, config.alpha, config.methods)
     return [Task((d, n, noise, outliers, start), simulate_setting, (d, n, noise, outliers, start, stop) + shared)
-            for d, n, noise, outliers in grid for start, stop in replicate_blocks(params.reps, params.block)]
+            for d, n, noise, outliers in grid for start, stop in replicate_blocks(config.reps, config.block)]
 
 
-def setting_footprint(params: SubspaceParams, grid) -> dict[str, float]:
+def setting_footprint(config: SubspaceConfig, grid) -> dict[str, float]:
     """Lower estimate of the bytes of the releases table and of one task's data set and Gram matrix over
     the settings ``(d, n, noise, outliers)`` of ``grid`` (``protocol.check_footprint``)."""
     d, n = max(setting[0] for setting in grid), max(setting[1] for setting in grid)
-    cells = len(grid) * len(params.methods)
+    cells = len(grid) * len(config.methods)
     return {
-        f"the releases table ({cells} settings × methods × reps = {params.reps:.3g} rows of "
-        f"{len(RELEASE_COLUMNS)} columns)": cells * params.reps * len(RELEASE_COLUMNS) * WORD,
+        f"the releases table ({cells} settings × methods × reps = {config.reps:.3g} rows of "
+        f"{len(RELEASE_COLUMNS)} columns)": cells * config.reps * len(RELEASE_COLUMNS) * WORD,
         f"one task's data set and Gram matrix (n = {n:.3g} points and d = {d:.3g} dimensions)":
             (n * d + d * d) * WORD,
     }

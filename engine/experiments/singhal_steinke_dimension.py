@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from engine.experiments.protocol import Task, make_params
+from engine.experiments.protocol import Task, make_config
+from engine.experiments.singhal_steinke import COLORS as COLORS  # its figures' colours, for the pages
 from engine.experiments.singhal_steinke import (
     RELEASE_TABLES,
-    SubspaceParams,
+    SubspaceConfig,
     combine_releases,
     setting_footprint,
     setting_tasks,
@@ -34,7 +35,7 @@ TABLES = RELEASE_TABLES
 
 
 @dataclass(frozen=True)
-class Params(SubspaceParams):
+class Config(SubspaceConfig):
     """The shared settings plus the grid: ``dimensions`` × ``sample_sizes`` at one ``noise`` level."""
 
     dimensions: tuple[int, ...] = DIMENSIONS
@@ -48,28 +49,28 @@ class Params(SubspaceParams):
         object.__setattr__(self, "noise", check_nonnegative("noise", self.noise))
 
 
-def grid(params: Params) -> list[tuple]:
+def grid(config: Config) -> list[tuple]:
     """Settings ``(d, n, noise, outliers)`` in the order of the tables."""
-    return [(d, n, params.noise, 0) for d in params.dimensions for n in params.sample_sizes]
+    return [(d, n, config.noise, 0) for d in config.dimensions for n in config.sample_sizes]
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (d, n, replicate block), keyed ``(d, n, noise, 0, first replicate)``."""
-    return setting_tasks(params, grid(params))
+    return setting_tasks(config, grid(config))
 
 
-def footprint(params: Params) -> dict[str, float]:
-    """``singhal_steinke.setting_footprint`` over ``grid(params)``."""
-    return setting_footprint(params, grid(params))
+def footprint(config: Config) -> dict[str, float]:
+    """``singhal_steinke.setting_footprint`` over ``grid(config)``."""
+    return setting_footprint(config, grid(config))
 
 
-def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """``releases`` (one row per release) and ``summary`` (per d, n and method)."""
     return combine_releases(outputs, BY)
 
 
 def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Run in-process (``Params`` lists the settings).
+    """Run in-process (``Config`` lists the settings).
 
     Returns
     -------
@@ -78,7 +79,7 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     """
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results: dict[str, pd.DataFrame]) -> dict:

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from engine.experiments.protocol import Task, make_params
+from engine.experiments.protocol import Task, make_config
 from engine.experiments.singhal_steinke import (
     METHODS,
     RELEASE_TABLES,
-    SubspaceParams,
+    SubspaceConfig,
     combine_releases,
     setting_footprint,
     setting_tasks,
@@ -31,7 +31,7 @@ TABLES = RELEASE_TABLES
 
 
 @dataclass(frozen=True)
-class Params(SubspaceParams):
+class Config(SubspaceConfig):
     """The shared settings plus the grid: ``noises`` at one (d, n)."""
 
     reps: int = 100
@@ -47,31 +47,31 @@ class Params(SubspaceParams):
         object.__setattr__(self, "n", check_int("n", self.n))
 
 
-def grid(params: Params) -> list[tuple]:
+def grid(config: Config) -> list[tuple]:
     """Settings ``(d, n, noise, outliers)`` in the order of the tables."""
-    return [(params.d, params.n, noise, 0) for noise in params.noises]
+    return [(config.d, config.n, noise, 0) for noise in config.noises]
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (noise, replicate block), keyed ``(d, n, noise, 0, first replicate)``."""
-    return setting_tasks(params, grid(params))
+    return setting_tasks(config, grid(config))
 
 
-def footprint(params: Params) -> dict[str, float]:
-    """``singhal_steinke.setting_footprint`` over ``grid(params)``."""
-    return setting_footprint(params, grid(params))
+def footprint(config: Config) -> dict[str, float]:
+    """``singhal_steinke.setting_footprint`` over ``grid(config)``."""
+    return setting_footprint(config, grid(config))
 
 
-def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """``releases`` (one row per release) and ``summary`` (per d, n, noise and method)."""
     return combine_releases(outputs, BY)
 
 
 def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Run in-process (``Params`` lists the settings); ``{"releases", "summary"}`` over the noise levels."""
+    """Run in-process (``Config`` lists the settings); ``{"releases", "summary"}`` over the noise levels."""
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results: dict[str, pd.DataFrame]) -> dict:

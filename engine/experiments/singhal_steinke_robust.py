@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from engine.experiments.protocol import Task, make_params
+from engine.experiments.protocol import Task, make_config
 from engine.experiments.singhal_steinke import (
     RELEASE_TABLES,
-    SubspaceParams,
+    SubspaceConfig,
     check_outliers,
     combine_releases,
     setting_footprint,
@@ -31,7 +31,7 @@ TABLES = RELEASE_TABLES
 
 
 @dataclass(frozen=True)
-class Params(SubspaceParams):
+class Config(SubspaceConfig):
     """The shared settings plus the grid: numbers of ``outliers`` at one (d, n, noise)."""
 
     reps: int = 100
@@ -48,31 +48,31 @@ class Params(SubspaceParams):
         self._grid("outliers", self.outliers, lambda name, o: check_outliers(o, self.n))
 
 
-def grid(params: Params) -> list[tuple]:
+def grid(config: Config) -> list[tuple]:
     """Settings ``(d, n, noise, outliers)`` in the order of the tables."""
-    return [(params.d, params.n, params.noise, o) for o in params.outliers]
+    return [(config.d, config.n, config.noise, o) for o in config.outliers]
 
 
-def tasks(params: Params) -> list[Task]:
+def tasks(config: Config) -> list[Task]:
     """One task per (outlier count, replicate block), keyed ``(d, n, noise, outliers, first replicate)``."""
-    return setting_tasks(params, grid(params))
+    return setting_tasks(config, grid(config))
 
 
-def footprint(params: Params) -> dict[str, float]:
-    """``singhal_steinke.setting_footprint`` over ``grid(params)``."""
-    return setting_footprint(params, grid(params))
+def footprint(config: Config) -> dict[str, float]:
+    """``singhal_steinke.setting_footprint`` over ``grid(config)``."""
+    return setting_footprint(config, grid(config))
 
 
-def combine(params: Params, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+def combine(config: Config, outputs: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """``releases`` (one row per release) and ``summary`` (per d, n, outliers and method)."""
     return combine_releases(outputs, BY)
 
 
 def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
-    """Run in-process (``Params`` lists the settings); ``{"releases", "summary"}`` over the outlier counts."""
+    """Run in-process (``Config`` lists the settings); ``{"releases", "summary"}`` over the outlier counts."""
     from engine.experiments import runner
 
-    return runner.run(sys.modules[__name__], make_params(Params, settings), progress=progress)
+    return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
 def figures(results: dict[str, pd.DataFrame]) -> dict:

@@ -12,7 +12,7 @@ CLI (``python -m engine.pipelines private-mean ...``) prints it, so both show th
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -31,8 +31,9 @@ from engine.budget import check_memory
 from engine.data.ball import POLICIES, enforce_ball, void_reason
 from engine.estimators import PAPER_STEP, ambient_centre, frechet_mean
 from engine.mechanisms import scale_limit, specs
+from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.pipelines import checks
-from engine.pipelines.release_errors import measure_releases
+from engine.pipelines.release_errors import ReleaseErrors, measure_releases
 from engine.pipelines.sources import SOURCES, remap_edges, sample_data
 from engine.pipelines.summary import plain
 from engine.spaces import SPACES, make_manifold
@@ -119,9 +120,25 @@ class PrivateMeanConfig:
         return any(specs.spec(key).chain for key in self.mechanisms)
 
 
+@dataclass(frozen=True)
+class Theorem2Sensitivity:
+    """Theorem 2 (Reimherr, Bharath & Soto 2021) at the run's n and r: h = 2r√κ·cot(2r√κ) (1 when κ ≤ 0) and
+    the Fréchet mean's sensitivity Δ = 2r(2 − h)/(n h)."""
+
+    h: float
+    sensitivity: float
+
+
+#: The fields of a ``MechanismRun`` that only some mechanisms' calibrations set (``None`` otherwise).
+CALIBRATION_NUMBERS = ("footpoint_dependent", "ambient_radius", "lipschitz", "rounded_share")
+
+
 @dataclass
 class MechanismRun:
-    """One mechanism's calibration, releases and errors, or why it was skipped."""
+    """One mechanism's calibration, releases (``(releases, *point_shape)``), guarantee and errors, or why it was
+    skipped; the numbers its calibration used where its kind has them: ``footpoint_dependent`` (Theorem 1's
+    factor 2 when the normaliser depends on the footpoint), ``ambient_radius`` r_E, ``lipschitz`` L of the log
+    map, and ``rounded_share`` (releases rounded to the space)."""
 
     key: str
     label: str
@@ -129,10 +146,13 @@ class MechanismRun:
     sigma: float = float("nan")
     releases: np.ndarray | None = None
     skipped: str | None = None
-    guarantee: dict | None = None
+    guarantee: PrivacyGuarantee | None = None
     diagnostics: dict | None = None
-    errors: dict | None = None
-    extra: dict = field(default_factory=dict)
+    errors: ReleaseErrors | None = None
+    footpoint_dependent: bool | None = None
+    ambient_radius: float | None = None
+    lipschitz: float | None = None
+    rounded_share: float | None = None
 
 
 @dataclass
@@ -151,17 +171,20 @@ class PrivateMeanResult:
     n_available: int | None
     n_before: int
     n_used: int
-    theorem2: dict | None
+    theorem2: Theorem2Sensitivity | None
     runs: list[MechanismRun]
     checks: list[checks.Check]
 
     def to_dict(self) -> dict:
-        """Plain arrays, numbers, strings and dicts (what a page caches and a view reads)."""
+        """Plain arrays, numbers, strings and dicts: the form ``ui.who_wins.playground_verdict`` reads (a run's
+        ``CALIBRATION_NUMBERS`` only where its calibration set them)."""
         return dict(
             space=self.config.space, kappa_max=self.kappa_max, data=self.data, m0=self.m0, mean=self.mean,
             edges=self.edges, note=self.note, n_requested=self.config.n, n_available=self.n_available,
-            n_before=self.n_before, n_used=self.n_used, theorem2=self.theorem2,
-            runs=[dict(dataclasses.asdict(run), **run.extra) for run in self.runs],
+            n_before=self.n_before, n_used=self.n_used,
+            theorem2=None if self.theorem2 is None else dataclasses.asdict(self.theorem2),
+            runs=[{key: value for key, value in dataclasses.asdict(run).items()
+                   if value is not None or key not in CALIBRATION_NUMBERS} for run in self.runs],
             checks=[dataclasses.asdict(c) for c in self.checks],
         )
 
@@ -171,15 +194,17 @@ class PrivateMeanResult:
             return None if x is None or not np.isfinite(x) else float(x)
         return dict(
             config=dataclasses.asdict(self.config), space=self.manifold_name, n_used=self.n_used,
-            mean=self.mean.tolist(), theorem2=self.theorem2,
+            mean=self.mean.tolist(), theorem2=None if self.theorem2 is None else dataclasses.asdict(self.theorem2),
             mechanisms=[dict(key=r.key, label=r.label, sensitivity=number(r.sensitivity), sigma=number(r.sigma),
-                             skipped=r.skipped, errors=plain(r.errors), guarantee=r.guarantee, diagnostics=r.diagnostics)
+                             skipped=r.skipped, errors=plain(r.errors),
+                             guarantee=None if r.guarantee is None else dataclasses.asdict(r.guarantee),
+                             diagnostics=r.diagnostics)
                         for r in self.runs],
             checks=[dataclasses.asdict(c) for c in self.checks],
         )
 
 
-def _theorem2(manifold, radius: float, n: int, limits) -> tuple[dict | None, str | None]:
+def _theorem2(manifold, radius: float, n: int, limits) -> tuple[Theorem2Sensitivity | None, str | None]:
     """Theorem 2's ``h`` and sensitivity for n records in B_r(m0), or ``None`` and why it does not apply."""
     try:
         check_radius(manifold, radius, purpose="sensitivity")
@@ -189,31 +214,31 @@ def _theorem2(manifold, radius: float, n: int, limits) -> tuple[dict | None, str
             f"{manifold.name} (curvature up to {manifold.kappa_max:g}). There the factor h = 2r√κ·cot(2r√κ) is ≤ 0 "
             f"and Theorem 2 gives no sensitivity bound, so the Riemannian mechanisms cannot be calibrated. Lower r "
             f"below {limits.sensitivity:.4f}. The Euclidean baseline still runs: it only needs an ambient ball.")
-    return dict(h=float(curvature_factor(radius, manifold.kappa_max)),
-                sensitivity=float(frechet_mean_sensitivity(n, radius, manifold.kappa_max))), None
+    return Theorem2Sensitivity(h=float(curvature_factor(radius, manifold.kappa_max)),
+                               sensitivity=float(frechet_mean_sensitivity(n, radius, manifold.kappa_max))), None
 
 
-def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> dict:
+def _errors(manifold, mean: np.ndarray, releases: np.ndarray) -> ReleaseErrors:
     """Mean geodesic and ambient errors against the true mean, and the share off the manifold
     (``engine.pipelines.release_errors``: off-sphere releases projected back, non-PD ones left out, an
     error float64 cannot compute NaN and counted as ``uncomputable``)."""
-    return measure_releases(manifold, mean, releases).as_dict()
+    return measure_releases(manifold, mean, releases)
 
 
 def _theorem2_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: MechanismRun) -> float:
     """Theorem 2's Δ of the Fréchet mean."""
-    return ctx["theorem2"]["sensitivity"]
+    return ctx["theorem2"].sensitivity
 
 
 def _ambient_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: MechanismRun) -> float:
     """Δ_E = 2 r_E / n of the ambient mean (the statistic Δ_E bounds)."""
-    run.extra["ambient_radius"] = float(ambient_radius(manifold, c.radius, ctx["m0"]))
-    return float(ambient_sensitivity(ctx["n_used"], run.extra["ambient_radius"]))
+    run.ambient_radius = float(ambient_radius(manifold, c.radius, ctx["m0"]))
+    return float(ambient_sensitivity(ctx["n_used"], run.ambient_radius))
 
 
 def _tangent_sensitivity(c: PrivateMeanConfig, manifold, ctx: dict, run: MechanismRun) -> float:
     """Δ_T = L·Δ of log_m0(x̄) in T_m0M (public base point m0)."""
-    run.extra["lipschitz"] = float(log_lipschitz(c.radius, manifold.kappa_max))
+    run.lipschitz = float(log_lipschitz(c.radius, manifold.kappa_max))
     return float(tangent_mean_sensitivity(ctx["n_used"], c.radius, manifold.kappa_max))
 
 
@@ -247,7 +272,7 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
     mechanism = spec.build(manifold, epsilon=c.epsilon, sensitivity=run.sensitivity, delta=c.delta, m0=ctx["m0"])
     run.sigma = mechanism.sigma
     if spec.sensitivity == "theorem2":  # Theorem 1's factor: σ = 2Δ/ε where the normaliser depends on the footpoint
-        run.extra["footpoint_dependent"] = bool(mechanism.footpoint_dependent)
+        run.footpoint_dependent = bool(mechanism.footpoint_dependent)
     chain = dict(method="mh", step=c.step, burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
     if spec.statistic == "ambient":
         # The ambient mean in its own coordinates (records relative to the public centre m0): a point could
@@ -267,10 +292,10 @@ def _release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, rng) -> Mechan
         return run
     run.releases = release.points
     void = ctx.get("void", "")
-    run.guarantee = dataclasses.asdict(release.guarantee.voided(void) if void else release.guarantee)
+    run.guarantee = release.guarantee.voided(void) if void else release.guarantee
     run.diagnostics = _chain_diagnostics(release, c)
     if "rounded_share" in release.diagnostics:
-        run.extra["rounded_share"] = release.diagnostics["rounded_share"]
+        run.rounded_share = release.diagnostics["rounded_share"]
     run.errors = _errors(manifold, ctx["mean"], release.points)
     return run
 
@@ -373,7 +398,7 @@ def run(config: PrivateMeanConfig, *, progress: Callable[[float, str], None] | N
     laplace = [specs.spec(r.key) for r in runs if specs.spec(r.key).normalisable_only]
     if laplace and theorem2 is not None:
         found.append(checks.normalisability_check(manifold, laplace[0].scale(
-            manifold, epsilon=c.epsilon, sensitivity=theorem2["sensitivity"], delta=c.delta)))
+            manifold, epsilon=c.epsilon, sensitivity=theorem2.sensitivity, delta=c.delta)))
     found += [checks.mixing_check(r.diagnostics, thin=c.thin, burn_in=c.burn_in) for r in runs if r.diagnostics]
     return PrivateMeanResult(
         config=c, manifold_name=manifold.name, kappa_max=float(manifold.kappa_max), data=data, m0=sample.m0,

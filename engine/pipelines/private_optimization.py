@@ -24,7 +24,7 @@ the run uses child 1 itself and block k ≥ 1 its (k−1)-th child.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -36,6 +36,7 @@ from engine.data import spd_wishart
 from engine.estimators import FrechetMeanProblem, MatrixCompletion, riemannian_gradient_descent
 from engine.manifolds import SPD, Hyperbolic
 from engine.mechanisms.dp_rgd import DPRGD
+from engine.mechanisms.guarantee import PrivacyGuarantee
 from engine.mechanisms.laplace import RiemannianLaplace
 from engine.pipelines.dp_rgd_setting import eigenvector as eig
 from engine.pipelines.dp_rgd_setting import frechet
@@ -74,6 +75,10 @@ APP_DEFAULTS = {
     "lrmc": {"size": 1_000, "eta": 0.05, "batch": 10, "steps": 200},
 }
 NOISES = ("calibrated", "paper")
+#: The DP-RGD study (``engine.pipelines.studies``) that sweeps each application over ε or n.
+STUDY_OF_APPLICATION = {"eigenvector": "dp-rgd-eigenvector", "frechet": "dp-rgd-frechet",
+                        "barycenter": "dp-rgd-frechet", "hyperbolic": "dp-rgd-hyperbolic",
+                        "lrmc": "dp-rgd-matrix-completion"}
 
 
 def public_start(m, radius: float) -> np.ndarray:
@@ -198,8 +203,42 @@ def summarize(frame: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
     return out.fillna({"se": 0.0})
 
 
+@dataclass(frozen=True)
+class RunNumbers:
+    """The public numbers of a DP-RGD run: σ, the noise multiplier z = σ/L0, the ε the accountant spends, the
+    paper's σ (c = 1), the batch b, the steps T, the clipping norm L0, n and the step size η (internal units)."""
+
+    sigma: float
+    noise_multiplier: float
+    epsilon_spent: float
+    paper_sigma: float
+    batch_size: int
+    steps: int
+    clip: float
+    n: int
+    eta: float
+
+
+@dataclass(frozen=True)
+class DPRGDRun:
+    """Chains of a DP-RGD run (or of one block of it) and of its noiseless twin.
+
+    ``paths``: tidy rows (method, chain, iteration, excess_loss, gradient_norm); ``outputs``: method
+    ("dp-rgd", "non-private") -> released points ``(chains, *point_shape)``; ``laplace``: Riemannian Laplace
+    releases of the exact minimiser ``(chains, *point_shape)`` (the Fréchet mean only, else None); ``info``: σ,
+    noise multiplier z, ε spent, the paper's σ (c = 1), b, T, L0, n and η (``RunNumbers``); ``guarantee``: the run's (its
+    accountant's ε for n).
+    """
+
+    paths: pd.DataFrame
+    outputs: dict[str, np.ndarray]
+    laplace: np.ndarray | None
+    info: RunNumbers
+    guarantee: PrivacyGuarantee
+
+
 def run_block(p: Problem, *, app: str, epsilon: float, delta: float, sigma, steps: int, batch: int, eta: float,
-              seed: int, start: int, stop: int) -> dict:
+              seed: int, start: int, stop: int) -> DPRGDRun:
     """Chains ``start``..``stop − 1`` of one DP-RGD run and their noiseless twin on problem ``p``.
 
     ``sigma`` is the ``DPRGD`` argument (``noise_sigma``); ``eta`` is in the slider's units (times
@@ -207,9 +246,6 @@ def run_block(p: Problem, *, app: str, epsilon: float, delta: float, sigma, step
     which block 0 alone runs. The Fréchet mean (affine) adds Riemannian Laplace releases of the
     exact minimiser at the same ε (σ = Δ/ε), one per chain.
 
-    Returns ``{"paths": tidy losses/gradient norms, "outputs": {"dp-rgd", "non-private"} released points,
-    "laplace": Laplace releases or None, "info": σ, z, ε spent, paper σ (c = 1), b, T, L0, n, η,
-    "guarantee": the run's guarantee (its accountant ε for n) as a dict}``.
     Raises ``ValueError`` from the engine (bad settings, a subsampled calibration that fails, or
     iterates that leave the manifold under too much noise).
     """
@@ -238,21 +274,21 @@ def run_block(p: Problem, *, app: str, epsilon: float, delta: float, sigma, step
     if app == "frechet":
         lap = RiemannianLaplace(manifold=m, epsilon=epsilon, sensitivity=p.view["sensitivity"])
         laplace = lap.release(p.optimum, size=chains, rng=rng).points
-    info = {"sigma": private.sigma, "noise_multiplier": private.noise_multiplier,
-            "epsilon_spent": private.epsilon_spent, "paper_sigma": private.paper_sigma, "batch_size": b,
-            "steps": steps, "clip": p.clip, "n": p.n, "eta": eta * p.eta_factor}
-    return {"paths": pd.concat(frames, ignore_index=True), "outputs": outputs, "laplace": laplace, "info": info,
-            "guarantee": asdict(private.guarantee)}
+    info = RunNumbers(sigma=private.sigma, noise_multiplier=private.noise_multiplier,
+                      epsilon_spent=private.epsilon_spent, paper_sigma=private.paper_sigma, batch_size=b, steps=steps,
+                      clip=p.clip, n=p.n, eta=eta * p.eta_factor)
+    return DPRGDRun(paths=pd.concat(frames, ignore_index=True), outputs=outputs, laplace=laplace, info=info,
+                    guarantee=private.guarantee)
 
 
-def combine(parts: list[dict]) -> dict:
+def combine(parts: list[DPRGDRun]) -> DPRGDRun:
     """One run from its blocks (``run_block`` results in order): paths, outputs and Laplace releases
     stacked along the chains; ``info`` and ``guarantee`` are those of every block."""
-    outputs = {name: np.concatenate([part["outputs"][name] for part in parts if name in part["outputs"]])
+    outputs = {name: np.concatenate([part.outputs[name] for part in parts if name in part.outputs])
                for name in ("dp-rgd", "non-private")}
-    laplace = None if parts[0]["laplace"] is None else np.concatenate([part["laplace"] for part in parts])
-    return {"paths": pd.concat([part["paths"] for part in parts], ignore_index=True), "outputs": outputs,
-            "laplace": laplace, "info": parts[0]["info"], "guarantee": parts[0]["guarantee"]}
+    laplace = None if parts[0].laplace is None else np.concatenate([part.laplace for part in parts])
+    return DPRGDRun(paths=pd.concat([part.paths for part in parts], ignore_index=True), outputs=outputs,
+                    laplace=laplace, info=parts[0].info, guarantee=parts[0].guarantee)
 
 
 def sphere_coordinates(w: np.ndarray, basis: np.ndarray) -> np.ndarray:
@@ -349,20 +385,20 @@ class OptimizationResult:
     rule_steps: int | None
     steps: int
     batch: int
-    run: dict = field(repr=False)
+    run: DPRGDRun = field(repr=False)
     accountant: dict = field(repr=False)
 
     def summary(self) -> dict:
         """The numbers the page shows (JSON-ready): the config, n, L0, T, b, the run's σ and ε spent, its
         guarantee, the mean ± SE excess loss and gradient norm at the last iteration per method, and the
         accountant's σ of both rules."""
-        paths = self.run["paths"]
+        paths = self.run.paths
         last = paths[paths["iteration"] == paths["iteration"].max()]
         final = summarize(last, ["method"], "excess_loss").merge(
             summarize(last, ["method"], "gradient_norm"), on=["method", "count"], suffixes=("_loss", "_gradient"))
         accountant_numbers = {key: value for key, value in self.accountant.items() if key != "curves"}
         return plain(dict(config=self.config, n=self.problem.n, clip=self.problem.clip, rule_steps=self.rule_steps,
-                          steps=self.steps, batch=self.batch, info=self.run["info"], guarantee=self.run["guarantee"],
+                          steps=self.steps, batch=self.batch, info=self.run.info, guarantee=self.run.guarantee,
                           final=final, accountant=accountant_numbers))
 
 

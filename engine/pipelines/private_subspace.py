@@ -13,7 +13,6 @@ method's guarantee raises the mechanism's ``ValueError``, which names the n it n
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -145,14 +144,6 @@ class PrivateSubspaceResult:
     def success_rate(self) -> float:
         """Share of the releases that are not ⊥ and within ``alpha`` of U."""
         return float(np.mean(~self.bottom & (np.nan_to_num(self.proj_error, nan=np.inf) <= self.config.alpha)))
-
-    def to_dict(self) -> dict:
-        """Plain fields (arrays, numbers, dicts) for a cache."""
-        out = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
-        out["guarantee"] = None if self.guarantee is None else dataclasses.asdict(self.guarantee)
-        out["config"] = dataclasses.asdict(self.config)
-        out["bottom_rate"], out["success_rate"] = self.bottom_rate, self.success_rate
-        return out
 
     def summary(self) -> dict:
         """The numbers without the data and the bases (JSON-ready, ``engine.pipelines.summary.plain``):

@@ -12,7 +12,6 @@ non-finite release, or one whose projection or distance overflows) makes the mea
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,10 +30,6 @@ class ReleaseErrors:
     ambient: float
     off_share: float
     uncomputable: int = 0
-
-    def as_dict(self) -> dict:
-        """Every field as a plain dict (what a pipeline stores per run; ``ReleaseErrors(**d)`` reads it back)."""
-        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)

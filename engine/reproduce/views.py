@@ -57,7 +57,7 @@ VIEWS = {
               "mechanism from the public r, m₀, n, ε and δ only, draws its releases and checks the assumptions.",
         figures=(Figure(
             "space_figure", ("from ui.spaces import space_figure",),
-            "space_figure(result.to_dict(), config)",
+            "space_figure(result, config)",
             "The page's figure: the data, the true Fréchet mean and every mechanism's releases on the space "
             "(the Riemannian Laplace of Reimherr, Bharath & Soto 2021 beside its alternatives)."),),
     ),
@@ -104,7 +104,7 @@ VIEWS = {
               "release succeeds when it is not ⊥ and ‖Π̂ − Π‖₂ <= alpha.",
         figures=(Figure(
             "private_subspace_figure", ("from engine.viz.subspaces import private_subspace_figure",),
-            "private_subspace_figure(result.to_dict())",
+            "private_subspace_figure(result)",
             "The page's figure: the points, the true subspace and the distinct private releases."),),
     ),
     "optimization": View(
@@ -118,7 +118,7 @@ VIEWS = {
               "chains, each from its own stream; then the accountant's ε(t) for both rules.",
         figures=(*(Figure(
             name, ("from ui.optimization.figures import convergence",),
-            f"convergence(config.app, result.run['paths'])[{index}]",
+            f"convergence(config.app, result.run.paths)[{index}]",
             f"The page's {what} chart: mean ± 2 SE along the iterations of DP-RGD and its noiseless twin.")
             for index, (name, what) in enumerate((("excess_loss", "excess-loss"), ("gradient_norm", "gradient-norm")))),
             Figure("accountant", ("from ui.optimization.figures import accountant",),

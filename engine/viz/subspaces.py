@@ -116,11 +116,11 @@ def subspace_figure(data, outlier, truth, bases, bottom, *, title: str = "") -> 
     return fig
 
 
-def private_subspace_figure(result: dict) -> go.Figure:
-    """``subspace_figure`` of a private-subspace result (``PrivateSubspaceResult.to_dict()``), titled by
+def private_subspace_figure(result) -> go.Figure:
+    """``subspace_figure`` of a ``PrivateSubspaceResult`` (``engine.pipelines.private_subspace``), titled by
     its true subspace's shape (the Private subspaces page and its notebook draw it alike)."""
-    shape = "plane" if result["truth"].shape[1] == 2 else "line"
-    return subspace_figure(result["data"], result["outlier"], result["truth"], result["bases"], result["bottom"],
+    shape = "plane" if result.truth.shape[1] == 2 else "line"
+    return subspace_figure(result.data, result.outlier, result.truth, result.bases, result.bottom,
                            title=f"Points near a {shape} in R³: the true subspace and private releases")
 
 

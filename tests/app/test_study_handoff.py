@@ -6,7 +6,7 @@ import pytest
 from engine.experiments import reimherr_fig1, runner
 from ui import studies
 
-PARAMS = reimherr_fig1.Params(reps=6, seed=4, ns=(10,), block=3)
+PARAMS = reimherr_fig1.Config(reps=6, seed=4, ns=(10,), block=3)
 
 
 @pytest.fixture(autouse=True)

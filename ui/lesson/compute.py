@@ -14,6 +14,7 @@ from engine.bounds import frechet_mean_sensitivity
 from engine.lesson.game import BEST_ROUNDS, Game, Tally, which_data_set
 from engine.pipelines import PrivateMeanConfig, who_wins
 from engine.pipelines import private_optimization as po
+from engine.pipelines.private_mean import MechanismRun
 from engine.pipelines.private_regression import RegressionConfig
 from engine.pipelines.private_subspace import PrivateSubspaceConfig
 from engine.pipelines.sensitivity import adversarial_move_vs_r, bound_vs_r
@@ -71,11 +72,11 @@ def sensitivity_rings_figure(settings: PrivateMeanConfig):
     sensitivity of its intrinsic run) about the true mean, drawn under the mean's marker: the scale a question
     about "how far, compared with Δ" is read on."""
     result = private_means(settings)
-    delta = float(next(run for run in result["runs"] if run["key"] == "exact")["sensitivity"])
+    delta = float(next(run for run in result.runs if run.key == "exact").sensitivity)
     figure = playground_figure(settings)
     rings = []
     for multiple in RING_MULTIPLES:
-        circle = ball_boundary(result["mean"], multiple * delta)
+        circle = ball_boundary(result.mean, multiple * delta)
         rings.append(go.Scatter3d(x=circle[:, 0], y=circle[:, 1], z=circle[:, 2], mode="lines", hoverinfo="skip",
                                   name=f"{'' if multiple == 1 else f'{multiple} '}Δ from the true mean",
                                   line=dict(color="#000000", width=3 if multiple == 1 else 2,
@@ -86,18 +87,18 @@ def sensitivity_rings_figure(settings: PrivateMeanConfig):
 def unmarked_mean_figure(settings: PrivateMeanConfig):
     """The playground's SPD(2) chart for ``settings``, its releases outside the cone neither counted nor marked."""
     result = private_means(settings)
-    return spd_cone_figure(data=result["data"], mean=result["mean"], releases=clouds(result), height=640,
+    return spd_cone_figure(data=result.data, mean=result.mean, releases=clouds(result), height=640,
                            mark_outside=False)
 
 
 def mean_verdict(settings: PrivateMeanConfig) -> who_wins.Verdict | None:
     """The playground's who-wins verdict for ``settings``."""
-    return page_verdict.playground_verdict(private_means(settings), settings)
+    return page_verdict.playground_verdict(private_means(settings).to_dict(), settings)
 
 
-def released(settings: PrivateMeanConfig, key: str) -> dict:
+def released(settings: PrivateMeanConfig, key: str) -> MechanismRun:
     """The run of mechanism ``key`` in the playground's result."""
-    return next(run for run in private_means(settings)["runs"] if run["key"] == key)
+    return next(run for run in private_means(settings).runs if run.key == key)
 
 
 @st.cache_resource(show_spinner=False)
@@ -150,7 +151,7 @@ def optimization(settings: OptimizationSettings):
     fixed = optimization_compute.run_settings(settings)
     _, steps = optimization_compute.steps(settings, optimization_compute.problem(settings=fixed))
     paths = po.combine([optimization_compute.run_block(settings=fixed, steps=steps, start=start, stop=stop)
-                        for start, stop in po.blocks(settings.reps)])["paths"]
+                        for start, stop in po.blocks(settings.reps)]).paths
     return paths, optimization_figures.convergence(settings.app, paths)[0]
 
 

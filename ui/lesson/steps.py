@@ -78,14 +78,14 @@ def _moved_mean() -> tuple[int, str]:
 
 def _noise_hides() -> tuple[int, str]:
     run = compute.released(SPHERE_ALONE, "exact")
-    ratio = run["errors"]["geodesic"] / run["sensitivity"]
+    ratio = run.errors.geodesic / run.sensitivity
     return (0 if ratio < 1 else 1 if ratio <= 10 else 2), (
-        f"The releases land {run['errors']['geodesic']:.4f} from the mean on average, {ratio:.2f} times Δ = "
-        f"{run['sensitivity']:.4f}: the move one record makes is lost in the noise.")
+        f"The releases land {run.errors.geodesic:.4f} from the mean on average, {ratio:.2f} times Δ = "
+        f"{run.sensitivity:.4f}: the move one record makes is lost in the noise.")
 
 
 def _off_cone() -> tuple[int, str]:
-    share = compute.released(SPD, "euclid")["errors"]["off_share"]
+    share = compute.released(SPD, "euclid").errors.off_share
     return (0 if share == 0 else 1 if share < 0.5 else 2), (
         f"{share:.0%} of the Euclidean releases are not positive definite: not a covariance matrix at all.")
 
@@ -136,13 +136,13 @@ def _optimization() -> tuple[int, str]:
 
 def _subspaces() -> tuple[int, str]:
     result, _ = compute.subspaces(SUBSPACES)
-    exact = float(np.mean(~result["bottom"] & (result["proj_error"] <= SUBSPACES.alpha)))
-    guarantee = result["guarantee"]
+    exact = float(np.mean(~result.bottom & (result.proj_error <= SUBSPACES.alpha)))
+    guarantee = result.guarantee
     return (0 if exact == 0 else 1 if exact < 0.9 else 2), (
         f"{exact:.0%} of {SUBSPACES.releases} releases are the plane within {SUBSPACES.alpha:g} (projection error), "
         f"despite {SUBSPACES.outliers} adversarial points. The released plane's coordinates carry no noise: the "
         "noise went into the choice (truncated Laplace noise on the gap between the best and the second-best score), "
-        f"and the guarantee is (ε, δ) = ({guarantee['epsilon']:g}, {_delta(guarantee['delta'])}).")
+        f"and the guarantee is (ε, δ) = ({guarantee.epsilon:g}, {_delta(guarantee.delta)}).")
 
 
 def _delta(delta: float) -> str:

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.experiments import dp_rgd_eigenvector as eig
-from engine.experiments import dp_rgd_frechet as frechet
 from engine.pipelines import private_optimization as po
+from engine.pipelines.studies import study
 from ui import glossary
 
 
@@ -110,7 +109,7 @@ APPS = {
                    "0.9."),
         batch=0, sweep="epsilon", paper_c=po.PAPER_C["eigenvector"],
         grids={"quick": ("Quick: ε = 0.01 … 1 (5)", (0.01, 0.05, 0.1, 0.5, 1.0)),
-               "full": ("Han et al.: ε = 0.001 … 0.7", tuple(eig.EPSILONS))},
+               "full": ("Han et al.: ε = 0.001 … 0.7", study("dp-rgd-eigenvector").default("epsilons"))},
         rule=r"T = \left\lceil \log \frac{n^2\varepsilon^2}{d\,L_0^2 \log(1/\delta)} \right\rceil",
         preset="han-eigenvector"),
     "frechet": AppSpec(
@@ -122,7 +121,7 @@ APPS = {
                    "the mean in a few steps without noise.", **SPD_ETA),
         batch=0, sweep="n", paper_c=po.PAPER_C["frechet"],
         grids={"quick": ("Quick: n = 20, 50, 100", (20, 50, 100)),
-               "full": ("Han et al.: n = 20, 40, …, 300", tuple(frechet.NS))},
+               "full": ("Han et al.: n = 20, 40, …, 300", study("dp-rgd-frechet").default("ns"))},
         rule=r"T = n", preset="han-frechet-mean"),
     "barycenter": AppSpec(
         label="Wasserstein barycenter (SPD)",
@@ -133,7 +132,7 @@ APPS = {
         eta=Slider("eta_barycenter", "Step size η", help=SPD_ETA_HELP + ".", **SPD_ETA),
         batch=0, sweep="n", paper_c=po.PAPER_C["barycenter"],
         grids={"quick": ("Quick: n = 20, 50, 100", (20, 50, 100)),
-               "full": ("Han et al.: n = 20, 40, …, 300", tuple(frechet.NS))},
+               "full": ("Han et al.: n = 20, 40, …, 300", study("dp-rgd-frechet").default("ns"))},
         rule=r"T = n", preset="han-barycenter"),
     "hyperbolic": AppSpec(
         label="Hyperbolic prediction (H²)",

@@ -19,11 +19,8 @@ import pandas as pd
 import streamlit as st
 
 from engine import accounting
-from engine.experiments import dp_rgd_eigenvector as eig
-from engine.experiments import dp_rgd_frechet as frechet
-from engine.experiments import dp_rgd_hyperbolic as hyper
-from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.pipelines import private_optimization as po
+from engine.pipelines.studies import study as registered_study
 from ui import errors, studies
 from ui.optimization.apps import APPS
 from ui.optimization.controls import Settings
@@ -38,7 +35,7 @@ class Computed:
     rule_steps: int | None
     steps: int
     batch: int
-    run: dict
+    run: po.DPRGDRun
 
 
 def run_settings(settings: Settings) -> Settings:
@@ -75,7 +72,7 @@ def calibration(*, epsilon: float, steps: int, delta: float, sampling_rate: floa
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def run_block(*, settings: Settings, steps: int, start: int, stop: int) -> dict:
+def run_block(*, settings: Settings, steps: int, start: int, stop: int) -> po.DPRGDRun:
     """Chains ``start``..``stop − 1`` of the run (``private_optimization.run_block``)."""
     p = problem(settings=settings)
     return po.run_block(p, app=settings.app, epsilon=settings.eps, delta=settings.delta,
@@ -149,18 +146,18 @@ def study(*, settings: Settings, xs: tuple) -> pd.DataFrame:
     """
     s = settings
     if s.app == "eigenvector":
-        out = studies.run("dp-rgd-eigenvector", eig.Params(
+        out = studies.run("dp-rgd-eigenvector", registered_study("dp-rgd-eigenvector").config(
             reps=s.reps, seed=s.seed, epsilons=xs, datasets=(s.data,), n=s.size, d=po.EIG_D, eigengap=po.EIG_GAP,
             delta=s.delta, rgd_step=s.eta, noise=s.noise))["risk"]
         out = out.rename(columns={"epsilon": "x", "excess_risk": "error"})
     elif s.app in po.METRICS:
-        out = pd.concat([studies.run("dp-rgd-frechet", frechet.Params(
+        out = pd.concat([studies.run("dp-rgd-frechet", registered_study("dp-rgd-frechet").config(
             reps=s.reps, seed=[s.seed, int(x)], ns=(int(x),), metric=po.METRICS[s.app], epsilon=s.eps,
             delta=s.delta, step_size=s.eta, noise=s.noise, laplace_burn_in=s.burn,
             kng_burn_in=s.burn))["risk"].assign(x=x, steps=int(x)) for x in xs])
         out = out.rename(columns={"excess_risk": "error"})
     else:
-        out = pd.concat([po.hyperbolic_errors(studies.run("dp-rgd-hyperbolic", hyper.Params(
+        out = pd.concat([po.hyperbolic_errors(studies.run("dp-rgd-hyperbolic", registered_study("dp-rgd-hyperbolic").config(
             reps=s.reps, seed=s.seed, taxonomy=s.data, height=s.size, epsilon=x, delta=s.delta, private_step=s.eta,
             noise=s.noise, nonprivate_iterations=1))).assign(x=x) for x in xs])
     summary = po.summarize(out, ["method", "x"], "error")
@@ -170,9 +167,9 @@ def study(*, settings: Settings, xs: tuple) -> pd.DataFrame:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def completion(*, settings: Settings, steps: int) -> dict:
-    """Train and test RMSE along DP-RSGD and RSGD (``engine.experiments.dp_rgd_matrix_completion``)."""
+    """Train and test RMSE along DP-RSGD and RSGD (the ``dp-rgd-matrix-completion`` study)."""
     s = settings
-    return studies.run("dp-rgd-matrix-completion", lrmc.Params(
+    return studies.run("dp-rgd-matrix-completion", registered_study("dp-rgd-matrix-completion").config(
         reps=s.reps, seed=s.seed, d=po.LR_D, rank=po.LR_RANK, n=s.size, epsilon=s.eps, delta=s.delta,
         batch_size=po.batch_size(s.batch, s.size), steps=steps, private_step_size=s.eta, step_size=po.LR_STEP,
         ridge=po.LR_RIDGE, noise=s.noise, record_every=max(1, steps // 40)))

@@ -9,10 +9,8 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from engine.experiments import dp_rgd_eigenvector as eig
-from engine.experiments import dp_rgd_frechet as frechet
-from engine.experiments import dp_rgd_matrix_completion as lrmc
 from engine.pipelines.private_optimization import summarize
+from engine.pipelines.studies import study as registered_study
 from engine.viz import palette
 from engine.viz.curves import band_figure
 from ui.figure_cache import cache_figures
@@ -24,8 +22,8 @@ RULES = {"calibrated": ("Calibrated σ (RDP accountant)", palette.color("dp-rgd"
          "paper": ("Paper's rule σ² = c·T log(1/δ) L0²/(n²ε²)", palette.color("bound"), "dash")}
 BASELINES = {"dp-pgd": "DP-PGD (ambient noise)", "analyze gauss": "Analyze Gauss (noisy covariance)",
              "k-norm gradient": "K-norm gradient (MH)"}
-BASELINE_COLORS = {BASELINES["dp-pgd"]: eig.COLORS["dp-pgd"], BASELINES["analyze gauss"]: eig.COLORS["analyze gauss"],
-                   BASELINES["k-norm gradient"]: frechet.KNG_COLOR}
+BASELINE_COLORS = {BASELINES[method]: color for name in ("dp-rgd-eigenvector", "dp-rgd-frechet")
+                   for method, color in registered_study(name).colors.items()}
 STUDY_AXES = {
     "eigenvector": ("privacy budget ε", "excess risk |wᵀAw − λ_max|/λ_max"),
     "frechet": ("sample size n", "excess risk F(W) − F(W*)"),
@@ -101,7 +99,7 @@ def study(app: str, summary: pd.DataFrame, here: float) -> go.Figure:
 @cache_figures(max_entries=8)
 def completion(results: dict) -> dict:
     """Train and test RMSE per iteration (the study's figures), keyed "rmse-train" and "rmse-test"."""
-    figs = lrmc.figures(results)
+    figs = registered_study("dp-rgd-matrix-completion").figures(results)
     for fig in figs.values():
         fig.update_layout(title=None, height=440)
     return figs

@@ -9,7 +9,6 @@ import pandas as pd
 import streamlit as st
 
 from engine import formulas
-from engine.experiments.page_settings import STUDY_OF_APPLICATION
 from engine.pipelines import private_optimization as po
 from engine.pipelines import settings_file
 from ui import errors, first_paint, presenter, presets, reproduce, sections
@@ -53,15 +52,15 @@ def show_notes(computed: Computed, settings: Settings) -> None:
 
 def show_metrics(computed: Computed, settings: Settings) -> None:
     """σ, the ε spent, T, L0 and the batch of the run."""
-    info, b, n = computed.run["info"], computed.batch, computed.problem.n
+    info, b, n = computed.run.info, computed.batch, computed.problem.n
     cols = st.columns(5)
-    cols[0].metric("Noise σ", f"{info['sigma']:.4g}",
+    cols[0].metric("Noise σ", f"{info.sigma:.4g}",
                    help="Standard deviation of the tangent Gaussian ξ_t, isotropic in the Riemannian metric at w_t.")
-    cols[1].metric("ε spent (accountant)", f"{info['epsilon_spent']:.4g}",
+    cols[1].metric("ε spent (accountant)", f"{info.epsilon_spent:.4g}",
                    help=f"At δ = {settings.delta:g}, over all {computed.steps} steps.")
     cols[2].metric("Iterations T", f"{computed.steps}",
                    help="From the paper's rule." if settings.steps is None else "Chosen in the sidebar.")
-    cols[3].metric("Clipping norm L0", f"{info['clip']:.4g}", help="Per-record gradients are clipped to this norm, "
+    cols[3].metric("Clipping norm L0", f"{info.clip:.4g}", help="Per-record gradients are clipped to this norm, "
                    "so one record moves a step's average by at most 2·L0/b.")
     cols[4].metric("Batch", "all n" if b == n else f"b = {b}", delta=f"n = {n}", delta_color="off",
                    delta_arrow="off",
@@ -77,7 +76,7 @@ def show_summary(computed: Computed, settings: Settings) -> None:
 def show_convergence(computed: Computed, settings: Settings, url: dict) -> None:
     """Excess loss and gradient norm along the iterations, private against non-private."""
     first_paint.in_full_run(lambda: st.header("Convergence: private against non-private"))
-    paths = computed.run["paths"]
+    paths = computed.run.paths
     fig_loss, fig_grad = figs.convergence(settings.app, paths)
     left, right = st.columns(2)
     with left:
@@ -131,7 +130,7 @@ def show_manifold(computed: Computed, settings: Settings, url: dict) -> None:
     from ui.optimization import scene  # pyvista's import waits until this section is chosen
 
     p, run = computed.problem, computed.run
-    fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run["outputs"], run["laplace"])
+    fig_view, view_data = scene.manifold_view(settings.app, p.view, p.optimum, run.outputs, run.laplace)
     first_paint.main_chart(fig_view, key="chart-manifold", **PLAIN_CHART)
     st.caption(scene.VIEW_CAPTIONS[settings.app].format(d=p.view.get("d")))
     download_row("optimization-manifold", fig=fig_view, data=view_data, settings=url)
@@ -174,18 +173,17 @@ def show_study(computed: Computed, settings: Settings, url: dict) -> None:
     live_chart(fig_study, key="chart-study", fit=presenter.active(), **PLAIN_CHART)
     st.caption(figs.STUDY_CAPTIONS[app])
     download_row("optimization-study", fig=fig_study, data=summary.rename(columns={"x": x_name}), settings=url,
-                 study=STUDY_OF_APPLICATION[app])
+                 study=po.STUDY_OF_APPLICATION[app])
 
 
 def show_guarantee(computed: Computed) -> None:
     """The run's privacy guarantee in an expander."""
     with st.expander("Privacy guarantee of this run"):
-        g = computed.run["guarantee"]
-        st.markdown(f"**(ε, δ) = ({g['epsilon']:.4g}, {g['delta']:g})** for {g['mechanism']}, "
-                    f"with σ = {g['sigma']:.4g}.")
-        st.markdown(f"Rule: `{g['rule']}`")
-        st.markdown(g["reason"])
-        st.markdown("It rests on these assumptions:\n" + "\n".join(f"- {item}" for item in g["assumptions"]))
+        g = computed.run.guarantee
+        st.markdown(f"**(ε, δ) = ({g.epsilon:.4g}, {g.delta:g})** for {g.mechanism}, with σ = {g.sigma:.4g}.")
+        st.markdown(f"Rule: `{g.rule}`")
+        st.markdown(g.reason)
+        st.markdown("It rests on these assumptions:\n" + "\n".join(f"- {item}" for item in g.assumptions))
 
 
 SHOW = (show_convergence, show_accounting, show_manifold, show_study)

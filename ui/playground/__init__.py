@@ -1,6 +1,6 @@
 """Private mean playground: the sidebar, the one cached computation and its views.
 
-``controls.sidebar`` turns the widgets into ``Settings``; ``compute.private_means`` samples the
+``controls.sidebar`` turns the widgets into a ``PrivateMeanConfig``; ``compute.private_means`` samples the
 data, computes the Fréchet mean, calibrates each mechanism from public parameters only and draws
 the releases (``data``, ``releases`` and ``checks`` hold its parts); ``views`` and ``slides`` turn
 the result into figures, tables and boxes. The names the page uses are re-exported here.

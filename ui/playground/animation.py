@@ -30,6 +30,7 @@ from engine.manifolds import Sphere
 from engine.mechanisms import specs
 from engine.pipelines import epsilon_frames as eps_engine
 from engine.pipelines import sample_size_frames as sizes_engine
+from engine.pipelines.private_mean import PrivateMeanConfig
 from engine.spaces import make_manifold
 from engine.viz import palette
 from engine.viz.animation import add_parameter_frames
@@ -38,7 +39,6 @@ from engine.viz.tangent_view import carried_basis, tangent_coordinates, tangent_
 from ui import controls, state
 from ui.figure_cache import cache_figures
 from ui.playground.compute import private_means
-from ui.playground.spaces import Settings
 from ui.playground.views import figure
 from ui.spaces import view
 
@@ -77,12 +77,12 @@ def available_for(space: str) -> bool:
     return view(space).animated
 
 
-def available(settings: Settings) -> bool:
+def available(settings: PrivateMeanConfig) -> bool:
     """Whether the animation applies: an animated space with the exact Riemannian Laplace selected."""
     return available_for(settings.space) and ANIMATED.key in settings.mechanisms
 
 
-def control(settings: Settings, keys: list[str]) -> str | None:
+def control(settings: PrivateMeanConfig, keys: list[str]) -> str | None:
     """The sidebar switch (``?anim=``) and, when on, what the chart animates (``?anim_over=``); appends
     their URL keys. Returns ``None`` (no animation), ``"eps"`` or ``"n"``."""
     state.own([KEY, OVER_KEY])
@@ -115,26 +115,26 @@ def epsilon_grid(epsilon: float) -> list[float]:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def epsilon_frames(settings: Settings) -> eps_engine.EpsilonFrames | None:
+def epsilon_frames(settings: PrivateMeanConfig) -> eps_engine.EpsilonFrames | None:
     """Every chosen mechanism released at every ε of the grid on the page's records
     (``engine.pipelines.epsilon_frames``); ``None`` when Theorem 2 gives no Δ."""
     result = private_means(settings)
-    if result["theorem2"] is None:
+    if result.theorem2 is None:
         return None
-    return eps_engine.epsilon_frames(settings, result["data"], result["m0"], result["mean"],
-                                     result["theorem2"]["sensitivity"], epsilon_grid(settings.epsilon))
+    return eps_engine.epsilon_frames(settings, result.data, result.m0, result.mean,
+                                     result.theorem2.sensitivity, epsilon_grid(settings.epsilon))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def size_frames(settings: Settings) -> sizes_engine.SampleSizeFrames | None:
+def size_frames(settings: PrivateMeanConfig) -> sizes_engine.SampleSizeFrames | None:
     """Exact Laplace releases of the mean of the first n records for n on ``sample_size_grid`` up to the
     records used (``engine.pipelines.sample_size_frames``); ``None`` when Theorem 2 gives no Δ."""
     result = private_means(settings)
-    if result["theorem2"] is None:
+    if result.theorem2 is None:
         return None
     rng = np.random.default_rng(np.random.SeedSequence([settings.seed, 15, 2]))
     return sizes_engine.sample_size_frames(
-        make_manifold(settings.space, settings.k), result["data"], sizes=sizes_engine.sample_size_grid(result["n_used"]),
+        make_manifold(settings.space, settings.k), result.data, sizes=sizes_engine.sample_size_grid(result.n_used),
         radius=settings.radius, epsilon=settings.epsilon, size=settings.releases, rng=rng)
 
 
@@ -154,7 +154,7 @@ class Frames:
     others: dict[str, np.ndarray] = field(default_factory=dict)
 
 
-def frames(settings: Settings, over: str) -> Frames | None:
+def frames(settings: PrivateMeanConfig, over: str) -> Frames | None:
     """The frames of the animation over ``over`` (``"eps"`` or ``"n"``); ``None`` when there are none."""
     if over not in OVER:
         raise ValueError(f"over must be one of {', '.join(OVER)}, got {over!r}")
@@ -163,7 +163,7 @@ def frames(settings: Settings, over: str) -> Frames | None:
         computed = size_frames(settings)
         if computed is None:
             return None
-        data = result["data"][computed.order]
+        data = result.data[computed.order]
         return Frames(over=over, prefix="n = ", labels=[str(n) for n in computed.sizes],
                       active=len(computed.sizes) - 1, means=computed.means, releases=computed.releases,
                       data=[data[:n] for n in computed.sizes])
@@ -172,7 +172,7 @@ def frames(settings: Settings, over: str) -> Frames | None:
         return None
     epsilons = computed.epsilons
     active = epsilons.index(float(settings.epsilon)) if settings.epsilon in epsilons else 0
-    means = np.broadcast_to(np.asarray(result["mean"], dtype=float), (len(epsilons), 3))
+    means = np.broadcast_to(np.asarray(result.mean, dtype=float), (len(epsilons), 3))
     others = {key: frames for key, frames in computed.releases.items() if key != ANIMATED.key}
     return Frames(over=over, prefix="ε = ", labels=[f"{e:g}" for e in epsilons], active=active, means=means,
                   releases=computed.releases[ANIMATED.key], others=others)
@@ -198,7 +198,7 @@ def _other_clouds(fig: go.Figure, animation: Frames) -> dict:
 
 
 @cache_figures(max_entries=8)
-def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
+def animated_figure(settings: PrivateMeanConfig, over: str = "eps") -> go.Figure:
     """The playground's figure with the exact Laplace cloud animated over ``over`` (slider and play
     button). Over ε, the scene is the static figure's (the data and the sidebar's releases) and every other mechanism's cloud (and its
     gaps to the sphere) moves to the same ε; over n, the scene holds every frame's releases and the data
@@ -218,7 +218,7 @@ def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
     also = _other_clouds(fig, animation)
     if over == "n":
         mean_index, data_index = _trace_index(fig, palette.label("true mean")), _trace_index(fig, palette.label("data"))
-        m0 = np.asarray(private_means(settings)["m0"])
+        m0 = np.asarray(private_means(settings).m0)
         if mean_index is not None:
             also[mean_index] = [dict(x=m[None, 0], y=m[None, 1], z=m[None, 2]) for m in animation.means]
         if data_index is not None:
@@ -237,7 +237,7 @@ def animated_figure(settings: Settings, over: str = "eps") -> go.Figure:
     return fig
 
 
-def beyond_dome_caption(settings: Settings, over: str = "eps") -> str:
+def beyond_dome_caption(settings: PrivateMeanConfig, over: str = "eps") -> str:
     """What the caption says of the releases the animation's frames put beyond the drawn dome (over ε its scene
     stays on the data and the sidebar's releases): how many at the first and the last frame where some are,
     from which frame on none is, and, when those frames lie below the sidebar's value, how to widen the
@@ -266,7 +266,7 @@ def beyond_dome_caption(settings: Settings, over: str = "eps") -> str:
 
 
 @cache_figures(max_entries=8)
-def tangent_figure(settings: Settings, over: str = "eps") -> go.Figure | None:
+def tangent_figure(settings: PrivateMeanConfig, over: str = "eps") -> go.Figure | None:
     """The exact Laplace frames seen from each frame's true mean (Log coordinates in the basis carried
     from the mean of the chosen settings), animated over ``over`` without redraws; axes fixed over all
     frames so the cloud visibly shrinks. None when there are no frames."""

@@ -1,4 +1,4 @@
-"""The playground's sidebar: every widget, bound to the URL, turned into one ``Settings``."""
+"""The playground's sidebar: every widget, bound to the URL, turned into one ``PrivateMeanConfig``."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from engine import spaces
 from engine.data import airport_states
 from engine.mechanisms import specs
 from engine.pipelines import address_keys
+from engine.pipelines.private_mean import PrivateMeanConfig
 from engine.spaces import make_manifold
 from ui import controls, glossary, limits, presets, state
-from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, Settings, SpaceSpec
+from ui.playground.spaces import DELTAS, MECHANISMS, OUTSIDE, SPACES, SpaceSpec
 
 #: The page's defaults are the pipeline's (on the sphere; the space-dependent ones come from ``SPACES``).
-DEFAULTS = Settings()
+DEFAULTS = PrivateMeanConfig()
 #: Named settings, loaded from ``?preset=NAME`` (``ui.presets``; Home's links carry the values as well).
 PRESETS = {
     "reimherr-spd": {"space": "spd", "source": "wishart", "r": 1.5, "n": 20, "eps": 1.0, "mech": ["exact", "euclid"]},
@@ -114,7 +115,7 @@ def _mh_controls(spec: SpaceSpec) -> tuple[int, int, float | None, list[str]]:
     return int(burn_in), int(thin), step, keys
 
 
-#: The config field (``Settings``, the settings file's key) each address key sets (the engine's table, which
+#: The config field (``PrivateMeanConfig``, the settings file's key) each address key sets (the engine's table, which
 #: also reads old downloads). The address keeps its short keys; ``adapt`` (off) is the only one without a
 #: field: it gives ``step`` a value.
 FIELD_OF_KEY = address_keys.PAGES["playground"].fields
@@ -124,14 +125,14 @@ KEYS = (*FIELD_OF_KEY, *address_keys.PAGES["playground"].shown_only)
 
 def address(config, keys=tuple(FIELD_OF_KEY)) -> dict[str, str]:
     """The address parameters ``keys`` that open the playground on ``config`` (a ``PrivateMeanConfig`` or the
-    page's ``Settings``): tuples comma-joined, numbers written exactly."""
+    page's ``PrivateMeanConfig``): tuples comma-joined, numbers written exactly."""
     def text(value) -> str:
         return ",".join(value) if isinstance(value, tuple) else repr(value) if isinstance(value, float) else str(value)
 
     return {key: text(getattr(config, FIELD_OF_KEY[key])) for key in keys}
 
 
-def sidebar() -> tuple[Settings, list[str]]:
+def sidebar() -> tuple[PrivateMeanConfig, list[str]]:
     """Draw the playground's sidebar; return its settings and the URL keys on show."""
     state.own(KEYS)
     presets.preset_from_url(PRESETS, PRESET_NOTE_KEY)
@@ -190,7 +191,7 @@ def sidebar() -> tuple[Settings, list[str]]:
     keys += ["m", "seed"]
     state.sync(keys)
     presets.show_note(PRESET_NOTE_KEY, PRESET_NOTES)
-    settings = Settings(space=space, source=source, region=region, k=k, n=int(n), radius=float(radius),
+    settings = PrivateMeanConfig(space=space, source=source, region=region, k=k, n=int(n), radius=float(radius),
                         outside=outside, epsilon=float(epsilon), mechanisms=mechanisms, delta=delta,
                         burn_in=burn_in, thin=thin, step=step, releases=int(releases), seed=int(seed))
     return settings, keys

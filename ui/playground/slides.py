@@ -7,10 +7,10 @@ import threading
 
 import streamlit as st
 
+from engine.pipelines.private_mean import PrivateMeanConfig
 from engine.viz.export import offscreen_rendering_available, scene_png
 from engine.viz.sphere import ball_boundary
 from ui.playground.compute import private_means
-from ui.playground.spaces import Settings
 from ui.spaces import clouds
 
 
@@ -33,15 +33,15 @@ def _renderer_probe() -> _RendererProbe:
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def slides_png(settings: Settings) -> bytes:
+def slides_png(settings: PrivateMeanConfig) -> bytes:
     """1600×1200 PNG of the sphere view rendered off screen by pyvista."""
     result = private_means(settings)
-    points = {"data": result["data"], **clouds(result), "true mean": result["mean"][None]}
-    return scene_png(points=points, center=result["m0"],
-                     curves={"boundary": ball_boundary(result["m0"], settings.radius)})
+    points = {"data": result.data, **clouds(result), "true mean": result.mean[None]}
+    return scene_png(points=points, center=result.m0,
+                     curves={"boundary": ball_boundary(result.m0, settings.radius)})
 
 
-def slides_button(settings: Settings) -> None:
+def slides_button(settings: PrivateMeanConfig) -> None:
     """A button that renders the sphere view for slides, disabled with the reason when it cannot.
 
     While the renderer probe runs (the first visit after the server started), the button is drawn in a
@@ -52,7 +52,7 @@ def slides_button(settings: Settings) -> None:
     st.fragment(_slides_button, run_every=2.0 if probe.result is None else None)(probe, settings)
 
 
-def _slides_button(probe: _RendererProbe, settings: Settings) -> None:
+def _slides_button(probe: _RendererProbe, settings: PrivateMeanConfig) -> None:
     """The button as far as the probe knows: disabled while it runs or when rendering is unavailable."""
     if probe.result is None:
         st.button("High-resolution image for slides", key="pg-slides-pending", disabled=True,

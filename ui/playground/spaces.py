@@ -1,12 +1,12 @@
 """The playground's choices per space: the spaces, their data sources and default radii come from the
-registry (``engine.spaces``), their slider ranges and captions from their views (``ui.spaces``), the
-``Settings`` every computation is keyed by from ``engine.pipelines``."""
+registry (``engine.spaces``), their slider ranges and captions from their views (``ui.spaces``); every
+computation is keyed by the pipeline's ``PrivateMeanConfig`` (``engine.pipelines.private_mean``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import pipelines, spaces
+from engine import spaces
 from engine.mechanisms import specs
 from ui.spaces import VIEWS
 
@@ -58,6 +58,3 @@ CAPTIONS = {key: view.caption for key, view in VIEWS.items()}
 ERROR_NOTES = {key: view.error_note for key, view in VIEWS.items()}
 ZOOM_NOTE = ("The view is zoomed on the releases: at this n and ε they spread over less than a sixth of the data "
              "ball, which extends beyond the frame.")
-
-#: Everything the computation depends on (hashable, so it can key the cache): the engine's config.
-Settings = pipelines.PrivateMeanConfig

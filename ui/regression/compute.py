@@ -2,7 +2,7 @@
 
 * ``private_regression``: data, fit, private releases and checks (``engine.pipelines.private_regression``);
 * ``main_figure``: the figure of that run (plotly takes a while to build the 50-landmark outlines);
-* ``figure1``: the Figure 1 study (``engine.experiments.kulkarni_soto_fig1``), run only when its section is chosen,
+* ``figure1``: the Figure 1 study (``kulkarni-soto-fig1`` of ``engine.pipelines.studies``), run only when its section is chosen,
   kept in a shared ``ResultStore`` so that a progress bar can follow its budget splits.
 
 ``compute`` runs the first one under a spinner and turns a ``ValueError`` into ``st.error``.
@@ -14,7 +14,7 @@ from typing import Callable
 
 import streamlit as st
 
-from engine.experiments import kulkarni_soto_fig1
+from engine.pipelines import studies
 from engine.pipelines.private_regression import RegressionConfig, RegressionResult, run
 from ui import errors
 from ui.figure_cache import cache_figures
@@ -27,6 +27,7 @@ from ui.result_store import shared_store
 #: balls, where these K-norm laws with clipped gradients nearly are, and the independence proposals on the
 #: balls are accepted most of the time, so 100 and 20 steps reach them (``rhat_footpoint`` shows it).
 PAGE_PAIRS = 20
+FIGURE1 = "kulkarni-soto-fig1"
 PAGE_WARMUP = 100
 PAGE_VELOCITY_WARMUP = 20
 
@@ -55,9 +56,9 @@ def figure1(n: int, k: int, tau: float, scale: str, clip: bool, seed: int, *,
 
     return shared_store("regression-figure1").get(
         (n, k, tau, scale, clip, seed),
-        lambda: kulkarni_soto_fig1.run(reps=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip,
-                                       seed=seed, warmup=PAGE_WARMUP, velocity_warmup=PAGE_VELOCITY_WARMUP,
-                                       progress=step))
+        lambda: studies.run(FIGURE1, studies.study(FIGURE1).config(
+            reps=PAGE_PAIRS, n=n, k=k, tau=tau, scale=scale, clip_residuals=clip, seed=seed, warmup=PAGE_WARMUP,
+            velocity_warmup=PAGE_VELOCITY_WARMUP), progress=step, shared_cache=False))
 
 
 def compute(settings: Settings) -> RegressionResult:

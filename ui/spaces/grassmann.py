@@ -7,7 +7,7 @@ from ui.spaces.view import SpaceView
 
 
 def _figure(result, clouds, settings, hold):
-    return lines_figure(data=result["data"], mean=result["mean"], releases=clouds, center=result["m0"],
+    return lines_figure(data=result.data, mean=result.mean, releases=clouds, center=result.m0,
                         radius=settings.radius, height=640)
 
 

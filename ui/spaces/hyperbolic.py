@@ -22,13 +22,13 @@ def _drawn(mean, cloud) -> np.ndarray:
 
 
 def _figure(result, clouds, settings, hold):
-    shown = {name: c[_drawn(result["mean"], c)] for name, c in clouds.items()}
-    return poincare_figure(data=result["data"], mean=result["mean"], releases=shown, edges=result["edges"], height=640)
+    shown = {name: c[_drawn(result.mean, c)] for name, c in clouds.items()}
+    return poincare_figure(data=result.data, mean=result.mean, releases=shown, edges=result.edges, height=640)
 
 
 def _hidden(result, clouds) -> int:
     """Releases too far out to draw on the Poincaré disk, or off H²."""
-    return int(sum((~_drawn(result["mean"], c)).sum() for c in clouds.values()))
+    return int(sum((~_drawn(result.mean, c)).sum() for c in clouds.values()))
 
 
 def _coordinates(points):

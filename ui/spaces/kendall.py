@@ -12,7 +12,7 @@ KENDALL_MAX_OUTLINES = 50
 
 def _figure(result, clouds, settings, hold):
     outlines = {name: c[:KENDALL_MAX_OUTLINES] for name, c in clouds.items()}
-    return shapes_figure(mean=result["mean"], releases=outlines, data=result["data"], release_opacity=0.3,
+    return shapes_figure(mean=result.mean, releases=outlines, data=result.data, release_opacity=0.3,
                          height=640)
 
 

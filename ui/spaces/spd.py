@@ -12,7 +12,7 @@ VIEW = SpaceView(
     caption="Each matrix [[a, b], [b, c]] is the point (a, √2·b, c) and only points inside the cone are positive "
             "definite: open diamonds are Euclidean releases that are not valid covariance matrices.",
     error_note="Euclidean releases count only when positive definite: the others have no geodesic distance.",
-    figure=lambda result, clouds, settings, hold: spd_cone_figure(data=result["data"], mean=result["mean"],
+    figure=lambda result, clouds, settings, hold: spd_cone_figure(data=result.data, mean=result.mean,
                                                           releases=clouds, height=640),
     coordinates=lambda points: dict(x11=points[:, 0, 0], x12=points[:, 0, 1], x22=points[:, 1, 1]),
     volume_tex=r"\rho \int_0^{2\pi} \sinh\!\big(\rho\,|\cos\varphi - \sin\varphi|/2\big)\,d\varphi",

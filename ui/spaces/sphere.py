@@ -10,7 +10,7 @@ PLAYGROUND_HEIGHT = 340
 
 
 def _figure(result, clouds, settings, hold):
-    return sphere_figure(data=result["data"], mean=result["mean"], releases=clouds, center=result["m0"],
+    return sphere_figure(data=result.data, mean=result.mean, releases=clouds, center=result.m0,
                          radius=settings.radius, resolution=48, height=PLAYGROUND_HEIGHT, hold=hold)
 
 

@@ -13,6 +13,8 @@ from typing import Callable
 import numpy as np
 import plotly.graph_objects as go
 
+from engine.pipelines.private_mean import PrivateMeanResult
+
 
 @dataclass(frozen=True)
 class Figure1View:
@@ -29,7 +31,7 @@ class Figure1View:
     setting_detail: str = ""
 
 
-def no_hidden_releases(result: dict, clouds: dict) -> int:
+def no_hidden_releases(result: PrivateMeanResult, clouds: dict) -> int:
     """Releases the figure leaves out: none."""
     return 0
 

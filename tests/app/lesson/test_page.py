@@ -271,13 +271,13 @@ def test_step_nine_says_where_the_noise_goes():
 
     step = next(step for step in STEPS if step.title == "Beyond means: subspaces")
     result, _ = compute.subspaces(SUBSPACES)
-    assert "truncated Laplace" in result["guarantee"]["rule"] and result["guarantee"]["delta"] > 0
+    assert "truncated Laplace" in result.guarantee.rule and result.guarantee.delta > 0
     texts = " ".join((step.question, step.headline, step.takeaway, step.answer()[1]))
     assert "no noise at all" not in texts and "instead of adding noise" not in texts
     assert "truncated-Laplace noise to the gap" in step.takeaway and "Singhal & Steinke 2021" in step.takeaway
     assert "truncated Laplace noise on the gap" in step.answer()[1]
-    assert _stated(step.answer()[1], "δ") == [result["guarantee"]["delta"]]
-    assert _stated(step.answer()[1], "ε") == [result["guarantee"]["epsilon"]]
+    assert _stated(step.answer()[1], "δ") == [result.guarantee.delta]
+    assert _stated(step.answer()[1], "ε") == [result.guarantee.epsilon]
 
 
 @pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
@@ -393,7 +393,7 @@ def test_step_two_rings_the_mean_at_delta_and_ten_delta():
 
     fig = _step("How far the noise goes").chart()
     by_name = {trace.name: trace.to_plotly_json() for trace in fig.data}
-    delta = compute.released(SPHERE_ALONE, "exact")["sensitivity"]
+    delta = compute.released(SPHERE_ALONE, "exact").sensitivity
     mean = np.array([charts.values(by_name["True mean (not private)"][c])[0] for c in "xyz"])
     for name, multiple in (("Δ from the true mean", 1), ("10 Δ from the true mean", 10)):
         ring = np.stack([charts.values(by_name[name][c]) for c in "xyz"], axis=-1)

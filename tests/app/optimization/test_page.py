@@ -298,7 +298,7 @@ def test_the_run_reports_calibration_and_each_block_of_repeats(monkeypatch):
                         batch=20, eta=0.05, reps=23, seed=0, grid=None, burn=200)
     computed = opt_compute.run(settings)
     texts = bar.texts
-    assert computed.run["outputs"]["dp-rgd"].shape == (23, 2, 2)
+    assert computed.run.outputs["dp-rgd"].shape == (23, 2, 2)
     assert any(text and text.startswith("Calibrating σ for batches of b = 20 of n = 40") for text in texts)
     blocks = [text for text in texts if text and text.startswith("Running DP-RSGD (b = 20)")]
     assert [text.split("repeats ")[1] for text in blocks] == ["1–10 of 23 …", "11–20 of 23 …", "21–23 of 23 …"]

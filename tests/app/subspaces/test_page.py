@@ -184,15 +184,15 @@ def test_home_preset_opens_with_its_settings():
 
 
 def test_the_sweep_settings_download_is_a_runnable_study():
-    """The JSON under the sweep names the study and holds valid Params for the command line."""
+    """The JSON under the sweep names the study and holds valid Config for the command line."""
     from engine.experiments import singhal_steinke_dimension
-    from engine.experiments.protocol import make_params
-    from ui.subspaces.compute import SWEEP_REPS, sweep_params
+    from engine.experiments.protocol import make_config
+    from ui.subspaces.compute import SWEEP_REPS, sweep_config
 
     settings = views.sweep_settings(2, 0.5, 1e-5, 3)
-    params = make_params(singhal_steinke_dimension.Params, json.loads(json.dumps(settings)))
+    params = make_config(singhal_steinke_dimension.Config, json.loads(json.dumps(settings)))
     assert params.dimensions == views.SWEEP_DIMENSIONS and params.sample_sizes == views.SWEEP_SIZES
     assert params.reps == SWEEP_REPS and (params.epsilon, params.delta, params.seed) == (0.5, 1e-5, 3)
-    cell = sweep_params(2, 0.5, 1e-5, 3, 20, 1600)
+    cell = sweep_config(2, 0.5, 1e-5, 3, 20, 1600)
     assert [task.key for task in singhal_steinke_dimension.tasks(cell)] == [
         task.key for task in singhal_steinke_dimension.tasks(params) if task.key[:2] == (20, 1600)]

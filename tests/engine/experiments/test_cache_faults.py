@@ -25,7 +25,7 @@ SETTINGS = {"reps": 4, "ns": [10], "block": 2}
 
 
 def params(seed: int):
-    return reimherr_fig1.Params(seed=seed, **{k: tuple(v) if isinstance(v, list) else v for k, v in SETTINGS.items()})
+    return reimherr_fig1.Config(seed=seed, **{k: tuple(v) if isinstance(v, list) else v for k, v in SETTINGS.items()})
 
 
 @pytest.fixture(autouse=True)
@@ -311,7 +311,7 @@ def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(clean, tmp_path
 import os, signal
 from engine.experiments import cache, reimherr_fig1
 cache._place = lambda staging, folder: os.kill(os.getpid(), signal.SIGKILL)
-cache.store({str(store)!r}, {STUDY!r}, reimherr_fig1.Params(reps=2, ns=(10,), block=2),
+cache.store({str(store)!r}, {STUDY!r}, reimherr_fig1.Config(reps=2, ns=(10,), block=2),
             reimherr_fig1.run(reps=2, ns=[10], block=2))
 """], cwd=Path(__file__).resolve().parents[3], capture_output=True)
     assert killed.returncode == -9, killed.stderr

@@ -146,13 +146,13 @@ def test_cache_is_reused_and_no_cache_runs_again(tmp_path, capsys, monkeypatch, 
 
 
 def test_parquet_round_trip_is_exact_and_keys_separate_runs(tmp_path):
-    params = reimherr_fig1.Params(reps=6, ns=(10,), block=3, seed=1)
+    params = reimherr_fig1.Config(reps=6, ns=(10,), block=3, seed=1)
     results = runner.run("reimherr-fig1", params, cache_dir=tmp_path)
     again = cache.load(tmp_path, reimherr_fig1.__name__, params, reimherr_fig1.TABLES)
     assert list(again) == list(results)
     for name in results:
         pd.testing.assert_frame_equal(again[name], results[name], check_exact=True)
-    other = reimherr_fig1.Params(reps=6, ns=(10,), block=3, seed=2)
+    other = reimherr_fig1.Config(reps=6, ns=(10,), block=3, seed=2)
     assert cache.cache_key(reimherr_fig1.__name__, params) != cache.cache_key(reimherr_fig1.__name__, other)
     assert cache.load(tmp_path, reimherr_fig1.__name__, other, reimherr_fig1.TABLES) is None
     assert cache.describe(reimherr_fig1.__name__, params)["version"].startswith("0.1.0+")

@@ -20,6 +20,6 @@ def test_equal_mu_and_errors_against_their_exact_means():
 
 def test_bad_settings_are_refused_in_one_line():
     with pytest.raises(ValueError, match="mu"):
-        study.Params(mu=-1.0)
+        study.Config(mu=-1.0)
     with pytest.raises(ValueError):
-        study.Params(radius=np.pi, ns=(10,))
+        study.Config(radius=np.pi, ns=(10,))

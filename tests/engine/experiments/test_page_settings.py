@@ -9,7 +9,7 @@ import pytest
 
 from engine.experiments import __main__ as cli
 from engine.experiments import load
-from engine.experiments.protocol import make_params
+from engine.experiments.protocol import make_config
 from engine.pipelines import settings_file
 from engine.pipelines.private_optimization import EIG_D, OptimizationConfig
 from engine.pipelines.private_regression import RegressionConfig
@@ -39,20 +39,20 @@ def _file(tmp_path, page: str, config, **extra) -> str:
     return str(path)
 
 
-def _params(name: str, path: str):
+def _config(name: str, path: str):
     args = Namespace(settings=cli.Path(path), reps=None, seed=None)
-    return cli._params(name, load(name), args)
+    return cli._config(name, load(name), args)
 
 
 @pytest.mark.parametrize("name", EXPECTED)
 def test_a_page_file_becomes_the_studys_params(tmp_path, name):
     page, config = ("regression", REGRESSION) if name.startswith("kulkarni") else ("optimization", OPTIMIZATION[name])
-    params = _params(name, _file(tmp_path, page, config))
+    params = _config(name, _file(tmp_path, page, config))
     for field, value in EXPECTED[name].items():
         if value is not None:
             assert getattr(params, field) == (tuple(value) if isinstance(value, tuple) else value), field
     # The study keeps its own grid.
-    defaults = make_params(load(name).Params, {})
+    defaults = make_config(load(name).Config, {})
     grid = {"dp-rgd-frechet": "ns", "dp-rgd-eigenvector": "epsilons"}.get(name)
     assert grid is None or getattr(params, grid) == getattr(defaults, grid)
 
@@ -100,7 +100,7 @@ def test_every_mapping_names_only_fields_of_the_study():
     from engine.experiments.page_settings import STUDY_SETTINGS
 
     for (page, name), to_study in STUDY_SETTINGS.items():
-        fields = {f.name for f in dataclasses.fields(load(name).Params)}
+        fields = {f.name for f in dataclasses.fields(load(name).Config)}
         assert set(to_study(REGRESSION if page == "regression" else OPTIMIZATION[name])) <= fields, name
 
 
@@ -110,7 +110,7 @@ def test_an_old_figure1_download_with_the_pages_address_keys_is_translated(tmp_p
     path.write_text(json.dumps({"study": "kulkarni-soto-fig1", "reg_data": "callosum", "reg_n": 20, "reg_k": 10,
                                 "reg_eps_p": 0.5, "reg_eps_v": 1.0, "reg_tau": 0.08, "reg_releases": 5,
                                 "reg_paper_scale": True, "reg_clip": True, "reg_warmup": 20, "reg_seed": 5}))
-    params = _params("kulkarni-soto-fig1", str(path))
+    params = _config("kulkarni-soto-fig1", str(path))
     assert {key: getattr(params, key) for key in EXPECTED["kulkarni-soto-fig1"]} == EXPECTED["kulkarni-soto-fig1"]
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("note: ") and "reg_paper_scale" in err

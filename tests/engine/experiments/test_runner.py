@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from engine.experiments import reimherr_fig1, runner
-from engine.experiments.protocol import Task, make_params, replicate_blocks, task_seed
+from engine.experiments.protocol import Task, make_config, replicate_blocks, task_seed
 
-SMALL = reimherr_fig1.Params(reps=24, seed=7, ns=(10, 30), block=8)
+SMALL = reimherr_fig1.Config(reps=24, seed=7, ns=(10, 30), block=8)
 
 
 def assert_same_tables(a: dict, b: dict):
@@ -67,14 +67,14 @@ def test_keys_are_unique_and_blocks_are_a_study_parameter():
 
 def test_bad_parameters_and_scheduler_arguments():
     with pytest.raises(ValueError, match="unknown setting 'repz'"):
-        make_params(reimherr_fig1.Params, {"repz": 3})
+        make_config(reimherr_fig1.Config, {"repz": 3})
     with pytest.raises(ValueError, match="block must be an integer >= 1, got 0"):
-        reimherr_fig1.Params(block=0)
+        reimherr_fig1.Config(block=0)
     with pytest.raises(ValueError, match="workers must be an integer >= 1, got 0"):
         runner.run("reimherr-fig1", SMALL, workers=0)
     with pytest.raises(ValueError, match="not both"):
         runner.run("reimherr-fig1", SMALL, workers=2, scheduler="tcp://127.0.0.1:8786")
-    with pytest.raises(ValueError, match="params must be engine.experiments.reimherr_fig1.Params, got dict"):
+    with pytest.raises(ValueError, match="config must be engine.experiments.reimherr_fig1.Config, got dict"):
         runner.run("reimherr-fig1", {"reps": 3})
 
 
@@ -86,5 +86,5 @@ def test_the_costliest_tasks_get_the_highest_priority_and_ties_keep_their_order(
 
 
 def test_reimherr_fig1_tasks_cost_their_sample_size_times_their_replicates():
-    costs = {task.key: task.cost for task in reimherr_fig1.tasks(reimherr_fig1.Params(reps=1500, ns=(10, 300)))}
+    costs = {task.key: task.cost for task in reimherr_fig1.tasks(reimherr_fig1.Config(reps=1500, ns=(10, 300)))}
     assert costs[("spd", 300, 1000)] == 300 * 500 and costs[("sphere", 10, 0)] == 10 * 1000

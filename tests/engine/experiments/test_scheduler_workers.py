@@ -13,7 +13,7 @@ from engine.experiments import reimherr_fig1, runner
 
 from .test_cli import QUICK, cache_in_tmp, no_figures, one_line_error, quick_settings  # noqa: F401
 
-SMALL = reimherr_fig1.Params(reps=4, seed=7, ns=(10,), block=2)
+SMALL = reimherr_fig1.Config(reps=4, seed=7, ns=(10,), block=2)
 
 
 @pytest.fixture

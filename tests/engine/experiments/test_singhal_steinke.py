@@ -7,7 +7,7 @@ import pytest
 
 from engine.experiments import STUDIES, load, runner
 from engine.experiments import __main__ as cli
-from engine.experiments.protocol import make_params
+from engine.experiments.protocol import make_config
 from engine.experiments.singhal_steinke import RELEASE_COLUMNS
 
 NAMES = ["singhal-steinke-dimension", "singhal-steinke-gap", "singhal-steinke-robust"]
@@ -33,12 +33,12 @@ def assert_same_tables(a: dict, b: dict):
 def test_studies_follow_the_protocol(name):
     study = load(name)
     assert name in STUDIES
-    for attribute in ("Params", "tasks", "combine", "figures", "run"):
+    for attribute in ("Config", "tasks", "combine", "figures", "run"):
         assert callable(getattr(study, attribute))
-    params = make_params(study.Params, SMALL[name][0])
+    params = make_config(study.Config, SMALL[name][0])
     keys = [task.key for task in study.tasks(params)]
     assert len(keys) == len(set(keys))
-    assert keys == [task.key for task in study.tasks(make_params(study.Params, SMALL[name][0]))]
+    assert keys == [task.key for task in study.tasks(make_config(study.Config, SMALL[name][0]))]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -88,20 +88,20 @@ def test_a_refused_exact_release_is_a_failed_row_not_a_crash():
 
 def test_same_seed_same_tables_and_task_order_does_not_matter():
     study = load("singhal-steinke-robust")
-    params = make_params(study.Params, SMALL["singhal-steinke-robust"][0])
+    params = make_config(study.Config, SMALL["singhal-steinke-robust"][0])
     first = runner.run(study, params)
     assert_same_tables(first, runner.run(study, params))
     tasks = study.tasks(params)
     backwards = runner.execute(tasks[::-1], params.seed)[::-1]
     assert_same_tables(first, study.combine(params, backwards))
-    other = runner.run(study, make_params(study.Params, {**SMALL["singhal-steinke-robust"][0], "seed": 1}))
+    other = runner.run(study, make_config(study.Config, {**SMALL["singhal-steinke-robust"][0], "seed": 1}))
     assert not other["releases"].equals(first["releases"])
 
 
 @pytest.mark.slow
 def test_two_workers_equal_the_in_process_run():
     study = load("singhal-steinke-dimension")
-    params = make_params(study.Params, SMALL["singhal-steinke-dimension"][0])
+    params = make_config(study.Config, SMALL["singhal-steinke-dimension"][0])
     assert_same_tables(runner.run(study, params), runner.run(study, params, workers=2))
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine.budget import physical_memory
 from engine.experiments import STUDIES, load
-from engine.experiments.protocol import check_footprint, make_params
+from engine.experiments.protocol import check_footprint, make_config
 
 
 def test_reps_beyond_the_memory_are_refused_in_one_line_before_the_run(tmp_path):
@@ -41,9 +41,9 @@ TOO_LARGE = {
 @pytest.mark.parametrize("name", STUDIES)
 def test_each_size_setting_is_bounded_and_named(name):
     study = load(name)
-    check_footprint(study, study.Params())
+    check_footprint(study, study.Config())
     for settings, named in (TOO_LARGE[name], ({"reps": 10 ** 23}, "reps = 1e+23")):
         with pytest.raises(ValueError, match="GiB") as refusal:
-            check_footprint(study, make_params(study.Params, settings))
+            check_footprint(study, make_config(study.Config, settings))
         assert named in str(refusal.value)
         assert f"this machine has {physical_memory() / 2 ** 30:.3g} GiB" in str(refusal.value)

@@ -87,11 +87,11 @@ def test_releases_off_the_space_are_counted_and_left_out_of_the_geodesic_error()
     result = run_pipeline(config)
     releases, errors = result.runs[0].releases, result.runs[0].errors
     outside = np.linalg.norm(make_manifold("hyperbolic").to_ambient(releases), axis=-1) > 1
-    assert 0.2 < outside.mean() < 0.9 and errors["off_share"] == outside.mean()
+    assert 0.2 < outside.mean() < 0.9 and errors.off_share == outside.mean()
     inside = releases[~outside]
-    assert errors["geodesic"] == pytest.approx(float(make_manifold("hyperbolic").dist(result.mean, inside).mean()))
+    assert errors.geodesic == pytest.approx(float(make_manifold("hyperbolic").dist(result.mean, inside).mean()))
     shapes = run_pipeline(dataclasses.replace(config, space="kendall", source="heart", k=6, radius=0.3))
-    assert shapes.runs[0].errors["off_share"] == 1.0 and np.isfinite(shapes.runs[0].errors["geodesic"])
+    assert shapes.runs[0].errors.off_share == 1.0 and np.isfinite(shapes.runs[0].errors.geodesic)
 
 
 @pytest.mark.parametrize("space", AUDITS["euclidean-baseline"].spaces)
@@ -116,5 +116,5 @@ def test_who_wins_predicts_with_the_scale_of_the_ambient_coordinates():
     for key, stretch in expected.items():
         assert ambient_stretch(make_manifold(key, 6)) == pytest.approx(stretch, rel=1e-5), key
     result = run_pipeline(PrivateMeanConfig(space="hyperbolic", source="ball", radius=1.0, releases=4000))
-    ratio = result.runs[0].errors["geodesic"] / result.runs[1].errors["geodesic"]
+    ratio = result.runs[0].errors.geodesic / result.runs[1].errors.geodesic
     assert factors(make_manifold("hyperbolic"), 1.0, result.n_used).predicted_ratio == pytest.approx(ratio, rel=0.1)

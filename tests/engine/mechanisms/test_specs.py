@@ -211,11 +211,11 @@ def test_the_playground_run_says_when_sigma_is_doubled(monkeypatch):
 
     monkeypatch.setitem(spaces.SPACES, "sphere", dataclasses.replace(spaces.SPACES["sphere"], make=make))
     config = private_mean.PrivateMeanConfig(mechanisms=("exact", "mh"), releases=20, burn_in=10, thin=1)
-    for laplace in private_mean.run(config).to_dict()["runs"]:
-        assert laplace["footpoint_dependent"] is True
-        assert laplace["sigma"] == pytest.approx(2 * laplace["sensitivity"] / config.epsilon, rel=1e-12)
-    homogeneous = private_mean.run(dataclasses.replace(config, space="hyperbolic", source="ball", radius=0.5)).to_dict()
-    assert [run["footpoint_dependent"] for run in homogeneous["runs"]] == [False, False]
+    for laplace in private_mean.run(config).runs:
+        assert laplace.footpoint_dependent is True
+        assert laplace.sigma == pytest.approx(2 * laplace.sensitivity / config.epsilon, rel=1e-12)
+    homogeneous = private_mean.run(dataclasses.replace(config, space="hyperbolic", source="ball", radius=0.5))
+    assert [run.footpoint_dependent for run in homogeneous.runs] == [False, False]
 
 
 def test_the_who_wins_sentence_never_takes_another_intrinsic_law_for_the_laplace():

@@ -51,7 +51,7 @@ def test_records_outside_the_ball_are_clipped_by_default_as_on_the_page_and_refu
         run(PrivateMeanConfig(**loose, outside="refuse"))
     clipped = run(PrivateMeanConfig(**loose))
     assert clipped.checks[1].level == "warning" and "clipped" in clipped.checks[1].title
-    assert all(r.guarantee["void"] == "" for r in clipped.runs)
+    assert all(r.guarantee.void == "" for r in clipped.runs)
 
 
 @pytest.mark.parametrize("policy, why", [("drop", "were dropped, so n and the sensitivity"),
@@ -62,7 +62,7 @@ def test_dropped_or_kept_records_void_every_guarantee_the_run_prints(policy, why
     result = run(PrivateMeanConfig(**loose))
     assert result.n_used < 200 if policy == "drop" else result.n_used == 200
     assert result.checks[1].level == "error" and "NOT ε-DP" in result.checks[1].text
-    assert all(why in r.guarantee["void"] for r in result.runs) and result.runs
+    assert all(why in r.guarantee.void for r in result.runs) and result.runs
     assert all(why in m["guarantee"]["void"] for m in result.summary()["mechanisms"])
     assert main(["private-mean", "--space", "sphere", "--source", "vmf", "--n", "200", "--radius", "0.1",
                  "--seed", "3", "--outside", policy]) == 0
@@ -89,15 +89,14 @@ def test_the_playground_page_gets_the_same_result_and_its_own_copy():
     from ui.playground.compute import private_means
 
     changed = private_means(CONFIG)
-    changed["runs"][0]["releases"][0] = np.nan
+    changed.runs[0].releases[0] = np.nan
     page = private_means(CONFIG)
-    assert not np.isnan(page["runs"][0]["releases"][0]).any()
+    assert not np.isnan(page.runs[0].releases[0]).any()
     notebook = run(CONFIG)
-    for shown, ran in zip(page["runs"], notebook.runs):
-        np.testing.assert_array_equal(shown["releases"], ran.releases)
-        assert shown["guarantee"] == notebook.summary()["mechanisms"][[r.key for r in notebook.runs].index(ran.key)][
-            "guarantee"]
-    assert [c["title"] for c in page["checks"]] == [c.title for c in notebook.checks]
+    for shown, ran in zip(page.runs, notebook.runs):
+        np.testing.assert_array_equal(shown.releases, ran.releases)
+        assert shown.guarantee == ran.guarantee
+    assert page.checks == notebook.checks
 
 
 #: Each study's subcommand, its options and the config a notebook would build for them.
@@ -203,12 +202,12 @@ def test_an_error_float64_cannot_compute_is_nan_never_zero():
     sphere = make_manifold("sphere")
     mean = np.array([0.0, 0.0, 1.0])
     errors = _errors(sphere, mean, np.array([[1e300, 0.0, 0.0], [0.0, 0.6, 0.8]]))
-    assert np.isnan(errors["geodesic"]) and errors["uncomputable"] == 1 and np.isnan(errors["ambient"])
+    assert np.isnan(errors.geodesic) and errors.uncomputable == 1 and np.isnan(errors.ambient)
     fine = _errors(sphere, mean, np.array([[0.0, 0.6, 0.8], [0.0, 0.0, 2.0]]))
-    assert fine["geodesic"] == pytest.approx(np.arccos(0.8) / 2) and fine["uncomputable"] == 0
+    assert fine.geodesic == pytest.approx(np.arccos(0.8) / 2) and fine.uncomputable == 0
     spd = make_manifold("spd")
     nan_release = _errors(spd, np.eye(2), np.array([np.eye(2), np.full((2, 2), np.nan)]))
-    assert np.isnan(nan_release["geodesic"]) and nan_release["uncomputable"] == 1
+    assert np.isnan(nan_release.geodesic) and nan_release.uncomputable == 1
 
 
 def test_a_mean_beyond_the_uniqueness_radius_is_a_warning():

@@ -26,19 +26,19 @@ def test_blocks_cover_the_repeats_in_order():
 
 def test_a_run_in_blocks_has_every_chain_once_and_one_noiseless_path(frechet):
     run = _run(frechet, 23)
-    assert run["outputs"]["dp-rgd"].shape == (23, 2, 2) and run["laplace"].shape == (23, 2, 2)
-    private = run["paths"][run["paths"]["method"] == "dp-rgd"]
+    assert run.outputs["dp-rgd"].shape == (23, 2, 2) and run.laplace.shape == (23, 2, 2)
+    private = run.paths[run.paths["method"] == "dp-rgd"]
     assert sorted(private["repeat"].unique()) == list(range(23))
     # A fixed public start and the full batch: the noiseless run is one path, run once.
-    assert run["outputs"]["non-private"].shape == (1, 2, 2)
-    assert len(np.unique(run["outputs"]["dp-rgd"].round(12), axis=0)) == 23  # independent streams per block
+    assert run.outputs["non-private"].shape == (1, 2, 2)
+    assert len(np.unique(run.outputs["dp-rgd"].round(12), axis=0)) == 23  # independent streams per block
 
 
 def test_whole_blocks_do_not_depend_on_how_many_repeats_are_asked(frechet):
     """The first 20 chains are the same in runs of 20 and 23 repeats: block k has its own stream."""
     small, large = _run(frechet, 20), _run(frechet, 23)
-    np.testing.assert_array_equal(small["outputs"]["dp-rgd"], large["outputs"]["dp-rgd"][:20])
-    assert small["info"] == large["info"]
+    np.testing.assert_array_equal(small.outputs["dp-rgd"], large.outputs["dp-rgd"][:20])
+    assert small.info == large.info
 
 
 def test_unknown_application_is_named():

@@ -36,8 +36,7 @@ def test_exact_case_is_exact_and_deterministic():
     assert np.array_equal(first.bases, second.bases) and np.array_equal(first.data, second.data)
     assert first.outlier.sum() == 3 and first.min_samples == 3 * 4 + 56 and first.success_rate == 1.0
     assert first.proj_error.max() < 1e-3  # exact up to the public grid of the representation
-    out = first.to_dict()
-    assert out["config"]["outliers"] == 3 and out["guarantee"]["delta"] == 1e-6 and out["success_rate"] == 1.0
+    assert first.config.outliers == 3 and first.guarantee.delta == 1e-6
 
 
 def test_noise_gives_bottom_for_the_exact_case():

@@ -135,7 +135,7 @@ def test_the_private_mean_pipeline_runs_on_lines(source):
     delta = float(frechet_mean_sensitivity(40, config.radius, 1.0))
     for run in result.runs:
         assert run.skipped is None and np.all(gr.belongs(run.releases)), run.key
-        assert np.isfinite(run.errors["geodesic"]) and run.errors["off_share"] == 0.0
+        assert np.isfinite(run.errors.geodesic) and run.errors.off_share == 0.0
     by_key = {run.key: run for run in result.runs}
     assert by_key["exact"].sigma == pytest.approx(delta / config.epsilon)
     assert by_key["euclid"].sensitivity == pytest.approx(2 * np.sqrt(2) * np.sin(config.radius) / 40)
