@@ -93,6 +93,13 @@ def family(key: str) -> DimensionFamily:
         raise ValueError(f"space must be one of {', '.join(FAMILIES)}, got {key!r}") from None
 
 
+def offers(space: str, mechanism: str, dims: tuple[int, ...] = ()) -> bool:
+    """Whether the map of ``space`` (at its parameters ``dims``, default the family's) can compare ``mechanism``:
+    a spec with an error law (``MAPPED``) whose ``supports`` holds at every parameter."""
+    fam, spec = family(space), specs.spec(mechanism)
+    return spec.key in MAPPED and (spec.supports is None or all(spec.supports(fam.make(p)) for p in dims or fam.dims))
+
+
 @dataclass(frozen=True)
 class WhoWinsMapConfig:
     """One map: the family ``space``, its parameters ``dims`` (empty: the family's defaults), ``radii``
@@ -119,10 +126,9 @@ class WhoWinsMapConfig:
             raise ValueError(f"mechanism must be one of {', '.join(MAPPED)} (a spec with an error law), "
                              f"got {self.mechanism!r}")
         check_probability("delta", self.delta)
-        spec = specs.spec(self.mechanism)
-        if spec.supports is not None and not all(spec.supports(fam.make(p)) for p in self.dims or fam.dims):
-            raise ValueError(f"the {spec.label} is not offered on {fam.label} (its guarantee does not hold there); "
-                             f"map it on another space")
+        if not offers(self.space, self.mechanism, self.dims):
+            raise ValueError(f"the {specs.spec(self.mechanism).label} is not offered on {fam.label} (its guarantee "
+                             f"does not hold there); map it on another space")
         missing = fam.baseline_missing
         if missing is not None:
             raise ValueError(f"{missing}; map one of "

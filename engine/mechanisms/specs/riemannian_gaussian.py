@@ -33,4 +33,4 @@ RGAUSS = MechanismSpec(
     chip="Riemannian Gaussian", audit_label="Riemannian Gaussian", color="#882255", symbol="diamond-open",
     dash="dash", guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-gaussian",
     build=_build, scale=riemannian_gaussian.scale, draw=_draw, utility=True, error_radius=_error_radius,
-    flat_error=_flat_error, supports=gdp.supports)
+    flat_error=_flat_error, supports=gdp.supports, solved_scale=True)

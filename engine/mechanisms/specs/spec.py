@@ -68,6 +68,9 @@ class MechanismSpec:
     supports : callable ``(manifold) -> bool`` or None
         On which spaces the mechanism's guarantee can be stated (``None``: every space); the playground and
         the audits offer it only there (``offered_on``).
+    solved_scale : bool
+        ``scale`` solves for σ numerically, seconds per sensitivity (the Riemannian Gaussian's μ by quadrature):
+        a page that calibrates many sensitivities at once (the who-wins map) maps fewer of them.
     """
 
     key: str
@@ -97,6 +100,7 @@ class MechanismSpec:
     error_radius: Callable | None = None
     flat_error: Callable | None = None
     supports: Callable | None = None
+    solved_scale: bool = False
 
     def __post_init__(self):
         if self.sensitivity not in SENSITIVITIES:
