@@ -227,10 +227,12 @@ def _why(f: Factors, ratio: float) -> str:
         dims = f"both noises spread over the same {f.dim} dimensions, so the dimensions change nothing"
     stretch = ("" if abs(f.stretch - 1) < 1e-3 else
                f"; near m₀ a unit of ambient noise moves a release by {f.stretch:.2f} in geodesic distance")
+    noise = f"the intrinsic noise scale is Δ/Δ_E = {f.scale_ratio:.2f} times the Euclidean one ({scale})"
     if abs(f.calibration - 1) > 1e-9:
-        scale += (f"), and the {label}'s calibration at its privacy budget puts σ at {f.calibration:.2f}·Δ/ε, so σ/σ_E "
-                  f"= {f.noise_ratio:.2f}")
-    return (f"Why: the intrinsic noise scale is Δ/Δ_E = {f.scale_ratio:.2f} times the Euclidean one ({scale}); "
+        noise = (f"the intrinsic noise scale is σ/σ_E = {f.noise_ratio:.2f} times the Euclidean one: Δ/Δ_E = "
+                 f"{f.scale_ratio:.2f} ({scale}) times the {f.calibration:.2f} that the {label}'s calibration at its "
+                 f"privacy budget puts on Δ/ε")
+    return (f"Why: {noise}; "
             f"{dims}{stretch}; the noise alone predicts an intrinsic-to-Euclidean error ratio of {f.predicted_ratio:.2f}, "
             f"the run shows {ratio:.2f}.")
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from engine.experiments import gauss_vs_laplace as study
-from tests.app.charts import specs
+from tests.app.charts import specs, values
 from tests.app.conftest import ROOT, messages, run_page
 from tests.plain_text import code_spelling
 from ui import gauss_vs_laplace as section
@@ -32,7 +32,7 @@ def test_the_section_runs_the_study_on_request_and_says_where_the_claim_holds(mo
     at.button(key=section.RUN_KEY).click().run(timeout=600)
     assert not at.exception and not messages(at)
     reading = study.reading(expected)
-    assert [box.value for box in at.info] == [f"**What this run finds.** {reading}"]
+    assert [box.value for box in at.info if "What this run finds" in box.value] == [f"**What this run finds.** {reading}"]
     ratios = study.ratios(expected)
     for d in SMALL.dims:
         shown = ratios[ratios["d"] == d]["ratio"]
@@ -43,12 +43,12 @@ def test_the_section_runs_the_study_on_request_and_says_where_the_claim_holds(mo
     (chart,) = specs(at)
     traces = {trace["name"]: trace for trace in chart["data"]}
     gaussian = expected[(expected["mechanism"] == "Riemannian Gaussian") & (expected["d"] == 2)]
-    np.testing.assert_allclose(traces["Riemannian Gaussian, S²"]["y"], gaussian["mean_error"], rtol=1e-12)
+    np.testing.assert_allclose(values(traces["Riemannian Gaussian, S²"]["y"]), gaussian["mean_error"], rtol=1e-12)
     words = [str(e.value) for kind in ("markdown", "caption", "info") for e in getattr(at, kind)]
     assert not [text for text in words if code_spelling(text)]
     again = run_page(PAGE, {utility.SECTION_KEY: LABEL})  # from the disk cache: no button, the same reading
     assert not [b for b in again.button if b.key == section.RUN_KEY]
-    assert [box.value for box in again.info] == [f"**What this run finds.** {reading}"]
+    assert f"**What this run finds.** {reading}" in [box.value for box in again.info]
 
 
 def test_the_reading_says_where_the_claim_holds_and_where_not():

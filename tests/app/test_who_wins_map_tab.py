@@ -8,7 +8,7 @@ import pytest
 from engine.mechanisms import specs as specs_registry
 from engine.pipelines import who_wins_map
 from engine.pipelines.ties_by_budget import ties_by_budget
-from tests.app.charts import specs
+from tests.app.charts import specs, values
 from tests.app.conftest import ROOT, messages, run_page
 from tests.plain_text import code_spelling
 from ui import utility
@@ -113,7 +113,7 @@ def test_the_tab_maps_the_riemannian_gaussian_where_its_spec_supports_the_space(
     for chart, found in zip(charts, expected.values()):
         assert found.family.label in chart["layout"]["title"]["text"]
         assert chart["data"][0]["colorscale"][0][1] == gaussian.color  # the Gaussian's colour where it wins
-        assert len(chart["data"][0]["x"]) == who_wins_map_tab.SOLVED_RADII
+        assert len(values(chart["data"][0]["x"])) == who_wins_map_tab.SOLVED_RADII
     infos = [box.value for box in at.info]
     for found in expected.values():
         assert who_wins_map.reading(found) in infos

@@ -82,7 +82,7 @@ def test_the_verdict_reads_the_intrinsic_mechanism_from_its_spec():
     assert f.calibration == pytest.approx(f.sigma * 1.0 / delta)
     assert found.winner_label == "Euclidean Laplace"
     assert found.sentence.count("Riemannian Gaussian") >= 3 and "Riemannian Laplace" not in found.sentence
-    assert f"puts σ at {f.calibration:.2f}·Δ/ε" in found.sentence
+    assert f"σ/σ_E = {f.noise_ratio:.2f} times the Euclidean one" in found.sentence
     laplace = verdict(sphere, r, n, 1.0, intrinsic=errors, euclidean=euclidean, bias=errors)
     assert laplace.factors.calibration == pytest.approx(1.0) and "calibration" not in laplace.sentence
     with pytest.raises(ValueError, match="the Euclidean Laplace has no error law to compare"):
