@@ -41,6 +41,11 @@ def errors(params: study.Params) -> pd.DataFrame:
     return studies.run(NAME, params)["errors"]
 
 
+def stored(params: study.Params) -> bool:
+    """Whether the disk cache the command line shares holds the study at ``params``."""
+    return cache.contains(cache.default_directory(), study.__name__, params)
+
+
 def ratio_table(found: pd.DataFrame) -> pd.DataFrame:
     """The ratios of the exact mean errors (``study.ratios``), one row per d and one column per n."""
     wide = study.ratios(found).pivot(index="d", columns="n", values="ratio")
@@ -53,7 +58,7 @@ def show() -> None:
     and the ratios on the right."""
     st.markdown(f"**The paper's claim.** {CLAIM}")
     tasks = len(study.tasks(PARAMS))
-    if not cache.contains(cache.default_directory(), NAME, PARAMS):
+    if not stored(PARAMS):
         pressed = st.button(f"Run the comparison ({tasks} μ solves, a few minutes)", key=RUN_KEY,
                             help="Solves each mechanism's σ at equal μ by quadrature for every d and n, then draws "
                                  "the errors; the result is kept for every later visit.")

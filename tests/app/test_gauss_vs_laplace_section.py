@@ -46,6 +46,7 @@ def test_the_section_runs_the_study_on_request_and_says_where_the_claim_holds(mo
     np.testing.assert_allclose(values(traces["Riemannian Gaussian, S²"]["y"]), gaussian["mean_error"], rtol=1e-12)
     words = [str(e.value) for kind in ("markdown", "caption", "info") for e in getattr(at, kind)]
     assert not [text for text in words if code_spelling(text)]
+    assert section.stored(SMALL)
     again = run_page(PAGE, {utility.SECTION_KEY: LABEL})  # from the disk cache: no button, the same reading
     assert not [b for b in again.button if b.key == section.RUN_KEY]
     assert f"**What this run finds.** {reading}" in [box.value for box in again.info]

@@ -7,7 +7,6 @@ import re
 import numpy as np
 import pytest
 
-from engine.experiments import cache
 from engine.manifolds import Sphere
 from engine.mechanisms import specs as mechanism_specs
 from engine.mechanisms.gaussian import analytic_gaussian_sigma
@@ -33,7 +32,7 @@ CURVES, REDUCTION, PLANNER, WHERE, STUDY = utility.SECTIONS
 #: the non-positive definite share); the scaling check; the maps of where each mechanism wins (sphere and SPD);
 #: the sphere comparison's figure once its study is in the disk cache (a button before).
 CHARTS = {CURVES: 2, REDUCTION: 1, PLANNER: 1, WHERE: 5,
-          STUDY: int(cache.contains(cache.default_directory(), gauss_vs_laplace.NAME, gauss_vs_laplace.PARAMS))}
+          STUDY: int(gauss_vs_laplace.stored(gauss_vs_laplace.PARAMS))}
 
 
 @pytest.fixture(scope="module")
