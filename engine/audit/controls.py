@@ -33,6 +33,11 @@ class ReusedRandomnessLaplace:
     who knows the seed, recover f(D) exactly). Models a sampler that keeps a module-level seed.
     """
 
+    #: What the defect leaves of one release (``AuditTarget.unseen_by_curve``).
+    UNSEEN_BY_CURVE = ("One release of this sampler follows the right Laplace law, and only repeated releases "
+                       "show that every call returns the same noise, so a curve of single releases cannot fall "
+                       "below the claim; the ε bound above sees the repeats.")
+
     def __init__(self, *, manifold, epsilon, sensitivity, seed: int = 0):
         self.inner = RiemannianLaplace(manifold=manifold, epsilon=epsilon, sensitivity=sensitivity)
         self.sigma = self.inner.sigma

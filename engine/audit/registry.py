@@ -232,7 +232,7 @@ def _reused(space, eps):
                             notes=("Every call reseeds the same generator: the release is a function of the data. "
                                    "The audit sees it because calls of 500 draws repeat the same points."),
                             batch_size=500)
-    return target
+    return dataclasses.replace(target, unseen_by_curve=mech.UNSEEN_BY_CURVE)
 
 
 def _karcher_baseline(space, eps):

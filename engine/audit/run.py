@@ -75,6 +75,7 @@ class AuditResult:
     selection_first, selection_second : selection-half statistics (at most ``KEEP_STATISTICS``), for what
         does not depend on the rejection set (``engine.audit.tradeoff``).
     mu : the target's μ-GDP claim, or None.
+    unseen_by_curve : from the target: why a curve of single releases cannot show the defect ("" where it can).
     """
 
     label: str
@@ -96,6 +97,7 @@ class AuditResult:
     selection_first: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
     selection_second: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
     mu: float | None = None
+    unseen_by_curve: str = ""
 
     @property
     def reachable_fraction(self) -> float:
@@ -204,5 +206,5 @@ def run_audit(target: AuditTarget, *, samples: int = 200_000, alpha: float = 0.0
         history=pd.DataFrame(history), statistic_first=held[0][:KEEP_STATISTICS],
         statistic_second=held[1][:KEEP_STATISTICS], seconds=time.perf_counter() - start,
         selection_first=select[0][:KEEP_STATISTICS], selection_second=select[1][:KEEP_STATISTICS],
-        mu=target.mu,
+        mu=target.mu, unseen_by_curve=target.unseen_by_curve,
     )

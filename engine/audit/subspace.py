@@ -54,6 +54,7 @@ from scipy.stats import laplace
 from engine.audit.controls import SearchBasisExactSubspace, halved_bound_delta
 from engine.audit.mechanisms import gaussian_epsilon
 from engine.audit.target import AuditTarget
+from engine.audit.tradeoff import GRID_POINTS
 from engine.mechanisms.subspace import (
     AnalyzeGauss,
     BinghamSubspace,
@@ -342,11 +343,15 @@ def half_bound_control(setting: str, epsilon: float) -> AuditTarget:
     """Algorithm 1 with the truncated Laplace bound A halved, claiming (ε, ``DELTA``)."""
     actual = halved_bound_delta(epsilon, DELTA)
     mechanism = ExactSubspace(k=2, epsilon=epsilon, delta=actual / (1 - REPRESENTATION_SHARE))  # selection at δ'
-    return exact_subspace_target(
+    target = exact_subspace_target(
         mechanism, setting, claimed_delta=DELTA, label=f"Algorithm 1 with the bound A halved in R^{DIMENSION}",
         notes=(f"A = {mechanism.noise_bound:.4g}, half the bound for δ = {DELTA:g}: it is the bound for δ = "
                f"{actual:.3g}, so at the noise's edge U is output with probability about {actual:.2g} on D and 0 "
                f"on D′ against a claimed δ of {DELTA:g}."))
+    return dataclasses.replace(target, unseen_by_curve=(
+        f"The break is U output with probability about {actual:.2g} on D and never on D′, so the curve can fall below "
+        f"the claim only within {actual:.2g} of α = 0 or 1, by less than that in β, finer than the chart's steps of "
+        f"{1 / (GRID_POINTS - 1):g} in α; the ε bound above sees it."))
 
 
 def subsample_aggregate(setting: str, epsilon: float) -> AuditTarget:

@@ -36,6 +36,9 @@ class AuditTarget:
     mu : float or None
         The μ of a μ-GDP claim (the trade-off curve it promises, ``engine.audit.tradeoff``); ``None`` for an
         (ε, δ) claim only.
+    unseen_by_curve : str
+        Why no trade-off curve of single releases can fall below the claim for this mechanism, in one plain sentence
+        from the mechanism's own definition (a defect that only repeated releases show); empty where one can.
     """
 
     label: str
@@ -49,6 +52,7 @@ class AuditTarget:
     notes: str = ""
     batch_size: int = 50_000
     mu: float | None = None
+    unseen_by_curve: str = ""
 
 
 def reach_note(pair_gap: float, sensitivity: float, what: str) -> str:

@@ -26,10 +26,13 @@ from engine.mechanisms import gdp
 from engine.mechanisms.laplace import radial_law
 from engine.mechanisms.radial import sample_radius
 from engine.mechanisms.riemannian_gaussian import gaussian_radial_log_density, sample_gaussian_radius
+from engine.spaces.family import power_name
 from engine.validation import check_int, check_positive
 
 TABLES = ("errors",)
 MECHANISMS = {gdp.GAUSSIAN: "Riemannian Gaussian", gdp.LAPLACE: "Riemannian Laplace"}
+#: Sᵈ as the page and the figure write it (S¹, S⁹).
+sphere_name = power_name("S")
 
 
 @dataclass(frozen=True)
@@ -108,15 +111,39 @@ def run(*, progress=None, **settings) -> dict[str, pd.DataFrame]:
     return runner.run(sys.modules[__name__], make_config(Config, settings), progress=progress)
 
 
-def figures(results: dict[str, pd.DataFrame]) -> dict:
-    """Mean error against n, one line per (mechanism, d), log axes."""
-    import plotly.graph_objects as go
+def reading(errors: pd.DataFrame) -> str:
+    """Where the paper's claim (the Gaussian's error below the Laplace's at equal privacy on Sᵈ) holds in ``errors``,
+    in plain text: per d the ratio of the exact mean errors (``ratios``) over the n run, and how it moves with d."""
+    found = ratios(errors)
+    mu = float(errors["mu"].iloc[0])
+    per_d = found.groupby("d", sort=False)["ratio"].agg(["min", "max"])
+    spans = [f"{_span(row['min'], row['max'])} on {sphere_name(d)}" for d, row in per_d.iterrows()]
+    won = per_d[per_d["max"] < 1].index.tolist()
+    lost = per_d[per_d["max"] >= 1].index.tolist()
+    ns = sorted(found["n"].unique())
+    where = f"n = {ns[0]}" if len(ns) == 1 else f"n = {ns[0]}–{ns[-1]}"
+    if not lost:
+        verdict = "The claim holds at every d and n run: the Gaussian's error is the smaller everywhere"
+    elif not won:
+        verdict = "The claim does not hold here: the Gaussian's error is never the smaller"
+    else:
+        verdict = (f"The claim holds on {', '.join(sphere_name(d) for d in won)} and not on "
+                   f"{', '.join(sphere_name(d) for d in lost)}")
+    means = per_d.mean(axis=1)
+    trend = ("; the advantage shrinks as d grows" if len(means) > 1 and means.is_monotonic_increasing and won else
+             "; the advantage grows with d" if len(means) > 1 and means.is_monotonic_decreasing and won else "")
+    return (f"{verdict}{trend}. Error of the Gaussian over the Laplace's at equal μ = {mu:g} ({where}): "
+            f"{', '.join(spans)}.")
 
-    fig = go.Figure()
-    for (mechanism, d), rows in results["errors"].groupby(["mechanism", "d"], sort=False):
-        fig.add_trace(go.Scatter(x=rows.n, y=rows.mean_error, mode="lines+markers", name=f"{mechanism}, S^{d}",
-                                 error_y=dict(type="data", array=1.96 * rows.error_se),
-                                 line=dict(dash="solid" if "Gaussian" in mechanism else "dot")))
-    fig.update_layout(title="Error ρ(release, Fréchet mean) at equal μ-GDP", xaxis_title="n", yaxis_title="mean error",
-                      xaxis_type="log", yaxis_type="log")
-    return {"errors": fig}
+
+def _span(low: float, high: float) -> str:
+    """"0.770" or "0.954–0.960": three decimals, one number when they agree."""
+    a, b = f"{low:.3f}", f"{high:.3f}"
+    return a if a == b else f"{a}–{b}"
+
+
+def figures(results: dict[str, pd.DataFrame]) -> dict:
+    """Mean error against n, one line per (mechanism, d), log axes (``engine.viz.gauss_vs_laplace``)."""
+    from engine.viz.gauss_vs_laplace import gauss_vs_laplace_figure
+
+    return {"errors": gauss_vs_laplace_figure(results["errors"])}

@@ -48,6 +48,17 @@ class Study:
         """Method -> hex colour that the study's figures give its baselines (empty when it keeps the palette's)."""
         return MappingProxyType(dict(getattr(self.module, "COLORS", {})))
 
+    def task_count(self, config) -> int:
+        """How many tasks a run at ``config`` has (the grid's cells)."""
+        return len(self.module.tasks(config))
+
+    def stored(self, config) -> bool:
+        """Whether the disk cache the command line shares holds a run at ``config`` (under the study module's
+        name, as the runner stores it)."""
+        from engine.experiments import cache
+
+        return cache.contains(cache.default_directory(), self.module.__name__, config)
+
     def figures(self, results: dict[str, pd.DataFrame]) -> dict:
         """The study's figures of its tables ``results`` (plotly figures by name)."""
         return self.module.figures(results)

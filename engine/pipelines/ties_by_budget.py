@@ -1,12 +1,13 @@
 """How the who-wins map's verdict moves with the budget n·ε: for one parameter of a family (its smallest
-dimension by default), every radius where the error ratio Riemannian / Euclidean Laplace crosses 1, the
-ranges of radii where the Riemannian Laplace wins, and the ratio at the grid's smallest and largest
-radius, at several values of n·ε.
+dimension by default) and one intrinsic mechanism (a spec of ``who_wins_map.MAPPED``, the Riemannian Laplace by
+default), every radius where the error ratio intrinsic / Euclidean Laplace crosses 1, the ranges of radii where
+the intrinsic mechanism wins, and the ratio at the grid's smallest and largest radius, at several values of n·ε.
 
-Both noise scales are ∝ 1/(n·ε) (σ = Δ/ε with Δ = 2r(2 − h)/(n h), σ_E = 2r_E/(n ε); Reimherr, Bharath &
-Soto 2021), so the ratio of the noise alone does not depend on n·ε. The measured one does: the ambient
-mean's bias against the Fréchet mean does not shrink as ε grows, and on a compact space the Riemannian
-Laplace's radius is capped when σ is large. Each budget is one map of ``who_wins_map.run`` at
+For the Laplace both noise scales are ∝ 1/(n·ε) (σ = Δ/ε with Δ = 2r(2 − h)/(n h), σ_E = 2r_E/(n ε); Reimherr,
+Bharath & Soto 2021), so the ratio of the noise alone does not depend on n·ε; an (ε, δ) calibration (the
+Riemannian Gaussian's) is not linear in 1/ε, so its ratio moves with ε too. The measured ratio moves either way:
+the ambient mean's bias against the Fréchet mean does not shrink as ε grows, and on a compact space the
+intrinsic release's radius is capped when σ is large. Each budget is one map of ``who_wins_map.run`` at
 ε = n·ε / n with the same seed, so the budgets share their data sets and random streams.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from engine.mechanisms import specs
 from engine.pipelines.who_wins_map import WhoWinsMapConfig, family, run
 from engine.validation import check_positive
 
@@ -23,7 +25,7 @@ BUDGETS = (5.0, 50.0, 500.0)
 
 
 def intrinsic_ranges(cells: pd.DataFrame, ties: pd.DataFrame) -> tuple[tuple[float, float], ...]:
-    """The ranges of radii where the Riemannian Laplace wins along one parameter's row of a map: from the
+    """The ranges of radii where the intrinsic mechanism wins along one parameter's row of a map: from the
     grid's first radius when its ratio is below 1, or from a tie it wins above, to the next tie it wins
     below, or to the grid's last radius.
 
@@ -47,7 +49,7 @@ def intrinsic_ranges(cells: pd.DataFrame, ties: pd.DataFrame) -> tuple[tuple[flo
 
 
 def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int | None = None, radii: int = 20,
-                   seed: int = 0) -> pd.DataFrame:
+                   seed: int = 0, mechanism: str = specs.EXACT.key, delta: float = WhoWinsMapConfig.delta) -> pd.DataFrame:
     """The tie radius and the end ratios of one parameter of the map of ``space`` at each budget n·ε.
 
     Parameters
@@ -62,6 +64,8 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
         The family's parameter (d or k); its smallest default one when omitted.
     radii, seed : int
         The maps' radius grid and seed (``WhoWinsMapConfig``).
+    mechanism, delta : str, float
+        The intrinsic mechanism (of ``who_wins_map.MAPPED``, offered on the space) and its δ if it needs one.
 
     Returns
     -------
@@ -76,7 +80,8 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
     Raises
     ------
     ValueError
-        No budget, a budget that is not positive or repeats, or a bad map setting.
+        No budget, a budget that is not positive or repeats, or a bad map setting (a mechanism without an error
+        law or not offered on the space among them).
     """
     budgets = [check_positive("n·ε", budget) for budget in budgets]
     if not budgets:
@@ -86,7 +91,8 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
     p = min(family(space).dims) if parameter is None else parameter
     rows = []
     for budget in budgets:
-        found = run(WhoWinsMapConfig(space=space, dims=(p,), radii=radii, n=n, epsilon=budget / n, seed=seed))
+        found = run(WhoWinsMapConfig(space=space, dims=(p,), radii=radii, n=n, epsilon=budget / n, seed=seed,
+                                     mechanism=mechanism, delta=delta))
         cells = found.cells.sort_values("radius")
         tie = found.ties.iloc[0] if len(found.ties) else None
         rows.append(dict(n_epsilon=budget, epsilon=budget / n, parameter=p,

@@ -1,4 +1,5 @@
-"""Who wins, and why: the Riemannian Laplace against the Euclidean Laplace, said from a run's own errors.
+"""Who wins, and why: an intrinsic mechanism (a spec with an error law, the Riemannian Laplace by default) against
+the Euclidean Laplace, said from a run's own errors.
 
 The winner is the mechanism with the smaller mean geodesic error against the true Fréchet mean
 (``engine.pipelines.release_errors``: Euclidean releases off the sphere projected back, those
@@ -13,7 +14,11 @@ decide it come from the public parameters (Reimherr, Bharath & Soto 2021):
 - scale: near m0 a unit of ambient noise moves a release by λ in geodesic distance (the coordinates'
   metric there: λ = 1 on the sphere, SPD at I and aligned pre-shapes, 2 on the Poincaré disk, 1/√2 for
   projectors of lines);
-- so noise alone predicts the error ratio (Δ/Δ_E)·d/(D·k·λ); the ambient mean's bias (its distance to
+- calibration: the intrinsic σ is the spec's (``MechanismSpec.scale``: Δ/ε for the Laplace, from (ε, δ) for the
+  Riemannian Gaussian) and its flat-space mean radius E ρ/σ the spec's ``flat_error`` (d for the Laplace, √2·Γ((d +
+  1)/2)/Γ(d/2) for the Gaussian);
+- so noise alone predicts the error ratio (σ/σ_E)·(E ρ/σ)/(D·k·λ), (Δ/Δ_E)·d/(D·k·λ) for the Laplace; the
+  ambient mean's bias (its distance to
   the Fréchet mean: geodesic after projection, and in ambient coordinates, where the ambient mean of
   points on a sphere lies inside it) adds to the Euclidean error.
 
@@ -65,7 +70,9 @@ class Factors:
 
     ``h`` is Theorem 2's curvature factor, ``delta`` and ``delta_e`` the two sensitivities,
     ``radius`` and ``ambient_radius`` r and r_E, ``dim`` and ``ambient_dim`` d and D, ``kept`` k(d, D),
-    ``stretch`` λ, the geodesic length of a unit of ambient length at m0 (``ambient_stretch``).
+    ``stretch`` λ, the geodesic length of a unit of ambient length at m0 (``ambient_stretch``);
+    ``mechanism`` the intrinsic spec's key, ``sigma`` its noise scale, ``sigma_e`` = Δ_E/ε the Euclidean one and
+    ``flat_error`` its E ρ/σ in Rᵈ (``MechanismSpec.flat_error``).
     """
 
     h: float
@@ -76,6 +83,10 @@ class Factors:
     dim: int
     ambient_dim: int
     kept: float
+    sigma: float
+    sigma_e: float
+    flat_error: float
+    mechanism: str = specs.EXACT.key
     stretch: float = 1.0
 
     @property
@@ -89,14 +100,24 @@ class Factors:
         return self.delta / self.delta_e
 
     @property
+    def calibration(self) -> float:
+        """σ/(Δ/ε): what the mechanism's calibration adds to its sensitivity's noise (1 for the Laplace)."""
+        return self.sigma * self.delta_e / (self.sigma_e * self.delta)
+
+    @property
+    def noise_ratio(self) -> float:
+        """σ/σ_E = (Δ/Δ_E)·``calibration``."""
+        return self.sigma / self.sigma_e
+
+    @property
     def dimension_ratio(self) -> float:
-        """d/(D·k): the error ratio the dimensions alone give at equal noise scales."""
-        return self.dim / (self.ambient_dim * self.kept)
+        """(E ρ/σ)/(D·k): the error ratio the dimensions alone give at equal noise scales (d/(D·k) for the Laplace)."""
+        return self.flat_error / (self.ambient_dim * self.kept)
 
     @property
     def predicted_ratio(self) -> float:
         """Intrinsic over Euclidean error predicted by the noise alone (no bias)."""
-        return self.scale_ratio * self.dimension_ratio / self.stretch
+        return self.noise_ratio * self.dimension_ratio / self.stretch
 
 
 def ambient_stretch(manifold, step: float = 1e-6) -> float:
@@ -110,17 +131,29 @@ def ambient_stretch(manifold, step: float = 1e-6) -> float:
     return float(np.mean(step / moved))
 
 
-def factors(manifold, radius: float, n: int, *, stretch: float | None = None) -> Factors:
+def factors(manifold, radius: float, n: int, *, mechanism: str = specs.EXACT.key, epsilon: float = 1.0,
+            delta: float | None = None, stretch: float | None = None) -> Factors:
     """``Factors`` of ``manifold`` (a space with an ambient ball) for n records in B_r(m0), with
-    Theorem 2's proven Δ; ``ValueError`` beyond Theorem 2's domain or without an ambient ball.
+    Theorem 2's proven Δ, for the intrinsic ``mechanism`` (a spec with an error law) at budget ε (and δ if its
+    guarantee needs one; the Laplace's ratios do not depend on ε); ``ValueError`` beyond Theorem 2's domain,
+    without an ambient ball, or for a mechanism without an error law.
     ``stretch``: ``ambient_stretch(manifold)`` when the caller has it already (it depends on the space only)."""
     radius, n = check_positive("radius", radius), check_int("n", n, minimum=2)
-    delta = float(bounds.frechet_mean_sensitivity(n, radius, manifold.kappa_max))
+    epsilon = check_positive("epsilon", epsilon)
+    spec = specs.spec(mechanism)
+    if spec.flat_error is None:
+        raise ValueError(f"the {spec.label} has no error law to compare (no flat_error in its spec); choose one of "
+                         f"{', '.join(s.key for s in specs.REGISTRY if s.flat_error is not None)}")
+    if spec.needs_delta and delta is None:
+        raise ValueError(f"the {spec.label} is {spec.guarantee}: give its delta")
+    delta_f = float(bounds.frechet_mean_sensitivity(n, radius, manifold.kappa_max))
     r_e = float(bounds.ambient_radius(manifold, radius))
-    return Factors(h=float(bounds.curvature_factor(radius, manifold.kappa_max)), delta=delta,
-                   delta_e=float(bounds.ambient_sensitivity(n, r_e)), radius=radius, ambient_radius=r_e,
-                   dim=manifold.dim, ambient_dim=manifold.ambient_dim,
-                   kept=kept_length(manifold.dim, manifold.ambient_dim),
+    delta_e = float(bounds.ambient_sensitivity(n, r_e))
+    sigma = float(spec.scale(manifold, epsilon=epsilon, sensitivity=delta_f, delta=delta if spec.needs_delta else None))
+    return Factors(h=float(bounds.curvature_factor(radius, manifold.kappa_max)), delta=delta_f, delta_e=delta_e,
+                   radius=radius, ambient_radius=r_e, dim=manifold.dim, ambient_dim=manifold.ambient_dim,
+                   kept=kept_length(manifold.dim, manifold.ambient_dim), sigma=sigma, sigma_e=delta_e / epsilon,
+                   flat_error=float(spec.flat_error(manifold.dim)), mechanism=spec.key,
                    stretch=ambient_stretch(manifold) if stretch is None else stretch)
 
 
@@ -141,7 +174,7 @@ class Verdict:
     @property
     def winner_label(self) -> str | None:
         """The winner's name as the pages write it (``None`` for a tie)."""
-        return {"intrinsic": INTRINSIC, "euclidean": EUCLIDEAN}.get(self.winner)
+        return {"intrinsic": specs.spec(self.factors.mechanism).label, "euclidean": EUCLIDEAN}.get(self.winner)
 
 
 def over_releases(releases: int) -> str:
@@ -163,32 +196,43 @@ def _other_draws(intrinsic: ReleaseErrors, euclidean: ReleaseErrors) -> str:
             "each data set's ambient mean sits from its Fréchet mean.")
 
 
-def _headline(where: str, winner: str | None, intrinsic: float, euclidean: float, gap_se: float) -> str:
+def _headline(where: str, label: str, winner: str | None, intrinsic: float, euclidean: float, gap_se: float) -> str:
     if winner is None:
         return (f"{where}, neither mechanism lands clearly closer to the true Fréchet mean: mean geodesic error "
-                f"{_num(intrinsic)} for the {INTRINSIC} against {_num(euclidean)} for the {EUCLIDEAN}, a gap within "
+                f"{_num(intrinsic)} for the {label} against {_num(euclidean)} for the {EUCLIDEAN}, a gap within "
                 f"twice its standard error ({gap_se:.2g}).")
-    (win, w), (lose, lo) = sorted([(INTRINSIC, intrinsic), (EUCLIDEAN, euclidean)], key=lambda item: item[1])
+    (win, w), (lose, lo) = sorted([(label, intrinsic), (EUCLIDEAN, euclidean)], key=lambda item: item[1])
     return (f"{where}, the {win} lands closer to the true Fréchet mean: mean geodesic error {_num(w)} against "
             f"{_num(lo)} for the {lose}, {_share(1 - w / lo)} smaller.")
 
 
 def _why(f: Factors, ratio: float) -> str:
+    label = specs.spec(f.mechanism).label
     if f.h < 1:
         scale = (f"Theorem 2's curvature factor (2 − h)/h = {f.curvature:.2f} times r/r_E = "
                  f"{f.radius / f.ambient_radius:.2f}")
     else:
         scale = (f"no curvature factor (h = 1) times r/r_E = {f.radius / f.ambient_radius:.2f}, the ambient ball "
                  f"being {'wider' if f.ambient_radius > f.radius else 'narrower'} than the geodesic one")
+    law = ("" if abs(f.flat_error - f.dim) < 1e-9 else
+           f" (its mean radius in flat space is {f.flat_error:.2f}σ, where the Euclidean noise's is {f.ambient_dim}σ_E)")
     if f.dim < f.ambient_dim:
-        dims = (f"its noise spreads over the space's {f.dim} dimensions against {f.ambient_dim} ambient ones, and "
+        dims = (f"its noise spreads over the space's {f.dim} dimensions against {f.ambient_dim} ambient ones{law}, and "
                 f"projecting back keeps {_share(f.kept)} of the Euclidean noise's length, so the dimensions alone "
                 f"scale the ratio by {f.dimension_ratio:.2f}")
+    elif abs(f.dimension_ratio - 1) > 1e-9:
+        dims = (f"both noises spread over the same {f.dim} dimensions{law}, so the laws alone scale the ratio by "
+                f"{f.dimension_ratio:.2f}")
     else:
         dims = f"both noises spread over the same {f.dim} dimensions, so the dimensions change nothing"
     stretch = ("" if abs(f.stretch - 1) < 1e-3 else
                f"; near m₀ a unit of ambient noise moves a release by {f.stretch:.2f} in geodesic distance")
-    return (f"Why: the intrinsic noise scale is Δ/Δ_E = {f.scale_ratio:.2f} times the Euclidean one ({scale}); "
+    noise = f"the intrinsic noise scale is Δ/Δ_E = {f.scale_ratio:.2f} times the Euclidean one ({scale})"
+    if abs(f.calibration - 1) > 1e-9:
+        noise = (f"the intrinsic noise scale is σ/σ_E = {f.noise_ratio:.2f} times the Euclidean one: Δ/Δ_E = "
+                 f"{f.scale_ratio:.2f} ({scale}) times the {f.calibration:.2f} that the {label}'s calibration at its "
+                 f"privacy budget puts on Δ/ε")
+    return (f"Why: {noise}; "
             f"{dims}{stretch}; the noise alone predicts an intrinsic-to-Euclidean error ratio of {f.predicted_ratio:.2f}, "
             f"the run shows {ratio:.2f}.")
 
@@ -220,14 +264,15 @@ def _euclidean_side(f: Factors, label: str, euclidean: ReleaseErrors, rounded_sh
 
 def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: ReleaseErrors,
             euclidean: ReleaseErrors, bias: ReleaseErrors, rounded_share: float = 0.0,
-            paper: tuple[float, ReleaseErrors] | None = None, averaged: str | None = None) -> Verdict:
+            paper: tuple[float, ReleaseErrors] | None = None, averaged: str | None = None,
+            mechanism: str = specs.EXACT.key, delta: float | None = None) -> Verdict:
     """Which mechanism has the smaller error in this run, by how much, and why (see the module docstring).
 
     Parameters
     ----------
     manifold : a space with an ambient ball (sphere, SPD)
     radius, n, epsilon : the public radius r, the number of records in the mean and the budget ε
-    intrinsic, euclidean : ``ReleaseErrors`` of the Riemannian Laplace (Theorem 2's Δ) and of the
+    intrinsic, euclidean : ``ReleaseErrors`` of the intrinsic ``mechanism`` (Theorem 2's Δ) and of the
         Euclidean Laplace (Δ_E, around the ambient mean)
     bias : ``ReleaseErrors`` of the ambient mean(s) against the Fréchet mean(s): its geodesic error
         (after projection) and its ambient distance
@@ -236,6 +281,8 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     paper : ``(C, errors)`` when the page also charts the Riemannian Laplace with a paper's numerical
         constant C (σ = C/(nε), not a proven bound): the sentence says what that changes.
     averaged : what the errors average over (``over_releases``, ``over_data_sets``), said after the headline.
+    mechanism, delta : the intrinsic mechanism's spec key (one with an error law, ``MechanismSpec.flat_error``) and
+        its δ if its guarantee needs one.
 
     Returns
     -------
@@ -244,11 +291,12 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     Raises
     ------
     ValueError
-        Beyond Theorem 2's domain, without an ambient ball, or when either error is not finite.
+        Beyond Theorem 2's domain, without an ambient ball, for a mechanism without an error law, or when
+        either error is not finite.
     """
-    f = factors(manifold, radius, n)
-    epsilon = check_positive("epsilon", epsilon)
-    for name, errors in ((INTRINSIC, intrinsic), (EUCLIDEAN, euclidean)):
+    f = factors(manifold, radius, n, mechanism=mechanism, epsilon=epsilon, delta=delta)
+    label = specs.spec(f.mechanism).label
+    for name, errors in ((label, intrinsic), (EUCLIDEAN, euclidean)):
         if not np.isfinite(errors.geodesic):
             raise ValueError(f"the {name} has no geodesic error to compare (got {errors.geodesic}): "
                              f"{_share(errors.off_share)} of its releases lie outside the space")
@@ -256,12 +304,12 @@ def verdict(manifold, radius: float, n: int, epsilon: float, *, intrinsic: Relea
     gap_se = float(np.hypot(intrinsic.geodesic_se, euclidean.geodesic_se))
     winner = None if abs(gap) <= 2 * gap_se else ("intrinsic" if gap < 0 else "euclidean")
     ratio = intrinsic.geodesic / euclidean.geodesic
-    parts = [_headline(f"At n = {n}, ε = {epsilon:g}", winner, intrinsic.geodesic, euclidean.geodesic, gap_se),
+    parts = [_headline(f"At n = {n}, ε = {epsilon:g}", label, winner, intrinsic.geodesic, euclidean.geodesic, gap_se),
              *([averaged, _other_draws(intrinsic, euclidean)] if averaged else []),
              _why(f, ratio), _euclidean_side(f, manifold.name, euclidean, rounded_share, bias.geodesic)]
     if np.isfinite(intrinsic.ambient) and np.isfinite(euclidean.ambient):
         parts.append(f"In ambient coordinates without projecting back (Figure 1's metric) the errors are "
-                     f"{_num(intrinsic.ambient)} ({INTRINSIC}) and {_num(euclidean.ambient)} ({EUCLIDEAN}); there "
+                     f"{_num(intrinsic.ambient)} ({label}) and {_num(euclidean.ambient)} ({EUCLIDEAN}); there "
                      f"the ambient mean itself sits {bias.ambient:.2g} from the Fréchet mean.")
     if paper is not None:
         constant, paper_errors = paper

@@ -93,6 +93,13 @@ def family(key: str) -> DimensionFamily:
         raise ValueError(f"space must be one of {', '.join(FAMILIES)}, got {key!r}") from None
 
 
+def offers(space: str, mechanism: str, dims: tuple[int, ...] = ()) -> bool:
+    """Whether the map of ``space`` (at its parameters ``dims``, default the family's) can compare ``mechanism``:
+    a spec with an error law (``MAPPED``) whose ``supports`` holds at every parameter."""
+    fam, spec = family(space), specs.spec(mechanism)
+    return spec.key in MAPPED and (spec.supports is None or all(spec.supports(fam.make(p)) for p in dims or fam.dims))
+
+
 @dataclass(frozen=True)
 class WhoWinsMapConfig:
     """One map: the family ``space``, its parameters ``dims`` (empty: the family's defaults), ``radii``
@@ -119,10 +126,9 @@ class WhoWinsMapConfig:
             raise ValueError(f"mechanism must be one of {', '.join(MAPPED)} (a spec with an error law), "
                              f"got {self.mechanism!r}")
         check_probability("delta", self.delta)
-        spec = specs.spec(self.mechanism)
-        if spec.supports is not None and not all(spec.supports(fam.make(p)) for p in self.dims or fam.dims):
-            raise ValueError(f"the {spec.label} is not offered on {fam.label} (its guarantee does not hold there); "
-                             f"map it on another space")
+        if not offers(self.space, self.mechanism, self.dims):
+            raise ValueError(f"the {specs.spec(self.mechanism).label} is not offered on {fam.label} (its guarantee "
+                             f"does not hold there); map it on another space")
         missing = fam.baseline_missing
         if missing is not None:
             raise ValueError(f"{missing}; map one of "
@@ -235,20 +241,19 @@ def clustered(found: ReleaseDistances) -> ClusteredErrors:
     return ClusteredErrors(np.where(bad, np.nan, mean), np.where(bad, np.nan, se), found.off.mean(axis=(1, 2)))
 
 
-def _row(manifold, p: int, f: Factors, sigma: float, epsilon: float, intrinsic: np.ndarray, euclid: float,
-         euclid_se: float, off_share: float, rounded_share: float, flat_error: float) -> dict:
-    """One cell's numbers (the columns of ``run``'s ``cells``); ``flat_error`` is E ρ/σ of the intrinsic law in
-    Rᵈ, so the noise alone predicts the ratio σ·flat_error / (D·σ_E·k·λ) (``Factors.predicted_ratio`` for the
-    Laplace, σ = Δ/ε and flat_error = d)."""
+def _row(manifold, p: int, f: Factors, intrinsic: np.ndarray, euclid: float, euclid_se: float, off_share: float,
+         rounded_share: float) -> dict:
+    """One cell's numbers (the columns of ``run``'s ``cells``); the noise alone predicts the ratio
+    σ·(E ρ/σ in Rᵈ) / (D·σ_E·k·λ) (``Factors.predicted_ratio``)."""
     mean_i = float(intrinsic.mean())
     se_i = float(intrinsic.std(ddof=1) / np.sqrt(intrinsic.size))
     ratio = mean_i / euclid
     ratio_se = abs(ratio) * float(np.hypot(se_i / mean_i, euclid_se / euclid))
     return dict(parameter=p, dim=manifold.dim, ambient_dim=manifold.ambient_dim, radius=f.radius,
-                ambient_radius=f.ambient_radius, sigma=sigma, sigma_euclidean=f.delta_e / epsilon,
+                ambient_radius=f.ambient_radius, sigma=f.sigma, sigma_euclidean=f.sigma_e,
                 intrinsic=mean_i, intrinsic_se=se_i, euclidean=euclid, euclidean_se=euclid_se,
                 ratio=ratio, ratio_se=ratio_se, off_share=off_share, rounded_share=rounded_share,
-                predicted_ratio=sigma * flat_error / (f.ambient_dim * f.delta_e / epsilon * f.kept * f.stretch))
+                predicted_ratio=f.predicted_ratio)
 
 
 def _frechet_step(manifold) -> float | str:
@@ -302,10 +307,9 @@ def _cells_of(p: int, c: WhoWinsMapConfig) -> tuple[dict, ...]:
     manifold = fam.make(p)
     radii = radius_grid(manifold, fam, c.radii, c.max_radius)
     stretch = ambient_stretch(manifold)
-    found = [factors(manifold, float(radius), c.n, stretch=stretch) for radius in radii]
-    spec = specs.spec(c.mechanism)
-    sigmas = [spec.scale(manifold, epsilon=c.epsilon, sensitivity=f.delta, delta=c.delta if spec.needs_delta else None)
-              for f in found]
+    found = [factors(manifold, float(radius), c.n, mechanism=c.mechanism, epsilon=c.epsilon, delta=c.delta,
+                     stretch=stretch) for radius in radii]
+    sigmas = [f.sigma for f in found]
     if min(sigmas) < MIN_SIGMA:
         raise ValueError(f"n = {c.n}, epsilon = {c.epsilon:g} give the noise scale σ = {min(sigmas):.3g} at "
                          f"r = {radii[0]:.3g}, below {MIN_SIGMA:g}, where the errors compare rounding; lower n or "
@@ -314,17 +318,17 @@ def _cells_of(p: int, c: WhoWinsMapConfig) -> tuple[dict, ...]:
     _, intrinsic_seed, noise_seed = _streams(c.seed, p)
     m = releases_per_cell(manifold.dim, c.ratio_se)
     per_data_set = math.ceil(m / c.datasets)
-    noisy = np.stack([ambient_laplace_coordinates(manifold, centre, f.delta_e / c.epsilon, size=per_data_set,
+    noisy = np.stack([ambient_laplace_coordinates(manifold, centre, f.sigma_e, size=per_data_set,
                                                   rng=np.random.default_rng(noise_seed))
                       for f, centre in zip(found, shared.centres)])
     releases = manifold.from_ambient(noisy)
     rounded = rounded_by_from_ambient(manifold, noisy, releases).mean(axis=(1, 2))
     euclid = clustered(release_distances(manifold, shared.means[:, None], releases))
-    return tuple(_row(manifold, p, f, sigma, c.epsilon,
-                      intrinsic_errors(manifold, sigma, m, np.random.default_rng(intrinsic_seed), c.mechanism),
+    return tuple(_row(manifold, p, f,
+                      intrinsic_errors(manifold, f.sigma, m, np.random.default_rng(intrinsic_seed), c.mechanism),
                       float(euclid.geodesic[j]), float(euclid.geodesic_se[j]), float(euclid.off_share[j]),
-                      float(rounded[j]), spec.flat_error(manifold.dim))
-                 for j, (f, sigma) in enumerate(zip(found, sigmas)))
+                      float(rounded[j]))
+                 for j, f in enumerate(found))
 
 
 def clear_caches() -> None:
@@ -435,8 +439,7 @@ def reading(found: WhoWinsMap) -> str:
                 f"up to {off.max():.0%} of the Euclidean releases leave the space and are left out of its error")
     scales = ("both noise scales shrink as 1/(n·ε)" if specs.spec(found.config.mechanism).guarantee == "ε-DP" else
               f"the Euclidean noise scale shrinks as 1/(n·ε) and the {intrinsic}'s as 1/n at a given (ε, δ)")
-    ratio = "(Riemannian / Euclidean)" if intrinsic == specs.EXACT.label else f"({intrinsic} / {euclidean})"
-    return (f"{where}, " + "; ".join(parts) + f". The error ratio {ratio} runs from "
+    return (f"{where}, " + "; ".join(parts) + f". The error ratio ({intrinsic} / {euclidean}) runs from "
             f"{best['ratio']:.2f} ({fam.parameter} = {int(best['parameter'])}, r = {best['radius']:.2g}) to "
             f"{worst['ratio']:.2f} ({fam.parameter} = {int(worst['parameter'])}, r = {worst['radius']:.2g}), within two "
             f"standard errors of 1 in {close} of {len(cells)} cells; {off_text}. All at n = {found.config.n} "

@@ -65,13 +65,16 @@ def _verdict(result) -> None:
 
 
 def _tradeoff(result, *, key: str) -> None:
-    """The trade-off curve of the audit's threshold tests on its evaluation half, its band and the claim's."""
+    """The trade-off curve of the audit's threshold tests on both halves, its band and the claim's; beside it, why
+    the curve cannot show the defect where the mechanism's definition says so (``AuditResult.unseen_by_curve``)."""
     curve = tradeoff(result)
     st.plotly_chart(tradeoff_figure(curve, title="Trade-off: every threshold test on the statistic"),
                     key=f"{key}-tradeoff")
     verdict = (f"The band lies below the {curve.claim} curve (by up to {curve.deficit:.2g} in β): these "
                "releases refute the claim." if curve.refutes else
                f"The band reaches the {curve.claim} curve at every α: the tests are consistent with the claim.")
+    if result.unseen_by_curve:
+        st.info(result.unseen_by_curve)
     st.caption(f"Each point is a test that rejects D when the statistic is past a threshold: α its chance to "
                f"reject on D, β its chance to keep D on D'. The {1 - curve.level:.1%} band holds at every α at "
                f"once (DKW and order statistics). {verdict}")

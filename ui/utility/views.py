@@ -1,6 +1,7 @@
 """What the Utility page shows of a result: the noise scales, the error curves against n and ε,
-the noise reduction per n, the budget planner and the map of where each mechanism wins, one section at a time
-(only the chosen one is drawn)."""
+the noise reduction per n, the budget planner, the map of where each mechanism wins and the sphere comparison of the
+Riemannian Gaussian with the Riemannian Laplace (Jiang et al. 2023), one section at a time (only the chosen one is
+drawn)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from engine import bounds, formulas, spaces
 from engine.mechanisms import specs
 from engine.pipelines import settings_file, utility
 from engine.viz import utility as figures
-from ui import first_paint, presenter, reproduce, sections, state, tables, who_wins, who_wins_map
+from ui import first_paint, gauss_vs_laplace, presenter, reproduce, sections, state, tables, who_wins, who_wins_map
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
 from ui.live_chart import PLAIN_CHART, live_chart
@@ -21,7 +22,7 @@ from ui.utility.controls import Settings
 
 #: The page's sections, one button each of the section switch (URL parameter ``util_view``); only the chosen one is drawn.
 SECTION_KEY = "util_view"
-SECTIONS = ("Error curves", "Noise reduction", "Budget planner", "Where each wins")
+SECTIONS = ("Error curves", "Noise reduction", "Budget planner", "Where each wins", "Gaussian against Laplace")
 
 error_figure = cache_figures(max_entries=32)(figures.error_figure)
 reduction_figure = cache_figures(max_entries=32)(figures.reduction_figure)
@@ -39,7 +40,7 @@ def show(result: utility.UtilityResult, settings: Settings) -> None:
         st.stop()
     sections.show(SECTION_KEY, dict(zip(SECTIONS, (
         lambda: _curves(result, settings), lambda: _reduction(result, settings), lambda: _planner(result, settings),
-        who_wins_map.show))))
+        who_wins_map.show, gauss_vs_laplace.show))))
     _scales(result)
     who_wins.show(lambda: verdict(result))
     reproduce.expander("utility", result.config)

@@ -49,4 +49,5 @@ RGAUSS = MechanismSpec(
     dash="dash", guarantee="(ε, δ)-DP", sensitivity="theorem2", statistic="frechet", law="riemannian-gaussian",
     build=_build, scale=riemannian_gaussian.scale, noise_formula=noise_formula, audit_pair_gap=audit_pair_gap,
     audit_target=_audit_target, draw=_draw, utility=True, error_radius=riemannian_gaussian.gaussian_error_radius,
-    flat_error=_flat_error, supports=gdp.supports)
+    flat_error=_flat_error, supports=gdp.supports,
+    solved_scale=True)

@@ -108,6 +108,9 @@ class MechanismSpec:
     supports : callable ``(manifold) -> bool`` or None
         On which spaces the mechanism's guarantee can be stated (``None``: every space); the playground and
         the audits offer it only there (``offered_on``).
+    solved_scale : bool
+        ``scale`` solves for σ numerically, seconds per sensitivity (the Riemannian Gaussian's μ by quadrature):
+        a page that calibrates many sensitivities at once (the who-wins map) maps fewer of them.
     """
 
     key: str
@@ -141,6 +144,7 @@ class MechanismSpec:
     flat_error: Callable | None = None
     supports: Callable | None = None
     rim: bool = False
+    solved_scale: bool = False
 
     def __post_init__(self):
         if self.sensitivity not in SENSITIVITIES:

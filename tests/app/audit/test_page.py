@@ -110,3 +110,18 @@ def test_the_control_select_offers_the_chosen_mechanisms_own_twin_and_it_is_flag
     assert select.value == "twin-laplace" and "Its 2× twin (2ε claiming ε)" in select.options
     assert not [option for option in select.options if option.startswith("Control:") and "2ε" in option]
     assert any(e.value.startswith("Flagged") for e in at.error)
+
+
+def test_a_control_whose_curve_cannot_show_its_break_says_why_beside_the_chart():
+    """Issue 48: the reused-randomness control is flagged by its ε bound, but a curve of single releases cannot fall
+    below its claim; the page says why, in the control's own sentence, and zooms each chart where it is closest."""
+    from engine.audit.controls import ReusedRandomnessLaplace
+
+    at = run_page(PAGE, {"audit": "laplace", "control": "control-reused-randomness"})
+    assert not at.exception and not messages(at, "warning")
+    assert ReusedRandomnessLaplace.UNSEEN_BY_CURVE in [box.value for box in at.info]
+    assert any(e.value.startswith("Flagged") for e in at.error)
+    tradeoffs = [spec for spec in charts.specs(at) if spec["layout"]["title"]["text"].startswith("Trade-off")]
+    assert len(tradeoffs) == 2 and all(spec["layout"]["xaxis2"]["range"][1] <= 1 for spec in tradeoffs)
+    plain = run_page(PAGE)  # the half-noise control's curve can and does fall below: no such sentence
+    assert ReusedRandomnessLaplace.UNSEEN_BY_CURVE not in [box.value for box in plain.info]

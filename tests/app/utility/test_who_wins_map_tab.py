@@ -1,14 +1,18 @@
-"""The Utility page's "Where each wins" tab (AppTest): one map per space with a Euclidean baseline,
-each read in a sentence the engine computes from the same map, and the spaces without one named."""
+"""The Utility page's "Where each wins" tab (AppTest): one map per space with a Euclidean baseline (and, for the
+chosen intrinsic mechanism, a space its spec supports), each read in a sentence the engine computes from the same
+map, and the spaces not mapped named."""
 
 import numpy as np
+import pytest
 
+from engine.mechanisms import specs as specs_registry
 from engine.pipelines import who_wins_map
 from engine.pipelines.ties_by_budget import ties_by_budget
-from tests.app.charts import specs
+from tests.app.charts import specs, values
 from tests.app.conftest import ROOT, messages, run_page
 from tests.plain_text import code_spelling
 from ui import utility
+from ui import who_wins_map as who_wins_map_tab
 from ui.who_wins_map import CONFIG
 
 PAGE = ROOT / "pages" / "3_Utility.py"
@@ -79,10 +83,51 @@ def test_the_budget_table_shows_every_range_where_the_intrinsic_mechanism_wins()
               zip(MAPPED, [table for table in at.table if "n·ε" in table.value.columns])}
     for space, table in tables.items():
         found = ties_by_budget(space, n=CONFIG["n"])
-        assert table["Riemannian wins for r in"].tolist() == [
+        assert table[who_wins_map_tab.wins_column("exact")].tolist() == [
             ", ".join(f"{low:.3g}–{high:.3g}" for low, high in ranges) or "none" for ranges in found["intrinsic_ranges"]]
     hyperbolic = ties_by_budget("hyperbolic", n=CONFIG["n"])
     assert len(hyperbolic["ties"].iloc[2]) == 2
     first, second = hyperbolic["intrinsic_ranges"].iloc[2]
-    assert tables["hyperbolic"]["Riemannian wins for r in"].iloc[2] == (
+    assert tables["hyperbolic"][who_wins_map_tab.wins_column("exact")].iloc[2] == (
         f"{first[0]:.3g}–{first[1]:.3g}, {second[0]:.3g}–{second[1]:.3g}")
+
+
+@pytest.mark.slow
+def test_the_tab_maps_the_riemannian_gaussian_where_its_spec_supports_the_space():
+    """Issue 48: the tab's mechanism select (``?map_mech=rgauss``) maps the Riemannian Gaussian, read from its spec,
+    on the spaces where its guarantee holds (Sᵈ, Hᵈ, Gr(d, 1)) on the smaller grid of a solved σ, and names the others
+    with why; its readings and budget tables are the engine's for the same configs."""
+    gaussian = specs_registry.RGAUSS
+    mapped = who_wins_map_tab.mapped_spaces(gaussian.key)
+    assert mapped == ["sphere", "hyperbolic", "grassmann"]
+    configs = {space: who_wins_map_tab.map_config(space, gaussian.key) for space in mapped}
+    # Computed first, so the page's run (within AppTest's timeout) reuses the engine's cached cells.
+    expected = {space: who_wins_map.run(config) for space, config in configs.items()}
+    budgets = {space: ties_by_budget(space, n=config.n, radii=config.radii, mechanism=gaussian.key)
+               for space, config in configs.items()}
+    at = run_page(PAGE, {utility.SECTION_KEY: WHERE, who_wins_map_tab.MECHANISM_KEY: gaussian.key})
+    assert not messages(at)
+    assert at.selectbox(key=who_wins_map_tab.MECHANISM_KEY).value == gaussian.key
+    assert at.query_params[who_wins_map_tab.MECHANISM_KEY] == gaussian.key
+    charts = specs(at)
+    assert len(charts) == 3
+    for chart, found in zip(charts, expected.values()):
+        assert found.family.label in chart["layout"]["title"]["text"]
+        assert chart["data"][0]["colorscale"][0][1] == gaussian.color  # the Gaussian's colour where it wins
+        assert len(values(chart["data"][0]["x"])) == who_wins_map_tab.SOLVED_RADII
+    infos = [box.value for box in at.info]
+    for found in expected.values():
+        assert who_wins_map.reading(found) in infos
+        assert "Riemannian Gaussian / Euclidean Laplace" in who_wins_map.reading(found)
+    assert any("**Riemannian Gaussian**" in text.value for text in at.markdown)
+    tables = [table.value for table in at.table if "n·ε" in table.value.columns]
+    assert len(tables) == 3
+    for table, space in zip(tables, mapped):
+        rows = budgets[space]
+        assert table[who_wins_map_tab.wins_column(gaussian.key)].tolist() == [
+            ", ".join(f"{low:.3g}–{high:.3g}" for low, high in ranges) or "none" for ranges in rows["intrinsic_ranges"]]
+        assert table.iloc[:, -1].tolist() == [f"{r:.2f}" for r in rows["last_ratio"]]
+    captions = [c.value for c in at.caption if "Not mapped" in c.value]
+    assert len(captions) == 1
+    assert "SPD(k): the Riemannian Gaussian's guarantee is not stated there" in captions[0]
+    assert "Σᵏ₂: the Riemannian Gaussian's guarantee is not stated there" in captions[0]

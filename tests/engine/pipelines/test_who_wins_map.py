@@ -222,6 +222,8 @@ def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
     (["--space", "torus"], f"space must be one of {', '.join(FAMILIES)}, got 'torus'"),
     (["--radii", "0"], "radii must be an integer >= 2"),
     (["--max-radius", "nan"], "max_radius must be"),
+    (["--mechanism", "foo"], "mechanism must be one of exact, rgauss (a spec with an error law), got 'foo'"),
+    (["--space", "spd", "--mechanism", "rgauss"], "the Riemannian Gaussian is not offered on SPD(k)"),
 ])
 def test_the_command_line_refuses_bad_flags_in_one_line(argv, message, capsys, tmp_path):
     assert pipelines_main(["who-wins-map", *argv, "--out", str(tmp_path)]) == 2

@@ -1,6 +1,6 @@
-"""The who-wins map compares the intrinsic mechanism its config names, read from its spec (``error_radius``,
-``flat_error``, ``scale``): the Riemannian Laplace's map keeps its numbers, and the Riemannian Gaussian maps with no
-other edit, where its spec supports the space."""
+"""The who-wins map, its budget table and its sentence compare the intrinsic mechanism they are given, read from its
+spec (``error_radius``, ``flat_error``, ``scale``): the Riemannian Laplace's map keeps its numbers, and the Riemannian
+Gaussian maps with no other edit, where its spec supports the space."""
 
 import numpy as np
 import pytest
@@ -8,8 +8,12 @@ from scipy import stats
 from scipy.integrate import quad
 
 from engine.bounds import frechet_mean_sensitivity
+from engine.manifolds import Sphere
 from engine.mechanisms import radial_law, specs
 from engine.mechanisms.riemannian_gaussian import gaussian_radial_log_density
+from engine.pipelines.release_errors import ReleaseErrors
+from engine.pipelines.ties_by_budget import ties_by_budget
+from engine.pipelines.who_wins import verdict
 from engine.pipelines.who_wins_map import MAPPED, WhoWinsMapConfig, reading, run
 
 SMALL = dict(dims=(2, 3), radii=4, datasets=4, ratio_se=0.1, n=20)
@@ -60,3 +64,39 @@ def test_the_flat_error_of_each_mapped_law_is_its_mean_radius_in_flat_space():
     for d in (1, 2, 3, 10):
         assert specs.EXACT.flat_error(d) == pytest.approx(stats.gamma(d).mean(), rel=1e-12)
         assert specs.RGAUSS.flat_error(d) == pytest.approx(stats.chi(d).mean(), rel=1e-12)
+
+
+def test_the_verdict_reads_the_intrinsic_mechanism_from_its_spec():
+    """The who-wins sentence of a Riemannian Gaussian run: its σ from its spec's (ε, δ) calibration, its error law's
+    flat-space mean radius (σ·E χ_d) in the noise-alone prediction, its label in the sentence."""
+    sphere, r, n = Sphere(2), np.pi / 8, 50
+    errors = ReleaseErrors(geodesic=0.05, geodesic_se=0.001, ambient=0.05, off_share=0.0)
+    euclidean = ReleaseErrors(geodesic=0.04, geodesic_se=0.001, ambient=0.04, off_share=1.0)
+    found = verdict(sphere, r, n, 1.0, intrinsic=errors, euclidean=euclidean, bias=errors, mechanism="rgauss",
+                    delta=1e-5)
+    f = found.factors
+    delta = float(frechet_mean_sensitivity(n, r, 1.0))
+    assert f.sigma == specs.RGAUSS.scale(sphere, epsilon=1.0, sensitivity=delta, delta=1e-5)
+    assert f.sigma_e == pytest.approx(2 * 2 * np.sin(r / 2) / n)  # Δ_E = 2 r_E/n, r_E the chord
+    assert f.predicted_ratio == pytest.approx(f.sigma * stats.chi(2).mean() / (3 * f.sigma_e * np.pi / 4 * f.stretch))
+    assert f.calibration == pytest.approx(f.sigma * 1.0 / delta)
+    assert found.winner_label == "Euclidean Laplace"
+    assert found.sentence.count("Riemannian Gaussian") >= 3 and "Riemannian Laplace" not in found.sentence
+    assert f"σ/σ_E = {f.noise_ratio:.2f} times the Euclidean one" in found.sentence
+    laplace = verdict(sphere, r, n, 1.0, intrinsic=errors, euclidean=euclidean, bias=errors)
+    assert laplace.factors.calibration == pytest.approx(1.0) and "calibration" not in laplace.sentence
+    with pytest.raises(ValueError, match="the Euclidean Laplace has no error law to compare"):
+        verdict(sphere, r, n, 1.0, intrinsic=errors, euclidean=euclidean, bias=errors, mechanism="euclid")
+    with pytest.raises(ValueError, match=r"the Riemannian Gaussian is \(ε, δ\)-DP: give its delta"):
+        verdict(sphere, r, n, 1.0, intrinsic=errors, euclidean=euclidean, bias=errors, mechanism="rgauss")
+
+
+def test_the_budget_table_of_the_gaussian_is_read_from_its_own_maps():
+    found = ties_by_budget("sphere", (5.0, 50.0), n=20, parameter=2, radii=4, mechanism="rgauss")
+    for row in found.itertuples():
+        cells = run(WhoWinsMapConfig(space="sphere", dims=(2,), radii=4, n=20, epsilon=row.epsilon,
+                                     mechanism="rgauss")).cells
+        assert row.first_ratio == cells["ratio"].iloc[0] and row.last_ratio == cells["ratio"].iloc[-1]
+    assert found["first_ratio"].iloc[0] != found["first_ratio"].iloc[1]
+    with pytest.raises(ValueError, match="not offered on SPD"):
+        ties_by_budget("spd", (5.0,), mechanism="rgauss")

@@ -49,3 +49,26 @@ def test_measured_curve_added_to_the_lessons_analytic_figure():
     traces = _traces(fig)
     assert np.array_equal(traces["measured on the pair"].y, curve.beta)
     assert np.array_equal(traces["95.0% simultaneous band"].y, curve.beta_low)
+
+
+def test_the_zoomed_panel_shows_where_the_curve_comes_closest_to_the_claim():
+    """The right panel repeats every trace, zoomed ``ZOOM_HALF_WIDTH`` either side of the α where the claim exceeds
+    the measured curve most, its β range spanning the band and the claim there."""
+    from engine.viz.tradeoff import ZOOM_HALF_WIDTH, closest_window
+
+    rng = np.random.default_rng(1)
+    claim = type("Claim", (), {"epsilon": 1.0, "delta": 0.0})()
+    curve = tradeoff_curve(rng.laplace(0, 0.5, 20_000), rng.laplace(1, 0.5, 20_000), claim)  # 2-DP claiming 1
+    fig = tradeoff_figure(curve)
+    worst = curve.alpha[np.argmax(curve.claimed_beta - curve.beta)]
+    (low, high), (bottom, top) = closest_window(curve)
+    assert low <= worst <= high and high - low <= 2 * ZOOM_HALF_WIDTH + 1e-12
+    assert tuple(fig.layout.xaxis2.range) == (low, high) and tuple(fig.layout.yaxis2.range) == (bottom, top)
+    inside = (curve.alpha >= low) & (curve.alpha <= high)
+    assert bottom < curve.beta_low[inside].min() and top > max(curve.beta_high[inside].max(),
+                                                               curve.claimed_beta[inside].max())
+    left = [t for t in fig.data if t.xaxis in (None, "x")]
+    right = [t for t in fig.data if t.xaxis == "x2"]
+    assert [t.name for t in left] == [t.name for t in right] and all(np.array_equal(a.y, b.y)
+                                                                     for a, b in zip(left, right))
+    assert [t.name for t in right if t.showlegend is not False] == []
