@@ -55,7 +55,7 @@ with view:
         caption += " " + beyond
     st.caption(caption)
     st.header("How far the releases land")
-    who_wins.show(lambda: who_wins.playground_verdict(result.to_dict(), settings))
+    who_wins.show(lambda: who_wins.playground_verdict(result, settings))
     table = playground.error_table(result)
     if table.empty:
         st.caption("No releases to summarise.")

@@ -11,28 +11,28 @@ import streamlit as st
 from engine.estimators import ambient_mean
 from engine.mechanisms import specs
 from engine.pipelines import PrivateMeanConfig, who_wins
-from engine.pipelines.release_errors import ReleaseErrors, measure_releases
+from engine.pipelines.private_mean import PrivateMeanResult
+from engine.pipelines.release_errors import measure_releases
 from engine.spaces import make_manifold
 
 #: The bold lead of the box, which tests and readers look for.
 LEAD = "Who wins here, and why."
 
 
-def playground_verdict(result: dict, settings: PrivateMeanConfig) -> who_wins.Verdict | None:
+def playground_verdict(result: PrivateMeanResult, settings: PrivateMeanConfig) -> who_wins.Verdict | None:
     """The verdict of the playground's result (``ui.playground.private_means(settings)``), or ``None``
     when it did not release both the Riemannian Laplace (exact, else MH) and the Euclidean one."""
-    released = [run for run in result["runs"] if run["releases"] is not None]
+    released = [run for run in result.runs if run.releases is not None]
     # The sentence compares the Riemannian Laplace's law (another intrinsic run, e.g. the Riemannian Gaussian, is not it).
-    intrinsic = next((run for run in released if specs.spec(run["key"]).law == specs.EXACT.law), None)
-    euclidean = next((run for run in released if specs.spec(run["key"]).statistic == "ambient"), None)
-    if intrinsic is None or euclidean is None or result["theorem2"] is None:
+    intrinsic = next((run for run in released if specs.spec(run.key).law == specs.EXACT.law), None)
+    euclidean = next((run for run in released if specs.spec(run.key).statistic == "ambient"), None)
+    if intrinsic is None or euclidean is None or result.theorem2 is None:
         return None
     manifold = make_manifold(settings.space, settings.k)
-    bias = measure_releases(manifold, result["mean"], ambient_mean(manifold, result["data"], result["m0"])[None])
-    return who_wins.verdict(manifold, settings.radius, result["n_used"], settings.epsilon,
-                            intrinsic=ReleaseErrors(**intrinsic["errors"]),
-                            euclidean=ReleaseErrors(**euclidean["errors"]), bias=bias,
-                            rounded_share=euclidean.get("rounded_share", 0.0),
+    bias = measure_releases(manifold, result.mean, ambient_mean(manifold, result.data, result.m0)[None])
+    return who_wins.verdict(manifold, settings.radius, result.n_used, settings.epsilon,
+                            intrinsic=intrinsic.errors, euclidean=euclidean.errors, bias=bias,
+                            rounded_share=euclidean.rounded_share or 0.0,
                             averaged=who_wins.over_releases(settings.releases))
 
 

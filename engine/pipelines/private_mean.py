@@ -129,10 +129,6 @@ class Theorem2Sensitivity:
     sensitivity: float
 
 
-#: The fields of a ``MechanismRun`` that only some mechanisms' calibrations set (``None`` otherwise).
-CALIBRATION_NUMBERS = ("footpoint_dependent", "ambient_radius", "lipschitz", "rounded_share")
-
-
 @dataclass
 class MechanismRun:
     """One mechanism's calibration, releases (``(releases, *point_shape)``), guarantee and errors, or why it was
@@ -174,19 +170,6 @@ class PrivateMeanResult:
     theorem2: Theorem2Sensitivity | None
     runs: list[MechanismRun]
     checks: list[checks.Check]
-
-    def to_dict(self) -> dict:
-        """Plain arrays, numbers, strings and dicts: the form ``ui.who_wins.playground_verdict`` reads (a run's
-        ``CALIBRATION_NUMBERS`` only where its calibration set them)."""
-        return dict(
-            space=self.config.space, kappa_max=self.kappa_max, data=self.data, m0=self.m0, mean=self.mean,
-            edges=self.edges, note=self.note, n_requested=self.config.n, n_available=self.n_available,
-            n_before=self.n_before, n_used=self.n_used,
-            theorem2=None if self.theorem2 is None else dataclasses.asdict(self.theorem2),
-            runs=[{key: value for key, value in dataclasses.asdict(run).items()
-                   if value is not None or key not in CALIBRATION_NUMBERS} for run in self.runs],
-            checks=[dataclasses.asdict(c) for c in self.checks],
-        )
 
     def summary(self) -> dict:
         """The numbers without the arrays of records and releases (JSON-ready)."""

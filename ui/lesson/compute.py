@@ -93,7 +93,7 @@ def unmarked_mean_figure(settings: PrivateMeanConfig):
 
 def mean_verdict(settings: PrivateMeanConfig) -> who_wins.Verdict | None:
     """The playground's who-wins verdict for ``settings``."""
-    return page_verdict.playground_verdict(private_means(settings).to_dict(), settings)
+    return page_verdict.playground_verdict(private_means(settings), settings)
 
 
 def released(settings: PrivateMeanConfig, key: str) -> MechanismRun:

@@ -9,8 +9,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 #: The names the views give a pipeline's result and its parts.
 RESULT_NAMES = ("result", "run", "check", "guarantee", "theorem2", "computed", "config")
-#: Still on the dict form (``PrivateMeanResult.to_dict()``), which its own change turns to attributes.
-DICT_READERS = {"ui/who_wins.py"}
 
 
 def string_reads(source: str) -> list[str]:
@@ -35,5 +33,5 @@ def test_views_read_results_by_attribute():
     files = sorted((ROOT / "ui").rglob("*.py")) + sorted((ROOT / "pages").rglob("*.py"))
     assert len(files) > 20
     offenders = {str(path.relative_to(ROOT)): reads for path in files
-                 if str(path.relative_to(ROOT)) not in DICT_READERS and (reads := string_reads(path.read_text()))}
+                 if (reads := string_reads(path.read_text()))}
     assert offenders == {}
