@@ -59,10 +59,6 @@ RADIUS_SHARE_OF_LIMIT = 0.95
 #: Copies of one dimension's records (data, tangent steps, Fréchet iterates) or of a cell's releases a map
 #: holds at its peak; ``engine.budget`` bounds their memory.
 PEAK_COPIES = 8
-#: Karcher-flow step of the Fréchet means, started at the projected ambient mean (t = 1 reaches the
-#: tolerance in 3 iterations at the smallest radius to 13 at the largest, 7 on average on SPD(5); t = 0.9
-#: or 1.1 take 11–12); spaces with a closed-form Hessian take Newton steps instead (``_frechet_step``).
-FRECHET_STEP = 1.0
 #: Tolerance of the Fréchet means: far below the smallest noise scale a map may have (``MIN_SIGMA``).
 FRECHET_TOL = 1e-10
 #: Smallest noise scale of a cell: below it the errors approach the Fréchet means' accuracy and
@@ -256,15 +252,6 @@ def _row(manifold, p: int, f: Factors, intrinsic: np.ndarray, euclid: float, euc
                 predicted_ratio=f.predicted_ratio)
 
 
-def _frechet_step(manifold) -> float | str:
-    """Newton steps where the space has its Fréchet function's Hessian in closed form and reaches curvature
-    −1 (Hᵈ: 3–4 iterations where t = 1 needs up to 200 at r = 3), else ``FRECHET_STEP``; both stop at
-    ``FRECHET_TOL``. On SPD(k) (κ >= −1/2) t = 1 from the projected ambient centre needs 7 iterations on
-    average and its steps cost less than Newton's: the SPD map's means took 1.7 s with t = 1 against
-    2.7 s with Newton steps (k = 2–5, best of 3, 2026-12), so it keeps t = 1."""
-    return "newton" if manifold.has_frechet_newton_step and manifold.kappa_min <= -1.0 else FRECHET_STEP
-
-
 @dataclass(frozen=True)
 class DataSetMeans:
     """What the cells of one parameter share at every ε: the ambient centres ``(radii, datasets, D)`` and
@@ -284,8 +271,9 @@ def data_set_means(space: str, p: int, radii: int, max_radius: float, n: int, da
     grid = radius_grid(manifold, family(space), radii, max_radius)
     data = tangent_ball_data(manifold, grid, datasets, n, np.random.default_rng(_streams(seed, p)[0]))
     centres = ambient_centre(manifold, data, reference=manifold.origin)
-    fit = frechet_mean(manifold, data, step=_frechet_step(manifold), tol=FRECHET_TOL,
-                       init=manifold.projection(manifold.from_ambient(centres)))
+    # The default iteration (``Manifold.frechet_step``: Newton steps on Hᵈ, 3–4 where t = 1 needs up to 200 at
+    # r = 3; Karcher's t = 1 elsewhere, 3 to 13 iterations on SPD(5) from the projected ambient centre).
+    fit = frechet_mean(manifold, data, tol=FRECHET_TOL, init=manifold.projection(manifold.from_ambient(centres)))
     if not np.all(fit.converged):
         raise ValueError(f"the Fréchet means on {manifold.name} did not converge; lower max_radius")
     centres.flags.writeable = fit.mean.flags.writeable = False

@@ -57,7 +57,7 @@ CONFIGS = [WhoWinsMapConfig(space="sphere", dims=(3,), radii=4, n=12, datasets=3
            WhoWinsMapConfig(space="grassmann", dims=(4,), radii=3, n=10, datasets=3, ratio_se=0.1, seed=5),
            WhoWinsMapConfig(space="sphere", dims=(3,), radii=4, n=12, datasets=3, ratio_se=0.1, seed=5,
                             mechanism="rgauss"),
-           WhoWinsMapConfig(space="hyperbolic", dims=(3,), radii=4, n=12, datasets=3, ratio_se=0.1, seed=5,
+           WhoWinsMapConfig(space="hyperbolic", dims=(3,), radii=4, n=40, epsilon=2.0, datasets=3, ratio_se=0.1, seed=5,
                             mechanism="rgauss", delta=1e-5)]
 
 
