@@ -149,17 +149,25 @@ _SIGNATURE = f"""(() => {{
     return {PLOTS}().map(el => (el.data || []).map(t => [t.name, hash(t.x), hash(t.y), hash(t.z)].join(','))
         .join(';')).join('|');
 }})()"""
-_IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+# Whether the app is idle now: connected, its script not running nor asked to run (``stApp``'s
+# data-test-script-state, set the moment a widget asks for a rerun), no status widget, and no element greyed as
+# stale (``data-stale``: what a run has not yet redrawn, faded to 33 % opacity, which axe-core reads as low
+# contrast).
+_IDLE_NOW = """(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !!app && app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED'
+        && !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]');
+})()"""
+_IDLE = f"() => {_IDLE_NOW}"
 # Whether a live chart has yet to receive its figure, or was drawn by a page's chart-first run
 # (ui/first_paint.py) whose full run has not reached it: its body says "done" once it has.
 _CHART_FIRST_WAITING = """Array.from(document.querySelectorAll('iframe[src*="live_chart"]')).some(
     f => !f.contentDocument || !f.contentDocument.querySelector('body[data-chart-first="done"]'))"""
-# Idle, past any chart-first run, and the page's element count unchanged over three polls in a row: the
-# script has finished (the status widget only appears some 500 ms into a run, so its absence alone
-# proves nothing).
+# Idle, past any chart-first run (whose end leaves the script idle until the chart asks for the full run), and
+# the page's element count unchanged over three polls in a row.
 _SETTLED = f"""() => {{
-    const count = document.querySelectorAll('[data-testid="stMain"] *').length;
-    const idle = !document.querySelector('[data-testid="stStatusWidget"]') && !{_CHART_FIRST_WAITING};
+    const count = document.querySelectorAll('[data-testid="stMain"] *, [data-testid="stSidebar"] *').length;
+    const idle = {_IDLE_NOW} && !{_CHART_FIRST_WAITING};
     const s = window.__settle || (window.__settle = {{count: -1, same: 0}});
     s.same = (idle && count === s.count) ? s.same + 1 : 0;
     s.count = count;
@@ -222,11 +230,13 @@ def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> Non
     page.wait_for_selector("h1", timeout=timeout_ms)
     if chart:
         wait_for_chart(page, timeout_ms)
-    wait_for_settled(page, timeout_ms)
+    wait_for_idle(page, timeout_ms)
 
 
-def wait_for_settled(page, timeout_ms: float = 30_000) -> None:
-    """Wait until the script has finished its run (past any chart-first run) and the page stopped changing."""
+def wait_for_idle(page, timeout_ms: float = 30_000) -> None:
+    """Wait until the app is idle: its script has finished its run (past any chart-first run), nothing on the
+    page is greyed as stale, and the page stopped changing. Every check of what a page shows waits for this,
+    never for a fixed time."""
     page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=300)
 
 
