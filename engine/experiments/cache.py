@@ -100,11 +100,6 @@ def cache_key(study: str, params) -> str:
     return hashlib.sha256(_canonical(describe(study, params)).encode()).hexdigest()
 
 
-def contains(directory: Path, study: str, params) -> bool:
-    """Whether an entry (whole or damaged) is stored under this run's key."""
-    return (Path(directory) / cache_key(study, params)).exists()
-
-
 def load(directory: Path, study: str, params, tables: tuple[str, ...]) -> dict[str, pd.DataFrame] | None:
     """The cached tables of this run, or ``None`` if there are none or they fail their check.
 

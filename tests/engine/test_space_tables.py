@@ -4,6 +4,10 @@ table keyed by a space's name and no comparison with one anywhere else."""
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.guard
+
 ROOT = Path(__file__).resolve().parents[2]
 SPACE_KEYS = "sphere|spd|hyperbolic|kendall|grassmann"
 #: A dict literal keyed by a space's name, a comparison with one, or a membership test in a literal tuple.
