@@ -16,6 +16,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Milliseconds a wait for the app may take by default: a guard against a hang, not a check of speed (a section
+#: that draws in seconds on an idle machine took over 30 s at load 12).
+WAIT_MS = 300_000
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
@@ -150,13 +153,14 @@ _SIGNATURE = f"""(() => {{
         .join(';')).join('|');
 }})()"""
 # Whether the app is idle now: connected, its script not running nor asked to run (``stApp``'s
-# data-test-script-state, set the moment a widget asks for a rerun), no status widget, and no element greyed as
+# data-test-script-state, set the moment a widget asks for a rerun), no status widget, no element greyed as
 # stale (``data-stale``: what a run has not yet redrawn, faded to 33 % opacity, which axe-core reads as low
-# contrast).
+# contrast), and no element still loading its code (``stSkeleton``, the placeholder of a lazily loaded element
+# type: Private optimization's section switch arrived over a second after its run had finished, at load 12).
 _IDLE_NOW = """(() => {
     const app = document.querySelector('[data-testid="stApp"]');
     return !!app && app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED'
-        && !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]');
+        && !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"], [data-testid="stSkeleton"]');
 })()"""
 _IDLE = f"() => {_IDLE_NOW}"
 # Whether a live chart has yet to receive its figure, or was drawn by a page's chart-first run
@@ -216,7 +220,7 @@ def plot_locator(page, index: int):
     return scope.locator(f'[data-plot-index="{index}"]')
 
 
-def wait_for_chart(page, timeout_ms: float = 30_000) -> None:
+def wait_for_chart(page, timeout_ms: float = WAIT_MS) -> None:
     """Wait until a plotly chart is drawn, in the page or in a live-chart iframe (checked every frame)."""
     page.wait_for_function(_CHART_DRAWN, timeout=timeout_ms, polling="raf")
 
@@ -225,7 +229,7 @@ def chart_signature(page) -> str:
     return page.evaluate(f"() => {_SIGNATURE}")
 
 
-def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> None:
+def wait_for_app(page, timeout_ms: float = WAIT_MS, *, chart: bool = True) -> None:
     """Wait until Streamlit has finished running the script and drawn its title (and a plotly chart)."""
     page.wait_for_selector("h1", timeout=timeout_ms)
     if chart:
@@ -233,14 +237,14 @@ def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> Non
     wait_for_idle(page, timeout_ms)
 
 
-def wait_for_idle(page, timeout_ms: float = 30_000) -> None:
+def wait_for_idle(page, timeout_ms: float = WAIT_MS) -> None:
     """Wait until the app is idle: its script has finished its run (past any chart-first run), nothing on the
     page is greyed as stale, and the page stopped changing. Every check of what a page shows waits for this,
     never for a fixed time."""
     page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=300)
 
 
-def wait_for_chart_change(page, before: str, timeout_ms: float = 30_000, polling="raf") -> None:
+def wait_for_chart_change(page, before: str, timeout_ms: float = WAIT_MS, polling="raf") -> None:
     """Wait (retrying) until the charts' fingerprint differs from ``before`` and the script is idle."""
     page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms, polling=polling)
     page.wait_for_function(_IDLE, timeout=timeout_ms)
