@@ -155,8 +155,8 @@ _SIGNATURE = f"""(() => {{
 # Whether the app is idle now: connected, its script not running nor asked to run (``stApp``'s
 # data-test-script-state, set the moment a widget asks for a rerun), no status widget, no element greyed as
 # stale (``data-stale``: what a run has not yet redrawn, faded to 33 % opacity, which axe-core reads as low
-# contrast), and no element still loading its code (``stSkeleton``, the placeholder of a lazily loaded element
-# type: Private optimization's section switch arrived over a second after its run had finished, at load 12).
+# contrast), and no element still loading its code (``stSkeleton``, what a lazily loaded kind of element shows
+# meanwhile: Private optimization's section switch arrived over a second after its run had finished, at load 12).
 _IDLE_NOW = """(() => {
     const app = document.querySelector('[data-testid="stApp"]');
     return !!app && app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED'
