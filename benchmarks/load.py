@@ -45,10 +45,6 @@ import hashlib
 import hmac
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -65,7 +61,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from benchmarks.timing import Row
-from tests.browser.harness import ROOT, free_port, streamlit_process
+from deploy.launch import serving
+from tests.browser.harness import ROOT, streamlit_process
 
 SESSIONS, CHANGES, WORKERS = 30, 3, 1
 PAGE, LESSON = "Private_mean_playground", "Lesson"
@@ -340,14 +337,6 @@ def server(app: Path = ROOT / "app.py", timeout: float = 120.0):
         yield base, psutil.Process(proc.pid)
 
 
-def _healthy(base: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as reply:
-            return reply.read().decode().strip() == "ok"
-    except OSError:
-        return False
-
-
 def _app_processes(launcher: psutil.Process, ports: list[int]) -> dict[int, psutil.Process]:
     """The Streamlit process serving each of ``ports`` among the launcher's descendants (found by the port on
     its command line)."""
@@ -362,48 +351,13 @@ def _app_processes(launcher: psutil.Process, ports: list[int]) -> dict[int, psut
     return found
 
 
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _free_serve_ports(workers: int, tries: int = 20) -> tuple[int, list[int]]:
-    """A free port for the proxy whose ``workers`` app ports (``deploy/serve``: from port + 100) are free too."""
-    for _ in range(tries):
-        port = free_port()
-        ports = [port + 100 + i for i in range(workers)]
-        if port + 100 + workers <= 65535 and not any(_listening(p) for p in ports):
-            return port, ports
-    raise RuntimeError(f"found no free port with {workers} free app ports after it in {tries} tries")
-
-
 @contextlib.contextmanager
 def serve(workers: int = WORKERS, timeout: float = SERVE_TIMEOUT):
     """``deploy/serve`` (what ``make serve`` runs) with ``workers`` app processes on a free port, with this
-    interpreter's environment; yields (the proxy's base URL, {app port: its process}), once the proxy and
-    every process answer their health checks; one Ctrl-C (SIGINT) stops it afterwards."""
-    port, ports = _free_serve_ports(workers)
-    env = {**os.environ, "WORKERS": str(workers), "PORT": str(port), "HOST": "127.0.0.1",
-           "VENV_BIN": str(Path(sys.executable).parent)}
-    proc = subprocess.Popen([str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while not (_healthy(base) and all(_healthy(f"http://127.0.0.1:{p}") for p in ports)):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"make serve did not start: {proc.stderr.read().decode()[-2000:]}"
-                                   if proc.poll() is not None else f"make serve not healthy after {timeout:g} s")
-            time.sleep(0.5)
-        yield base, _app_processes(psutil.Process(proc.pid), ports)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGINT)
-            try:
-                proc.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+    interpreter's environment (``deploy.launch``); yields (the proxy's base URL, {app port: its process}), once
+    the proxy and every process answer their health checks; one Ctrl-C (SIGINT) stops it afterwards."""
+    with serving(workers, timeout) as running:
+        yield running.url, _app_processes(psutil.Process(running.process.pid), running.app_ports)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Suite-wide pytest set-up: the xdist group of the browser tests, for ``make test``'s ``--dist loadgroup``."""
+"""Suite-wide pytest set-up: the xdist groups of ``make test``'s ``--dist loadgroup``."""
 
 from __future__ import annotations
 
@@ -11,15 +11,29 @@ import pytest
 BROWSER_GROUP = "browser"
 
 
+def _module_fixture_group(item) -> str | None:
+    """The group of a test that uses a module-scoped fixture (a page run, a built Lesson pack, a server): one per
+    module, so the fixture is built once, not once on each worker that draws one of the module's tests."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    scopes = {fixturedef.scope for name in info.names_closure for fixturedef in info.name2fixturedefs.get(name, ())}
+    return f"module fixtures of {item.module.__name__}" if "module" in scopes else None
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Put every browser test into ``BROWSER_GROUP`` (before xdist reads the groups; xdist's marker exists only
-    when xdist is loaded)."""
+    """Put every browser test into ``BROWSER_GROUP`` and every test of a module-scoped fixture into its module's
+    group, unless the test names its own group (before xdist reads the groups; xdist's marker exists only when
+    xdist is loaded)."""
     if not config.pluginmanager.has_plugin("xdist"):
         return
     for item in items:
-        if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
+        if item.get_closest_marker("xdist_group"):
+            continue
+        group = BROWSER_GROUP if item.get_closest_marker("browser") else _module_fixture_group(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ import streamlit as st
 from engine import spaces
 from ui import first_paint, glossary, state
 
+#: The largest seed the sidebar takes, 2³¹ − 1 (the largest 32-bit signed integer).
 MAX_SEED = 2**31 - 1
 
 #: Every space of the registry (``engine.spaces``), by its short label (sidebar selects are narrow).
@@ -87,7 +88,7 @@ def sample_size(key: str = "n", default: int = 50, *, min_value: int = 5, max_va
 
 def seed(key: str = "seed", default: int = 0) -> int:
     """The random seed; an address value outside [0, 2³¹ − 1] is reported like every other parameter."""
-    return number("Random seed", key, min_value=0, max_value=2**31 - 1, default=default,
+    return number("Random seed", key, min_value=0, max_value=MAX_SEED, default=default,
                   help="Same seed, same data and releases: copy the address to share the view.")
 
 

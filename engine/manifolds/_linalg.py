@@ -201,14 +201,6 @@ def invsqrtm(a: np.ndarray) -> np.ndarray:
     return funcm(a, lambda w: 1.0 / np.sqrt(w))
 
 
-def sqrtm_invsqrtm(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Both a^{1/2} and a^{-1/2} from one eigen-decomposition."""
-    w, v = eigh(a)
-    vt = np.swapaxes(v, -1, -2)
-    root = np.sqrt(w)
-    return (v * root[..., None, :]) @ vt, (v / root[..., None, :]) @ vt
-
-
 def cholesky_congruence(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     """G W Gᵀ with G the Cholesky factor of X (X = G Gᵀ), shape ``broadcast(x, w).shape``."""
     g = np.linalg.cholesky(x)

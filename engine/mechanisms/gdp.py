@@ -191,8 +191,8 @@ def _below(manifold, rho: np.ndarray, rstar: np.ndarray, step: np.ndarray, dista
             up1, low1 = _tails(d, 2 * np.sin((2 * rho + h - D) / 2) * np.sin(far / 2) / den,
                                2 * np.sin((2 * rho + h + D) / 2) * np.sin(near / 2) / den)
             # 1 − c₂ = (cos(ρ − Δ) + cos r*)/b, 1 + c₂ = −(cos(ρ + Δ) + cos r*)/b.
-            up2, low2 = _tails(d, 2 * np.cos((2 * rho + h - D) / 2) * np.cos(far / 2) / den,
-                               -2 * np.cos((2 * rho + h + D) / 2) * np.cos(near / 2) / den)
+            _, low2 = _tails(d, 2 * np.cos((2 * rho + h - D) / 2) * np.cos(far / 2) / den,
+                             -2 * np.cos((2 * rho + h + D) / 2) * np.cos(near / 2) / den)
             full = r >= np.pi / 2
             p = np.where(full, 1.0, np.minimum(up1 + low2, 1.0))
             q = np.where(full, 0.0, np.maximum(low1 - low2, 0.0))

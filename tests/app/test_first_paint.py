@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 
 import pytest
 
@@ -101,43 +102,39 @@ def _first_run(monkeypatch, visit):
     return at
 
 
-@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
-def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(monkeypatch, visit):
-    address = visit[1]
-    at = _first_run(monkeypatch, visit)
-    first = charts.live_args(at)
-    assert len(first) == 1 and first[0]["report"] is True
-    assert _sidebar_widgets(at) == 0
-    assert not at.download_button and len(charts.specs(at)) == 1, "the rest of the page waits for the full run"
-    assert {key: at.query_params[key] for key in at.query_params} == address, "the address is left as it was"
-    place = charts.live_places(at)[0]
-
-    at.run()
-    assert_clean(at)
-    full = charts.live_args(at)
-    assert not any(args["report"] for args in full)
-    assert full[0]["figure"] == first[0]["figure"], "the full run would redraw the chart"
-    assert charts.live_places(at)[0] == place, "the full run sends the chart elsewhere: the browser would draw it anew"
-    assert _sidebar_widgets(at) >= 6 and at.download_button
-    assert set(at.query_params) > set(address), "the full run writes the values into the address"
+def _elements(node):
+    """Every element and container below ``node``, in page order."""
+    for _, child in sorted(getattr(node, "children", {}).items()):
+        yield child
+        yield from _elements(child)
 
 
-@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
-def test_the_chart_first_run_sends_the_chart_alone(monkeypatch, visit):
-    """No title, introduction, formula, number or page link reaches the browser before the chart: each
-    is a lazily loaded element type that React renders on the thread plotly.js draws on."""
-    at = _first_run(monkeypatch, visit)
-    sent = [node.type for root in (at.main, at.sidebar) for node in _elements(root)]
-    assert sent.count("component_instance") == 1
-    assert set(sent) - {"component_instance"} <= CHART_FIRST_ELEMENTS, sent
-    at.run()
-    assert at.title and at.sidebar.get("page_link"), "the full run draws them"
+@dataclass(frozen=True)
+class ChartFirstRun:
+    """What a visit's chart-first run sent, read before the full run replaces it."""
+
+    live: list[dict]
+    places: list[tuple[int, ...]]
+    sidebar_widgets: int
+    downloads: int
+    charts: int
+    address: dict
+    sent: list[str]
+    sidebar: list[tuple[str, str | None]]
+    slept: list[float]
 
 
-@pytest.mark.parametrize("visit", VISITS, ids=_visit_id)
-def test_the_chart_first_run_shows_the_running_indicator_and_sleeps_nowhere(monkeypatch, visit):
-    """The sidebar says the controls are coming, and holds nothing else; nothing in the script waits on a
-    clock (``st.status``, the indicator before, slept 50 ms when it was created, before the chart)."""
+def _shared_visit(visit):
+    """``visit`` as a fixture parameter whose three tests run on one xdist worker (``--dist loadgroup``)."""
+    return pytest.param(visit, id=_visit_id(visit), marks=pytest.mark.xdist_group(f"first-paint {_visit_id(visit)}"))
+
+
+@pytest.fixture(scope="module", params=[_shared_visit(visit) for visit in VISITS])
+def two_runs(request):
+    """A visit's chart-first run (what it sent, and the sleeps of the script's thread) and the AppTest after the
+    full run that follows: the three tests below each check their part of the same two runs (a page's pair of
+    runs costs 1-15 s, and there are 27 visits)."""
+    page, address = request.param
     slept = []
     real_sleep = time.sleep
 
@@ -146,22 +143,57 @@ def test_the_chart_first_run_shows_the_running_indicator_and_sleeps_nowhere(monk
             slept.append(seconds)
         real_sleep(seconds)
 
-    monkeypatch.setattr(time, "sleep", sleep)
-    at = _first_run(monkeypatch, visit)
-    assert not slept, f"the chart-first run slept {slept} s"
-    sidebar = list(_elements(at.sidebar))
-    assert [node.type for node in sidebar] == ["html"], "the sidebar holds the indicator alone"
-    assert first_paint.CONTROLS_PENDING in sidebar[0].proto.body and 'role="status"' in sidebar[0].proto.body
-    at.run()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(time, "sleep", sleep)
+        at = _visit(patch, address, page)
+        at.run()
+        assert_clean(at)
+        first = ChartFirstRun(
+            live=charts.live_args(at), places=charts.live_places(at), sidebar_widgets=_sidebar_widgets(at),
+            downloads=len(at.download_button), charts=len(charts.specs(at)),
+            address={key: at.query_params[key] for key in at.query_params},
+            sent=[node.type for root in (at.main, at.sidebar) for node in _elements(root)],
+            sidebar=[(node.type, node.proto.body if node.type == "html" else None) for node in _elements(at.sidebar)],
+            slept=list(slept))
+        at.run()
+        assert_clean(at)
+    yield address, first, at
+
+
+def test_the_chart_first_run_draws_the_chart_the_full_run_keeps(two_runs):
+    address, first, at = two_runs
+    assert len(first.live) == 1 and first.live[0]["report"] is True
+    assert first.sidebar_widgets == 0
+    assert not first.downloads and first.charts == 1, "the rest of the page waits for the full run"
+    assert first.address == address, "the address is left as it was"
+    full = charts.live_args(at)
+    assert not any(args["report"] for args in full)
+    assert full[0]["figure"] == first.live[0]["figure"], "the full run would redraw the chart"
+    assert charts.live_places(at)[0] == first.places[0], \
+        "the full run sends the chart elsewhere: the browser would draw it anew"
+    assert _sidebar_widgets(at) >= 6 and at.download_button
+    assert set(at.query_params) > set(address), "the full run writes the values into the address"
+
+
+def test_the_chart_first_run_sends_the_chart_alone(two_runs):
+    """No title, introduction, formula, number or page link reaches the browser before the chart: each
+    is a lazily loaded element type that React renders on the thread plotly.js draws on."""
+    _, first, at = two_runs
+    assert first.sent.count("component_instance") == 1
+    assert set(first.sent) - {"component_instance"} <= CHART_FIRST_ELEMENTS, first.sent
+    assert at.title and at.sidebar.get("page_link"), "the full run draws them"
+
+
+def test_the_chart_first_run_shows_the_running_indicator_and_sleeps_nowhere(two_runs):
+    """The sidebar says the controls are coming, and holds nothing else; nothing in the script waits on a
+    clock (``st.status``, the indicator before, slept 50 ms when it was created, before the chart)."""
+    _, first, at = two_runs
+    assert not first.slept, f"the chart-first run slept {first.slept} s"
+    assert [kind for kind, _ in first.sidebar] == ["html"], "the sidebar holds the indicator alone"
+    body = first.sidebar[0][1]
+    assert first_paint.CONTROLS_PENDING in body and 'role="status"' in body
     assert not [node for node in _elements(at.sidebar) if node.type == "html"
                 and first_paint.CONTROLS_PENDING in node.proto.body], "the full run replaces the indicator"
-
-
-def _elements(node):
-    """Every element and container below ``node``, in page order."""
-    for _, child in sorted(getattr(node, "children", {}).items()):
-        yield child
-        yield from _elements(child)
 
 
 @pytest.mark.parametrize("visit", WITHOUT_MAIN_CHART, ids=_visit_id)

@@ -13,6 +13,10 @@ from tests.app.page_text import page_text
 from ui import glossary, optimization, regression, sensitivity, utility
 from ui.navigation import PAGES
 
+#: Under ``--dist loadgroup`` the page texts its tests share (``_text``, cached) are read on one worker: split,
+#: a worker re-ran up to all 15 page states for ``test_every_glossary_entry_is_used_by_some_page``.
+pytestmark = pytest.mark.xdist_group("test_glossary")
+
 #: Every page at its defaults, and every other section of the pages with sections (only the chosen one is drawn).
 STATES = [(page.script, ()) for page in PAGES] + [
     (script, ((module.SECTION_KEY, label),)) for script, module in (

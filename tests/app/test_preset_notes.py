@@ -15,6 +15,10 @@ from app import PRESETS
 from tests.app.conftest import ROOT, messages, run_page
 from tests.app.page_text import page_text
 
+#: Under ``--dist loadgroup`` the runs of Home's presets that the tests share (``_home_preset``, cached) are made
+#: on one worker: split, a second worker re-ran a preset's page for its other test.
+pytestmark = pytest.mark.xdist_group("test_preset_notes")
+
 #: Where a label or note cites the paper (section, theorem, figure, year) rather than states a number.
 CITATION = re.compile(r"(§|Theorem |Figures? |Table |Proposition )\d+(\.\d+)?([–-]\d+)?|\((19|20)\d\d\)|"
                       r"SPD\(\d\)|[SR][²³]|Σ\^\d+_\d|L0")

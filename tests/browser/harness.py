@@ -16,6 +16,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Milliseconds a wait for the app may take by default: a guard against a hang, not a check of speed (a section
+#: that draws in seconds on an idle machine took over 30 s at load 12).
+WAIT_MS = 300_000
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
@@ -149,17 +152,26 @@ _SIGNATURE = f"""(() => {{
     return {PLOTS}().map(el => (el.data || []).map(t => [t.name, hash(t.x), hash(t.y), hash(t.z)].join(','))
         .join(';')).join('|');
 }})()"""
-_IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+# Whether the app is idle now: connected, its script not running nor asked to run (``stApp``'s
+# data-test-script-state, set the moment a widget asks for a rerun), no status widget, no element greyed as
+# stale (``data-stale``: what a run has not yet redrawn, faded to 33 % opacity, which axe-core reads as low
+# contrast), and no element still loading its code (``stSkeleton``, what a lazily loaded kind of element shows
+# meanwhile: Private optimization's section switch arrived over a second after its run had finished, at load 12).
+_IDLE_NOW = """(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !!app && app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED'
+        && !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"], [data-testid="stSkeleton"]');
+})()"""
+_IDLE = f"() => {_IDLE_NOW}"
 # Whether a live chart has yet to receive its figure, or was drawn by a page's chart-first run
 # (ui/first_paint.py) whose full run has not reached it: its body says "done" once it has.
 _CHART_FIRST_WAITING = """Array.from(document.querySelectorAll('iframe[src*="live_chart"]')).some(
     f => !f.contentDocument || !f.contentDocument.querySelector('body[data-chart-first="done"]'))"""
-# Idle, past any chart-first run, and the page's element count unchanged over three polls in a row: the
-# script has finished (the status widget only appears some 500 ms into a run, so its absence alone
-# proves nothing).
+# Idle, past any chart-first run (whose end leaves the script idle until the chart asks for the full run), and
+# the page's element count unchanged over three polls in a row.
 _SETTLED = f"""() => {{
-    const count = document.querySelectorAll('[data-testid="stMain"] *').length;
-    const idle = !document.querySelector('[data-testid="stStatusWidget"]') && !{_CHART_FIRST_WAITING};
+    const count = document.querySelectorAll('[data-testid="stMain"] *, [data-testid="stSidebar"] *').length;
+    const idle = {_IDLE_NOW} && !{_CHART_FIRST_WAITING};
     const s = window.__settle || (window.__settle = {{count: -1, same: 0}});
     s.same = (idle && count === s.count) ? s.same + 1 : 0;
     s.count = count;
@@ -208,7 +220,7 @@ def plot_locator(page, index: int):
     return scope.locator(f'[data-plot-index="{index}"]')
 
 
-def wait_for_chart(page, timeout_ms: float = 30_000) -> None:
+def wait_for_chart(page, timeout_ms: float = WAIT_MS) -> None:
     """Wait until a plotly chart is drawn, in the page or in a live-chart iframe (checked every frame)."""
     page.wait_for_function(_CHART_DRAWN, timeout=timeout_ms, polling="raf")
 
@@ -217,20 +229,22 @@ def chart_signature(page) -> str:
     return page.evaluate(f"() => {_SIGNATURE}")
 
 
-def wait_for_app(page, timeout_ms: float = 30_000, *, chart: bool = True) -> None:
+def wait_for_app(page, timeout_ms: float = WAIT_MS, *, chart: bool = True) -> None:
     """Wait until Streamlit has finished running the script and drawn its title (and a plotly chart)."""
     page.wait_for_selector("h1", timeout=timeout_ms)
     if chart:
         wait_for_chart(page, timeout_ms)
-    wait_for_settled(page, timeout_ms)
+    wait_for_idle(page, timeout_ms)
 
 
-def wait_for_settled(page, timeout_ms: float = 30_000) -> None:
-    """Wait until the script has finished its run (past any chart-first run) and the page stopped changing."""
+def wait_for_idle(page, timeout_ms: float = WAIT_MS) -> None:
+    """Wait until the app is idle: its script has finished its run (past any chart-first run), nothing on the
+    page is greyed as stale, and the page stopped changing. Every check of what a page shows waits for this,
+    never for a fixed time."""
     page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=300)
 
 
-def wait_for_chart_change(page, before: str, timeout_ms: float = 30_000, polling="raf") -> None:
+def wait_for_chart_change(page, before: str, timeout_ms: float = WAIT_MS, polling="raf") -> None:
     """Wait (retrying) until the charts' fingerprint differs from ``before`` and the script is idle."""
     page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms, polling=polling)
     page.wait_for_function(_IDLE, timeout=timeout_ms)

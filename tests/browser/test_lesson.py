@@ -20,7 +20,7 @@ from tests.browser.harness import (
     chart_signature,
     wait_for_app,
     wait_for_chart_change,
-    wait_for_settled,
+    wait_for_idle,
 )
 from ui.lesson.steps import STEPS
 
@@ -73,7 +73,7 @@ def _press(page, key: str, number: int) -> None:
     page.wait_for_function("(title) => document.querySelector('h1')?.textContent.startsWith(title)",
                            arg=f"{number} ·", timeout=TIMEOUT_MS)
     wait_for_chart_change(page, before, TIMEOUT_MS, polling=100)
-    wait_for_settled(page, TIMEOUT_MS)
+    wait_for_idle(page, TIMEOUT_MS)
 
 
 def test_arrow_keys_step_through_the_lesson_and_the_address_follows(chromium, app_url):

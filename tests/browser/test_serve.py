@@ -18,17 +18,15 @@ import io
 import os
 import shutil
 import signal
-import socket
-import subprocess
 import time
-import urllib.request
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from tests.browser.harness import ROOT, chromium_missing_reason, free_port, wait_for_app, wait_for_settled
+from deploy.launch import healthy, listening, serving, stop
+from tests.browser.harness import chromium_missing_reason, wait_for_app, wait_for_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,19 +41,6 @@ _WATCH_DISABLED = """() => {
         if (changes.some((c) => c.target.matches('input, textarea') && c.target.disabled)) window.__disabled = true;
     }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['disabled']});
 }"""
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-            return reply.read().decode().strip() == "ok"
-    except OSError:
-        return False
 
 
 def _wait(condition, timeout: float, what: str) -> None:
@@ -91,23 +76,8 @@ def serve():
                                            "Debian's caddy is not installed (make install-serve; .ci/run does it)")
     if reason:
         pytest.skip(f"serve test skipped: {reason}")
-    port = free_port()
-    apps = [port + 100 + i for i in range(WORKERS)]
-    if any(_listening(p) for p in apps):
-        pytest.skip(f"serve test skipped: an app port of {apps} is taken")
-    proc = subprocess.Popen(["make", "--no-print-directory", "serve", f"WORKERS={WORKERS}", f"PORT={port}"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        _wait(lambda: all(_healthy(f"http://127.0.0.1:{p}") for p in apps) and _healthy(f"http://127.0.0.1:{port}"),
-              180, "the proxy and both app processes")
-        yield proc, f"http://127.0.0.1:{port}", apps
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGINT)
-            try:
-                proc.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+    with serving(WORKERS, 180, make=True) as running:
+        yield running.process, running.url, running.app_ports
 
 
 def _asks_for_a_run(frames: list) -> bool:
@@ -147,7 +117,7 @@ def test_a_class_through_the_proxy_keeps_its_downloads_and_survives_a_lost_proce
             page.evaluate(_WATCH_DISABLED)
             page.on("websocket", lambda ws, frames=frames: ws.on("framesent", lambda payload: frames.append(payload)))
         os.kill(_app_pid(apps[0]), signal.SIGKILL)
-        _wait(lambda: not _healthy(f"http://127.0.0.1:{apps[0]}"), 30, "the killed process to stop answering")
+        _wait(lambda: not healthy(f"http://127.0.0.1:{apps[0]}"), 30, "the killed process to stop answering")
         for student, page in enumerate(pages):
             if student % WORKERS:
                 again = _download_csv(page)
@@ -156,7 +126,7 @@ def test_a_class_through_the_proxy_keeps_its_downloads_and_survives_a_lost_proce
             _wait(lambda page=page, frames=frames: page.wait_for_timeout(100) or _asks_for_a_run(frames), 60,
                   f"student {student * WORKERS}'s page to ask its new process for a run")
             assert page.evaluate("window.__disabled"), f"student {student * WORKERS}'s widgets stayed usable: not told"
-            wait_for_settled(page, 300_000)
+            wait_for_idle(page, 300_000)
             again = _download_csv(page)
             assert again.equals(first[student * WORKERS]), f"student {student * WORKERS} got another table back"
         moved = {c["value"] for context in contexts[::WORKERS] for c in context.cookies(url)
@@ -165,7 +135,6 @@ def test_a_class_through_the_proxy_keeps_its_downloads_and_survives_a_lost_proce
     finally:
         for context in contexts:
             context.close()
-    os.killpg(proc.pid, signal.SIGINT)
-    assert proc.wait(60) == 0 or proc.returncode in (-signal.SIGINT, 130, 2)
-    _wait(lambda: not any(_listening(p) for p in (*apps, int(url.rsplit(":", 1)[1]))), 30,
+    assert stop(proc) in (0, -signal.SIGINT, 130, 2)
+    _wait(lambda: not any(listening(p) for p in (*apps, int(url.rsplit(":", 1)[1]))), 30,
           "every process of the serve to stop after one Ctrl-C")

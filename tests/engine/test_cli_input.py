@@ -16,6 +16,7 @@ import pytest
 from engine.audit.__main__ import main as audit_main
 from engine.budget import MEMORY_LIMIT, check_memory
 from engine.pipelines.__main__ import main as pipelines_main
+from tests.interrupted_run import started_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,13 +97,7 @@ def _python(*args: str) -> subprocess.Popen:
     ["-m", "engine.pipelines", "private-mean", "--mechanisms", "mh", "--burn-in", "5000000"],
 ])
 def test_ctrl_c_ends_quietly_with_exit_status_130(argv):
-    # Past the imports (a Ctrl-C during them is Python's own), into the run: twice what the imports take
-    # now, on this machine at its current load, and at least 10 s.
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", f"import {argv[1]}.__main__"], cwd=ROOT, check=True)
-    imports = time.perf_counter() - start
-    process = _python(*argv)
-    time.sleep(max(10.0, 2.0 * imports))
+    process = started_run(*argv[1:])  # past the imports (a Ctrl-C during them is Python's own), into the run
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130 and err == "interrupted\n", err[-500:]

@@ -3,6 +3,10 @@
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.guard
+
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 

@@ -99,7 +99,7 @@ def test_tradeoff_figure_draws_the_mechanisms_curve_above_the_bound():
     from engine.viz.odds import posterior_figure, tradeoff_figure
 
     fig = tradeoff_figure(1.0, reach=0.8)
-    coin, curve, bound, ceiling = fig.data
+    _, curve, bound, ceiling = fig.data
     np.testing.assert_allclose(np.add(ceiling.x, ceiling.y), 2 / (1 + np.e))  # the tests right e^ε/(1 + e^ε) of the time
     np.testing.assert_allclose(curve.y, laplace_tradeoff(curve.x, 0.8, 1.0))
     np.testing.assert_allclose(bound.y, dp_tradeoff_bound(bound.x, 1.0))

@@ -380,7 +380,7 @@ def test_step_one_draws_the_measured_move_against_the_flat_bound():
     r, moved = (charts.values(by_name["one record replaced (measured)"].to_plotly_json()[c]) for c in "xy")
     flat_r, flat = (charts.values(by_name["flat space (κ ≤ 0)"].to_plotly_json()[c]) for c in "xy")
     assert np.all(moved[1:] > np.interp(r[1:], flat_r, flat))  # the measured move exceeds 2r/n at every radius
-    gap, bound_flat, _ = moved_mean(SENSITIVITY_N, SENSITIVITY_R)
+    gap, _, _ = moved_mean(SENSITIVITY_N, SENSITIVITY_R)
     np.testing.assert_allclose(np.interp(SENSITIVITY_R, r, moved), gap, rtol=0.01)  # the reveal's number, drawn
     assert fig.layout.yaxis.range[1] <= 2.5 * moved.max()
 

@@ -6,6 +6,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.guard
+
 ROOT = Path(__file__).resolve().parents[3]
 #: The names the views give a pipeline's result and its parts.
 RESULT_NAMES = ("result", "run", "check", "guarantee", "theorem2", "computed", "config")

@@ -14,6 +14,7 @@ from engine.audit.subspace import (
     GAMMA,
     bingham_log_normaliser,
     bingham_pair,
+    block_move_epsilon,
     worst_block_move_epsilon,
 )
 from engine.manifolds import Sphere
@@ -94,7 +95,9 @@ def test_algorithm2_loses_half_its_calibration_at_the_fewest_blocks_and_nearly_a
     assert 0.45 * 2.0 < worst < 0.51 * 2.0
     many = SubsampleAggregateSubspace(k=2, epsilon=2.0, delta=DELTA, gamma=GAMMA, beta=0.5,
                                       n_blocks=2 * fewest.n_blocks)
-    assert worst_block_move_epsilon(many)[0] > 0.9 * 2.0
+    # One move above 0.9 ε shows the worst is: (22, 10), where the search over all 528 moves of the 32 blocks
+    # finds its worst, 1.877 (65 s for the search, 0.1 s for the move; the search is checked on the 16 above).
+    assert block_move_epsilon(many, 22, 10) > 0.9 * 2.0
     tight = AUDITS["subsample-aggregate-subspace-tight"].target()
     assert tight.epsilon == 1.0 and 0.9 < tight.reachable_epsilon <= 1.02
 

@@ -2,32 +2,22 @@
 
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 
 import pytest
 
 from engine.experiments import runner
 from engine.experiments.protocol import Task
+from tests.dask_scheduler import scheduler_with_a_worker
+from tests.interrupted_run import started_run
 
 pytestmark = pytest.mark.slow
 
 
-def _as_from_a_terminal() -> None:
-    """Ctrl-C's default action in the child, as a shell gives it: a test process that ignores SIGINT (a kernel
-    or worker library of an earlier test may leave it so) would pass the ignoring on, and Python then never
-    raises KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_exits_130_without_a_traceback_or_any_output(tmp_path):
     out, store = tmp_path / "out", tmp_path / "cache"
-    run = subprocess.Popen([sys.executable, "-m", "engine.experiments", "reimherr-fig1", "--reps", "2000",
-                            "--out", str(out), "--cache-dir", str(store)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal)
-    time.sleep(5)
+    run = started_run("engine.experiments", "reimherr-fig1", "--reps", "2000", "--out", str(out),
+                      "--cache-dir", str(store))
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
@@ -48,16 +38,7 @@ def pause(seconds: float, *, rng) -> float:
 
 
 def test_a_lost_scheduler_is_one_error_and_no_false_completion():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    address = f"tcp://127.0.0.1:{port}"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", str(port), "--dashboard-address", ":0"], **quiet)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1"],
-                              **quiet)
-    try:
+    with scheduler_with_a_worker() as (address, scheduler):
         tasks = [Task(("pause", i), pause, (0.2,), cost=2.0) for i in range(3)]
         tasks += [Task(("kill",), kill_the_scheduler, (scheduler.pid,))]
         tasks += [Task(("pause", i), pause, (0.2,)) for i in range(3, 20)]
@@ -66,7 +47,3 @@ def test_a_lost_scheduler_is_one_error_and_no_false_completion():
                                                        f"tasks; nothing was written"):
             runner.execute(tasks, 0, scheduler=address, progress=fractions.append)
         assert not fractions or max(fractions) < 1.0
-    finally:
-        for process in (worker, scheduler):
-            process.kill()
-            process.wait()

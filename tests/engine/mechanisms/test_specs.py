@@ -72,6 +72,7 @@ def _sources(*parts):
         yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
 
 
+@pytest.mark.guard
 def test_no_mechanism_table_or_name_branch_outside_the_specs():
     offenders = []
     for path in _sources("engine/pipelines", "engine/audit", "engine/viz", "ui", "pages"):

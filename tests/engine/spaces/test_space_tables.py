@@ -7,8 +7,12 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from engine.mechanisms import specs
 from engine.spaces import SPACES
+
+pytestmark = pytest.mark.guard
 
 ROOT = Path(__file__).resolve().parents[3]
 SPACE_KEYS = "|".join(map(re.escape, SPACES))
