@@ -52,5 +52,5 @@ for label, script, params in PRESETS:
     st.page_link(script, label=label, icon=":material/tune:", query_params=params)
 glossary.show("epsilon", "delta", "sigma", "sensitivity", "frechet-mean", "geodesic", "theorem-2",
               "riemannian-laplace", "euclidean-laplace", "k-norm", "metropolis-hastings", "burn-in", "thinning",
-              "dp-rgd", "bottom")
+              "dp-rgd", "grassmannian", "bottom")
 address_keys.report()

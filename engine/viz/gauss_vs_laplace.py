@@ -7,8 +7,11 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from engine.experiments.gauss_vs_laplace import sphere_name
+from engine.spaces.family import power_name
 from engine.viz import palette
+
+#: Sᵈ as the study writes it (S¹, S⁹).
+sphere_name = power_name("S")
 
 #: Line dash per dimension d of Sᵈ, in the order the study lists them (the mechanism is the colour).
 DIMENSION_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")

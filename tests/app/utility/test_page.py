@@ -32,7 +32,7 @@ CURVES, REDUCTION, PLANNER, WHERE, STUDY = utility.SECTIONS
 #: the non-positive definite share); the scaling check; the maps of where each mechanism wins (sphere and SPD);
 #: the sphere comparison's figure once its study is in the disk cache (a button before).
 CHARTS = {CURVES: 2, REDUCTION: 1, PLANNER: 1, WHERE: 5,
-          STUDY: int(gauss_vs_laplace.stored(gauss_vs_laplace.PARAMS))}
+          STUDY: int(gauss_vs_laplace.STUDY.stored(gauss_vs_laplace.CONFIG))}
 
 
 @pytest.fixture(scope="module")

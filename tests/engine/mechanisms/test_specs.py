@@ -7,6 +7,7 @@ mechanism computes, also on a space that is not homogeneous (σ = 2Δ/ε there).
 
 import dataclasses
 import re
+import types
 from pathlib import Path
 
 import numpy as np
@@ -222,5 +223,7 @@ def test_the_playground_run_says_when_sigma_is_doubled(monkeypatch):
 def test_the_who_wins_sentence_never_takes_another_intrinsic_law_for_the_laplace():
     """A playground run of the Riemannian Gaussian and the Euclidean Laplace, without the Riemannian Laplace, has no
     who-wins sentence (it compares the Laplace's law): the Gaussian, calibrated by the same Theorem 2, is not it."""
-    runs = [{"key": key, "releases": np.zeros((1, 3)), "errors": {}} for key in ("rgauss", "euclid")]
-    assert who_wins.playground_verdict({"runs": runs, "theorem2": 0.1}, private_mean.PrivateMeanConfig()) is None
+    runs = [private_mean.MechanismRun(key=key, label=key, releases=np.zeros((1, 3))) for key in ("rgauss", "euclid")]
+    theorem2 = private_mean.Theorem2Sensitivity(h=0.9, sensitivity=0.1)
+    result = types.SimpleNamespace(runs=runs, theorem2=theorem2)
+    assert who_wins.playground_verdict(result, private_mean.PrivateMeanConfig()) is None

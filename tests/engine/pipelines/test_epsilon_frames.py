@@ -12,7 +12,7 @@ from engine.pipelines.private_mean import PrivateMeanConfig
 def test_every_mechanism_releases_at_every_frames_epsilon():
     config = PrivateMeanConfig(mechanisms=("exact", "euclid", "gauss"), releases=300)
     result = run(config)
-    delta = result.theorem2["sensitivity"]
+    delta = result.theorem2.sensitivity
     frames = epsilon_frames(config, result.data, result.m0, result.mean, delta, [4.0, 0.5, 1.0, 2.0])
     assert frames.epsilons == [0.5, 1.0, 2.0, 4.0] and list(frames.releases) == ["exact", "euclid", "gauss"]
     assert all(f.shape == (4, 300, 3) for f in frames.releases.values())

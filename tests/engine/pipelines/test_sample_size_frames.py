@@ -7,7 +7,7 @@ from scipy import stats
 
 from engine.bounds import frechet_mean_sensitivity
 from engine.data import sphere_cap
-from engine.estimators import frechet_mean, prefix_frechet_means
+from engine.estimators import PAPER_STEP, frechet_mean, prefix_frechet_means
 from engine.manifolds import Hyperbolic, Sphere
 from engine.pipelines.sample_size_frames import sample_size_frames, sample_size_grid
 from tests.engine.mechanisms.test_common_draws import _sphere_cdf
@@ -49,7 +49,7 @@ def test_frames_use_nested_prefixes_with_theorem_2_at_each_n():
     assert np.all(f.converged) and f.dropped == ()
     for n, mean in zip(f.sizes, f.means):
         prefix = data[f.order[:n]]
-        np.testing.assert_allclose(mean, frechet_mean(S2, prefix).mean, atol=1e-9)
+        np.testing.assert_allclose(mean, frechet_mean(S2, prefix, step=PAPER_STEP).mean, atol=1e-9)
     # The largest prefix is the whole data set: its mean is the data's mean, whatever the order.
     assert S2.dist(f.means[-1], frechet_mean(S2, data, tol=1e-10).mean) < 1e-4
     # Reproducible for a seed.

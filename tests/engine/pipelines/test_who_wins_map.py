@@ -15,7 +15,7 @@ import pytest
 from scipy import integrate
 
 from engine.manifolds import SPD, Sphere
-from engine.pipelines import private_mean
+from engine.pipelines import private_mean, who_wins_map
 from engine.pipelines.__main__ import main as pipelines_main
 from engine.pipelines.release_errors import measure_releases
 from engine.pipelines.who_wins_map import FAMILIES, WhoWinsMapConfig, reading, run, tie_radii
@@ -222,7 +222,7 @@ def test_the_command_line_writes_the_cells_ties_and_figure(tmp_path, capsys):
     (["--space", "torus"], f"space must be one of {', '.join(FAMILIES)}, got 'torus'"),
     (["--radii", "0"], "radii must be an integer >= 2"),
     (["--max-radius", "nan"], "max_radius must be"),
-    (["--mechanism", "foo"], "mechanism must be one of exact, rgauss (a spec with an error law), got 'foo'"),
+    (["--mechanism", "foo"], f"mechanism must be one of {', '.join(who_wins_map.MAPPED)} (a spec with an error law), got 'foo'"),
     (["--space", "spd", "--mechanism", "rgauss"], "the Riemannian Gaussian is not offered on SPD(k)"),
 ])
 def test_the_command_line_refuses_bad_flags_in_one_line(argv, message, capsys, tmp_path):

@@ -53,7 +53,7 @@ LISTS_ALLOWED = {
     ("tests/engine/mechanisms/test_specs.py", '@pytest.mark.parametrize("key", ["exact", "rgauss"])'),
     # The mechanisms of a fixture's or a preset's run, not a list of the registry.
     ("tests/engine/mechanisms/test_specs.py",
-     'runs = [{"key": key, "releases": np.zeros((1, 3)), "errors": {}} for key in ("rgauss", "euclid")]'),
+     'runs = [private_mean.MechanismRun(key=key, label=key, releases=np.zeros((1, 3))) for key in ("rgauss", "euclid")]'),
     ("tests/engine/pipelines/test_utility.py", 'summary = pd.DataFrame({"n": [10, 10, 20, 20], '
                                               '"mechanism": ["exact", "euclid"] * 2,'),
     ("tests/engine/viz/test_palette.py", 'keys = ["exact", "euclid", "dp-rgd"]'),
