@@ -49,6 +49,14 @@ def ratio_table(found: pd.DataFrame) -> pd.DataFrame:
                          **{f"n = {n}": [f"{r:.3f}" for r in wide[n]] for n in wide.columns}})
 
 
+def plan_table(config) -> pd.DataFrame:
+    """What a run at ``config`` computes: per sphere its sample sizes, the common μ and the draws per cell."""
+    return pd.DataFrame({"space": [STUDY.module.sphere_name(d) for d in config.dims],
+                         "sample sizes n": [", ".join(f"{n:,}" for n in config.ns)] * len(config.dims),
+                         "μ of both mechanisms": [f"{config.mu:g}"] * len(config.dims),
+                         "draws per cell": [f"{config.reps:,}"] * len(config.dims)})
+
+
 def show() -> None:
     """The section: the paper's claim; once the study has run, its figure on the left and where the claim holds
     and the ratios on the right."""
@@ -59,7 +67,9 @@ def show() -> None:
                             help="Solves each mechanism's σ at equal μ by quadrature for every d and n, then draws "
                                  "the errors; the result is kept for every later visit.")
         if not pressed:
-            st.caption(f"Not run yet on this server: press the button, or run `python -m engine.experiments {NAME}`.")
+            st.caption(f"Not run yet on this server: press the button, or run `python -m engine.experiments {NAME}`. "
+                       "What a run computes:")
+            st.table(plan_table(CONFIG), hide_index=True, border="horizontal")
             return
     found = errors(CONFIG)
     mu = float(found["mu"].iloc[0])

@@ -74,16 +74,22 @@ def budget_table(found: pd.DataFrame, parameter: str, mechanism: str = specs.EXA
     """``ties_by_budget``'s rows as the section shows them: n·ε, ε, the first tie, every range of r where the
     intrinsic ``mechanism`` wins (so a ratio that crosses 1 more than once shows each crossing) and the ratios
     at the grid's ends."""
-    first, last = found["first_radius"].iloc[0], found["last_radius"].iloc[0]
+    made = found[found["status"] == ""]
+    first, last = made["first_radius"].iloc[0], made["last_radius"].iloc[0]
     names = dict(intrinsic=specs.spec(mechanism).label, euclidean=specs.EUCLID.label)
+    reached = found["status"] == ""
+
+    def shown(values, text):
+        return [text(value) if ok else "out of reach" for value, ok in zip(values, reached)]
+
     return pd.DataFrame({
         "n·ε": [f"{b:g}" for b in found["n_epsilon"]],
         f"ε at n = {CONFIG['n']}": [f"{e:g}" for e in found["epsilon"]],
-        "Tie radius r": ["none" if np.isnan(t) else f"{t:.3g}" for t in found["tie"]],
-        "Wins below the tie": [names.get(w, "—") for w in found["below"]],
-        wins_column(mechanism): [_ranges(ranges) for ranges in found["intrinsic_ranges"]],
-        f"Ratio at r = {first:.2g}": [f"{r:.2f}" for r in found["first_ratio"]],
-        f"Ratio at r = {last:.2g}": [f"{r:.2f}" for r in found["last_ratio"]],
+        "Tie radius r": shown(found["tie"], lambda t: "none" if np.isnan(t) else f"{t:.3g}"),
+        "Wins below the tie": shown(found["below"], lambda w: names.get(w, "—")),
+        wins_column(mechanism): shown(found["intrinsic_ranges"], _ranges),
+        f"Ratio at r = {first:.2g}": shown(found["first_ratio"], lambda r: f"{r:.2f}"),
+        f"Ratio at r = {last:.2g}": shown(found["last_ratio"], lambda r: f"{r:.2f}"),
     })
 
 
@@ -150,6 +156,8 @@ def show() -> None:
         st.markdown(f"**The same comparison at other budgets n·ε** on {fam.make(p).name} ({fam.parameter} = {p}), "
                     f"n = {CONFIG['n']} records, ε = n·ε / {CONFIG['n']}:")
         st.table(budget_table(found, fam.parameter, mechanism), hide_index=True, border="horizontal")
+        for reason in dict.fromkeys(found["status"][found["status"] != ""]):
+            st.caption(f"Out of reach: {reason}.")
     missing = unmapped(mechanism)
     if missing:
         st.caption("Not mapped: " + "; ".join(missing) + ".")

@@ -60,6 +60,11 @@ LOSS_GRID = 101
 MAX_RADIUS = 700.0
 
 
+
+class MuOutOfReach(ValueError):
+    """A μ the Riemannian Gaussian cannot reach at any σ on the space: on exponentially growing volume μ levels
+    off as σ grows, so a small enough target is out of reach (a property of the budget, not a bad input)."""
+
 def supports(manifold) -> bool:
     """Whether μ can be computed exactly on ``manifold`` (``check_gdp_space`` without the error): a homogeneous
     space of constant curvature (``GDP_FAMILIES``), or SPD(2) affine-invariant (``gdp_spd``)."""
@@ -386,7 +391,7 @@ def sigma_for_mu(manifold, target_mu, sensitivity, *, panels: int = PANELS, powe
         try:
             value = excess(hi)
         except ValueError:  # σ beyond the quadrature's range while μ still exceeds the target
-            raise ValueError(
+            raise MuOutOfReach(
                 f"mu = {target_mu:.4g} is out of reach of the Riemannian Gaussian on {manifold.name} at sensitivity "
                 f"{delta:g}: its mu levels off near {target_mu + smallest:.4g} as sigma grows (the volume grows "
                 f"exponentially, so far releases still tell the pair apart); choose a larger epsilon or delta, or a "

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.mechanisms import specs
+from engine.mechanisms.gdp import MuOutOfReach
 from engine.pipelines.who_wins_map import WhoWinsMapConfig, family, run
 from engine.validation import check_positive
 
@@ -75,7 +76,9 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
         below that first tie, "" without one), ``ties`` (every crossing, increasing, a tuple),
         ``intrinsic_ranges`` (the ranges (low, high) of the grid's radii where the ratio is below 1, a
         tuple of pairs: ``intrinsic_ranges``), ``first_radius`` and ``first_ratio`` (the smallest radius of
-        the grid and its ratio), ``last_radius`` and ``last_ratio`` (the largest).
+        the grid and its ratio), ``last_radius`` and ``last_ratio`` (the largest), and ``status``: "" where the
+        map was made, else why the mechanism cannot be calibrated at that budget (``gdp.MuOutOfReach``: the
+        Riemannian Gaussian's μ plateau), the other columns NaN or empty.
 
     Raises
     ------
@@ -91,8 +94,14 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
     p = min(family(space).dims) if parameter is None else parameter
     rows = []
     for budget in budgets:
-        found = run(WhoWinsMapConfig(space=space, dims=(p,), radii=radii, n=n, epsilon=budget / n, seed=seed,
-                                     mechanism=mechanism, delta=delta))
+        try:
+            found = run(WhoWinsMapConfig(space=space, dims=(p,), radii=radii, n=n, epsilon=budget / n, seed=seed,
+                                         mechanism=mechanism, delta=delta))
+        except MuOutOfReach as err:
+            rows.append(dict(n_epsilon=budget, epsilon=budget / n, parameter=p, tie=np.nan, below="", ties=(),
+                             intrinsic_ranges=(), first_radius=np.nan, first_ratio=np.nan, last_radius=np.nan,
+                             last_ratio=np.nan, status=str(err)))
+            continue
         cells = found.cells.sort_values("radius")
         tie = found.ties.iloc[0] if len(found.ties) else None
         rows.append(dict(n_epsilon=budget, epsilon=budget / n, parameter=p,
@@ -101,5 +110,6 @@ def ties_by_budget(space: str, budgets=BUDGETS, *, n: int = 50, parameter: int |
                          ties=tuple(float(r) for r in found.ties["radius"]),
                          intrinsic_ranges=intrinsic_ranges(cells, found.ties),
                          first_radius=float(cells["radius"].iloc[0]), first_ratio=float(cells["ratio"].iloc[0]),
-                         last_radius=float(cells["radius"].iloc[-1]), last_ratio=float(cells["ratio"].iloc[-1])))
+                         last_radius=float(cells["radius"].iloc[-1]), last_ratio=float(cells["ratio"].iloc[-1]),
+                         status=""))
     return pd.DataFrame(rows)

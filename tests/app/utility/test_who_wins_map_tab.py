@@ -125,8 +125,12 @@ def test_the_tab_maps_the_riemannian_gaussian_where_its_spec_supports_the_space(
     for table, space in zip(tables, mapped):
         rows = budgets[space]
         assert table[who_wins_map_tab.wins_column(gaussian.key)].tolist() == [
-            ", ".join(f"{low:.3g}–{high:.3g}" for low, high in ranges) or "none" for ranges in rows["intrinsic_ranges"]]
-        assert table.iloc[:, -1].tolist() == [f"{r:.2f}" for r in rows["last_ratio"]]
+            (", ".join(f"{low:.3g}–{high:.3g}" for low, high in ranges) or "none") if not status else "out of reach"
+            for ranges, status in zip(rows["intrinsic_ranges"], rows["status"])]
+        assert table.iloc[:, -1].tolist() == [f"{r:.2f}" if not status else "out of reach"
+                                              for r, status in zip(rows["last_ratio"], rows["status"])]
+        for status in rows["status"][rows["status"] != ""]:
+            assert f"Out of reach: {status}." in [c.value for c in at.caption]
     captions = [c.value for c in at.caption if "Not mapped" in c.value]
     assert len(captions) == 1
     assert "SPD(k): the Riemannian Gaussian's guarantee is not stated there" in captions[0]

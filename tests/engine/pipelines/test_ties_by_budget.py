@@ -103,3 +103,13 @@ def test_every_crossing_is_reported_against_a_brute_force_scan():
         if radius < found["first_radius"] or min(abs(radius - t) for t in ties) < step:
             continue
         assert any(low <= radius <= high for low, high in ranges) == (ratio < 1), (radius, ratio, ranges)
+
+
+def test_a_budget_the_gaussian_cannot_reach_is_a_row_that_says_why():
+    """On H² the Riemannian Gaussian's μ levels off as σ grows, so at n·ε = 5 (n = 50) no σ gives the budget: that
+    row says so and holds no ratios, while n·ε = 500 is mapped."""
+    found = ties_by_budget("hyperbolic", budgets=(5.0, 500.0), n=50, radii=2, mechanism="rgauss", delta=1e-3)
+    unreachable, mapped = found.iloc[0], found.iloc[1]
+    assert "out of reach of the Riemannian Gaussian" in unreachable["status"]
+    assert np.isnan(unreachable["last_ratio"]) and unreachable["intrinsic_ranges"] == ()
+    assert mapped["status"] == "" and np.isfinite(mapped["last_ratio"])
