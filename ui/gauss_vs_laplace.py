@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.pipelines import studies as registry
-from engine.viz.gauss_vs_laplace import gauss_vs_laplace_figure
+from engine.viz.gauss_vs_laplace import gauss_vs_laplace_figure, plan_figure
 from ui import presenter, studies
 from ui.downloads import download_row
 from ui.figure_cache import cache_figures
@@ -35,6 +35,11 @@ CLAIM = ("Jiang, Chang, Liu, Ding, Kong & Jiang (NeurIPS 2023) compare their Rie
 figure = cache_figures(max_entries=4)(gauss_vs_laplace_figure)
 
 
+def plan(config):
+    """The cells a run at ``config`` computes (``plan_figure``)."""
+    return plan_figure(config.dims, config.ns)
+
+
 @st.cache_data(max_entries=4, show_spinner="Running the sphere comparison (one μ solve per dimension, n and "
                                             "mechanism)…")
 def errors(config) -> pd.DataFrame:
@@ -49,14 +54,6 @@ def ratio_table(found: pd.DataFrame) -> pd.DataFrame:
                          **{f"n = {n}": [f"{r:.3f}" for r in wide[n]] for n in wide.columns}})
 
 
-def plan_table(config) -> pd.DataFrame:
-    """What a run at ``config`` computes: per sphere its sample sizes, the common μ and the draws per cell."""
-    return pd.DataFrame({"space": [STUDY.module.sphere_name(d) for d in config.dims],
-                         "sample sizes n": [", ".join(f"{n:,}" for n in config.ns)] * len(config.dims),
-                         "μ of both mechanisms": [f"{config.mu:g}"] * len(config.dims),
-                         "draws per cell": [f"{config.reps:,}"] * len(config.dims)})
-
-
 def show() -> None:
     """The section: the paper's claim; once the study has run, its figure on the left and where the claim holds
     and the ratios on the right."""
@@ -67,9 +64,9 @@ def show() -> None:
                             help="Solves each mechanism's σ at equal μ by quadrature for every d and n, then draws "
                                  "the errors; the result is kept for every later visit.")
         if not pressed:
-            st.caption(f"Not run yet on this server: press the button, or run `python -m engine.experiments {NAME}`. "
-                       "What a run computes:")
-            st.table(plan_table(CONFIG), hide_index=True, border="horizontal")
+            st.caption(f"Not run yet on this server: press the button, or run python -m engine.experiments {NAME} "
+                       f"on it. Each cell below averages {CONFIG.reps:,} exact draws at μ = {CONFIG.mu:g}.")
+            live_chart(plan(CONFIG), key="chart-gauss-vs-laplace-plan", fit=presenter.active(), **PLAIN_CHART)
             return
     found = errors(CONFIG)
     mu = float(found["mu"].iloc[0])

@@ -38,3 +38,17 @@ def gauss_vs_laplace_figure(errors: pd.DataFrame) -> go.Figure:
                       xaxis_title="sample size n", yaxis_title="mean geodesic error", xaxis_type="log",
                       yaxis_type="log", height=460, legend=dict(orientation="h", y=-0.2))
     return fig
+
+
+def plan_figure(dims, ns) -> go.Figure:
+    """The cells a run of the study computes, before it has run: one marker per (n, d), both mechanisms' σ solved
+    there at the common μ (``dims`` the d of Sᵈ, ``ns`` the sample sizes)."""
+    cells = [(n, sphere_name(d)) for d in dims for n in ns]
+    fig = go.Figure(go.Scatter(
+        x=[n for n, _ in cells], y=[name for _, name in cells], mode="markers", name="cell to compute",
+        marker=dict(symbol="circle-open", size=11, color=palette.color("data")),
+        hovertemplate="n %{x} on %{y}<extra></extra>"))
+    fig.update_layout(template=palette.TEMPLATE, title=f"What a run computes: {len(cells)} cells, two μ solves each",
+                      xaxis_title="sample size n", yaxis_title="sphere", xaxis_type="log", height=320,
+                      showlegend=False)
+    return fig
