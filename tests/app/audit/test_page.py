@@ -113,7 +113,7 @@ def test_the_control_select_offers_the_chosen_mechanisms_own_twin_and_it_is_flag
 
 
 def test_a_control_whose_curve_cannot_show_its_break_says_why_beside_the_chart():
-    """Issue 48: the reused-randomness control is flagged by its ε bound, but a curve of single releases cannot fall
+    """The reused-randomness control is flagged by its ε bound, but a curve of single releases cannot fall
     below its claim; the page says why, in the control's own sentence, and zooms each chart where it is closest."""
     from engine.audit.controls import ReusedRandomnessLaplace
 

@@ -94,7 +94,7 @@ def test_the_budget_table_shows_every_range_where_the_intrinsic_mechanism_wins()
 
 @pytest.mark.slow
 def test_the_tab_maps_the_riemannian_gaussian_where_its_spec_supports_the_space():
-    """Issue 48: the tab's mechanism select (``?map_mech=rgauss``) maps the Riemannian Gaussian, read from its spec,
+    """The tab's mechanism select (``?map_mech=rgauss``) maps the Riemannian Gaussian, read from its spec,
     on the spaces where its guarantee holds (Sᵈ, Hᵈ, Gr(d, 1)) on the smaller grid of a solved σ, and names the others
     with why; its readings and budget tables are the engine's for the same configs."""
     gaussian = specs_registry.RGAUSS

@@ -1,4 +1,4 @@
-"""The positive controls on the trade-off chart (issue 48): where a control's measured curve can cross its claim, its
+"""The positive controls on the trade-off chart: where a control's measured curve can cross its claim, its
 default audit on the Audit page shows the band below it; where it cannot, the control's own definition says why in
 one sentence (``AuditTarget.unseen_by_curve``), which the audit result carries to the page."""
 
