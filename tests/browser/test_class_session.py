@@ -20,7 +20,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.harness import free_port, streamlit_process
+from tests.browser.harness import free_port, streamlit_process, wait_for_idle
 from tests.redis_server import redis_server
 from ui.classroom.control import TEACHER_COOKIE
 from ui.classroom.store import STORE_ENV, open_store
@@ -67,8 +67,10 @@ def _text(page, text: str, timeout: float = TIMEOUT_MS) -> None:
 
 
 def _send(page, number: int, choice: int) -> None:
-    """Pick ``choice`` and press "Send my answer"; the pick is made again while the button stays disabled (a
+    """Pick ``choice`` and press "Send my answer" once the phone's rerun has finished (mid-rerun a step's radio is
+    drawn twice, the stale copy beside the new); the pick is made again while the button stays disabled (a
     click on a busy machine can land before the radio listens)."""
+    wait_for_idle(page, TIMEOUT_MS)
     pick = page.locator("label").filter(has=page.get_by_role("radio", name=STEPS[number - 1].choices[choice],
                                                               exact=True))
     button = page.get_by_role("button", name="Send my answer")
