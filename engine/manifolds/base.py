@@ -177,7 +177,7 @@ class Manifold(ABC):
 
     @property
     def has_frechet_newton_step(self) -> bool:
-        """Whether the space overrides ``frechet_newton_step`` (H^d, SPD(k) affine-invariant)."""
+        """Whether the space overrides ``frechet_newton_step`` (S^d, H^d, SPD(k) affine-invariant)."""
         return type(self).frechet_newton_step is not Manifold.frechet_newton_step
 
     @property
@@ -202,7 +202,7 @@ class Manifold(ABC):
     def frechet_newton_step(self, x, points, weights) -> tuple[np.ndarray, np.ndarray]:
         """Newton step H⁻¹ Σ_i w_i Log_x(p_i) of the weighted Fréchet function F = ½ Σ_i w_i d²(·, p_i)
         at ``x`` (H its Riemannian Hessian), same shapes as ``weighted_log_sum``, and F(x) ``(B,)``.
-        Spaces with a closed-form Hessian override it (Hyperbolic, SPD affine); elsewhere ``ValueError``.
+        Spaces with a closed-form Hessian override it (Sphere, Hyperbolic, SPD affine); elsewhere ``ValueError``.
         """
         raise ValueError(f"step='newton' is not available on {self.name}: use a step in (0, 2)")
 

@@ -23,19 +23,15 @@ the Lorentz model and its distance); Ratcliffe, *Foundations of Hyperbolic Manif
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from engine.manifolds.base import Manifold
+from engine.manifolds.columns import PointColumns, row_blocks
 from engine.validation import check_finite_array, check_int
 
 # Largest Poincaré radius ``to_poincare`` returns: a few ulps below 1 so that the norm of the
 # rescaled vector, recomputed in floating point, still comes out < 1 (radius 1 is at infinity).
 _MAX_POINCARE_RADIUS = 1.0 - 4.0 * np.finfo(float).eps
-
-#: Points per block of the passes of ``Hyperbolic._frame_sums``, whose temporaries then stay in cache.
-_BLOCK_POINTS = 4096
 
 
 def _sinhc(t: np.ndarray) -> np.ndarray:
@@ -55,28 +51,6 @@ def minkowski(u, v) -> np.ndarray:
     u = np.asarray(u, dtype=float)
     v = np.asarray(v, dtype=float)
     return np.sum(u[..., 1:] * v[..., 1:], axis=-1) - u[..., 0] * v[..., 0]
-
-
-@dataclass(frozen=True)
-class SpatialColumns:
-    """Data sets of H^d prepared once for many ``Hyperbolic.weighted_log_sum`` calls.
-
-    Attributes
-    ----------
-    columns : ``(B, d, n)`` the spatial coordinates of the points ``(B, n, d + 1)``, each
-        coordinate a contiguous run of n numbers (the layout the batched products read fastest).
-    """
-
-    columns: np.ndarray
-
-    @classmethod
-    def of(cls, points) -> SpatialColumns:
-        """Prepare ``points`` of shape ``(B, n, d + 1)``."""
-        return cls(np.ascontiguousarray(np.swapaxes(np.asarray(points, dtype=float)[..., 1:], 1, 2)))
-
-    def __getitem__(self, rows) -> SpatialColumns:
-        """The data sets ``rows`` (an index of the leading axis)."""
-        return SpatialColumns(self.columns[rows])
 
 
 class Hyperbolic(Manifold):
@@ -253,17 +227,17 @@ class Hyperbolic(Manifold):
         return ((y - x) - half * x) / _sinhc(d)
 
     # ----- sums of logarithms (Fréchet means) ----------------------------------------------
-    def log_sum_points(self, points) -> SpatialColumns:
-        """The spatial coordinates of ``points`` ``(B, n, d + 1)`` as ``SpatialColumns``: each
+    def log_sum_points(self, points) -> PointColumns:
+        """The spatial coordinates of ``points`` ``(B, n, d + 1)`` as ``PointColumns``: each
         coordinate a contiguous run of n numbers, read by every ``weighted_log_sum`` and
         ``frechet_newton_step`` call of an iterative mean."""
-        return SpatialColumns.of(points)
+        return PointColumns.of(points, first=1)
 
     def _frame_sums(self, x, points, weights, with_hessian: bool):
         """Σ_i w_i Log_x(p_i) and, on request, the Hessian and the value of F = ½ Σ_i w_i d²(·, p_i) at
         x, the first two in the orthonormal basis e_k(x) of ``tangent_basis``: ``(B, d)``,
         ``(B, d, d)`` and ``(B,)`` (or None, None), for ``x`` ``(B, d + 1)``, ``points`` ``(B, n, d + 1)``
-        or their ``SpatialColumns``, ``weights`` ``(B, n)``.
+        or their ``PointColumns``, ``weights`` ``(B, n)``.
 
         L_x⁻¹ p_i (L_x the boost of ``tangent_basis``) has spatial part z_i = sinh d_i · u_i,
         d_i = d(x, p_i) and u_i the unit direction of Log_x(p_i), so Log_x(p_i) has coordinates
@@ -277,10 +251,10 @@ class Hyperbolic(Manifold):
         The Hessian of ½ d²(·, p) at x is u uᵀ + d coth d (I − u uᵀ) (Pennec, *Hessian of the
         Riemannian squared distance*, 2017), and d coth d = asinh|z| √(1 + |z|²)/|z|, so
             H = Σ_i w_i a_i I + Σ_i w_i (1 − a_i)/|z_i|² z_i z_iᵀ,   a_i = d_i coth d_i >= 1.
-        The points are visited in blocks of ``_BLOCK_POINTS``, whose temporaries stay in cache.
+        The points are visited in blocks (``row_blocks``), whose temporaries stay in cache.
         """
         x = np.asarray(x, dtype=float)
-        columns = (points if isinstance(points, SpatialColumns) else SpatialColumns.of(points)).columns
+        columns = (points if isinstance(points, PointColumns) else PointColumns.of(points, first=1)).columns
         weights = np.asarray(weights, dtype=float)
         batch, n = weights.shape
         radius = np.linalg.norm(x[:, 1:], axis=-1, keepdims=True)
@@ -290,9 +264,7 @@ class Hyperbolic(Manifold):
         gradient = np.empty((batch, self.dim))
         hessian = np.empty((batch, self.dim, self.dim)) if with_hessian else None
         value = np.empty(batch) if with_hessian else None
-        step = max(1, _BLOCK_POINTS // max(n, 1))
-        for start in range(0, batch, step):
-            rows = slice(start, start + step)
+        for rows in row_blocks(batch, n):
             direction, w = s_hat[rows, :, None], weights[rows]
             alpha = (s_hat[rows, None, :] @ columns[rows])[:, 0]
             perp = columns[rows] - direction * alpha[:, None, :]

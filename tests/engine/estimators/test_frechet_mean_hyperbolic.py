@@ -6,7 +6,7 @@ import pytest
 
 from engine.data import hyperbolic_ball
 from engine.estimators import frechet_mean
-from engine.manifolds import Hyperbolic, Sphere
+from engine.manifolds import Euclidean, Hyperbolic
 
 mpmath.mp.dps = 40
 
@@ -90,7 +90,7 @@ def test_newton_batched_equals_loop():
 
 @pytest.mark.parametrize(
     "manifold, kwargs, match",
-    [(Sphere(2), {"step": "newton"}, "'newton' is not available on Sphere"),
+    [(Euclidean(2), {"step": "newton"}, "'newton' is not available on Euclidean"),
      (Hyperbolic(2), {"step": "fast"}, "a number in \\(0, 2\\), 'auto' or 'newton', got 'fast'"),
      (Hyperbolic(2), {"step": "newton", "weights": [1.0, 1.0, -0.5, 1.0, 1.0]}, "needs weights >= 0")],
 )
