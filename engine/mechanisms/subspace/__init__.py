@@ -7,7 +7,7 @@ noise-addition / exponential-mechanism baselines whose sample complexity grows w
 
 from engine.mechanisms.subspace.analyze_gauss import AnalyzeGauss
 from engine.mechanisms.subspace.approximate import SubsampleAggregateSubspace
-from engine.mechanisms.subspace.bingham import BinghamSubspace, bingham_sample
+from engine.mechanisms.subspace.bingham import BinghamSubspace, bingham_sample, bingham_samples
 from engine.mechanisms.subspace.exact import ExactSubspace
 from engine.mechanisms.subspace.fitted_subspace import RefusedRelease
 from engine.mechanisms.subspace.release import SubspaceRelease
@@ -16,5 +16,5 @@ from engine.mechanisms.subspace.stable_selection import selection_margin, stable
 from engine.mechanisms.subspace.truncated_laplace import truncated_laplace, truncated_laplace_bound
 
 __all__ = ["AnalyzeGauss", "BinghamSubspace", "ExactSubspace", "RefusedRelease", "SubsampleAggregateSubspace", "SubspaceRelease",
-           "bingham_sample", "histogram_threshold", "selection_margin", "stable_histogram_argmax", "stable_select",
+           "bingham_sample", "bingham_samples", "histogram_threshold", "selection_margin", "stable_histogram_argmax", "stable_select",
            "truncated_laplace", "truncated_laplace_bound"]

@@ -24,6 +24,13 @@ from engine.validation import check_int, check_positive, check_probability
 LANCZOS_TOL = 1e-6
 
 
+#: Largest d whose releases are decomposed in batches by ``np.linalg.eigh`` (all eigenpairs; above it LAPACK's
+#: subset and Lanczos pay).
+BATCHED_DIMENSION = 32
+#: Matrix entries per batch of noise (8 MB of doubles).
+BATCH_ENTRIES = 1_000_000
+
+
 def _top_eigenvectors(matrix: np.ndarray, k: int, rng) -> np.ndarray:
     """Top-k eigenvectors (descending) of a symmetric d × d matrix, ``(d, k)``.
 
@@ -71,10 +78,19 @@ class AnalyzeGauss:
         shape = batch_shape(size)
         gram = x.T @ x
         bases = np.empty(shape + (d, self.k))
-        for index in np.ndindex(shape):
-            upper = np.triu(rng.standard_normal((d, d))) * self.sigma
-            noisy = gram + upper + np.triu(upper, 1).T
-            bases[index] = _top_eigenvectors(noisy, self.k, rng)
+        flat = bases.reshape((-1, d, self.k))
+        count = len(flat)
+        # Small d: the releases' noise drawn and decomposed in batches (the same normals, in the same order, as one
+        # release at a time), at one LAPACK call per batch instead of one per release.
+        batch = max(1, BATCH_ENTRIES // (d * d)) if d <= BATCHED_DIMENSION else 1
+        for start in range(0, count, batch):
+            rows = slice(start, min(start + batch, count))
+            upper = np.triu(rng.standard_normal((rows.stop - rows.start, d, d))) * self.sigma
+            noisy = gram + upper + np.swapaxes(np.triu(upper, 1), -1, -2)
+            if d <= BATCHED_DIMENSION:
+                flat[rows] = np.linalg.eigh(noisy)[1][..., ::-1][..., : self.k]
+            else:
+                flat[rows] = _top_eigenvectors(noisy[0], self.k, rng)
         return SubspaceRelease(points=bases, sigma=self.sigma, guarantee=self.privacy_guarantee(),
                                bottom=np.zeros(shape, dtype=bool),
                                diagnostics={"sigma": self.sigma, "noise_norm_estimate": 2 * self.sigma * np.sqrt(d)})

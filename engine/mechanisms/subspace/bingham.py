@@ -23,26 +23,42 @@ from engine.mechanisms.subspace.release import SubspaceRelease, batch_shape, che
 from engine.validation import check_int, check_positive
 
 
-def bingham_sample(eigenvalues, rng, *, max_tries: int = 100_000) -> np.ndarray:
-    """One exact draw from ∝ exp(−Σ_j λ_j x_j²) on the unit sphere, in the eigenbasis, shape ``(p,)``.
+def bingham_samples(eigenvalues, size: int, rng, *, max_tries: int = 100_000) -> np.ndarray:
+    """``size`` independent exact draws from ∝ exp(−Σ_j λ_j x_j²) on the unit sphere, in the eigenbasis,
+    shape ``(size, p)``.
 
-    ``eigenvalues`` λ_j >= 0 (shifted so the smallest is 0). Rejection from ACG (module notes).
+    ``eigenvalues`` λ_j >= 0 (shifted so the smallest is 0). Rejection from ACG (module notes), all draws at
+    once: each round proposes one point per draw still pending and keeps those accepted, so every draw is an
+    accepted proposal of its own, as in a loop of single draws, at a numpy call per round instead of several
+    per proposal (the 100,000 releases of the Bingham audit: one round of set-up instead of 100,000).
     """
     lam = np.asarray(eigenvalues, dtype=float)
     lam = lam - lam.min()
     p = lam.size
+    size = check_int("size", size, minimum=0)
     if p == 1:
-        return np.where(rng.random(1) < 0.5, -1.0, 1.0)
+        return np.where(rng.random((size, 1)) < 0.5, -1.0, 1.0)
     root = brentq(lambda b: np.sum(1.0 / (b + 2.0 * lam)) - 1.0, 1e-12, float(p))
     omega = 1.0 + 2.0 * lam / root
     log_bound = -(p - root) / 2.0 + (p / 2.0) * np.log(p / root)
+    draws = np.empty((size, p))
+    pending = np.arange(size)
     for _ in range(max_tries):
-        y = rng.standard_normal(p) / np.sqrt(omega)
-        x = y / np.linalg.norm(y)
-        log_ratio = -np.dot(lam, x * x) + (p / 2.0) * np.log(np.dot(omega, x * x)) - log_bound
-        if np.log(rng.random()) < log_ratio:
-            return x
+        y = rng.standard_normal((pending.size, p)) / np.sqrt(omega)
+        x = y / np.linalg.norm(y, axis=1, keepdims=True)
+        squares = x * x
+        log_ratio = -(squares @ lam) + (p / 2.0) * np.log(squares @ omega) - log_bound
+        accepted = np.log(rng.random(pending.size)) < log_ratio
+        draws[pending[accepted]] = x[accepted]
+        pending = pending[~accepted]
+        if pending.size == 0:
+            return draws
     raise RuntimeError(f"Bingham rejection sampler accepted nothing in {max_tries} tries")
+
+
+def bingham_sample(eigenvalues, rng, *, max_tries: int = 100_000) -> np.ndarray:
+    """One exact draw of ``bingham_samples``, shape ``(p,)``."""
+    return bingham_samples(eigenvalues, 1, rng, max_tries=max_tries)[0]
 
 
 def _signed_eigh(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -82,9 +98,13 @@ class BinghamSubspace:
         gram = x.T @ x
         scale = (self.epsilon / self.k) / (2.0 * self.clip_norm**2)
         bases = np.empty(shape + (d, self.k))
-        for index in np.ndindex(shape):
-            complement = np.eye(d)
-            for i in range(self.k):
+        # The first draw's law is the same for every release: all of them at once.
+        values, vectors = _signed_eigh(gram)
+        first = bingham_samples(-scale * values, int(np.prod(shape, dtype=int)), rng) @ vectors.T
+        bases[..., 0] = first.reshape(shape + (d,))
+        for flat, index in enumerate(np.ndindex(shape) if self.k > 1 else ()):
+            complement = np.linalg.qr(first[flat][:, None], mode="complete")[0][:, 1:]
+            for i in range(1, self.k):
                 values, vectors = _signed_eigh(complement.T @ gram @ complement)
                 w = vectors @ bingham_sample(-scale * values, rng)
                 bases[index + (slice(None), i)] = complement @ w

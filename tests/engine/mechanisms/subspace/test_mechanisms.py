@@ -14,6 +14,7 @@ from engine.mechanisms.subspace import (
     ExactSubspace,
     SubsampleAggregateSubspace,
     bingham_sample,
+    bingham_samples,
     exact_search,
     stable_histogram_argmax,
     stable_select,
@@ -204,11 +205,12 @@ def test_analyze_gauss_noise_and_recovery():
     assert mech.privacy_guarantee().delta == 1e-5
 
 
-@pytest.mark.slow
-def test_bingham_sampler_on_the_circle_matches_its_density():
+@pytest.mark.parametrize("batched", [False, True])
+def test_bingham_sampler_on_the_circle_matches_its_density(batched):
     c = 3.0
     rng = np.random.default_rng(0)
-    draws = np.array([bingham_sample([0.0, c], rng) for _ in range(3000)])
+    draws = (bingham_samples([0.0, c], 3000, rng) if batched
+             else np.array([bingham_sample([0.0, c], rng) for _ in range(3000)]))
     theta = np.arctan2(draws[:, 1], draws[:, 0]) % np.pi
     grid = np.linspace(0, np.pi, 4001)
     dens = np.exp(-c * np.sin(grid) ** 2)
