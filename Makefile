@@ -54,7 +54,7 @@ lesson-pack: install
 
 test: install-test
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --durations=20 tests
 
 bench: install-bench install-serve
 	PYTHONPATH=$(PEERS) $(BIN)/python -m benchmarks $(AREAS) --results benchmarks/RESULTS.md

@@ -248,3 +248,36 @@ def wait_for_chart_change(page, before: str, timeout_ms: float = WAIT_MS, pollin
     """Wait (retrying) until the charts' fingerprint differs from ``before`` and the script is idle."""
     page.wait_for_function(f"(before) => {_SIGNATURE} !== before", arg=before, timeout=timeout_ms, polling=polling)
     page.wait_for_function(_IDLE, timeout=timeout_ms)
+
+
+# Whether an element's box and every CSS transition or animation in it have come to rest: no running animation
+# (``getAnimations``) and the same box on two polls in a row.
+_AT_REST = """(selector) => {
+    const el = document.querySelector(selector);
+    if (!el) return false;
+    const box = JSON.stringify(el.getBoundingClientRect());
+    const store = window.__atRest || (window.__atRest = {});
+    const same = store[selector] === box;
+    store[selector] = box;
+    return same && el.getAnimations({subtree: true}).length === 0;
+}"""
+
+
+def wait_for_rest(page, selector: str, timeout_ms: float = WAIT_MS) -> None:
+    """Wait until the element ``selector`` has stopped moving: no transition or animation running in it and its
+    box unchanged between two polls (the sidebar's slide, a chart's resize)."""
+    page.wait_for_function(_AT_REST, arg=selector, timeout=timeout_ms, polling=100)
+
+
+def wait_for_stable_canvas(canvas, timeout_s: float = WAIT_MS / 1000) -> bytes:
+    """A screenshot of ``canvas`` (a locator) once two in a row, 200 ms apart, are identical: WebGL draws
+    after plotly reports the chart, so what it shows is read once it has stopped changing."""
+    deadline = time.monotonic() + timeout_s
+    previous = canvas.screenshot()
+    while time.monotonic() < deadline:
+        canvas.page.wait_for_timeout(200)
+        current = canvas.screenshot()
+        if current == previous:
+            return current
+        previous = current
+    raise TimeoutError(f"the canvas kept changing for {timeout_s:g} s")

@@ -5,7 +5,7 @@ edge in 74 elements); 1280×720 and 1920×1080 keep the sidebar open beside the 
 
 import pytest
 
-from tests.browser.harness import wait_for_app
+from tests.browser.harness import wait_for_app, wait_for_rest
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,7 +33,7 @@ def _layout(chromium, url: str, width: int, height: int, *, opened: bool = False
             page.locator('[data-testid="stExpandSidebarButton"]').click()
             page.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]')"
                                    ".getBoundingClientRect().right > 0", timeout=10_000)
-            page.wait_for_timeout(500)  # the sidebar's 300 ms slide
+            wait_for_rest(page, '[data-testid="stSidebar"]')
         return page.evaluate(_LAYOUT)
     finally:
         context.close()

@@ -6,6 +6,7 @@ Screenshots land in docs/screenshots/ for README.md.
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.harness import (
     CHART_BOX,
@@ -62,12 +63,11 @@ def test_page_renders_and_reacts(app_page, app_url, title):
             # A rerun still in flight can swallow the first click on the select: open it again if needed.
             for _ in range(3):
                 space.first.click()
-                if options.count() > 1:
+                try:
+                    options.nth(1).wait_for(timeout=5_000)
                     break
-                page.wait_for_timeout(2_000)
-                if options.count() > 1:
-                    break
-                page.keyboard.press("Escape")
+                except PlaywrightTimeout:
+                    page.keyboard.press("Escape")
             options.nth(1).click()
         _changes_chart(page, switch)
         _no_exception(page)

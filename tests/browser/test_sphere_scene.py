@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.browser.harness import PLOTS, plot_locator, wait_for_app
+from tests.browser.harness import PLOTS, plot_locator, wait_for_app, wait_for_stable_canvas
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,12 +34,12 @@ def test_the_sphere_chart_is_above_the_fold_with_the_true_mean_on_top(chromium, 
         page = context.new_page()
         page.goto(f"{app_url}/Private_mean_playground")
         wait_for_app(page, 180_000)
-        page.wait_for_timeout(1000)  # the scene's last WebGL render
+        canvas = plot_locator(page, 0).locator(".gl-container canvas").first
+        shot = wait_for_stable_canvas(canvas)
         seen = page.evaluate(_GEOMETRY)
         assert seen["bottom"] <= 720, seen
         assert seen["last"] == "True mean (not private)"
-        canvas = plot_locator(page, 0).locator(".gl-container canvas").first
-        pixels = np.asarray(Image.open(io.BytesIO(canvas.screenshot())).convert("L"), dtype=float)
+        pixels = np.asarray(Image.open(io.BytesIO(shot)).convert("L"), dtype=float)
         x, y = round(seen["x"]), round(seen["y"])
         assert 0 <= x < pixels.shape[1] and 0 <= y < pixels.shape[0], seen
         # The black diamond: near-black pixels where it is projected, drawn over the orange and blue clouds
@@ -58,7 +58,7 @@ def test_the_animated_sphere_chart_stays_above_the_fold(chromium, app_url):
         page = context.new_page()
         page.goto(f"{app_url}/Private_mean_playground?anim=true")
         wait_for_app(page, 180_000)
-        page.wait_for_timeout(1000)  # the scene's last WebGL render
+        wait_for_stable_canvas(plot_locator(page, 0).locator(".gl-container canvas").first)
         seen = page.evaluate(_GEOMETRY)
         assert seen["bottom"] <= 720, seen
         slider = plot_locator(page, 0).locator(".slider-container").first.bounding_box()
