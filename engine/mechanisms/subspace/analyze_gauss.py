@@ -82,12 +82,13 @@ class AnalyzeGauss:
         count = len(flat)
         # Small d: the releases' noise drawn and decomposed in batches (the same normals, in the same order, as one
         # release at a time), at one LAPACK call per batch instead of one per release.
-        batch = max(1, BATCH_ENTRIES // (d * d)) if d <= BATCHED_DIMENSION else 1
+        batched = d <= BATCHED_DIMENSION
+        batch = max(1, BATCH_ENTRIES // (d * d)) if batched else 1
         for start in range(0, count, batch):
             rows = slice(start, min(start + batch, count))
             upper = np.triu(rng.standard_normal((rows.stop - rows.start, d, d))) * self.sigma
             noisy = gram + upper + np.swapaxes(np.triu(upper, 1), -1, -2)
-            if d <= BATCHED_DIMENSION:
+            if batched:
                 flat[rows] = np.linalg.eigh(noisy)[1][..., ::-1][..., : self.k]
             else:
                 flat[rows] = _top_eigenvectors(noisy[0], self.k, rng)

@@ -102,7 +102,9 @@ class BinghamSubspace:
         values, vectors = _signed_eigh(gram)
         first = bingham_samples(-scale * values, int(np.prod(shape, dtype=int)), rng) @ vectors.T
         bases[..., 0] = first.reshape(shape + (d,))
-        for flat, index in enumerate(np.ndindex(shape) if self.k > 1 else ()):
+        # The later draws live in the complement of the earlier ones: one release at a time.
+        later = np.ndindex(shape) if self.k > 1 else ()
+        for flat, index in enumerate(later):
             complement = np.linalg.qr(first[flat][:, None], mode="complete")[0][:, 1:]
             for i in range(1, self.k):
                 values, vectors = _signed_eigh(complement.T @ gram @ complement)
