@@ -243,7 +243,7 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
     """The mechanism ``key`` calibrated from public parameters (its spec's sensitivity, its own σ) and its
     releases; ``ValueError`` if it cannot be."""
     spec = specs.spec(key)
-    if spec.sensitivity != "ambient" and ctx["theorem2"] is None:
+    if spec.needs_theorem2 and ctx["theorem2"] is None:
         raise ValueError("Theorem 2 gives no sensitivity bound at this radius (see the radius check).")
     run.sensitivity = _SENSITIVITY[spec.sensitivity](c, manifold, ctx, run)
     if spec.normalisable_only:
@@ -254,8 +254,8 @@ def _calibrate_and_release(key: str, c: PrivateMeanConfig, manifold, ctx: dict, 
                              f"(see the normalisability check).")
     mechanism = spec.build(manifold, epsilon=c.epsilon, sensitivity=run.sensitivity, delta=c.delta, m0=ctx["m0"])
     run.sigma = mechanism.sigma
-    if spec.sensitivity == "theorem2":  # Theorem 1's factor: σ = 2Δ/ε where the normaliser depends on the footpoint
-        run.footpoint_dependent = bool(mechanism.footpoint_dependent)
+    # Theorem 1's factor (σ = 2Δ/ε where the normaliser depends on the footpoint), for the mechanisms that have one.
+    run.footpoint_dependent = getattr(mechanism, "footpoint_dependent", None)
     chain = dict(method="mh", step=c.step, burn_in=c.burn_in, thin=c.thin, progress=ctx.get("progress"))
     if spec.statistic == "ambient":
         # The ambient mean in its own coordinates (records relative to the public centre m0): a point could
@@ -317,7 +317,7 @@ def release_on(key: str, config: PrivateMeanConfig, data, m0, *, rng=None):
     data = manifold.check_points(data, "data")
     limits = radius_limits(manifold.kappa_max, manifold.injectivity_radius)
     theorem2, failure = _theorem2(manifold, config.radius, len(data), limits)
-    if theorem2 is None and spec.sensitivity != "ambient":
+    if theorem2 is None and spec.needs_theorem2:
         raise ValueError(failure)
     m0 = manifold.check_points(m0, "m0")
     # The paper's step keeps the playground's numbers (its spaces' radii are within the step's reach).

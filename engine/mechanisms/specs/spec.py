@@ -162,6 +162,12 @@ class MechanismSpec:
         return self.supports is None or bool(self.supports(entry.make(DEFAULT_LANDMARKS)))
 
     @property
+    def needs_theorem2(self) -> bool:
+        """Whether its Δ is built on Theorem 2's bound for the Fréchet mean (that bound, or its tangent image L·Δ),
+        so a radius beyond Theorem 2's domain leaves it uncalibrated; the ambient Δ_E does without it."""
+        return self.sensitivity != "ambient"
+
+    @property
     def needs_delta(self) -> bool:
         """Whether the guarantee is (ε, δ)-DP, so a δ must be chosen."""
         return self.guarantee == "(ε, δ)-DP"
