@@ -253,11 +253,6 @@ def levels_mu(cdf, t) -> np.ndarray:
         return np.where(ok, first - second, -np.inf)
 
 
-def _mu_at(manifold, sigma, distance, t, panels, power=GAUSSIAN):
-    """``levels_mu`` of the pair at ρ(η, η′) = ``distance``."""
-    return levels_mu(lambda s: loss_cdf(manifold, sigma, distance, s, panels=panels, power=power), t)
-
-
 def _loss_bound(manifold, sigma, distance, power):
     """A bound on |L|: Δ(2ρ_max + Δ)/(2σ²) for the Gaussian (|ρ′² − ρ²| <= Δ(2ρ + Δ)), Δ/σ for the Laplace."""
     if power == GAUSSIAN:
@@ -283,7 +278,8 @@ def sup_over_losses(cdf, bound: float) -> float:
 
 
 def _mu_sup(manifold, sigma, distance, panels, power=GAUSSIAN):
-    """sup_t of ``_mu_at``; on SPD(2) the largest over the splits of the distance (``gdp_spd.worst_split``)."""
+    """sup_t of ``levels_mu`` of the pair at ρ(η, η′) = ``distance``; on SPD(2) the largest over the splits of the
+    distance (``gdp_spd.worst_split``)."""
     if gdp_spd.supports(manifold):
         return gdp_spd.worst_split(sigma, distance, panels)[0]
     return sup_over_losses(lambda s: loss_cdf(manifold, sigma, distance, s, panels=panels, power=power),
