@@ -10,6 +10,8 @@ from engine.spaces.entry import DEFAULT_LANDMARKS
 #: The σ a mechanism is calibrated from: Theorem 2's Δ of the Fréchet mean (Reimherr, Bharath & Soto
 #: 2021), the ambient mean's Δ_E = 2 r_E/n, or the tangent Δ_T = L·Δ of log_m0 of the Fréchet mean.
 SENSITIVITIES = ("theorem2", "ambient", "tangent")
+#: The sensitivities Figure 1's sweeps know how to compute at each n: C/n and Δ_E.
+FIGURE1_SENSITIVITIES = ("theorem2", "ambient")
 #: The summary a mechanism releases around.
 STATISTICS = ("frechet", "ambient")
 
@@ -151,6 +153,10 @@ class MechanismSpec:
             raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {self.sensitivity!r}")
         if self.statistic not in STATISTICS:
             raise ValueError(f"statistic must be one of {STATISTICS}, got {self.statistic!r}")
+        if (self.figure1 or self.utility) and self.sensitivity not in FIGURE1_SENSITIVITIES:
+            raise ValueError(f"{self.key}: Figure 1's sweeps and the Utility page calibrate a sensitivity of "
+                             f"{FIGURE1_SENSITIVITIES} (engine.pipelines.figure1_setting.sensitivity), "
+                             f"got {self.sensitivity!r}")
         if (self.error_radius is None) != (self.flat_error is None):
             raise ValueError(f"{self.key}: error_radius and flat_error go together (the who-wins map needs both)")
 

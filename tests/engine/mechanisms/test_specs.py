@@ -19,6 +19,7 @@ from engine.audit.uses import PLAYGROUND_KEYS, figure1_sigma, figure1_target, pl
 from engine.bounds import frechet_mean_sensitivity
 from engine.manifolds import Sphere
 from engine.mechanisms import specs
+from engine.mechanisms.specs.spec import FIGURE1_SENSITIVITIES
 from engine.pipelines import figure1_setting, private_mean
 from engine.viz import palette
 from ui import who_wins
@@ -51,6 +52,17 @@ def test_each_spec_builds_the_mechanism_whose_sigma_it_states():
         built = spec.build(s2, epsilon=0.5, sensitivity=0.1, delta=1e-5, m0=s2.origin)
         assert built.sigma == spec.scale(s2, epsilon=0.5, sensitivity=0.1, delta=1e-5)
         assert (built.privacy_guarantee().delta > 0) == spec.needs_delta
+
+
+@pytest.mark.parametrize("flag", ["figure1", "utility"])
+def test_a_sweep_mechanism_with_a_sensitivity_the_sweeps_cannot_compute_is_refused(flag):
+    """Figure 1's sweeps compute C/n or Δ_E at each n (``figure1_setting.sensitivity``): a tangent spec offered to them
+    would be calibrated to the wrong Δ, so the registry refuses it when it is declared."""
+    tangent = specs.spec("gauss")
+    assert tangent.sensitivity not in FIGURE1_SENSITIVITIES
+    with pytest.raises(ValueError, match=r"gauss: Figure 1's sweeps .* got 'tangent'"):
+        dataclasses.replace(tangent, **{flag: True})
+    assert {spec.sensitivity for spec in specs.UTILITY} <= set(FIGURE1_SENSITIVITIES)
 
 
 #: Files that held a mechanism table or a branch on a mechanism's name before the specs.
